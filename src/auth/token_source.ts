@@ -1,0 +1,41 @@
+/**
+ * The contract between the HTTP layer and the credential chain: where a business call gets its
+ * bearer token, and how it asks for a fresh one after the service rejected it.
+ *
+ * @module
+ */
+
+/** Where a token came from; `auth status` reports it. */
+export type TokenOrigin = "keychain" | "env" | "command" | "app_credentials";
+
+/** A bearer token ready to send. */
+export interface ResolvedToken {
+  /** The bearer credential. */
+  token: string;
+  /** The identity it acts as. */
+  identity: "user" | "bot";
+  /** Which provider supplied it. */
+  source: TokenOrigin;
+  /** When it expires, epoch ms, when known. */
+  expiresAt?: number;
+  /** The scopes it carries, when known. */
+  scopes?: string[];
+}
+
+/** Supplies tokens to business calls. */
+export interface TokenSource {
+  /**
+   * A usable token: refreshed first when it is within 5 minutes of expiry.
+   *
+   * @throws {AuthError} when there is none or it cannot be refreshed (sign in again)
+   */
+  getToken(): Promise<ResolvedToken>;
+  /**
+   * Called after the service rejected `rejected` (HTTP 401 or a token-invalid code): refreshes
+   * once (single-flight; a caller whose token was already replaced gets the new one) and returns
+   * the new token.
+   *
+   * @throws {AuthError} when the token cannot be refreshed (an environment token, say)
+   */
+  refreshAfterRejection(rejected: string): Promise<ResolvedToken>;
+}

@@ -1,0 +1,306 @@
+/**
+ * `hark config init`: create or replace an app profile, keeping the app secret in the keychain
+ * and only a reference to it in the config file.
+ *
+ * @module
+ */
+
+import { Command } from "@commander-js/extra-typings";
+import type { Context } from "../context.ts";
+import {
+  checkProfileName,
+  DEFAULT_BASE_URL,
+  OUTPUT_FORMATS,
+  type OutputFormat,
+  updateConfig,
+} from "../config/mod.ts";
+import { findKeySpec } from "../config/config_keys.ts";
+import { ValidationError } from "../errors/mod.ts";
+import { keychainPath } from "../keychain/keychain.ts";
+import { writeData } from "../output/output.ts";
+import { withExamples } from "./help.ts";
+import { askChoice, askSecret, askText, canPrompt, confirm } from "./prompt.ts";
+import { openSession, type Session } from "./session.ts";
+
+/** Well-known service addresses by alias. */
+export const BASE_URL_ALIASES: Record<string, string> = {
+  lark: DEFAULT_BASE_URL,
+  feishu: "https://open.feishu.cn",
+};
+
+/** Options of {@link runConfigInit}, as given on the command line. */
+export interface ConfigInitOptions {
+  /** Never prompt. */
+  nonInteractive: boolean;
+  /** The app id. */
+  appId?: string;
+  /** The app secret, from argv. */
+  appSecret?: string;
+  /** Read the app secret from stdin. */
+  appSecretStdin: boolean;
+  /** The base URL, or `lark` / `feishu`. */
+  baseUrl?: string;
+  /** The default output format to store in preferences. */
+  outputFormat?: string;
+  /** Replace an existing profile without asking. */
+  force: boolean;
+}
+
+/** What `config init` settles on before writing anything. */
+interface Answers {
+  profile: string;
+  appId: string;
+  appSecret: string;
+  baseUrl: string;
+  outputFormat?: OutputFormat;
+}
+
+/**
+ * Creates or replaces a profile. Interactive when stdin and stdout are terminals (unless
+ * `--non-interactive`); otherwise every missing value is an error naming its flag.
+ *
+ * @param session the command's session
+ * @param options the flags
+ * @throws {ValidationError} for a missing or bad value, or an existing profile without `--force`
+ * @throws {KeychainError} when the keychain cannot store the secret
+ */
+export async function runConfigInit(session: Session, options: ConfigInitOptions): Promise<void> {
+  const { ctx } = session;
+  if (options.appSecret !== undefined && options.appSecretStdin) {
+    throw new ValidationError("Give either --app-secret or --app-secret-stdin, not both", {
+      param: "--app-secret-stdin",
+    });
+  }
+  const interactive = !options.nonInteractive && canPrompt(ctx);
+  const answers = interactive ? await ask(session, options) : await fromFlags(session, options);
+
+  const existing = session.config.apps?.[answers.profile];
+  if (existing && !options.force) {
+    const replace = interactive &&
+      await confirm(ctx, `Profile "${answers.profile}" exists. Replace it?`, "--force");
+    if (!interactive) {
+      throw new ValidationError(`Profile "${answers.profile}" already exists`, {
+        param: "--force",
+        suggestion: "Pass --force to replace it, or choose another name with --profile",
+      });
+    }
+    if (!replace) {
+      ctx.stderr.write("Nothing changed\n");
+      return;
+    }
+  }
+
+  const secretPath = keychainPath(answers.profile, "app_secret");
+  const previous = await ctx.keychain.get(secretPath);
+  await ctx.keychain.set(secretPath, answers.appSecret);
+  try {
+    await updateConfig(ctx, (config) => {
+      config.apps ??= {};
+      config.apps[answers.profile] = {
+        ...(config.apps[answers.profile] ?? {}),
+        app_id: answers.appId,
+        app_secret: `@keychain:${secretPath}`,
+        base_url: answers.baseUrl,
+      };
+      if (answers.outputFormat) {
+        config.preferences = { ...(config.preferences ?? {}), output_format: answers.outputFormat };
+      }
+      if (!config.active_profile && answers.profile !== "default") {
+        config.active_profile = answers.profile;
+      }
+    }, session.configPath);
+  } catch (error) {
+    // Leave the keychain as it was: nothing half done.
+    if (previous === undefined) await ctx.keychain.delete(secretPath);
+    else await ctx.keychain.set(secretPath, previous);
+    throw error;
+  }
+
+  const result = {
+    profile: answers.profile,
+    app_id: answers.appId,
+    app_secret: `@keychain:${secretPath}`,
+    base_url: answers.baseUrl,
+    keychain: ctx.keychain.backend,
+    config: session.configPath,
+  };
+  if (session.output.format === "json") {
+    writeData(ctx, session.output, result);
+  } else {
+    ctx.stderr.write(
+      `Saved profile "${answers.profile}" (app ${answers.appId}, ${answers.baseUrl}) to ` +
+        `${session.configPath}\nThe app secret is in the ${ctx.keychain.backend} keychain at ` +
+        `${secretPath}\nNext: hark auth login${
+          answers.profile === "default" ? "" : ` --profile ${answers.profile}`
+        }\n`,
+    );
+  }
+}
+
+async function fromFlags(session: Session, options: ConfigInitOptions): Promise<Answers> {
+  const profile = checkProfileName(session.profile);
+  if (options.appId === undefined) {
+    throw new ValidationError("Missing --app-id: the app id is required without a terminal", {
+      param: "--app-id",
+      command: "hark config init --non-interactive --app-id <id> --app-secret-stdin",
+    });
+  }
+  let appSecret = options.appSecret;
+  if (options.appSecretStdin) {
+    appSecret = new TextDecoder().decode(await session.ctx.stdin.readAll()).replace(/\r?\n$/, "");
+    if (appSecret === "") {
+      throw new ValidationError("Cannot read the app secret: stdin is empty", {
+        param: "--app-secret-stdin",
+      });
+    }
+  }
+  if (appSecret === undefined) {
+    throw new ValidationError(
+      "Missing --app-secret-stdin or --app-secret: the app secret is required without a terminal",
+      {
+        param: "--app-secret-stdin",
+        command: "hark config init --non-interactive --app-id <id> --app-secret-stdin",
+      },
+    );
+  }
+  if (options.appSecret !== undefined && !session.ctx.env.get("CI")) {
+    session.ctx.stderr.write(
+      "warning: --app-secret leaves the secret in your shell history; prefer --app-secret-stdin\n",
+    );
+  }
+  return {
+    profile,
+    appId: checkAppId(profile, options.appId),
+    appSecret: checkSecret(appSecret),
+    baseUrl: checkBaseUrl(profile, options.baseUrl ?? DEFAULT_BASE_URL),
+    outputFormat: checkFormat(options.outputFormat),
+  };
+}
+
+async function ask(session: Session, options: ConfigInitOptions): Promise<Answers> {
+  const { ctx } = session;
+  const profile = await askText(ctx, "Profile name", "--profile", {
+    default: session.profile,
+    validate: (v) => validity(() => checkProfileName(v)),
+  });
+  const appId = options.appId ?? await askText(ctx, "App ID (cli_…)", "--app-id", {
+    default: session.config.apps?.[profile]?.app_id,
+    validate: (v) => validity(() => checkAppId(profile, v)),
+  });
+  const appSecret = options.appSecret ?? await askSecret(ctx, "App secret", "--app-secret-stdin");
+  let baseUrl = options.baseUrl;
+  if (baseUrl === undefined) {
+    const choice = await askChoice(ctx, "Service", "--base-url", [
+      { name: `Lark (${BASE_URL_ALIASES.lark})`, value: "lark" },
+      { name: `Feishu (${BASE_URL_ALIASES.feishu})`, value: "feishu" },
+      { name: "A private deployment (enter its URL)", value: "custom" },
+    ]);
+    baseUrl = choice === "custom"
+      ? await askText(ctx, "Base URL", "--base-url", {
+        validate: (v) => validity(() => checkBaseUrl(profile, v)),
+      })
+      : choice;
+  }
+  const outputFormat = options.outputFormat ?? await askChoice(
+    ctx,
+    "Default output format",
+    "--output-format",
+    OUTPUT_FORMATS.map((f) => ({ name: f, value: f })),
+  );
+  return {
+    profile,
+    appId: checkAppId(profile, appId),
+    appSecret: checkSecret(appSecret),
+    baseUrl: checkBaseUrl(profile, baseUrl),
+    outputFormat: checkFormat(outputFormat),
+  };
+}
+
+function validity(check: () => unknown): string | true {
+  try {
+    check();
+    return true;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+function checkAppId(profile: string, value: string): string {
+  try {
+    return findKeySpec(`apps.${profile}.app_id`).parse(value, "--app-id") as string;
+  } catch (error) {
+    throw withParam(error, "--app-id");
+  }
+}
+
+function checkBaseUrl(profile: string, value: string): string {
+  const url = BASE_URL_ALIASES[value.toLowerCase()] ?? value;
+  try {
+    return findKeySpec(`apps.${profile}.base_url`).parse(url, "--base-url") as string;
+  } catch (error) {
+    throw withParam(error, "--base-url");
+  }
+}
+
+function checkSecret(value: string): string {
+  // deno-lint-ignore no-control-regex
+  if (value.length === 0 || value.length > 1024 || /[\x00-\x1f\x7f]/.test(value)) {
+    throw new ValidationError(
+      "Invalid app secret: expected 1 to 1024 printable characters",
+      { param: "--app-secret" },
+    );
+  }
+  return value;
+}
+
+function checkFormat(value: string | undefined): OutputFormat | undefined {
+  if (value === undefined) return undefined;
+  if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
+  throw new ValidationError(
+    `Invalid --output-format ${JSON.stringify(value)}: expected one of ${
+      OUTPUT_FORMATS.join(", ")
+    }`,
+    { param: "--output-format" },
+  );
+}
+
+function withParam(error: unknown, param: string): unknown {
+  if (!(error instanceof ValidationError)) return error;
+  return new ValidationError(error.message, { param, cause: error });
+}
+
+/**
+ * The `config init` command.
+ *
+ * @param ctx the context
+ */
+export function configInitCommand(ctx: Context): Command {
+  const init = new Command("init")
+    .description(
+      "Create or replace an app profile; the app secret goes to the keychain, never the file",
+    )
+    .option("--non-interactive", "never prompt; missing values are errors")
+    .option("--app-id <id>", "the app id, such as cli_a1b2c3")
+    .option("--app-secret <secret>", "the app secret (prefer --app-secret-stdin)")
+    .option("--app-secret-stdin", "read the app secret from stdin")
+    .option("--base-url <url>", "lark, feishu, or the URL of a private deployment")
+    .option("--output-format <format>", `default output format: ${OUTPUT_FORMATS.join(", ")}`)
+    .option("--force", "replace an existing profile without asking")
+    .action(async (flags, command) => {
+      await runConfigInit(await openSession(ctx, command), {
+        nonInteractive: flags.nonInteractive === true,
+        appId: flags.appId,
+        appSecret: flags.appSecret,
+        appSecretStdin: flags.appSecretStdin === true,
+        baseUrl: flags.baseUrl,
+        outputFormat: flags.outputFormat,
+        force: flags.force === true,
+      });
+    });
+  withExamples(init, [
+    "hark config init",
+    'printf %s "$APP_SECRET" | hark config init --non-interactive --app-id cli_a1b2c3 --app-secret-stdin',
+    "hark config init --profile feishu --base-url feishu --app-id cli_x --app-secret-stdin < secret.txt",
+  ]);
+  return init as unknown as Command;
+}

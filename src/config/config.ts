@@ -1,0 +1,106 @@
+/**
+ * The configuration model: the spec's map layout plus `active_profile`. Unknown keys are kept
+ * as they are, so a read-modify-write never loses what another version of hark wrote.
+ *
+ * @module
+ */
+
+/** Output formats. */
+export const OUTPUT_FORMATS = ["table", "json", "csv"] as const;
+/** One of {@link OUTPUT_FORMATS}. */
+export type OutputFormat = typeof OUTPUT_FORMATS[number];
+
+/** The default service address. */
+export const DEFAULT_BASE_URL = "https://open.larksuite.com";
+/** The default device authorization path. */
+export const DEFAULT_DEVICE_AUTHORIZATION_PATH = "/oauth/v1/device_authorization";
+
+/** One application profile, `apps.<name>`. */
+export interface AppEntry {
+  /** The application identifier. */
+  app_id?: string;
+  /** A SecretInput reference to the app secret, such as `@keychain:hark/default/app_secret`. */
+  app_secret?: string;
+  /** The service address; default {@link DEFAULT_BASE_URL}. */
+  base_url?: string;
+  /** The device authorization host; derived from `base_url` when absent. */
+  accounts_url?: string;
+  /** The device authorization path; default {@link DEFAULT_DEVICE_AUTHORIZATION_PATH}. */
+  device_authorization_path?: string;
+  /** A program that prints a token as JSON (the `command` credential provider). */
+  credential_command?: string[];
+  [key: string]: unknown;
+}
+
+/** A signed-in user, `users.<profile>`. */
+export interface UserEntry {
+  /** A SecretInput reference to the stored token record. */
+  access_token?: string;
+  /** The identity kind; `user`. */
+  user_type?: string;
+  /** The user's open id. */
+  open_id?: string;
+  /** The user's name. */
+  name?: string;
+  /** The user's email. */
+  email?: string;
+  /** Granted scopes. */
+  scopes?: string[];
+  /** When the access token expires, RFC 3339. */
+  expires_at?: string;
+  /** When the refresh token expires, RFC 3339. */
+  refresh_expires_at?: string;
+  [key: string]: unknown;
+}
+
+/** `preferences`. */
+export interface Preferences {
+  /** The default output format. */
+  output_format?: OutputFormat;
+  /** Colours on or off. */
+  color?: boolean;
+  [key: string]: unknown;
+}
+
+/** The whole configuration file. */
+export interface Config {
+  /** Application profiles by name. */
+  apps?: Record<string, AppEntry>;
+  /** Signed-in users by profile name. */
+  users?: Record<string, UserEntry>;
+  /** Preferences. */
+  preferences?: Preferences;
+  /** The profile `profile use` made active. */
+  active_profile?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * The device authorization host of an app: `accounts_url`, else `base_url` with `open.` turned
+ * into `accounts.`, else `base_url` itself.
+ *
+ * @param app the app entry
+ */
+export function accountsUrl(app: AppEntry): string {
+  if (app.accounts_url) return trimSlash(app.accounts_url);
+  const base = baseUrl(app);
+  const url = new URL(base);
+  if (url.hostname.startsWith("open.")) {
+    url.hostname = `accounts.${url.hostname.slice("open.".length)}`;
+    return trimSlash(url.toString());
+  }
+  return base;
+}
+
+/**
+ * The service address of an app, without a trailing slash.
+ *
+ * @param app the app entry
+ */
+export function baseUrl(app: AppEntry): string {
+  return trimSlash(app.base_url ?? DEFAULT_BASE_URL);
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, "");
+}

@@ -1,0 +1,126 @@
+/**
+ * Reading and writing the configuration file. Writes are atomic (`<path>.tmp`, mode 0600,
+ * flushed, renamed over the target) and serialised across processes by `<path>.lock`, so a
+ * reader sees the old or the new content and concurrent writers never lose each other's work.
+ * A malformed file is an error naming the file and the position, and is never overwritten.
+ *
+ * @module
+ */
+
+import { dirname } from "node:path";
+import type { Context } from "../context.ts";
+import { ValidationError } from "../errors/mod.ts";
+import type { Config } from "./config.ts";
+import { resolveConfigPath } from "./config_path.ts";
+import { withFileLock } from "./file_lock.ts";
+
+/**
+ * Loads the configuration; an empty one when the file does not exist.
+ *
+ * @param ctx the context
+ * @param path the file; default {@link resolveConfigPath}
+ * @throws {ValidationError} when the file is not valid JSON or not a config object
+ */
+export async function loadConfig(ctx: Context, path = resolveConfigPath(ctx)): Promise<Config> {
+  let text: string;
+  try {
+    text = await ctx.fs.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return {};
+    throw new ValidationError(`Cannot read the config file "${path}": ${describe(error)}`, {
+      param: "HARK_CONFIG",
+      suggestion: "Check the file's permissions, or point HARK_CONFIG at another file",
+      cause: error,
+    });
+  }
+  return parseConfig(text, path);
+}
+
+/**
+ * Parses config text, checking the shape of the known keys.
+ *
+ * @param text the file's content
+ * @param path the file's path, for messages
+ * @throws {ValidationError} naming the file, line and column, or the bad key
+ */
+export function parseConfig(text: string, path: string): Config {
+  if (text.trim() === "") {
+    throw malformed(path, "the file is empty");
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const position = /position (\d+)/.exec(describe(error));
+    const where = position ? lineColumn(text, Number(position[1])) : undefined;
+    const reason = describe(error).replace(/\s*\(line \d+ column \d+\)/, "");
+    throw malformed(
+      path,
+      where ? `line ${where.line}, column ${where.column}: ${reason}` : reason,
+      error,
+    );
+  }
+  if (!isObject(value)) throw malformed(path, "the top level is not a JSON object");
+  for (const key of ["apps", "users", "preferences"] as const) {
+    if (value[key] !== undefined && !isObject(value[key])) {
+      throw malformed(path, `"${key}" must be an object`);
+    }
+  }
+  for (const key of ["apps", "users"] as const) {
+    for (const [name, entry] of Object.entries((value[key] ?? {}) as Record<string, unknown>)) {
+      if (!isObject(entry)) throw malformed(path, `"${key}.${name}" must be an object`);
+    }
+  }
+  if (value.active_profile !== undefined && typeof value.active_profile !== "string") {
+    throw malformed(path, `"active_profile" must be a string`);
+  }
+  return value as Config;
+}
+
+/**
+ * Reads, changes and writes the configuration under the config lock. `change` may mutate the
+ * config it is given or return a new one. Unknown keys survive.
+ *
+ * @param ctx the context
+ * @param change the modification
+ * @param path the file; default {@link resolveConfigPath}
+ * @returns the config as written
+ * @throws {ValidationError} when the existing file is malformed (it is left untouched)
+ */
+export async function updateConfig(
+  ctx: Context,
+  change: (config: Config) => Config | void | Promise<Config | void>,
+  path = resolveConfigPath(ctx),
+): Promise<Config> {
+  const folder = dirname(path);
+  if (!(await ctx.fs.exists(folder))) await ctx.fs.mkdir(folder, 0o700);
+  return await withFileLock(ctx, `${path}.lock`, async () => {
+    const current = await loadConfig(ctx, path);
+    const next = (await change(current)) ?? current;
+    await ctx.fs.writeFileAtomic(path, JSON.stringify(next, null, 2) + "\n", 0o600);
+    return next;
+  });
+}
+
+function malformed(path: string, reason: string, cause?: unknown): ValidationError {
+  return new ValidationError(`Cannot parse the config file "${path}": ${reason}`, {
+    param: "HARK_CONFIG",
+    suggestion: "Fix the file by hand (hark never overwrites a malformed config), or move it away",
+    cause,
+  });
+}
+
+function lineColumn(text: string, position: number): { line: number; column: number } {
+  const before = text.slice(0, position);
+  const line = before.split("\n").length;
+  const column = position - before.lastIndexOf("\n");
+  return { line, column };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

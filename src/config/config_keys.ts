@@ -1,0 +1,168 @@
+/**
+ * The settable config keys and how their values are checked.
+ *
+ * @module
+ */
+
+import { ValidationError } from "../errors/mod.ts";
+import { OUTPUT_FORMATS } from "./config.ts";
+import { checkProfileName } from "./profile.ts";
+import { parseSecretInput } from "./secret_input.ts";
+
+/** A settable key. */
+interface KeySpec {
+  /** The key, with `<profile>` standing for a profile name. */
+  key: string;
+  /** What the value must be, for help and errors. */
+  describe: string;
+  /** Checks and converts the text given on the command line. */
+  parse(value: string, key: string): unknown;
+  /** Whether the value is a secret reference. */
+  secret?: boolean;
+}
+
+const PROFILE = "<profile>";
+
+/** The keys `config set` accepts. */
+export const CONFIG_KEYS: readonly KeySpec[] = [
+  {
+    key: "preferences.output_format",
+    describe: `one of ${OUTPUT_FORMATS.join(", ")}`,
+    parse: (value, key) => oneOf(value, key, OUTPUT_FORMATS),
+  },
+  {
+    key: "preferences.color",
+    describe: "true or false",
+    parse: (value, key) => {
+      if (["true", "on", "yes", "1"].includes(value.toLowerCase())) return true;
+      if (["false", "off", "no", "0"].includes(value.toLowerCase())) return false;
+      throw invalid(key, value, "true or false");
+    },
+  },
+  {
+    key: "active_profile",
+    describe: "a profile name",
+    parse: (value, key) => checkProfileName(value, key),
+  },
+  {
+    key: `apps.${PROFILE}.app_id`,
+    describe: "the app id, such as cli_a1b2c3",
+    parse: (value, key) => {
+      if (!/^[\x21-\x7e]{1,128}$/.test(value)) {
+        throw invalid(key, value, "an app id such as cli_a1b2c3");
+      }
+      return value;
+    },
+  },
+  {
+    key: `apps.${PROFILE}.app_secret`,
+    describe: "a reference: @keychain:hark/<profile>/app_secret or @env:VAR",
+    secret: true,
+    parse: (value, key) => {
+      const input = parseSecretInput(value);
+      if (input.kind === "keychain" || input.kind === "env") return value;
+      throw new ValidationError(
+        `Refusing to write a plaintext secret to "${key}": use a @keychain: or @env: reference`,
+        {
+          param: key,
+          suggestion: "Store the secret in the keychain with config init, reading it from stdin",
+          command: "hark config init --non-interactive --app-id <id> --app-secret-stdin",
+        },
+      );
+    },
+  },
+  {
+    key: `apps.${PROFILE}.base_url`,
+    describe: "an http(s) URL, such as https://open.feishu.cn",
+    parse: (value, key) => httpUrl(value, key),
+  },
+  {
+    key: `apps.${PROFILE}.accounts_url`,
+    describe: "an http(s) URL, such as https://accounts.feishu.cn",
+    parse: (value, key) => httpUrl(value, key),
+  },
+  {
+    key: `apps.${PROFILE}.device_authorization_path`,
+    describe: "a path starting with /",
+    parse: (value, key) => {
+      if (!/^\/[\x21-\x7e]*$/.test(value)) throw invalid(key, value, "a path starting with /");
+      return value;
+    },
+  },
+  {
+    key: `apps.${PROFILE}.credential_command`,
+    describe: 'a JSON array: the program and its arguments, such as ["vault-token","hark"]',
+    parse: (value, key) => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(value);
+      } catch {
+        parsed = undefined;
+      }
+      if (
+        !Array.isArray(parsed) || parsed.length === 0 ||
+        !parsed.every((p) => typeof p === "string" && p.length > 0)
+      ) {
+        throw invalid(key, value, 'a JSON array of strings, such as ["vault-token","hark"]');
+      }
+      return parsed;
+    },
+  },
+];
+
+/** Names of keys whose values are secret references. */
+export const SECRET_FIELDS = new Set(["app_secret", "access_token"]);
+
+/**
+ * Finds the spec of a settable key, checking any profile name in it.
+ *
+ * @param key a dot path such as `apps.default.base_url`
+ * @throws {ValidationError} listing the settable keys when `key` is not one
+ */
+export function findKeySpec(key: string): KeySpec {
+  const parts = key.split(".");
+  for (const spec of CONFIG_KEYS) {
+    const pattern = spec.key.split(".");
+    if (pattern.length !== parts.length) continue;
+    const matches = pattern.every((p, i) => p === PROFILE || p === parts[i]);
+    if (!matches) continue;
+    pattern.forEach((p, i) => {
+      if (p === PROFILE) checkProfileName(parts[i], key);
+    });
+    return spec;
+  }
+  const hint = key.startsWith("users.") ? "; users.* is managed by hark auth login and logout" : "";
+  throw new ValidationError(`Unknown config key "${key}"${hint}`, {
+    param: key,
+    suggestion: `Settable keys: ${CONFIG_KEYS.map((s) => s.key).join(", ")}`,
+    command: "hark config set --help",
+  });
+}
+
+function oneOf<T extends string>(value: string, key: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw invalid(key, value, `one of ${allowed.join(", ")}`);
+}
+
+function httpUrl(value: string, key: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !["http:", "https:"].includes(url.protocol) || url.search || url.hash) {
+    throw invalid(key, value, "an http(s) URL such as https://open.feishu.cn");
+  }
+  return value.replace(/\/+$/, "");
+}
+
+function invalid(key: string, value: string, expected: string): ValidationError {
+  const shown = value.length > 80 ? `${value.slice(0, 80)}…` : value;
+  return new ValidationError(
+    `Invalid value ${JSON.stringify(shown)} for "${key}": expected ${expected}`,
+    {
+      param: key,
+    },
+  );
+}

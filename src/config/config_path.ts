@@ -1,0 +1,40 @@
+/**
+ * Where the configuration file lives.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import type { Context } from "../context.ts";
+import { ValidationError } from "../errors/mod.ts";
+
+/**
+ * The configuration file's path: `$HARK_CONFIG`, else `$XDG_CONFIG_HOME/hark/config.json`
+ * (default `~/.config/hark`); on macOS `~/Library/Application Support/hark/config.json`; on
+ * Windows `%APPDATA%\hark\config.json`.
+ *
+ * @param ctx the context (env, os, home)
+ * @throws {ValidationError} when no location can be determined
+ */
+export function resolveConfigPath(ctx: Pick<Context, "env" | "os" | "homeDir">): string {
+  const explicit = ctx.env.get("HARK_CONFIG");
+  if (explicit) return explicit;
+  if (ctx.os === "windows") {
+    const appData = ctx.env.get("APPDATA");
+    if (appData) return join(appData, "hark", "config.json");
+  }
+  if (ctx.os === "linux") {
+    const xdg = ctx.env.get("XDG_CONFIG_HOME");
+    if (xdg) return join(xdg, "hark", "config.json");
+  }
+  if (!ctx.homeDir) {
+    throw new ValidationError(
+      "Cannot locate the config file: HOME is not set",
+      { param: "HARK_CONFIG", suggestion: "Set HARK_CONFIG to the path of the config file" },
+    );
+  }
+  if (ctx.os === "darwin") {
+    return join(ctx.homeDir, "Library", "Application Support", "hark", "config.json");
+  }
+  return join(ctx.homeDir, ".config", "hark", "config.json");
+}

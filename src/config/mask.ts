@@ -1,0 +1,34 @@
+/**
+ * Masking of secrets in output.
+ *
+ * @module
+ */
+
+/**
+ * Masks a secret for display: the first four characters of a long value, then `…` and the
+ * length; short values are masked whole.
+ *
+ * @param secret the secret
+ * @example
+ * ```ts
+ * maskSecret("u-abcdefghijkl"); // "u-ab…(14 chars)"
+ * ```
+ */
+export function maskSecret(secret: string): string {
+  if (secret.length < 12) return "****";
+  return `${secret.slice(0, 4)}…(${secret.length} chars)`;
+}
+
+/**
+ * Replaces every occurrence of each secret in `text` by its mask.
+ *
+ * @param text the text to clean
+ * @param secrets the secrets to hide; empty strings are ignored
+ */
+export function maskSecretsIn(text: string, secrets: Iterable<string>): string {
+  let result = text;
+  for (const secret of secrets) {
+    if (secret.length >= 4) result = result.split(secret).join(maskSecret(secret));
+  }
+  return result;
+}

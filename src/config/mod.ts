@@ -1,0 +1,29 @@
+/**
+ * The configuration: model, path, atomic persistence, SecretInput, profiles.
+ *
+ * @module
+ */
+
+export {
+  accountsUrl,
+  type AppEntry,
+  baseUrl,
+  type Config,
+  DEFAULT_BASE_URL,
+  DEFAULT_DEVICE_AUTHORIZATION_PATH,
+  OUTPUT_FORMATS,
+  type OutputFormat,
+  type Preferences,
+  type UserEntry,
+} from "./config.ts";
+export { resolveConfigPath } from "./config_path.ts";
+export { loadConfig, parseConfig, updateConfig } from "./config_file.ts";
+export { type FileLockOptions, withFileLock } from "./file_lock.ts";
+export { maskSecret, maskSecretsIn } from "./mask.ts";
+export {
+  isSecretReference,
+  parseSecretInput,
+  resolveSecretInput,
+  type SecretInput,
+} from "./secret_input.ts";
+export { checkProfileName, selectProfile } from "./profile.ts";

@@ -1,0 +1,41 @@
+/**
+ * Choosing the active profile.
+ *
+ * @module
+ */
+
+import type { Context } from "../context.ts";
+import { ValidationError } from "../errors/mod.ts";
+import type { Config } from "./config.ts";
+
+const PROFILE_NAME = /^[A-Za-z0-9_.@-]{1,64}$/;
+
+/**
+ * The profile to use: `--profile`, then `$HARK_PROFILE`, then `active_profile`, then `default`.
+ *
+ * @param ctx the context
+ * @param config the loaded config
+ * @param flag the value of `--profile`
+ * @throws {ValidationError} when the chosen name is not a valid profile name
+ */
+export function selectProfile(ctx: Context, config: Config, flag?: string): string {
+  const name = flag ?? ctx.env.get("HARK_PROFILE") ?? config.active_profile ?? "default";
+  return checkProfileName(name, flag !== undefined ? "--profile" : "HARK_PROFILE");
+}
+
+/**
+ * Checks a profile name: 1 to 64 letters, digits or `_ . @ -`.
+ *
+ * @param name the name
+ * @param param what the name came from, for the message
+ * @throws {ValidationError} when the name has another shape
+ */
+export function checkProfileName(name: string, param = "--profile"): string {
+  if (!PROFILE_NAME.test(name)) {
+    throw new ValidationError(
+      `Invalid profile name "${name}": use 1 to 64 letters, digits or "_ . @ -"`,
+      { param },
+    );
+  }
+  return name;
+}

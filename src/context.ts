@@ -1,0 +1,124 @@
+/**
+ * The one object through which hark reaches the outside world: clock, sleep, HTTP, environment,
+ * standard streams, subprocesses, files and the keychain. `main.ts` builds the real one
+ * ({@link createRealContext} in `src/runtime/real_context.ts`); tests build fakes with
+ * `createTestContext` from `src/testing/test_context.ts`. No other module calls `Deno.*`,
+ * global `fetch` or `Date.now` directly.
+ *
+ * @module
+ */
+
+import type { Keychain } from "./keychain/keychain.ts";
+
+/** Read-only view of the process environment. */
+export interface Env {
+  /** The value of `name`, or `undefined` when unset. */
+  get(name: string): string | undefined;
+  /** Every variable, for passing on to subprocesses. */
+  toObject(): Record<string, string>;
+}
+
+/** A writable standard stream. */
+export interface OutputStream {
+  /** Whether the stream is a terminal (decides colours, spinners, pretty JSON). */
+  readonly isTerminal: boolean;
+  /** The terminal width in columns, when known. */
+  readonly columns?: number;
+  /** Writes text as is (no newline added). */
+  write(text: string): void;
+}
+
+/** The standard input stream. */
+export interface InputStream {
+  /** Whether stdin is a terminal; prompts only ever happen when it is. */
+  readonly isTerminal: boolean;
+  /** Reads all of stdin as bytes. */
+  readAll(): Promise<Uint8Array>;
+}
+
+/** Options of {@link Context.run}. */
+export interface RunOptions {
+  /** Bytes or text written to the child's stdin, which is then closed. */
+  stdin?: string | Uint8Array;
+  /** Milliseconds before the child is killed and the call rejects; default 10 000. */
+  timeoutMs?: number;
+  /** Environment for the child; default the current one. */
+  env?: Record<string, string>;
+}
+
+/** The result of a finished subprocess. */
+export interface RunResult {
+  /** Exit code. */
+  code: number;
+  /** Captured stdout, decoded as UTF-8. */
+  stdout: string;
+  /** Captured stderr, decoded as UTF-8. */
+  stderr: string;
+}
+
+/** The subset of file operations hark needs. Paths are absolute. */
+export interface FileSystem {
+  /** Reads a text file; rejects with `Deno.errors.NotFound` when absent. */
+  readTextFile(path: string): Promise<string>;
+  /** Reads a file as bytes. */
+  readFile(path: string): Promise<Uint8Array>;
+  /**
+   * Writes `data` to `path` atomically: `<path>.tmp` with `mode`, flushed to disk, then renamed
+   * over `path`. A reader sees the old or the new content, never a partial one.
+   */
+  writeFileAtomic(path: string, data: string | Uint8Array, mode: number): Promise<void>;
+  /** Creates a folder and its parents with `mode`. */
+  mkdir(path: string, mode: number): Promise<void>;
+  /** Removes a file; resolves `false` when it did not exist. */
+  remove(path: string): Promise<boolean>;
+  /** Whether the path exists. */
+  exists(path: string): Promise<boolean>;
+  /** Lists the names in a folder; empty when the folder does not exist. */
+  readDir(path: string): Promise<string[]>;
+  /**
+   * Creates `path` exclusively (fails with `Deno.errors.AlreadyExists` when present), writing
+   * `data`. Used for lock files.
+   */
+  createExclusive(path: string, data: string): Promise<void>;
+  /** Modification time in epoch milliseconds, or `undefined` when absent. */
+  mtime(path: string): Promise<number | undefined>;
+}
+
+/** Operating systems hark distinguishes. */
+export type OsName = "linux" | "darwin" | "windows";
+
+/** Everything hark needs from the outside world. */
+export interface Context {
+  /** Current time in epoch milliseconds. */
+  now(): number;
+  /** Resolves after `ms` milliseconds; rejects with the signal's reason when aborted. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** `fetch` bound to the shared keep-alive HTTP client. */
+  fetch: typeof fetch;
+  /** The environment. */
+  env: Env;
+  /** Standard input. */
+  stdin: InputStream;
+  /** Standard output: data only. */
+  stdout: OutputStream;
+  /** Standard error: everything for people. */
+  stderr: OutputStream;
+  /** Runs a subprocess to completion. Secrets go through `options.stdin`, never `args`. */
+  run(cmd: string, args: string[], options?: RunOptions): Promise<RunResult>;
+  /** File operations. */
+  fs: FileSystem;
+  /** The operating system. */
+  os: OsName;
+  /** The user's home folder, when known. */
+  homeDir: string | undefined;
+  /** Aborted when the user presses Ctrl-C. */
+  signal: AbortSignal;
+  /** The keychain; the backend is chosen lazily, on first use. */
+  keychain: Keychain;
+  /** A random UUID (idempotency keys). */
+  randomUUID(): string;
+  /** Random bytes (nonces, salts). */
+  randomBytes(length: number): Uint8Array;
+  /** This process's id (lock files). */
+  pid: number;
+}

@@ -1,0 +1,229 @@
+/**
+ * The error kinds of hark. Every error a user can see is a {@link HarkError}: it carries the exit
+ * code, a type, a user-friendly message and a recovery (what to do, and a command to run).
+ * Anything thrown that is not a `HarkError` is a bug and becomes an {@link InternalError} at the
+ * top, in `main.ts`.
+ *
+ * @module
+ */
+
+import { ExitCode } from "./exit_code.ts";
+
+/** What the user can do about an error. */
+export interface Recovery {
+  /** What to do, in words. */
+  suggestion: string;
+  /** A command to run; empty when none applies (the top level then fills in a help command). */
+  command: string;
+}
+
+/** Options shared by every error constructor. */
+export interface HarkErrorOptions {
+  /** What to do; each kind has a sensible default. */
+  suggestion?: string;
+  /** A command to run. */
+  command?: string;
+  /** The underlying error. */
+  cause?: unknown;
+}
+
+/** Base class of every error shown to users. */
+export class HarkError extends Error {
+  /** The exit code, and `error.code` of the envelope. */
+  readonly code: number;
+  /** The error type, such as `permission`, `auth` or `validation`. */
+  readonly type: string;
+  /** What the user can do. */
+  readonly recovery: Recovery;
+
+  /**
+   * @param code the exit code
+   * @param type the error type
+   * @param message a user-friendly message
+   * @param recovery what the user can do
+   * @param cause the underlying error
+   */
+  constructor(code: number, type: string, message: string, recovery: Recovery, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = "HarkError";
+    this.code = code;
+    this.type = type;
+    this.recovery = recovery;
+  }
+}
+
+function recovery(options: HarkErrorOptions, suggestion: string, command = ""): Recovery {
+  return { suggestion: options.suggestion ?? suggestion, command: options.command ?? command };
+}
+
+/** A bad argument, flag, value or input; exit 2. */
+export class ValidationError extends HarkError {
+  /** The offending parameter, such as `--start` or `apps.default.base_url`. */
+  readonly param: string | undefined;
+
+  /**
+   * @param message names the offending parameter and value
+   * @param options `param` names the parameter; `suggestion` and `command` say how to fix it
+   */
+  constructor(message: string, options: HarkErrorOptions & { param?: string } = {}) {
+    super(
+      ExitCode.Validation,
+      "validation",
+      message,
+      recovery(options, "Check the value and try again"),
+      options.cause,
+    );
+    this.name = "ValidationError";
+    this.param = options.param;
+  }
+}
+
+/** The token is missing, invalid or expired; exit 3. */
+export class AuthError extends HarkError {
+  /**
+   * @param message what is wrong with the credentials
+   * @param options `code` overrides the exit code (the API code map uses 2)
+   */
+  constructor(message: string, options: HarkErrorOptions & { code?: number; type?: string } = {}) {
+    super(
+      options.code ?? ExitCode.Auth,
+      options.type ?? "auth",
+      message,
+      recovery(options, "Sign in again", "hark auth login"),
+      options.cause,
+    );
+    this.name = "AuthError";
+  }
+}
+
+/** The token lacks a scope; exit 1. The recovery command asks for the missing scopes. */
+export class PermissionError extends HarkError {
+  /** The scopes that are needed and missing. */
+  readonly scopes: string[];
+
+  /**
+   * @param message what was denied
+   * @param options `scopes` lists the needed scopes; `code` overrides the exit code
+   */
+  constructor(
+    message: string,
+    options: HarkErrorOptions & { scopes?: string[]; code?: number } = {},
+  ) {
+    const scopes = options.scopes ?? [];
+    super(
+      options.code ?? ExitCode.General,
+      "permission",
+      message,
+      recovery(
+        options,
+        scopes.length > 0
+          ? `Sign in again granting ${scopes.map((s) => `"${s}"`).join(", ")}`
+          : "Ask an administrator to grant the app the permission, then sign in again",
+        scopes.length > 0
+          ? `hark auth login ${scopes.map((s) => `--scope ${s}`).join(" ")}`
+          : "hark auth login",
+      ),
+      options.cause,
+    );
+    this.name = "PermissionError";
+    this.scopes = scopes;
+  }
+}
+
+/** The service answered with an error; exit 1 unless the API code map says otherwise. */
+export class ApiError extends HarkError {
+  /** The service's error code (`code` of the envelope), when it gave one. */
+  readonly apiCode: number | undefined;
+  /** The HTTP status, when there was an answer. */
+  readonly httpStatus: number | undefined;
+  /** The service's request id (`X-Tt-Logid`), for support. */
+  readonly requestId: string | undefined;
+
+  /**
+   * @param message a user-friendly message
+   * @param options the API code, HTTP status, request id; `code` and `type` override the defaults
+   */
+  constructor(
+    message: string,
+    options: HarkErrorOptions & {
+      apiCode?: number;
+      httpStatus?: number;
+      requestId?: string;
+      code?: number;
+      type?: string;
+    } = {},
+  ) {
+    super(
+      options.code ?? ExitCode.General,
+      options.type ?? "api",
+      message,
+      recovery(options, "Check the request and try again"),
+      options.cause,
+    );
+    this.name = "ApiError";
+    this.apiCode = options.apiCode;
+    this.httpStatus = options.httpStatus;
+    this.requestId = options.requestId;
+  }
+}
+
+/** The service could not be reached: timeout, DNS failure, refused or dropped connection; exit 4. */
+export class NetworkError extends HarkError {
+  /**
+   * @param message what failed, naming the host
+   * @param options recovery overrides and the cause
+   */
+  constructor(message: string, options: HarkErrorOptions = {}) {
+    super(
+      ExitCode.Network,
+      "network",
+      message,
+      recovery(options, "Check your network connection and the base URL, then retry"),
+      options.cause,
+    );
+    this.name = "NetworkError";
+  }
+}
+
+/** The operation was cancelled by the user (Ctrl-C); exit 1. */
+export class CancelledError extends HarkError {
+  /** @param message what was cancelled */
+  constructor(message = "Cancelled", options: HarkErrorOptions = {}) {
+    super(ExitCode.General, "cancelled", message, recovery(options, "Run the command again"));
+    this.name = "CancelledError";
+  }
+}
+
+/** A bug in hark; exit 5. */
+export class InternalError extends HarkError {
+  /**
+   * @param message a one-line description
+   * @param cause the unexpected error
+   */
+  constructor(message: string, cause?: unknown) {
+    super(
+      ExitCode.Internal,
+      "internal",
+      message,
+      {
+        suggestion: "This is a bug in hark; run again with --debug and report the output",
+        command: "",
+      },
+      cause,
+    );
+    this.name = "InternalError";
+  }
+}
+
+/**
+ * Turns anything thrown into a {@link HarkError}: a `HarkError` is returned as is, anything else
+ * becomes an {@link InternalError} whose message is the first line of the original.
+ *
+ * @param error what was thrown
+ * @returns the error to show
+ */
+export function toHarkError(error: unknown): HarkError {
+  if (error instanceof HarkError) return error;
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new InternalError(`Unexpected error: ${text.split("\n")[0]}`, error);
+}

@@ -1,0 +1,29 @@
+/**
+ * Error kinds, exit codes, the JSON envelope and the API code map.
+ *
+ * @module
+ */
+
+export { ExitCode } from "./exit_code.ts";
+export {
+  ApiError,
+  AuthError,
+  CancelledError,
+  HarkError,
+  type HarkErrorOptions,
+  InternalError,
+  NetworkError,
+  PermissionError,
+  type Recovery,
+  toHarkError,
+  ValidationError,
+} from "./hark_error.ts";
+export {
+  type ApiCodeClass,
+  type ApiErrorBody,
+  type ApiErrorContext,
+  classifyApiCode,
+  errorFromApiCode,
+  neededScopes,
+} from "./api_code_map.ts";
+export { type ErrorEnvelope, formatErrorText, toEnvelope } from "./envelope.ts";

@@ -1,0 +1,157 @@
+/**
+ * A throwaway home for running the real CLI as a subprocess: its own HOME, config file and
+ * encrypted-file keychain in a temp folder, so no test touches the user's real ones.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The permissions the binary is compiled with; tests run main.ts with exactly these. */
+export const HARK_PERMISSIONS = [
+  "--allow-env",
+  "--allow-read",
+  "--allow-write",
+  "--allow-net",
+  "--allow-run",
+];
+
+/** The repository root. */
+export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+/** The entry point. */
+export const MAIN_TS = join(REPO_ROOT, "main.ts");
+
+/** What a run of hark produced. */
+export interface HarkRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options of {@link HarkEnv.run}. */
+export interface RunHarkOptions {
+  /** Extra or overriding environment variables; `undefined` values unset a variable. */
+  env?: Record<string, string | undefined>;
+  /** Text piped to stdin; default none (stdin closed). */
+  stdin?: string;
+  /** Kill the process after this many ms; default 60 000. */
+  timeoutMs?: number;
+}
+
+/** A temp home with a config path and a file keychain. */
+export interface HarkEnv {
+  /** The temp folder holding everything. */
+  dir: string;
+  /** The config file path (`HARK_CONFIG`). */
+  configPath: string;
+  /** The environment every run gets. */
+  env: Record<string, string>;
+  /** Runs `hark <args>` as a subprocess. */
+  run(args: string[], options?: RunHarkOptions): Promise<HarkRun>;
+  /** Reads and parses the config file. */
+  readConfig(): Promise<Record<string, unknown>>;
+  /** Removes the temp folder. */
+  cleanup(): Promise<void>;
+}
+
+/** The password of the test file keychain. */
+export const TEST_KEYCHAIN_PASSWORD = "test-keychain-password";
+
+/**
+ * Creates a throwaway environment for the CLI.
+ *
+ * @param extraEnv variables added to every run
+ */
+export async function createHarkEnv(extraEnv: Record<string, string> = {}): Promise<HarkEnv> {
+  const dir = await Deno.makeTempDir({ prefix: "hark-test-" });
+  const home = join(dir, "home");
+  await Deno.mkdir(home, { recursive: true });
+  const configPath = join(dir, "config", "config.json");
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_DATA_HOME: join(home, ".local", "share"),
+    HARK_CONFIG: configPath,
+    HARK_KEYCHAIN: "file",
+    HARK_KEYCHAIN_PASSWORD: TEST_KEYCHAIN_PASSWORD,
+    HARK_DATA_DIR: join(dir, "data"),
+    NO_COLOR: "1",
+    DENO_NO_UPDATE_CHECK: "1",
+    ...denoDirEnv(),
+    ...extraEnv,
+  };
+  return {
+    dir,
+    configPath,
+    env,
+    run: (args, options = {}) => runHark(args, { ...options, env: { ...env, ...options.env } }),
+    async readConfig() {
+      return JSON.parse(await Deno.readTextFile(configPath));
+    },
+    async cleanup() {
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/**
+ * The real Deno cache folder, so subprocesses with a temp HOME still find the npm packages.
+ */
+export function denoDirEnv(): Record<string, string> {
+  const explicit = Deno.env.get("DENO_DIR");
+  if (explicit) return { DENO_DIR: explicit };
+  const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
+  if (Deno.build.os === "windows") {
+    const local = Deno.env.get("LOCALAPPDATA");
+    return local ? { DENO_DIR: join(local, "deno") } : {};
+  }
+  if (!home) return {};
+  if (Deno.build.os === "darwin") return { DENO_DIR: join(home, "Library", "Caches", "deno") };
+  const xdgCache = Deno.env.get("XDG_CACHE_HOME");
+  return { DENO_DIR: join(xdgCache ?? join(home, ".cache"), "deno") };
+}
+
+/**
+ * Runs `deno run <HARK_PERMISSIONS> main.ts <args>` with exactly the given environment.
+ *
+ * @param args the arguments after `hark`
+ * @param options environment, stdin and timeout
+ */
+export async function runHark(args: string[], options: RunHarkOptions = {}): Promise<HarkRun> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(options.env ?? {})) if (v !== undefined) env[k] = v;
+  env.PATH ??= Deno.env.get("PATH") ?? "/usr/bin:/bin";
+  env.DENO_DIR ??= denoDirEnv().DENO_DIR ?? "";
+  if (env.DENO_DIR === "") delete env.DENO_DIR;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", "--no-check", ...HARK_PERMISSIONS, MAIN_TS, ...args],
+    env,
+    clearEnv: true,
+    cwd: REPO_ROOT,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const timer = setTimeout(() => {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // Already exited.
+    }
+  }, options.timeoutMs ?? 60_000);
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const output = await child.output();
+  clearTimeout(timer);
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
