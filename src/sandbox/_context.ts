@@ -1,0 +1,100 @@
+/**
+ * The state every sandbox route works on, and the small response helpers they share.
+ *
+ * @module
+ */
+
+import type { AuthStore } from "./auth_store.ts";
+import type { CalendarStore } from "./calendar_store.ts";
+import type { FaultRegistry } from "./fault_registry.ts";
+import type { RequestLog } from "./request_log.ts";
+import type { CalendarEvent, SeedChat, SeedUser } from "./seed_data.ts";
+
+/** A message sent through the sandbox. */
+export interface SentMessage {
+  message_id: string;
+  chat_id: string;
+  msg_type: string;
+  create_time: string;
+  update_time: string;
+  deleted: boolean;
+  updated: boolean;
+  body: { content: string };
+  sender: { id: string; id_type: string; sender_type: "user" | "app"; tenant_key: string };
+  receive_id: string;
+  receive_id_type: string;
+  uuid?: string;
+}
+
+/** The state shared by the routes of one sandbox. */
+export interface SandboxContext {
+  baseUrl: string;
+  appId: string;
+  appSecret: string;
+  tenantKey: string;
+  users: SeedUser[];
+  chats: SeedChat[];
+  auth: AuthStore;
+  calendars: CalendarStore;
+  faults: FaultRegistry;
+  log: RequestLog;
+  messages: SentMessage[];
+  /** uuid idempotency: key `<sender>|<uuid>` → the first message and when it was sent (ms). */
+  messageByUuid: Map<string, { message: SentMessage; at: number }>;
+  /** Event create idempotency: key `<owner>|<idempotency_key>` → the first event. */
+  eventByIdempotencyKey: Map<string, CalendarEvent>;
+  now(): number;
+}
+
+/** A parsed incoming request: the original plus its URL and body text. */
+export interface Incoming {
+  request: Request;
+  url: URL;
+  method: string;
+  path: string;
+  bodyText: string;
+}
+
+/** A JSON response. */
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+  });
+}
+
+/** A Lark business error `{code, msg}` with an HTTP status (400 unless said otherwise). */
+export function larkError(code: number, msg: string, status = 400, extra = {}): Response {
+  return json({ code, msg, ...extra }, status);
+}
+
+/** The Lark success envelope. */
+export function larkOk(data: unknown): Response {
+  return json({ code: 0, msg: "success", data });
+}
+
+/** An RFC 6749 error body. */
+export function oauthError(error: string, description: string, status = 400): Response {
+  return json({ error, error_description: description }, status);
+}
+
+/** True when the request's Content-Type is `type` (parameters ignored). */
+export function hasContentType(request: Request, type: string): boolean {
+  return (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase() === type;
+}
+
+/** Finds a seeded user by an id of the given type ("open_id", "user_id", "union_id", "email"). */
+export function findUser(ctx: SandboxContext, id: string, idType: string): SeedUser | undefined {
+  switch (idType) {
+    case "open_id":
+      return ctx.users.find((u) => u.open_id === id);
+    case "user_id":
+      return ctx.users.find((u) => u.user_id === id);
+    case "union_id":
+      return ctx.users.find((u) => u.union_id === id);
+    case "email":
+      return ctx.users.find((u) => u.email.toLowerCase() === id.toLowerCase());
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * The hark sandbox: a local, stateful, Lark-compatible service for end-to-end tests, the demo and
+ * benchmarks. Not part of the hark binary.
+ *
+ * @example
+ * ```ts
+ * import { startSandbox } from "./mod.ts";
+ * const sandbox = await startSandbox({ port: 0, autoApproveAfter: 1, interval: 0 });
+ * // point hark at sandbox.baseUrl with sandbox.appId / sandbox.appSecret
+ * await sandbox.close();
+ * ```
+ *
+ * @module
+ */
+
+export { type Sandbox, type SandboxOptions, startSandbox } from "./start_sandbox.ts";
+export { type ActiveFault, FAULT_KINDS, type FaultSpec } from "./fault_registry.ts";
+export type { LoggedRequest, RequestStats } from "./request_log.ts";
+export type { CalendarEvent, EventTime, SeedChat, SeedUser } from "./seed_data.ts";
+export type { EventInstance } from "./expand_event.ts";
+export type { CreatedEvent } from "./calendar_store.ts";
+export type { SentMessage } from "./_context.ts";
+export type { TokenGrant } from "./auth_store.ts";
+export { parseSandboxArgs, type SandboxCliOptions } from "./parse_sandbox_args.ts";

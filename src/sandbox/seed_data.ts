@@ -1,0 +1,285 @@
+/**
+ * Deterministic seed data for the sandbox: users, chats and per-user calendars. The same seed and
+ * the same anchor day always give the same data.
+ *
+ * @module
+ */
+
+/** A seeded user, as search and user_info report it. */
+export interface SeedUser {
+  open_id: string;
+  union_id: string;
+  user_id: string;
+  name: string;
+  en_name: string;
+  email: string;
+  department_ids: string[];
+  avatar_url: string;
+}
+
+/** A seeded group chat. */
+export interface SeedChat {
+  chat_id: string;
+  name: string;
+  member_open_ids: string[];
+}
+
+/** Time of an event: a Unix second, or a whole day for all-day events. */
+export type EventTime = { timestamp: string } | { date: string };
+
+/** A stored calendar event (a one-off event, or the master of a recurring series). */
+export interface CalendarEvent {
+  event_id: string;
+  summary: string;
+  description: string;
+  start_time: EventTime;
+  end_time: EventTime;
+  status: "confirmed" | "tentative" | "cancelled";
+  free_busy_status: "busy" | "free";
+  self_rsvp_status: "accept" | "decline" | "tentative" | "needs_action";
+  /** RFC 5545 rule such as "FREQ=WEEKLY;BYDAY=MO;COUNT=60"; absent for one-off events. */
+  recurrence?: string;
+  /** Instances of a series that differ from the master, keyed by the instance's start second. */
+  exceptions?: Record<string, { status: "cancelled" | "confirmed"; summary?: string }>;
+  attendees?: Record<string, unknown>[];
+  create_time?: string;
+}
+
+/** Everything the seed determines up front. */
+export interface SeedData {
+  users: SeedUser[];
+  chats: SeedChat[];
+}
+
+const DAY = 86_400;
+
+const FIRST = [
+  "Alice",
+  "Bruno",
+  "Chen",
+  "Dana",
+  "Elif",
+  "Farid",
+  "Grace",
+  "Hiro",
+  "Ines",
+  "Jamal",
+  "Kavya",
+  "Liam",
+  "Mei",
+  "Nora",
+  "Omar",
+  "Priya",
+  "Quentin",
+  "Rosa",
+  "Sven",
+  "Tara",
+  "Umar",
+  "Vera",
+  "Wei",
+  "Ximena",
+  "Yusuf",
+  "Zoe",
+];
+const LAST = [
+  "Anderson",
+  "Bianchi",
+  "Costa",
+  "Dubois",
+  "Eriksen",
+  "Fischer",
+  "Garcia",
+  "Huang",
+  "Ito",
+  "Jensen",
+  "Kim",
+  "Larsen",
+  "Moreau",
+  "Nakamura",
+  "Okafor",
+  "Patel",
+  "Rossi",
+  "Silva",
+  "Tanaka",
+  "Wang",
+  "Zhang",
+];
+const CHAT_NAMES = [
+  "Engineering",
+  "Product Launch",
+  "Design Review",
+  "Release Train",
+  "Support Escalations",
+  "Random",
+  "Data Platform",
+  "Mobile Team",
+  "Security Council",
+  "Offsite Planning",
+];
+const MEETINGS = [
+  "1:1",
+  "Design review",
+  "Customer call",
+  "Sprint planning",
+  "Incident review",
+  "Hiring interview",
+  "Roadmap sync",
+  "Lunch and learn",
+  "Budget review",
+  "Pairing session",
+  "Vendor demo",
+  "Architecture forum",
+];
+const ALL_DAY = ["Conference", "Public holiday", "Offsite", "Out of office", "Hackathon"];
+
+/** mulberry32: a tiny, fast, deterministic PRNG returning numbers in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function hex(random: () => number, length: number): string {
+  let out = "";
+  for (let i = 0; i < length; i++) out += Math.floor(random() * 16).toString(16);
+  return out;
+}
+
+function pick<T>(random: () => number, items: readonly T[]): T {
+  return items[Math.floor(random() * items.length)];
+}
+
+/** Formats a Unix second as the UTC date "YYYY-MM-DD". */
+export function isoDate(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().slice(0, 10);
+}
+
+/**
+ * Builds the users and chats for a seed.
+ *
+ * @param seed any integer; equal seeds give equal data
+ * @param userCount how many users (default 50)
+ */
+export function createSeedData(seed: number, userCount = 50): SeedData {
+  const random = mulberry32(seed);
+  const users: SeedUser[] = [];
+  const taken = new Set<string>();
+  while (users.length < userCount) {
+    const first = pick(random, FIRST);
+    const last = pick(random, LAST);
+    const name = `${first} ${last}`;
+    if (taken.has(name)) continue;
+    taken.add(name);
+    const local = `${first}.${last}`.toLowerCase();
+    users.push({
+      open_id: `ou_${hex(random, 32)}`,
+      union_id: `on_${hex(random, 32)}`,
+      user_id: hex(random, 8),
+      name,
+      en_name: name,
+      email: `${local}@example.com`,
+      department_ids: [`od-${hex(random, 32)}`],
+      avatar_url: `https://example.com/avatar/${local}.png`,
+    });
+  }
+  const chats = CHAT_NAMES.map((name) => {
+    const members = users.filter(() => random() < 0.3).map((u) => u.open_id);
+    return { chat_id: `oc_${hex(random, 32)}`, name, member_open_ids: members };
+  });
+  return { users, chats };
+}
+
+/**
+ * Builds one user's seeded calendar: one-off events most weekdays, weekly and daily series, all-day
+ * events and some cancelled ones, from 200 days before to 250 days after `anchorDay`.
+ *
+ * @param seed the sandbox seed
+ * @param userIndex the user's position in the seed's user list
+ * @param anchorDay Unix second of a UTC midnight (the server's start day)
+ * @param eventsPerDay extra one-off events per day, for load tests
+ */
+export function createSeedCalendar(
+  seed: number,
+  userIndex: number,
+  anchorDay: number,
+  eventsPerDay = 0,
+): CalendarEvent[] {
+  const random = mulberry32((seed * 7919 + userIndex * 104_729 + 17) >>> 0);
+  const events: CalendarEvent[] = [];
+  const eventId = () =>
+    `${hex(random, 8)}-${hex(random, 4)}-${hex(random, 4)}-${hex(random, 12)}_0`;
+  const first = anchorDay - 200 * DAY;
+  const lastDay = anchorDay + 250 * DAY;
+  const rsvp = (): CalendarEvent["self_rsvp_status"] => {
+    const r = random();
+    return r < 0.8 ? "accept" : r < 0.9 ? "tentative" : r < 0.95 ? "needs_action" : "decline";
+  };
+
+  const series: [string, string, number, number][] = [
+    ["Weekly team sync", "FREQ=WEEKLY;BYDAY=MO", 10, 60],
+    ["Daily standup", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", 9, 15],
+    ["Focus time", "FREQ=DAILY;INTERVAL=2", 14, 120],
+  ];
+  for (const [summary, rule, hour, minutes] of series) {
+    const start = first + hour * 3600 + Math.floor(random() * 4) * 900;
+    const exceptions: CalendarEvent["exceptions"] = {};
+    for (let k = 0; k < 6; k++) {
+      const day = first + Math.floor(random() * 450) * DAY;
+      exceptions[String(day + (start - first))] = { status: "cancelled" };
+    }
+    const until = new Date(lastDay * 1000).toISOString().replace(/[-:]/g, "").slice(0, 15) + "Z";
+    events.push({
+      event_id: eventId(),
+      summary,
+      description: `${summary} (recurring)`,
+      start_time: { timestamp: String(start) },
+      end_time: { timestamp: String(start + minutes * 60) },
+      status: "confirmed",
+      free_busy_status: summary === "Focus time" ? "free" : "busy",
+      self_rsvp_status: "accept",
+      recurrence: `${rule};UNTIL=${until}`,
+      exceptions,
+    });
+  }
+
+  for (let day = first; day < lastDay; day += DAY) {
+    const weekday = new Date(day * 1000).getUTCDay();
+    const workday = weekday !== 0 && weekday !== 6;
+    let count = workday ? (random() < 0.75 ? 1 : 0) + (random() < 0.35 ? 1 : 0) : 0;
+    count += eventsPerDay;
+    for (let i = 0; i < count; i++) {
+      const start = day + (8 + Math.floor(random() * 10)) * 3600 + Math.floor(random() * 4) * 900;
+      const length = [30, 45, 60, 90][Math.floor(random() * 4)] * 60;
+      const r = random();
+      events.push({
+        event_id: eventId(),
+        summary: pick(random, MEETINGS),
+        description: "",
+        start_time: { timestamp: String(start) },
+        end_time: { timestamp: String(start + length) },
+        status: r < 0.08 ? "cancelled" : r < 0.15 ? "tentative" : "confirmed",
+        free_busy_status: "busy",
+        self_rsvp_status: rsvp(),
+      });
+    }
+    if (random() < 0.05) {
+      const days = random() < 0.3 ? 2 + Math.floor(random() * 3) : 1;
+      events.push({
+        event_id: eventId(),
+        summary: pick(random, ALL_DAY),
+        description: "",
+        start_time: { date: isoDate(day) },
+        end_time: { date: isoDate(day + days * DAY) },
+        status: random() < 0.1 ? "cancelled" : "confirmed",
+        free_busy_status: "free",
+        self_rsvp_status: "accept",
+      });
+    }
+  }
+  return events;
+}

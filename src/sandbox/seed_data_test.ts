@@ -1,0 +1,30 @@
+import assert from "node:assert/strict";
+import { createSeedCalendar, createSeedData } from "./seed_data.ts";
+
+const ANCHOR = Date.parse("2026-03-02T00:00:00Z") / 1000;
+
+Deno.test("createSeedData() makes 50 distinct users and 10 chats, the same for the same seed", () => {
+  const data = createSeedData(3);
+  assert.equal(data.users.length, 50);
+  assert.equal(data.chats.length, 10);
+  assert.equal(new Set(data.users.map((u) => u.open_id)).size, 50);
+  assert.ok(data.users.every((u) => /^ou_[0-9a-f]{32}$/.test(u.open_id)));
+  assert.ok(data.users.every((u) => /^on_/.test(u.union_id) && u.email.endsWith("@example.com")));
+  assert.ok(data.chats.every((c) => /^oc_[0-9a-f]{32}$/.test(c.chat_id)));
+  assert.deepEqual(createSeedData(3), data);
+});
+
+Deno.test("createSeedCalendar() spans -200..+250 days and scales with eventsPerDay", () => {
+  const base = createSeedCalendar(1, 0, ANCHOR);
+  const dense = createSeedCalendar(1, 0, ANCHOR, 50);
+  assert.ok(dense.length >= 450 * 50 + base.length / 2);
+  const starts = base.map((e) =>
+    "timestamp" in e.start_time
+      ? Number(e.start_time.timestamp)
+      : Date.parse(`${e.start_time.date}T00:00:00Z`) / 1000
+  );
+  assert.ok(Math.min(...starts) < ANCHOR - 190 * 86_400);
+  assert.ok(Math.max(...starts) > ANCHOR + 240 * 86_400);
+  assert.deepEqual(createSeedCalendar(1, 0, ANCHOR), base);
+  assert.notDeepEqual(createSeedCalendar(1, 1, ANCHOR), base);
+});
