@@ -7,15 +7,9 @@
 
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { HARK_PERMISSIONS } from "../../scripts/permissions.ts";
 
-/** The permissions the binary is compiled with; tests run main.ts with exactly these. */
-export const HARK_PERMISSIONS = [
-  "--allow-env",
-  "--allow-read",
-  "--allow-write",
-  "--allow-net",
-  "--allow-run",
-];
+export { HARK_PERMISSIONS };
 
 /** The repository root. */
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));

@@ -1,0 +1,98 @@
+/**
+ * Rules of the code base that a reviewer would otherwise have to remember: business code reaches
+ * the outside world only through the context, only main.ts exits, only npm: imports, and the
+ * sandbox stays out of the binary.
+ */
+
+import assert from "node:assert/strict";
+import { join, relative } from "node:path";
+import { REPO_ROOT } from "./support/hark_env.ts";
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) yield* walk(path);
+    else if (entry.name.endsWith(".ts")) yield path;
+  }
+}
+
+async function sources(folder: string): Promise<{ path: string; text: string }[]> {
+  const files: { path: string; text: string }[] = [];
+  for await (const path of walk(join(REPO_ROOT, folder))) {
+    files.push({ path: relative(REPO_ROOT, path), text: await Deno.readTextFile(path) });
+  }
+  return files;
+}
+
+/** Files allowed to touch the runtime directly. */
+const RUNTIME_FILES = new Set(["src/runtime/real_context.ts"]);
+
+const FORBIDDEN: [RegExp, string][] = [
+  [
+    /\bDeno\.(env|Command|read|write|open|remove|mkdir|stat|lstat|exit|stdin|stdout|stderr|args|pid|createHttpClient|makeTemp|rename|chmod|consoleSize|addSignalListener|serve|connect|kill|execPath|cwd|osRelease|hostname|build)\b/,
+    "Deno runtime API",
+  ],
+  [/\bDate\.now\(/, "Date.now()"],
+  [/new Date\(\)/, "new Date() without an argument"],
+  [/(?<![.\w])fetch\(/, "global fetch"],
+  [/\bconsole\./, "console output"],
+];
+
+Deno.test("business code reaches the outside world only through the context", async () => {
+  const offences: string[] = [];
+  for (const { path, text } of await sources("src")) {
+    if (path.startsWith("src/sandbox/") || path.startsWith("src/testing/")) continue;
+    if (path.endsWith("_test.ts") || RUNTIME_FILES.has(path)) continue;
+    text.split("\n").forEach((line, i) => {
+      const code = line
+        .replace(/\/\*.*?\*\//g, "")
+        .replace(/\/\/.*$/, "")
+        .replace(/^\s*(\/\*\*?|\*).*$/, "");
+      for (const [pattern, what] of FORBIDDEN) {
+        if (pattern.test(code)) offences.push(`${path}:${i + 1}: ${what}: ${line.trim()}`);
+      }
+    });
+  }
+  assert.deepEqual(offences, []);
+});
+
+Deno.test("only main.ts exits the process", async () => {
+  const exits = (await sources("src"))
+    .filter(({ path, text }) => !path.startsWith("src/sandbox/") && /Deno\.exit\(/.test(text))
+    .map(({ path }) => path);
+  assert.deepEqual(exits, []);
+});
+
+Deno.test("imports are npm:, node: or relative, never jsr: or https:", async () => {
+  const bad: string[] = [];
+  for (const folder of ["src", "tests", "scripts", "bench"]) {
+    const files = await sources(folder).catch(() => []);
+    for (const { path, text } of files) {
+      for (const match of text.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
+        const specifier = match[1];
+        if (/^(jsr:|https?:)/.test(specifier)) bad.push(`${path}: ${specifier}`);
+      }
+    }
+  }
+  const denoJson = await Deno.readTextFile(join(REPO_ROOT, "deno.json"));
+  for (const [, specifier] of denoJson.matchAll(/"(jsr:[^"]+|https?:\/\/[^"]+\.ts)"/g)) {
+    bad.push(`deno.json: ${specifier}`);
+  }
+  assert.deepEqual(bad, []);
+});
+
+Deno.test("the sandbox is not part of the binary", async () => {
+  const graph = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "main.ts"],
+    cwd: REPO_ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(graph.code, 0, new TextDecoder().decode(graph.stderr));
+  const info = JSON.parse(new TextDecoder().decode(graph.stdout)) as {
+    modules: { specifier: string }[];
+  };
+  const modules = info.modules.map((m) => m.specifier);
+  assert.ok(modules.some((m) => m.endsWith("/src/cli/root.ts")));
+  assert.deepEqual(modules.filter((m) => /\/src\/(sandbox|testing)\//.test(m)), []);
+});
