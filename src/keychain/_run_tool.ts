@@ -1,0 +1,81 @@
+/**
+ * Runs a keychain tool through the context, turning a missing binary and a hang into a
+ * {@link KeychainError} that names the backend. Private to `src/keychain/`.
+ *
+ * @module
+ */
+
+import type { Context, RunResult } from "../context.ts";
+import { KeychainError } from "./keychain.ts";
+
+/** Options of {@link runTool}. */
+export interface RunToolOptions {
+  /** The backend's name, for error messages. */
+  backend: string;
+  /** Bytes or text for the tool's stdin; the only place a secret may travel. */
+  stdin?: string | Uint8Array;
+  /** Milliseconds before the tool is killed. */
+  timeoutMs: number;
+  /** The tool's environment; default the current one. */
+  env?: Record<string, string>;
+  /** What to install when the tool is missing, such as `the "libsecret-tools" package`. */
+  install: string;
+}
+
+/**
+ * Runs `cmd args` through `ctx.run`.
+ *
+ * @returns the finished process, whatever its exit code
+ * @throws {KeychainError} when the tool is missing, cannot start, or does not finish in time
+ */
+export async function runTool(
+  ctx: Context,
+  cmd: string,
+  args: string[],
+  options: RunToolOptions,
+): Promise<RunResult> {
+  try {
+    return await ctx.run(cmd, args, {
+      stdin: options.stdin,
+      timeoutMs: options.timeoutMs,
+      env: options.env,
+    });
+  } catch (error) {
+    const name = error instanceof Error ? error.name : "";
+    if (name === "NotFound") {
+      throw new KeychainError(
+        options.backend,
+        `Cannot use the ${options.backend} keychain: "${cmd}" was not found`,
+        { suggestion: `Install ${options.install}, ${WAYS_OUT}`, cause: error },
+      );
+    }
+    if (name === "TimedOut") {
+      throw new KeychainError(
+        options.backend,
+        `Cannot use the ${options.backend} keychain: "${cmd}" did not answer within ` +
+          `${options.timeoutMs / 1000} s (is the keychain locked or waiting for a prompt?)`,
+        { suggestion: `Unlock the keychain, ${WAYS_OUT}`, cause: error },
+      );
+    }
+    throw new KeychainError(
+      options.backend,
+      `Cannot use the ${options.backend} keychain: "${cmd}" failed to start: ${errorText(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+/** The ways out of an unusable OS keychain, as the end of a suggestion sentence. */
+export const WAYS_OUT = "or use the encrypted-file keychain (HARK_KEYCHAIN=file with " +
+  "HARK_KEYCHAIN_PASSWORD set), or in CI pass a token in HARK_USER_ACCESS_TOKEN / " +
+  "HARK_TENANT_ACCESS_TOKEN";
+
+/** The first line of a tool's stderr, or a placeholder when it printed nothing. */
+export function firstLine(text: string, fallback = "no error message"): string {
+  const line = text.split("\n").map((l) => l.trim()).find((l) => l.length > 0);
+  return line ?? fallback;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,328 @@
+/**
+ * The encrypted-file keychain, for containers and CI machines with no OS keychain: opt in with
+ * `HARK_KEYCHAIN=file` and set `HARK_KEYCHAIN_PASSWORD`. Each secret is one file under
+ * `<data folder>/keychain/` (folder mode 0700, file mode 0600), written atomically, holding
+ * `{v, kdf, iterations, salt, iv, ciphertext}` as JSON: AES-256-GCM with a key derived by
+ * PBKDF2-SHA256 from the password, and the keychain path as additional data, so a file moved to
+ * another path does not decrypt.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import type { Context } from "../context.ts";
+import { checkKeychainPath, type Keychain, KeychainError } from "./keychain.ts";
+
+const BACKEND = "file";
+const KDF = "PBKDF2-SHA256";
+const SUFFIX = ".json";
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/** Bytes WebCrypto accepts. */
+type Bytes = Uint8Array<ArrayBuffer>;
+
+/** PBKDF2 iterations for new files: strong, yet fast enough for a CLI's start-up. */
+export const FILE_KEYCHAIN_ITERATIONS = 200_000;
+
+/** The content of one keychain file. */
+export interface FileKeychainRecord {
+  /** Format version: 1. */
+  v: 1;
+  /** The key derivation: `PBKDF2-SHA256`. */
+  kdf: typeof KDF;
+  /** PBKDF2 iterations. */
+  iterations: number;
+  /** PBKDF2 salt, base64. */
+  salt: string;
+  /** AES-GCM nonce (12 bytes), base64. */
+  iv: string;
+  /** AES-GCM ciphertext with its tag, base64. */
+  ciphertext: string;
+}
+
+/** Options of {@link FileKeychain}. */
+export interface FileKeychainOptions {
+  /** The folder that holds the files; default `<data folder>/keychain` ({@link fileKeychainDir}). */
+  dir?: string;
+  /** PBKDF2 iterations for new files; default {@link FILE_KEYCHAIN_ITERATIONS}. */
+  iterations?: number;
+}
+
+/**
+ * The folder of the encrypted-file keychain: `$HARK_DATA_DIR/keychain`, else
+ * `$XDG_DATA_HOME/hark/keychain`, else per OS `~/.local/share/hark/keychain`,
+ * `~/Library/Application Support/hark/keychain` (macOS) or `%LOCALAPPDATA%\hark\keychain`.
+ *
+ * @throws {KeychainError} when no folder can be worked out (no home folder)
+ */
+export function fileKeychainDir(ctx: Context): string {
+  const explicit = ctx.env.get("HARK_DATA_DIR");
+  if (explicit) return join(explicit, "keychain");
+  const xdg = ctx.env.get("XDG_DATA_HOME");
+  if (xdg) return join(xdg, "hark", "keychain");
+  if (ctx.os === "windows") {
+    const local = ctx.env.get("LOCALAPPDATA");
+    if (local) return join(local, "hark", "keychain");
+  }
+  if (!ctx.homeDir) {
+    throw new KeychainError(
+      BACKEND,
+      "Cannot locate the file keychain: no home folder and no HARK_DATA_DIR",
+      { suggestion: "Set HARK_DATA_DIR to a folder for hark's data" },
+    );
+  }
+  if (ctx.os === "darwin") {
+    return join(ctx.homeDir, "Library", "Application Support", "hark", "keychain");
+  }
+  if (ctx.os === "windows") return join(ctx.homeDir, "AppData", "Local", "hark", "keychain");
+  return join(ctx.homeDir, ".local", "share", "hark", "keychain");
+}
+
+/**
+ * A {@link Keychain} of AES-GCM encrypted files, keyed by `HARK_KEYCHAIN_PASSWORD`. Derived keys
+ * are cached per salt for the life of the object, and new files reuse the salt of the first key
+ * derived, so a command that writes several secrets derives one key.
+ *
+ * @example
+ * ```ts
+ * const keychain = new FileKeychain(ctx); // HARK_KEYCHAIN_PASSWORD must be set
+ * await keychain.set("hark/default/app_secret", "s3cret");
+ * ```
+ */
+export class FileKeychain implements Keychain {
+  /** The backend's name. */
+  readonly backend = BACKEND;
+  readonly #ctx: Context;
+  readonly #dirOption: string | undefined;
+  readonly #iterations: number;
+  readonly #keys = new Map<string, Promise<CryptoKey>>();
+  #writeSalt: Bytes | undefined;
+
+  /**
+   * Creates the keychain; nothing is read until the first call.
+   *
+   * @param ctx the context: environment, files and random bytes
+   * @param options folder and PBKDF2 iterations
+   */
+  constructor(ctx: Context, options: FileKeychainOptions = {}) {
+    this.#ctx = ctx;
+    this.#dirOption = options.dir;
+    this.#iterations = options.iterations ?? FILE_KEYCHAIN_ITERATIONS;
+  }
+
+  /** The folder holding the files. */
+  get dir(): string {
+    return this.#dirOption ?? fileKeychainDir(this.#ctx);
+  }
+
+  /** {@inheritDoc Keychain.get} */
+  async get(path: string): Promise<string | undefined> {
+    const file = this.#file(path);
+    let text: string;
+    try {
+      text = await this.#ctx.fs.readTextFile(file);
+    } catch (error) {
+      if (error instanceof Error && error.name === "NotFound") return undefined;
+      throw new KeychainError(BACKEND, `Cannot read "${path}" from the file keychain: ${error}`, {
+        cause: error,
+      });
+    }
+    const record = parseRecord(text, path, file);
+    const password = this.#password(path);
+    const key = await this.#key(password, record.salt, record.iterations);
+    let plain: ArrayBuffer;
+    try {
+      plain = await crypto.subtle.decrypt(
+        { name: "AES-GCM", iv: record.iv, additionalData: aad(path) },
+        key,
+        record.ciphertext,
+      );
+    } catch (error) {
+      throw new KeychainError(
+        BACKEND,
+        `Cannot decrypt "${path}" from the file keychain: wrong HARK_KEYCHAIN_PASSWORD?`,
+        {
+          suggestion: "Set HARK_KEYCHAIN_PASSWORD to the password the secret was stored with, " +
+            `or store the secret again (file "${file}")`,
+          cause: error,
+        },
+      );
+    }
+    return decoder.decode(plain);
+  }
+
+  /** {@inheritDoc Keychain.set} */
+  async set(path: string, secret: string): Promise<void> {
+    const file = this.#file(path);
+    const password = this.#password(path);
+    this.#writeSalt ??= new Uint8Array(this.#ctx.randomBytes(16));
+    const salt = this.#writeSalt;
+    const key = await this.#key(password, salt, this.#iterations);
+    const iv = new Uint8Array(this.#ctx.randomBytes(12));
+    const ciphertext = new Uint8Array(
+      await crypto.subtle.encrypt(
+        { name: "AES-GCM", iv, additionalData: aad(path) },
+        key,
+        encoder.encode(secret),
+      ),
+    );
+    const record: FileKeychainRecord = {
+      v: 1,
+      kdf: KDF,
+      iterations: this.#iterations,
+      salt: salt.toBase64(),
+      iv: iv.toBase64(),
+      ciphertext: ciphertext.toBase64(),
+    };
+    try {
+      await this.#ctx.fs.mkdir(this.dir, 0o700);
+      await this.#ctx.fs.writeFileAtomic(file, JSON.stringify(record) + "\n", 0o600);
+    } catch (error) {
+      throw new KeychainError(BACKEND, `Cannot write "${path}" to the file keychain: ${error}`, {
+        suggestion: `Check that "${this.dir}" is writable, or set HARK_DATA_DIR`,
+        cause: error,
+      });
+    }
+  }
+
+  /** {@inheritDoc Keychain.delete} */
+  async delete(path: string): Promise<boolean> {
+    const file = this.#file(path);
+    try {
+      return await this.#ctx.fs.remove(file);
+    } catch (error) {
+      throw new KeychainError(BACKEND, `Cannot delete "${path}" from the file keychain: ${error}`, {
+        cause: error,
+      });
+    }
+  }
+
+  /** {@inheritDoc Keychain.list} */
+  async list(): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await this.#ctx.fs.readDir(this.dir);
+    } catch (error) {
+      throw new KeychainError(BACKEND, `Cannot list the file keychain: ${error}`, { cause: error });
+    }
+    const paths: string[] = [];
+    for (const name of names) {
+      const path = pathOfFileName(name);
+      if (path !== undefined) paths.push(path);
+    }
+    return paths.sort();
+  }
+
+  #file(path: string): string {
+    return join(this.dir, fileNameOfPath(checkKeychainPath(path)));
+  }
+
+  #password(path: string): string {
+    const password = this.#ctx.env.get("HARK_KEYCHAIN_PASSWORD");
+    if (!password) {
+      throw new KeychainError(
+        BACKEND,
+        `Cannot use the file keychain for "${path}": HARK_KEYCHAIN_PASSWORD is not set`,
+        {
+          suggestion: "Set HARK_KEYCHAIN_PASSWORD to the password that encrypts hark's " +
+            "secrets (keep it in your CI's secret store), or unset HARK_KEYCHAIN to use the " +
+            "OS keychain",
+        },
+      );
+    }
+    return password;
+  }
+
+  #key(password: string, salt: Bytes, iterations: number): Promise<CryptoKey> {
+    const id = `${iterations}:${salt.toBase64()}:${password}`;
+    let key = this.#keys.get(id);
+    if (!key) {
+      key = deriveKey(password, salt, iterations);
+      this.#keys.set(id, key);
+    }
+    return key;
+  }
+}
+
+/**
+ * The file name of a keychain path: the path percent-encoded plus `.json`
+ * (`hark%2Fdefault%2Fapp_secret.json`), safe on every file system and reversible.
+ */
+export function fileNameOfPath(path: string): string {
+  return encodeURIComponent(path) + SUFFIX;
+}
+
+/** The keychain path of a file name, or `undefined` when the file is not a keychain entry. */
+export function pathOfFileName(name: string): string | undefined {
+  if (!name.endsWith(SUFFIX)) return undefined;
+  try {
+    return checkKeychainPath(decodeURIComponent(name.slice(0, -SUFFIX.length)));
+  } catch {
+    return undefined;
+  }
+}
+
+async function deriveKey(
+  password: string,
+  salt: Bytes,
+  iterations: number,
+): Promise<CryptoKey> {
+  const material = await crypto.subtle.importKey(
+    "raw",
+    encoder.encode(password),
+    "PBKDF2",
+    false,
+    ["deriveKey"],
+  );
+  return await crypto.subtle.deriveKey(
+    { name: "PBKDF2", hash: "SHA-256", salt, iterations },
+    material,
+    { name: "AES-GCM", length: 256 },
+    false,
+    ["encrypt", "decrypt"],
+  );
+}
+
+function aad(path: string): Bytes {
+  return encoder.encode(path);
+}
+
+interface DecodedRecord {
+  iterations: number;
+  salt: Bytes;
+  iv: Bytes;
+  ciphertext: Bytes;
+}
+
+function parseRecord(text: string, path: string, file: string): DecodedRecord {
+  let record: Partial<FileKeychainRecord>;
+  try {
+    record = JSON.parse(text);
+  } catch (error) {
+    throw unreadable(path, file, error);
+  }
+  const valid = typeof record === "object" && record !== null && record.v === 1 &&
+    record.kdf === KDF && Number.isInteger(record.iterations) && record.iterations! > 0 &&
+    typeof record.salt === "string" && typeof record.iv === "string" &&
+    typeof record.ciphertext === "string";
+  if (!valid) throw unreadable(path, file);
+  try {
+    return {
+      iterations: record.iterations!,
+      salt: Uint8Array.fromBase64(record.salt!),
+      iv: Uint8Array.fromBase64(record.iv!),
+      ciphertext: Uint8Array.fromBase64(record.ciphertext!),
+    };
+  } catch (error) {
+    throw unreadable(path, file, error);
+  }
+}
+
+function unreadable(path: string, file: string, cause?: unknown): KeychainError {
+  return new KeychainError(
+    BACKEND,
+    `Cannot read "${path}" from the file keychain: "${file}" is not a hark keychain file`,
+    { suggestion: "Delete the file and store the secret again", cause },
+  );
+}

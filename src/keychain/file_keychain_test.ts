@@ -1,0 +1,199 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createTestContext } from "../testing/test_context.ts";
+import {
+  FILE_KEYCHAIN_ITERATIONS,
+  FileKeychain,
+  fileKeychainDir,
+  fileNameOfPath,
+  pathOfFileName,
+} from "./file_keychain.ts";
+import { KeychainError } from "./keychain.ts";
+
+const VALUES: Record<string, string> = {
+  "hark/default/app_secret": "plain-ascii-secret",
+  "hark/default/user_token": "ünïcødé 密钥 🔑 \"double\" 'single' \\ end",
+  "hark/work/app_secret": "line one\nline two\r\n",
+  "hark/work/user_token": "0123456789abcdef".repeat(256),
+  "hark/empty/app_secret": "",
+  "hark/solo": "a path without a profile",
+};
+
+async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "hark-file-keychain-" });
+  try {
+    await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+function context(dir: string, password: string | null = "correct horse") {
+  const env: Record<string, string> = { HARK_DATA_DIR: dir };
+  if (password !== null) env.HARK_KEYCHAIN_PASSWORD = password;
+  return createTestContext({ env });
+}
+
+Deno.test("FileKeychain round-trips secrets byte for byte and lists them", async () => {
+  await withDir(async (dir) => {
+    const keychain = new FileKeychain(context(dir), { iterations: 1_000 });
+    assert.deepEqual(await keychain.list(), []);
+    assert.equal(await keychain.get("hark/default/app_secret"), undefined);
+    for (const [path, secret] of Object.entries(VALUES)) await keychain.set(path, secret);
+    // A fresh object (a new process) reads them back.
+    const again = new FileKeychain(context(dir));
+    for (const [path, secret] of Object.entries(VALUES)) {
+      assert.equal(await again.get(path), secret, path);
+    }
+    assert.deepEqual(await again.list(), Object.keys(VALUES).sort());
+    await keychain.set("hark/default/app_secret", "replaced");
+    assert.equal(await again.get("hark/default/app_secret"), "replaced");
+  });
+});
+
+Deno.test("FileKeychain writes 0600 files in a 0700 folder with no plaintext on disk", async () => {
+  await withDir(async (dir) => {
+    const keychain = new FileKeychain(context(dir));
+    for (const [path, secret] of Object.entries(VALUES)) await keychain.set(path, secret);
+    const folder = join(dir, "keychain");
+    assert.equal(keychain.dir, folder);
+    if (Deno.build.os !== "windows") {
+      assert.equal((await Deno.stat(folder)).mode! & 0o777, 0o700);
+    }
+    const names = (await Array.fromAsync(Deno.readDir(folder))).map((e) => e.name).sort();
+    assert.deepEqual(names, Object.keys(VALUES).map(fileNameOfPath).sort());
+    const everything: Uint8Array[] = [];
+    for (const name of names) {
+      const file = join(folder, name);
+      if (Deno.build.os !== "windows") {
+        assert.equal((await Deno.stat(file)).mode! & 0o777, 0o600, name);
+      }
+      const bytes = await Deno.readFile(file);
+      everything.push(bytes);
+      const record = JSON.parse(new TextDecoder().decode(bytes));
+      assert.deepEqual(Object.keys(record).sort(), [
+        "ciphertext",
+        "iterations",
+        "iv",
+        "kdf",
+        "salt",
+        "v",
+      ]);
+      assert.equal(record.v, 1);
+      assert.equal(record.kdf, "PBKDF2-SHA256");
+      assert.equal(record.iterations, FILE_KEYCHAIN_ITERATIONS);
+    }
+    const disk = new TextDecoder().decode(new Uint8Array(everything.flatMap((b) => [...b])));
+    for (const secret of Object.values(VALUES).filter((s) => s.length >= 4)) {
+      const bytes = new TextEncoder().encode(secret);
+      assert.ok(!disk.includes(secret), `plaintext on disk: ${secret.slice(0, 20)}`);
+      assert.ok(!disk.includes(bytes.toBase64()), "base64 plaintext on disk");
+    }
+    assert.ok(!disk.includes("correct horse"), "the password is not on disk");
+  });
+});
+
+Deno.test("FileKeychain fails clearly on a wrong password, never returning garbage", async () => {
+  await withDir(async (dir) => {
+    await new FileKeychain(context(dir), { iterations: 1_000 }).set("hark/default/app_secret", "v");
+    const wrong = new FileKeychain(context(dir, "battery staple"));
+    await assert.rejects(() => wrong.get("hark/default/app_secret"), (error) => {
+      assert.ok(error instanceof KeychainError, String(error));
+      assert.equal(error.backend, "file");
+      assert.equal(
+        error.message,
+        'Cannot decrypt "hark/default/app_secret" from the file keychain: ' +
+          "wrong HARK_KEYCHAIN_PASSWORD?",
+      );
+      assert.ok(error.cause !== undefined);
+      return true;
+    });
+  });
+});
+
+Deno.test("FileKeychain asks for HARK_KEYCHAIN_PASSWORD when it is not set", async () => {
+  await withDir(async (dir) => {
+    const keychain = new FileKeychain(context(dir, null));
+    await assert.rejects(() => keychain.set("hark/x", "v"), (error) => {
+      assert.ok(error instanceof KeychainError);
+      assert.match(error.message, /HARK_KEYCHAIN_PASSWORD is not set/);
+      assert.match(error.recovery.suggestion, /Set HARK_KEYCHAIN_PASSWORD/);
+      return true;
+    });
+    assert.deepEqual(await Array.fromAsync(Deno.readDir(dir)), [], "nothing written");
+    await Deno.mkdir(join(dir, "keychain"));
+    await Deno.writeTextFile(
+      join(dir, "keychain", fileNameOfPath("hark/x")),
+      '{"v":1,"kdf":"PBKDF2-SHA256","iterations":1,"salt":"AA==","iv":"AA==","ciphertext":"AA=="}',
+    );
+    await assert.rejects(() => keychain.get("hark/x"), /HARK_KEYCHAIN_PASSWORD is not set/);
+  });
+});
+
+Deno.test("FileKeychain binds each file to its path: a moved file does not decrypt", async () => {
+  await withDir(async (dir) => {
+    const keychain = new FileKeychain(context(dir), { iterations: 1_000 });
+    await keychain.set("hark/default/app_secret", "v");
+    const folder = join(dir, "keychain");
+    await Deno.rename(
+      join(folder, fileNameOfPath("hark/default/app_secret")),
+      join(folder, fileNameOfPath("hark/work/app_secret")),
+    );
+    await assert.rejects(() => keychain.get("hark/work/app_secret"), /Cannot decrypt/);
+  });
+});
+
+Deno.test("FileKeychain reports a damaged file and deletes entries", async () => {
+  await withDir(async (dir) => {
+    const keychain = new FileKeychain(context(dir), { iterations: 1_000 });
+    await keychain.set("hark/default/app_secret", "v");
+    await keychain.set("hark/default/user_token", "t");
+    assert.equal(await keychain.delete("hark/default/app_secret"), true);
+    assert.equal(await keychain.delete("hark/default/app_secret"), false);
+    assert.equal(await keychain.get("hark/default/app_secret"), undefined);
+    assert.deepEqual(await keychain.list(), ["hark/default/user_token"]);
+    const file = join(dir, "keychain", fileNameOfPath("hark/default/user_token"));
+    for (
+      const content of [
+        "{not json",
+        '{"v":2}',
+        '{"v":1,"kdf":"PBKDF2-SHA256",' +
+        '"iterations":1000,"salt":"!!","iv":"AA==","ciphertext":"AA=="}',
+      ]
+    ) {
+      await Deno.writeTextFile(file, content);
+      await assert.rejects(
+        () => keychain.get("hark/default/user_token"),
+        /is not a hark keychain file/,
+      );
+    }
+    // Stray files (a temp file, another program's) are not entries.
+    await Deno.writeTextFile(join(dir, "keychain", "notes.txt"), "x");
+    await Deno.writeTextFile(join(dir, "keychain", `${fileNameOfPath("hark/a")}.tmp`), "x");
+    assert.deepEqual(await keychain.list(), ["hark/default/user_token"]);
+  });
+});
+
+Deno.test("fileKeychainDir() follows HARK_DATA_DIR, XDG_DATA_HOME, then the OS default", () => {
+  const at = (env: Record<string, string>, os: "linux" | "darwin" | "windows") =>
+    fileKeychainDir(createTestContext({ env, os, homeDir: "/home/u" }));
+  assert.equal(at({ HARK_DATA_DIR: "/d", XDG_DATA_HOME: "/x" }, "linux"), join("/d", "keychain"));
+  assert.equal(at({ XDG_DATA_HOME: "/x" }, "linux"), join("/x", "hark", "keychain"));
+  assert.equal(at({}, "linux"), join("/home/u", ".local", "share", "hark", "keychain"));
+  assert.equal(
+    at({}, "darwin"),
+    join("/home/u", "Library", "Application Support", "hark", "keychain"),
+  );
+  assert.equal(at({ LOCALAPPDATA: "/l" }, "windows"), join("/l", "hark", "keychain"));
+  assert.throws(
+    () => fileKeychainDir(createTestContext({})),
+    /Cannot locate the file keychain: no home folder and no HARK_DATA_DIR/,
+  );
+});
+
+Deno.test("fileNameOfPath() and pathOfFileName() are inverse and reject strays", () => {
+  assert.equal(fileNameOfPath("hark/default/app_secret"), "hark%2Fdefault%2Fapp_secret.json");
+  assert.equal(pathOfFileName("hark%2Fdefault%2Fapp_secret.json"), "hark/default/app_secret");
+  assert.equal(pathOfFileName("hark%2Fdefault%2Fapp_secret.json.tmp"), undefined);
+  assert.equal(pathOfFileName("other.json"), undefined);
+});

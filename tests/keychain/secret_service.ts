@@ -1,0 +1,226 @@
+/**
+ * A private Secret Service for tests on Linux: a D-Bus session bus of its own (no service
+ * activation, so nothing else starts on it) and an unlocked gnome-keyring, with a temporary
+ * `HOME` and XDG folders. Only the child processes given {@link SecretService.env} see it; this
+ * process's environment is never changed, and the user's real keyring is never touched.
+ *
+ * Needs the Debian packages `libsecret-tools gnome-keyring dbus dbus-x11`.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+
+/** The Debian packages the real Secret Service tests need. */
+export const SECRET_SERVICE_PACKAGES = "libsecret-tools gnome-keyring dbus dbus-x11";
+
+/** Options of {@link startSecretService}. */
+export interface SecretServiceOptions {
+  /** Start gnome-keyring on the bus; default true. False gives a bus with no Secret Service. */
+  keyring?: boolean;
+  /** The password of the keyring's "login" collection; default `hark-test-password`. */
+  password?: string;
+}
+
+/** A running private Secret Service. */
+export interface SecretService {
+  /**
+   * The environment for child processes: this process's variables with
+   * `DBUS_SESSION_BUS_ADDRESS`, `HOME`, `XDG_DATA_HOME`, `XDG_CONFIG_HOME` and
+   * `XDG_RUNTIME_DIR` pointing at the private bus and temporary folders.
+   */
+  env: Record<string, string>;
+  /** The bus address. */
+  address: string;
+  /** The temporary folder holding the bus socket, the home and the keyring files. */
+  dir: string;
+  /** Stops exactly the processes this service started (by PID) and removes its folder. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a private D-Bus session bus and, unless told otherwise, an unlocked gnome-keyring on
+ * it, and waits until `org.freedesktop.secrets` is owned.
+ *
+ * @throws {Error} naming the packages to install when a program is missing, or when the keyring
+ * does not come up within 10 s
+ * @example
+ * ```ts
+ * const service = await startSecretService();
+ * try {
+ *   const keychain = new LinuxKeychain(ctx, { env: service.env });
+ * } finally {
+ *   await service.stop();
+ * }
+ * ```
+ */
+export async function startSecretService(
+  options: SecretServiceOptions = {},
+): Promise<SecretService> {
+  await requirePrograms(["dbus-daemon", "dbus-send", "gnome-keyring-daemon", "secret-tool"]);
+  const dir = await Deno.makeTempDir({ prefix: "hark-secret-service-" });
+  const folders = {
+    HOME: join(dir, "home"),
+    XDG_DATA_HOME: join(dir, "data"),
+    XDG_CONFIG_HOME: join(dir, "config"),
+    XDG_RUNTIME_DIR: join(dir, "runtime"),
+  };
+  for (const folder of Object.values(folders)) await Deno.mkdir(folder, { mode: 0o700 });
+  const socket = join(dir, "bus");
+  const config = join(dir, "bus.conf");
+  await Deno.writeTextFile(config, busConfig(socket));
+
+  let busPid: number | undefined;
+  let keyring: Deno.ChildProcess | undefined;
+  const stop = async () => {
+    if (keyring) {
+      try {
+        keyring.kill("SIGTERM");
+      } catch {
+        // Already gone.
+      }
+      await keyring.status;
+      keyring = undefined;
+    }
+    if (busPid !== undefined) {
+      try {
+        Deno.kill(busPid, "SIGTERM");
+      } catch {
+        // Already gone.
+      }
+      busPid = undefined;
+    }
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  };
+
+  try {
+    const bus = await new Deno.Command("dbus-daemon", {
+      args: [`--config-file=${config}`, "--fork", "--print-address=1", "--print-pid=1"],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const [address, pid] = new TextDecoder().decode(bus.stdout).trim().split("\n");
+    if (!bus.success || !address || !pid) {
+      throw new Error(
+        `Cannot start a private D-Bus session bus: ${new TextDecoder().decode(bus.stderr)}`,
+      );
+    }
+    busPid = Number(pid);
+    const env: Record<string, string> = {
+      ...Deno.env.toObject(),
+      ...folders,
+      DBUS_SESSION_BUS_ADDRESS: address,
+    };
+    delete env.DISPLAY;
+
+    if (options.keyring ?? true) {
+      keyring = new Deno.Command("gnome-keyring-daemon", {
+        args: ["--foreground", "--unlock", "--components=secrets"],
+        env,
+        clearEnv: true,
+        stdin: "piped",
+        stdout: "null",
+        stderr: "null",
+      }).spawn();
+      const writer = keyring.stdin.getWriter();
+      await writer.write(new TextEncoder().encode(options.password ?? "hark-test-password"));
+      await writer.close();
+      await waitForSecretsOwner(env);
+    }
+    return { env, address, dir, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * Locks the keyring's "login" collection through the Secret Service's `Lock` method, as a
+ * screen lock or a timeout would.
+ *
+ * @param env the environment of {@link SecretService}
+ */
+export async function lockLoginCollection(env: Record<string, string>): Promise<void> {
+  const result = await new Deno.Command("dbus-send", {
+    args: [
+      "--session",
+      "--print-reply",
+      "--dest=org.freedesktop.secrets",
+      "/org/freedesktop/secrets",
+      "org.freedesktop.Secret.Service.Lock",
+      "array:objpath:/org/freedesktop/secrets/collection/login",
+    ],
+    env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!result.success) {
+    throw new Error(`Cannot lock the keyring: ${new TextDecoder().decode(result.stderr)}`);
+  }
+}
+
+async function waitForSecretsOwner(env: Record<string, string>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const result = await new Deno.Command("dbus-send", {
+      args: [
+        "--session",
+        "--print-reply",
+        "--dest=org.freedesktop.DBus",
+        "/org/freedesktop/DBus",
+        "org.freedesktop.DBus.NameHasOwner",
+        "string:org.freedesktop.secrets",
+      ],
+      env,
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    if (/boolean true/.test(new TextDecoder().decode(result.stdout))) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("gnome-keyring-daemon did not own org.freedesktop.secrets within 10 s");
+}
+
+async function requirePrograms(programs: string[]): Promise<void> {
+  const missing: string[] = [];
+  for (const program of programs) {
+    try {
+      await new Deno.Command(program, {
+        args: ["--version"],
+        stdin: "null",
+        stdout: "null",
+        stderr: "null",
+      }).output();
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) missing.push(program);
+      else throw error;
+    }
+  }
+  if (missing.length > 0) {
+    throw new Error(
+      `The Secret Service tests need ${missing.map((p) => `"${p}"`).join(", ")}: install the ` +
+        `Debian packages with "apt-get install -y ${SECRET_SERVICE_PACKAGES}"`,
+    );
+  }
+}
+
+function busConfig(socket: string): string {
+  return `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:path=${socket}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+`;
+}

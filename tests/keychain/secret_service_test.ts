@@ -1,0 +1,199 @@
+/**
+ * The Linux backend against a real Secret Service: a private D-Bus session bus and an unlocked
+ * gnome-keyring started by {@link startSecretService}, reached through real `secret-tool`
+ * processes. Runs on Linux only.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createRealContext } from "../../src/runtime/real_context.ts";
+import { KeychainError } from "../../src/keychain/keychain.ts";
+import { LinuxKeychain } from "../../src/keychain/linux_keychain.ts";
+import { lockLoginCollection, startSecretService } from "./secret_service.ts";
+
+const linux = Deno.build.os === "linux";
+
+const VALUES: Record<string, string> = {
+  "hark/default/app_secret": "plain-ascii-secret",
+  "hark/default/user_token": "ünïcødé 密钥 🔑 \"double\" 'single' `back` $HOME \\ end",
+  "hark/work/app_secret": "line one\nline two\r\nline three",
+  "hark/work/user_token": "ends with a newline\n",
+  "hark/big/user_token": "0123456789abcdef".repeat(256),
+  "hark/empty/app_secret": "",
+  "hark/spaces/app_secret": "  leading and trailing spaces  ",
+};
+
+function realContext() {
+  return createRealContext({ signal: new AbortController().signal });
+}
+
+Deno.test({
+  name: "LinuxKeychain round-trips secrets byte for byte through a real Secret Service",
+  ignore: !linux,
+  async fn() {
+    const service = await startSecretService();
+    try {
+      const keychain = new LinuxKeychain(realContext(), { env: service.env });
+      assert.deepEqual(await keychain.list(), []);
+      assert.equal(await keychain.get("hark/default/app_secret"), undefined);
+      for (const [path, secret] of Object.entries(VALUES)) await keychain.set(path, secret);
+      for (const [path, secret] of Object.entries(VALUES)) {
+        assert.equal(await keychain.get(path), secret, path);
+      }
+      assert.equal((await keychain.get("hark/big/user_token"))?.length, 4096);
+      assert.deepEqual(await keychain.list(), Object.keys(VALUES).sort());
+    } finally {
+      await service.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "LinuxKeychain overwrites in place and deletes through a real Secret Service",
+  ignore: !linux,
+  async fn() {
+    const service = await startSecretService();
+    try {
+      const keychain = new LinuxKeychain(realContext(), { env: service.env });
+      await keychain.set("hark/default/app_secret", "first");
+      await keychain.set("hark/default/app_secret", "second\n");
+      assert.equal(await keychain.get("hark/default/app_secret"), "second\n");
+      assert.deepEqual(await keychain.list(), ["hark/default/app_secret"]);
+      // One item, not two: the Secret Service replaced it.
+      const search = await new Deno.Command("secret-tool", {
+        args: ["search", "--all", "service", "hark"],
+        env: service.env,
+        clearEnv: true,
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(new TextDecoder().decode(search.stdout).match(/^\[\//gm)?.length, 1);
+
+      assert.equal(await keychain.delete("hark/default/app_secret"), true);
+      assert.equal(await keychain.delete("hark/default/app_secret"), false);
+      assert.equal(await keychain.get("hark/default/app_secret"), undefined);
+      assert.deepEqual(await keychain.list(), []);
+    } finally {
+      await service.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "LinuxKeychain reports a locked keyring with a clear error in bounded time",
+  ignore: !linux,
+  async fn() {
+    const service = await startSecretService();
+    try {
+      const keychain = new LinuxKeychain(realContext(), { env: service.env });
+      await keychain.set("hark/default/app_secret", "s3cret-locked");
+      await lockLoginCollection(service.env);
+      for (
+        const call of [
+          () => keychain.get("hark/default/app_secret"),
+          () => keychain.set("hark/default/other", "s3cret-locked"),
+          () => keychain.delete("hark/default/app_secret"),
+        ]
+      ) {
+        const started = Date.now();
+        await assert.rejects(call, (error: unknown) => {
+          assert.ok(error instanceof KeychainError, String(error));
+          assert.equal(error.backend, "linux");
+          assert.match(error.message, /linux keychain.*locked/);
+          assert.match(error.recovery.suggestion, /HARK_KEYCHAIN=file/);
+          assert.doesNotMatch(error.message, /s3cret/);
+          return true;
+        });
+        assert.ok(Date.now() - started < 5_000, "answered within 5 s");
+      }
+      // Listing reads attributes only, which a locked keyring still shows.
+      assert.deepEqual(await keychain.list(), ["hark/default/app_secret"]);
+    } finally {
+      await service.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "LinuxKeychain reports a bus with no Secret Service with a clear error",
+  ignore: !linux,
+  async fn() {
+    const service = await startSecretService({ keyring: false });
+    try {
+      const keychain = new LinuxKeychain(realContext(), { env: service.env });
+      const started = Date.now();
+      await assert.rejects(() => keychain.set("hark/default/app_secret", "x"), (error) => {
+        assert.ok(error instanceof KeychainError, String(error));
+        assert.match(error.message, /no Secret Service is reachable/);
+        assert.match(error.recovery.suggestion, /HARK_KEYCHAIN=file/);
+        assert.match(error.recovery.suggestion, /HARK_USER_ACCESS_TOKEN/);
+        return true;
+      });
+      assert.ok(Date.now() - started < 5_000);
+    } finally {
+      await service.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "LinuxKeychain fails fast and clearly without a D-Bus session",
+  ignore: !linux,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      const base: Record<string, string> = {
+        ...Deno.env.toObject(),
+        HOME: dir,
+        XDG_RUNTIME_DIR: dir,
+      };
+      delete base.DISPLAY;
+      const noBus = { ...base };
+      delete noBus.DBUS_SESSION_BUS_ADDRESS;
+      const deadBus = { ...base, DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(dir, "no-bus")}` };
+      for (const env of [noBus, deadBus]) {
+        const keychain = new LinuxKeychain(realContext(), { env });
+        const started = Date.now();
+        await assert.rejects(() => keychain.set("hark/default/app_secret", "x"), (error) => {
+          assert.ok(error instanceof KeychainError, String(error));
+          assert.match(error.message, /no Secret Service is reachable on the D-Bus session bus/);
+          return true;
+        });
+        assert.ok(Date.now() - started < 5_000);
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "LinuxKeychain gives up on a bus that never answers within its timeout",
+  ignore: !linux,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const socket = join(dir, "silent-bus");
+    const listener = Deno.listen({ transport: "unix", path: socket });
+    const connections: Deno.Conn[] = [];
+    const accepting = (async () => {
+      for await (const conn of listener) connections.push(conn); // accept, never answer
+    })();
+    try {
+      const env = { ...Deno.env.toObject(), DBUS_SESSION_BUS_ADDRESS: `unix:path=${socket}` };
+      const keychain = new LinuxKeychain(realContext(), { env, timeoutMs: 1_000 });
+      const started = Date.now();
+      await assert.rejects(() => keychain.get("hark/default/app_secret"), (error) => {
+        assert.ok(error instanceof KeychainError, String(error));
+        assert.match(error.message, /did not answer within 1 s/);
+        assert.match(error.recovery.suggestion, /HARK_KEYCHAIN=file/);
+        return true;
+      });
+      assert.ok(Date.now() - started < 4_000);
+    } finally {
+      listener.close();
+      await accepting.catch(() => {});
+      for (const conn of connections) conn.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
