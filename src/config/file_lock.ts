@@ -20,7 +20,7 @@ export interface FileLockOptions {
 
 /**
  * Runs `fn` while holding the lock file `lockPath` (created exclusively, removed afterwards).
- * A lock left by a dead process (on Linux, its pid is gone from `/proc`) or older than
+ * A lock left by a dead process (`kill -0` says its pid is gone; not on Windows) or older than
  * `staleMs` is broken.
  *
  * @param ctx the context
@@ -72,9 +72,19 @@ async function isStale(ctx: Context, lockPath: string, staleMs: number): Promise
   } catch {
     // Being written right now, or gone: judge by age alone.
   }
-  if (ctx.os === "linux" && typeof holder.pid === "number" && holder.pid !== ctx.pid) {
-    if (!(await ctx.fs.exists(`/proc/${holder.pid}`))) return true;
+  if (ctx.os !== "windows" && Number.isInteger(holder.pid) && holder.pid !== ctx.pid) {
+    if (!(await isAlive(ctx, holder.pid!))) return true;
   }
   const mtime = await ctx.fs.mtime(lockPath);
   return mtime !== undefined && ctx.now() - mtime > staleMs;
+}
+
+async function isAlive(ctx: Context, pid: number): Promise<boolean> {
+  try {
+    const result = await ctx.run("kill", ["-0", String(pid)], { timeoutMs: 2_000 });
+    return result.code === 0;
+  } catch {
+    // No `kill` to ask: assume alive and let the age decide.
+    return true;
+  }
 }
