@@ -1,0 +1,308 @@
+/**
+ * `hark api <METHOD> <path>`: a raw call to any Open Platform endpoint, with the same auth,
+ * retries, errors and output as the shortcuts.
+ *
+ * @module
+ */
+
+import { Command } from "@commander-js/extra-typings";
+import type { Context } from "../context.ts";
+import { baseUrl } from "../config/mod.ts";
+import { createTokenSource } from "../auth/create_token_source.ts";
+import { parseScopes } from "../auth/scopes.ts";
+import { ValidationError } from "../errors/mod.ts";
+import { ApiClient, type ApiRequest, type HttpMethod, previewRequest } from "../http/mod.ts";
+import { formatJson, writeData } from "../output/output.ts";
+import { withExamples } from "./help.ts";
+import { openSession, type Session } from "./session.ts";
+
+/** The methods `hark api` accepts. */
+export const API_METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/** The parsed arguments of `hark api`. */
+export interface ApiOptions {
+  /** The HTTP method, any case. */
+  method: string;
+  /** `/open-apis/...`, or the part after `/open-apis/`; may carry a query. */
+  path: string;
+  /** `--params`: a JSON object of query parameters, `@file`, or `-` for stdin. */
+  params?: string;
+  /** `--data`: a JSON body, `@file`, or `-` for stdin. */
+  data?: string;
+  /** `--idempotency-key`: lets a POST or PATCH be retried after it reached the service. */
+  idempotencyKey?: string;
+  /** `--scope`: scopes the call needs, named in a permission error when the service names none. */
+  scopes?: string[];
+}
+
+/**
+ * Checks the method.
+ *
+ * @param method as typed
+ * @returns the method in upper case
+ * @throws {ValidationError} naming the method and the allowed ones
+ */
+export function parseMethod(method: string): HttpMethod {
+  const upper = method.toUpperCase() as HttpMethod;
+  if (!API_METHODS.includes(upper)) {
+    throw new ValidationError(
+      `Invalid method "${method}": expected one of ${API_METHODS.join(", ")}`,
+      { param: "<METHOD>" },
+    );
+  }
+  return upper;
+}
+
+/**
+ * Normalizes the path: `/open-apis/...` stays; `calendar/v4/...` or `/calendar/v4/...` gets the
+ * `/open-apis/` prefix. A query in the path is split off.
+ *
+ * @param path as typed
+ * @returns the path and the query parameters it carried
+ * @throws {ValidationError} for a full URL, an empty path or `..` segments
+ */
+export function parseApiPath(path: string): { path: string; query: URLSearchParams } {
+  const text = path.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    throw new ValidationError(`Invalid path "${path}": give the path, not a full URL`, {
+      param: "<path>",
+      suggestion: "Drop the scheme and host (the profile's base_url is used), e.g. " +
+        "/open-apis/calendar/v4/calendars",
+    });
+  }
+  const cut = text.indexOf("?");
+  const bare = cut >= 0 ? text.slice(0, cut) : text;
+  const query = new URLSearchParams(cut >= 0 ? text.slice(cut + 1) : "");
+  const rest = bare.replace(/^\/+/, "").replace(/^open-apis(\/|$)/, "");
+  if (rest === "" || rest.split("/").some((segment) => segment === ".." || segment === ".")) {
+    throw new ValidationError(`Invalid path "${path}"`, {
+      param: "<path>",
+      suggestion: "Give an Open Platform path such as /open-apis/calendar/v4/calendars",
+    });
+  }
+  if (/\s/.test(rest)) {
+    throw new ValidationError(`Invalid path "${path}": it contains white space`, {
+      param: "<path>",
+      suggestion: "URL-encode the path segments",
+    });
+  }
+  return { path: `/open-apis/${rest}`, query };
+}
+
+/**
+ * Reads a JSON flag value: inline JSON, `@file`, or `-` for stdin.
+ *
+ * @param ctx the context (files, stdin)
+ * @param value the flag's value
+ * @param flag the flag, for messages (`--data`)
+ * @returns the parsed JSON
+ * @throws {ValidationError} naming the flag, and the line and column of a syntax error
+ */
+export async function readJsonFlag(ctx: Context, value: string, flag: string): Promise<unknown> {
+  let text = value;
+  let source = "";
+  if (value === "-") {
+    if (ctx.stdin.isTerminal) {
+      throw new ValidationError(`Cannot read ${flag} from stdin: stdin is a terminal`, {
+        param: flag,
+        suggestion: `Pipe the JSON in, or pass it inline or as ${flag} @file`,
+      });
+    }
+    text = new TextDecoder().decode(await ctx.stdin.readAll());
+    source = " (stdin)";
+  } else if (value.startsWith("@")) {
+    const path = value.slice(1);
+    try {
+      text = await ctx.fs.readTextFile(path);
+    } catch (error) {
+      const reason = error instanceof Error && error.name === "NotFound"
+        ? "no such file"
+        : error instanceof Error
+        ? error.message
+        : String(error);
+      throw new ValidationError(`Cannot read ${flag} file "${path}": ${reason}`, {
+        param: flag,
+        cause: error,
+      });
+    }
+    source = ` (file "${path}")`;
+  }
+  if (text.trim() === "") {
+    throw new ValidationError(`Invalid JSON in ${flag}${source}: it is empty`, { param: flag });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const position = /position (\d+)/.exec(message);
+    const offset = position ? Number(position[1]) : text.trimEnd().length;
+    const before = text.slice(0, offset);
+    const line = before.split("\n").length;
+    const column = offset - before.lastIndexOf("\n");
+    const reason = message.replace(/\s*\(line \d+ column \d+\)/, "")
+      .replace(/\s*in JSON at position \d+$/, "");
+    throw new ValidationError(
+      `Invalid JSON in ${flag}${source} at line ${line}, column ${column}: ${reason}`,
+      { param: flag, suggestion: `Check the JSON given to ${flag}`, cause: error },
+    );
+  }
+}
+
+type QueryValue = string | number | boolean;
+
+/**
+ * Turns the `--params` JSON into query parameters: scalars, or lists of scalars (repeated
+ * parameters); `null` leaves a parameter out.
+ *
+ * @param value the parsed JSON
+ * @param query where to add them (parameters in the path come first and are replaced)
+ * @throws {ValidationError} when it is not an object of scalars
+ */
+export function addQueryParams(value: unknown, query: URLSearchParams): void {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ValidationError("Invalid --params: expected a JSON object of query parameters", {
+      param: "--params",
+      suggestion: `Give an object such as '{"page_size": 50}'`,
+    });
+  }
+  for (const [key, raw] of Object.entries(value)) {
+    const values = Array.isArray(raw) ? raw : [raw];
+    if (!values.every(isScalar)) {
+      throw new ValidationError(
+        `Invalid --params value for "${key}": expected a string, number, boolean or a list of them`,
+        { param: "--params" },
+      );
+    }
+    query.delete(key);
+    for (const item of values as (QueryValue | null)[]) {
+      if (item !== null) query.append(key, String(item));
+    }
+  }
+}
+
+function isScalar(value: unknown): value is QueryValue | null {
+  return value === null || ["string", "number", "boolean"].includes(typeof value);
+}
+
+/**
+ * Builds the request of `hark api` from its arguments (no network).
+ *
+ * @param ctx the context (files, stdin)
+ * @param options the arguments
+ * @throws {ValidationError} for a bad method, path or JSON
+ */
+export async function buildApiRequest(ctx: Context, options: ApiOptions): Promise<ApiRequest> {
+  const method = parseMethod(options.method);
+  const { path, query } = parseApiPath(options.path);
+  if (options.params === "-" && options.data === "-") {
+    throw new ValidationError("Only one of --params and --data can read stdin", {
+      param: "--data",
+      suggestion: "Pass the other one inline or as @file",
+    });
+  }
+  if (options.params !== undefined) {
+    addQueryParams(await readJsonFlag(ctx, options.params, "--params"), query);
+  }
+  const search = query.toString();
+  const request: ApiRequest = { method, path: search === "" ? path : `${path}?${search}` };
+  if (options.data !== undefined) request.body = await readJsonFlag(ctx, options.data, "--data");
+  if (options.idempotencyKey !== undefined) {
+    if (options.idempotencyKey.trim() === "") {
+      throw new ValidationError("Invalid --idempotency-key: it is empty", {
+        param: "--idempotency-key",
+      });
+    }
+    request.idempotencyKey = options.idempotencyKey;
+  }
+  if (options.scopes && options.scopes.length > 0) request.scopes = parseScopes(options.scopes);
+  return request;
+}
+
+/**
+ * Runs `hark api`: with `--dry-run` prints the request (Authorization masked) and sends nothing;
+ * otherwise sends it as `--as` (default user) and writes the answer's `data`.
+ *
+ * @param session the command's session
+ * @param options the arguments
+ * @throws {ValidationError} for bad arguments
+ * @throws {HarkError} the errors of {@link ApiClient.request}
+ */
+export async function runApi(session: Session, options: ApiOptions): Promise<void> {
+  const { ctx, config, profile, globals } = session;
+  const request = await buildApiRequest(ctx, options);
+  const base = baseUrl(config.apps?.[profile] ?? {});
+  if (globals.dryRun) {
+    ctx.stdout.write(formatJson(previewRequest(base, request), ctx.stdout.isTerminal) + "\n");
+    return;
+  }
+  const tokens = createTokenSource(ctx, {
+    config,
+    profile,
+    configPath: session.configPath,
+    identity: globals.as ?? "user",
+  });
+  const client = new ApiClient(ctx, { baseUrl: base, tokens, debug: globals.debug });
+  const data = await client.request(request);
+  const format = session.output.format ?? session.output.preferences?.output_format ?? "json";
+  const output = { ...session.output, format };
+  writeData(ctx, output, output.format === "json" ? (data ?? {}) : tableData(data));
+}
+
+/**
+ * What a table or CSV shows of an answer: the list when the data holds exactly one list (such as
+ * `items` or `users`), else the data itself.
+ *
+ * @param data the answer's data
+ */
+export function tableData(data: unknown): unknown {
+  if (data === undefined || data === null) return {};
+  if (typeof data === "object" && !Array.isArray(data)) {
+    const lists = Object.values(data).filter(Array.isArray);
+    if (lists.length === 1) return lists[0];
+  }
+  return data;
+}
+
+/**
+ * The `api` command.
+ *
+ * @param ctx the context
+ */
+export function apiCommand(ctx: Context): Command {
+  const command = new Command("api")
+    .description(
+      "Call any Open Platform endpoint with hark's auth, retries and errors; prints the " +
+        "answer's data",
+    )
+    .argument("<METHOD>", `HTTP method: ${API_METHODS.join(", ")}`)
+    .argument("<path>", "the endpoint, such as /open-apis/calendar/v4/calendars (prefix optional)")
+    .option("--params <json>", "query parameters as a JSON object, @file, or - for stdin")
+    .option("--data <json>", "request body as JSON, @file, or - for stdin")
+    .option(
+      "--idempotency-key <key>",
+      "mark a POST/PATCH as safe to retry (the body must carry the key, e.g. as uuid)",
+    )
+    .option(
+      "--scope <scope>",
+      "a scope the call needs, named if permission is denied (repeatable)",
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
+    .action(async (method, path, flags, self) => {
+      await runApi(await openSession(ctx, self), {
+        method,
+        path,
+        params: flags.params,
+        data: flags.data,
+        idempotencyKey: flags.idempotencyKey,
+        scopes: flags.scope,
+      });
+    });
+  withExamples(command, [
+    "hark api GET /open-apis/calendar/v4/calendars",
+    `hark api GET search/v1/user --params '{"query": "ann", "page_size": 5}'`,
+    'hark api POST /open-apis/im/v1/messages --params \'{"receive_id_type": "chat_id"}\' ' +
+    "--data @message.json",
+    "hark api GET /open-apis/authen/v1/user_info --dry-run",
+  ]);
+  return command as unknown as Command;
+}

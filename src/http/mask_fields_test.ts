@@ -1,0 +1,33 @@
+import assert from "node:assert/strict";
+import { isSecretField, maskFields, maskUrl } from "./mask_fields.ts";
+
+Deno.test("isSecretField() knows tokens and secrets but not cursors or codes", () => {
+  for (const key of ["app_secret", "client_secret", "access_token", "refresh_token"]) {
+    assert.ok(isSecretField(key), key);
+  }
+  for (const key of ["tenant_access_token", "Authorization", "password", "device_code"]) {
+    assert.ok(isSecretField(key), key);
+  }
+  for (const key of ["page_token", "next_page_token", "code", "msg", "app_id", "uuid"]) {
+    assert.ok(!isSecretField(key), key);
+  }
+});
+
+Deno.test("maskFields() masks secret values deep inside objects and lists", () => {
+  const input = {
+    code: 0,
+    data: { items: [{ refresh_token: "r-0123456789abcdef", name: "Ann" }], page_token: "p1" },
+  };
+  assert.deepEqual(maskFields(input), {
+    code: 0,
+    data: { items: [{ refresh_token: "r-01…(18 chars)", name: "Ann" }], page_token: "p1" },
+  });
+  assert.equal(input.data.items[0].refresh_token, "r-0123456789abcdef");
+  assert.equal(maskFields("plain"), "plain");
+  assert.equal(maskFields(null), null);
+});
+
+Deno.test("maskUrl() masks secret query parameters", () => {
+  const url = new URL("https://x.test/p?access_token=abcdefghijklmnop&q=ann");
+  assert.equal(maskUrl(url), "https://x.test/p?access_token=abcd%E2%80%A6%2816+chars%29&q=ann");
+});

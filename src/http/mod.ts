@@ -1,0 +1,35 @@
+/**
+ * The shared HTTP client of business calls: bearer auth, the retry policy, the service's
+ * envelope mapped to typed errors, `--debug` logging and `--dry-run` previews.
+ *
+ * @example
+ * ```ts
+ * import { ApiClient, previewRequest } from "../http/mod.ts";
+ * const request = { method: "GET", path: "/open-apis/search/v1/user", query: { query: "ann" } };
+ * if (dryRun) console.log(previewRequest(baseUrl, request));
+ * else await new ApiClient(ctx, { baseUrl, tokens }).request(request);
+ * ```
+ *
+ * @module
+ */
+
+export { ApiClient, type ApiClientOptions } from "./api_client.ts";
+export {
+  type ApiRequest,
+  type HttpMethod,
+  previewRequest,
+  type RequestPreview,
+  requestUrl,
+  USER_AGENT,
+} from "./preview_request.ts";
+export {
+  type AttemptResult,
+  backoffDelay,
+  DEFAULT_RETRY,
+  parseRetryAfter,
+  retry,
+  type RetryLoopOptions,
+  type RetryOptions,
+} from "./retry.ts";
+export { isSecretField, maskFields, maskUrl } from "./mask_fields.ts";
+export { classifyFetchFailure, type FetchFailure } from "./fetch_failure.ts";

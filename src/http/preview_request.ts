@@ -1,0 +1,110 @@
+/**
+ * The request as hark would send it: URL building and the `--dry-run` preview.
+ *
+ * @module
+ */
+
+import { VERSION } from "../version.ts";
+import { maskFields } from "./mask_fields.ts";
+
+/** The HTTP methods of business calls. */
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** One business call. */
+export interface ApiRequest {
+  /** The HTTP method. GET, PUT and DELETE are idempotent and retried after any failure. */
+  method: HttpMethod;
+  /** `/open-apis/calendar/v4/...`, path segments already URL-encoded. */
+  path: string;
+  /** Query parameters; `undefined` values are left out. */
+  query?: Record<string, string | number | boolean | undefined>;
+  /** The body, sent as JSON. */
+  body?: unknown;
+  /**
+   * The idempotency key the body carries (message send's `uuid`). Not sent by the client: its
+   * presence tells the client that a POST or PATCH may be retried after it reached the service
+   * (5xx, dropped connection, broken answer). Set it on a POST that only reads, too.
+   */
+  idempotencyKey?: string;
+  /** The scopes the call needs, named in a permission error when the service names none. */
+  scopes?: string[];
+  /** Cancels the call; composed with the context's Ctrl-C signal. */
+  signal?: AbortSignal;
+}
+
+/** What `--dry-run` prints for a request. */
+export interface RequestPreview {
+  /** The HTTP method. */
+  method: string;
+  /** The full URL, with the query. */
+  url: string;
+  /** The query parameters. */
+  query: Record<string, string>;
+  /** The headers, `Authorization` masked as `Bearer ****`. */
+  headers: Record<string, string>;
+  /** The JSON body, secret fields masked; absent when there is none. */
+  body?: unknown;
+}
+
+/** `User-Agent` of every call: `hark/<version>`. */
+export const USER_AGENT = `hark/${VERSION}`;
+
+/**
+ * The URL of a request: `baseUrl` + `path`, with the query appended (undefined values left out).
+ *
+ * @param baseUrl the service address, such as `https://open.larksuite.com`
+ * @param request the request
+ * @throws {TypeError} when the result is not a valid URL
+ */
+export function requestUrl(baseUrl: string, request: Pick<ApiRequest, "path" | "query">): URL {
+  const path = request.path.startsWith("/") ? request.path : `/${request.path}`;
+  const url = new URL(baseUrl.replace(/\/+$/, "") + path);
+  for (const [key, value] of Object.entries(request.query ?? {})) {
+    if (value !== undefined) url.searchParams.append(key, String(value));
+  }
+  return url;
+}
+
+/**
+ * The headers of a request carrying `token`.
+ *
+ * @param token the bearer token
+ * @param hasBody whether a JSON body is sent
+ */
+export function requestHeaders(token: string, hasBody: boolean): Record<string, string> {
+  const headers: Record<string, string> = {
+    "Authorization": `Bearer ${token}`,
+    "User-Agent": USER_AGENT,
+    "Accept": "application/json",
+  };
+  if (hasBody) headers["Content-Type"] = "application/json; charset=utf-8";
+  return headers;
+}
+
+/**
+ * What `--dry-run` prints for a request: method, full URL, query, headers with Authorization
+ * masked, and the body with secret fields masked. Needs no token.
+ *
+ * @param baseUrl the service address
+ * @param request the request
+ * @example
+ * ```ts
+ * previewRequest("https://open.larksuite.com", {
+ *   method: "GET",
+ *   path: "/open-apis/search/v1/user",
+ *   query: { query: "ann", page_size: 20 },
+ * }).url; // "https://open.larksuite.com/open-apis/search/v1/user?query=ann&page_size=20"
+ * ```
+ */
+export function previewRequest(baseUrl: string, request: ApiRequest): RequestPreview {
+  const url = requestUrl(baseUrl, request);
+  const hasBody = request.body !== undefined;
+  const preview: RequestPreview = {
+    method: request.method,
+    url: url.toString(),
+    query: Object.fromEntries(url.searchParams),
+    headers: requestHeaders("****", hasBody),
+  };
+  if (hasBody) preview.body = maskFields(request.body);
+  return preview;
+}

@@ -1,0 +1,46 @@
+import assert from "node:assert/strict";
+import { previewRequest, requestHeaders, requestUrl } from "./preview_request.ts";
+import { VERSION } from "../version.ts";
+
+Deno.test("previewRequest() shows the full URL, query and headers with Authorization masked", () => {
+  const preview = previewRequest("https://open.larksuite.com/", {
+    method: "GET",
+    path: "/open-apis/search/v1/user",
+    query: { query: "ann lee", page_size: 20, page_token: undefined, all: true },
+  });
+  assert.deepEqual(preview, {
+    method: "GET",
+    url: "https://open.larksuite.com/open-apis/search/v1/user?query=ann+lee&page_size=20&all=true",
+    query: { query: "ann lee", page_size: "20", all: "true" },
+    headers: {
+      "Authorization": "Bearer ****",
+      "User-Agent": `hark/${VERSION}`,
+      "Accept": "application/json",
+    },
+  });
+});
+
+Deno.test("previewRequest() includes the body with secret fields masked, and a content type", () => {
+  const preview = previewRequest("http://127.0.0.1:9", {
+    method: "POST",
+    path: "/open-apis/auth/v3/tenant_access_token/internal",
+    body: { app_id: "cli_1", app_secret: "abcdefghijklmnop", nested: [{ access_token: "x" }] },
+  });
+  assert.equal(preview.headers["Content-Type"], "application/json; charset=utf-8");
+  assert.deepEqual(preview.body, {
+    app_id: "cli_1",
+    app_secret: "abcd…(16 chars)",
+    nested: [{ access_token: "****" }],
+  });
+});
+
+Deno.test("requestUrl() keeps a query already in the path and adds the rest", () => {
+  const url = requestUrl("https://x.test", { path: "open-apis/a?b=1", query: { c: 2 } });
+  assert.equal(url.toString(), "https://x.test/open-apis/a?b=1&c=2");
+});
+
+Deno.test("requestHeaders() sends the bearer token and a content type only with a body", () => {
+  assert.equal(requestHeaders("tok", false).Authorization, "Bearer tok");
+  assert.equal(requestHeaders("tok", false)["Content-Type"], undefined);
+  assert.equal(requestHeaders("tok", true)["Content-Type"], "application/json; charset=utf-8");
+});
