@@ -1,0 +1,340 @@
+/**
+ * Loads the scripts of `hark completion bash|zsh|fish` in the real shells and asks them for
+ * completions, the way the shell does when the user presses Tab.
+ *
+ * bash: the completion function is called with COMP_WORDS / COMP_CWORD set. zsh: `_hark` runs
+ * with `words` / `CURRENT` set and a stand-in `compadd` (the builtin only works inside a
+ * completion widget, which needs a terminal), both sourced after compinit and autoloaded from
+ * $fpath. fish: `complete -C` prints what fish would offer.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import { buildRoot } from "../../src/cli/root.ts";
+import {
+  completionCommand,
+  completionScript,
+  fishQuote,
+  type Shell,
+  shellQuote,
+} from "../../src/cli/completion.ts";
+import { createTestContext } from "../../src/testing/test_context.ts";
+
+/** A command line being completed; the last word is the one under the cursor. */
+type Words = string[];
+
+/** The Debian package that provides each shell. */
+const PACKAGES: Record<Shell, string> = { bash: "bash", zsh: "zsh", fish: "fish" };
+
+const MARK = "@@case ";
+
+/** The real tree, with the completion command added when the lead has not wired it yet. */
+function realRoot(): CommandUnknownOpts {
+  const ctx = createTestContext({});
+  const root = buildRoot(ctx);
+  if (!root.commands.some((c) => c.name() === "completion")) {
+    root.addCommand(completionCommand(ctx, () => root) as unknown as CommandUnknownOpts);
+  }
+  return root;
+}
+
+/** A small tree with awkward names: quotes, `$( )`, `+verbs`, file values, a variadic. */
+function awkwardRoot(): CommandUnknownOpts {
+  const root = new Command("hark")
+    .addOption(new Option("--format <format>", "output format").choices(["table", "json", "csv"]));
+  const quoted = new Command("it's").description(`it's "quoted" $HOME`);
+  quoted.command("+do").description("do it");
+  quoted.command("$(touch${IFS}pwned)").description("`touch pwned`");
+  const calendar = new Command("calendar");
+  calendar
+    .command("+agenda")
+    .addOption(new Option("--view <view>", "the view").choices(["day", "week"]))
+    .option("--file <file>", "a file")
+    .argument("[dirs...]", "folders");
+  root.addCommand(quoted as unknown as Command).addCommand(calendar as unknown as Command);
+  return root as unknown as CommandUnknownOpts;
+}
+
+async function run(
+  shell: Shell,
+  args: string[],
+  dir: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  let output: Deno.CommandOutput;
+  try {
+    output = await new Deno.Command(shell, {
+      args,
+      cwd: dir,
+      clearEnv: true,
+      env: { HOME: dir, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", TERM: "dumb" },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new Error(
+        `Cannot run "${shell}": it is not installed (install the Debian package "${
+          PACKAGES[shell]
+        }": apt-get install ${PACKAGES[shell]})`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}
+
+/** Splits harness output into the candidates of each case (the part before a tab). */
+function parseCases(stdout: string, count: number): string[][] {
+  const results: string[][] = [];
+  for (const line of stdout.split("\n")) {
+    if (line.startsWith(MARK)) results.push([]);
+    else if (line !== "" && results.length > 0) results.at(-1)!.push(line.split("\t")[0]);
+  }
+  assert.equal(results.length, count, `expected ${count} cases in:\n${stdout}`);
+  return results.map((r) => r.sort());
+}
+
+/** A temp dir (HOME and cwd) with two files for file-name completion. */
+async function tempDir(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "hark-completion-" });
+  await Deno.writeTextFile(join(dir, "notes.txt"), "");
+  await Deno.writeTextFile(join(dir, "nothing.md"), "");
+  return dir;
+}
+
+async function completeBash(root: CommandUnknownOpts, cases: Words[]): Promise<string[][]> {
+  const dir = await tempDir();
+  try {
+    await Deno.writeTextFile(join(dir, "hark.bash"), completionScript("bash", root));
+    const harness = [
+      `source ${shellQuote(join(dir, "hark.bash"))}`,
+      "spec=$(complete -p hark) || exit 3",
+      "fn=${spec#*-F }; fn=${fn%% *}",
+      "t() {",
+      '  COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 ))',
+      '  COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; COMPREPLY=()',
+      '  "$fn" hark "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"',
+      '  (( ${#COMPREPLY[@]} )) && printf "%s\\n" "${COMPREPLY[@]}"',
+      "  return 0",
+      "}",
+      ...cases.map((words, i) => `echo '${MARK}${i}'; t ${words.map(shellQuote).join(" ")}`),
+    ].join("\n");
+    await Deno.writeTextFile(join(dir, "harness.bash"), harness);
+    const result = await run("bash", ["--norc", "--noprofile", join(dir, "harness.bash")], dir);
+    assert.equal(result.stderr, "");
+    assert.equal(result.code, 0);
+    assert.equal(await exists(join(dir, "pwned")), false, "a command name was executed");
+    return parseCases(result.stdout, cases.length);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** How zsh gets the script: sourced after compinit, or autoloaded from $fpath. */
+type ZshMode = "source" | "fpath";
+
+async function completeZsh(
+  root: CommandUnknownOpts,
+  cases: Words[],
+  mode: ZshMode,
+): Promise<string[][]> {
+  const dir = await tempDir();
+  try {
+    await Deno.mkdir(join(dir, "functions"));
+    const script = join(dir, "functions", "_hark");
+    await Deno.writeTextFile(script, completionScript("zsh", root));
+    const harness = [
+      ...(mode === "fpath" ? [`fpath=(${shellQuote(join(dir, "functions"))} $fpath)`] : []),
+      `autoload -U compinit && compinit -u -d ${shellQuote(join(dir, ".zcompdump"))}`,
+      ...(mode === "source" ? [`source ${shellQuote(script)}`] : []),
+      '[[ ${_comps[hark]} == _hark ]] || { print -u2 "hark is not registered"; exit 3 }',
+      // Stand-ins for the completion builtins: print what would be offered.
+      "compadd() {",
+      "  local arr c",
+      "  while (( $# )); do",
+      "    case $1 in -a|-d) [[ $1 == -a ]] && arr=$2; shift 2 ;; *) shift ;; esac",
+      "  done",
+      '  for c in "${(P@)arr}"; do',
+      '    [[ ${c[1,${#PREFIX}]} == "$PREFIX" ]] && print -r -- "$c"',
+      "  done",
+      "  return 0",
+      "}",
+      "_files() { print -r -- '@files' }",
+      't() { words=("$@"); CURRENT=$#; PREFIX=${words[CURRENT]}; _hark }',
+      ...cases.map((words, i) => `print '${MARK}${i}'; t ${words.map(shellQuote).join(" ")}`),
+      "exit 0", // _hark fails when it offers nothing, as zsh expects
+    ].join("\n");
+    await Deno.writeTextFile(join(dir, "harness.zsh"), harness);
+    const result = await run("zsh", ["-f", join(dir, "harness.zsh")], dir);
+    assert.equal(result.stderr, "");
+    assert.equal(result.code, 0);
+    assert.equal(await exists(join(dir, "pwned")), false, "a command name was executed");
+    return parseCases(result.stdout, cases.length);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** A fish command-line token for a word. */
+function fishToken(word: string): string {
+  return /^[\w+=.,/:@-]*$/.test(word) ? word : fishQuote(word);
+}
+
+async function completeFish(root: CommandUnknownOpts, cases: Words[]): Promise<string[][]> {
+  const dir = await tempDir();
+  try {
+    await Deno.writeTextFile(join(dir, "hark.fish"), completionScript("fish", root));
+    const harness = [
+      `source ${fishQuote(join(dir, "hark.fish"))}`,
+      ...cases.map((words, i) =>
+        `echo '${MARK}${i}'; complete -C ${fishQuote(words.map(fishToken).join(" "))}`
+      ),
+    ].join("\n");
+    await Deno.writeTextFile(join(dir, "harness.fish"), harness);
+    const result = await run("fish", ["--no-config", join(dir, "harness.fish")], dir);
+    assert.equal(result.stderr, "");
+    assert.equal(result.code, 0);
+    assert.equal(await exists(join(dir, "pwned")), false, "a command name was executed");
+    return parseCases(result.stdout, cases.length);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An expectation: exactly these candidates, or at least these. */
+interface Expect {
+  words: Words;
+  exactly?: string[];
+  includes?: string[];
+}
+
+const GLOBAL_FLAGS = ["--json", "--format", "--profile", "--as", "--dry-run", "--no-color"];
+
+/** The cases every shell must answer the same way on the real tree. */
+function realCases(root: CommandUnknownOpts): Expect[] {
+  const cases: Expect[] = [
+    { words: ["hark", ""], includes: ["config", "profile", "completion", "help"] },
+    { words: ["hark", "conf"], exactly: ["config"] },
+    { words: ["hark", "config", ""], includes: ["get", "set"] },
+    { words: ["hark", "profile", ""], includes: ["list", "use", "remove"] },
+    { words: ["hark", "config", "get", "--"], includes: [...GLOBAL_FLAGS, "--help"] },
+    { words: ["hark", "--format", ""], exactly: ["csv", "json", "table"] },
+    { words: ["hark", "--as", ""], exactly: ["bot", "user"] },
+    { words: ["hark", "config", "get", "--format", "j"], exactly: ["json"] },
+    { words: ["hark", "completion", ""], exactly: ["bash", "fish", "zsh"] },
+    { words: ["hark", "--profile", "work", "config", "s"], exactly: ["set"] },
+    { words: ["hark", "profile", "rm", "--y"], exactly: ["--yes"] },
+    { words: ["hark", "help", "pro"], exactly: ["profile"] },
+  ];
+  // Every command of the tree, so commands added later are covered too.
+  const visit = (command: CommandUnknownOpts, path: string[]) => {
+    const help = command.createHelp();
+    const subs = command.commands.filter((c) => help.visibleCommands(command).includes(c));
+    if (subs.length > 0) cases.push({ words: [...path, ""], includes: subs.map((c) => c.name()) });
+    const own = help.visibleOptions(command).map((o) => o.long).filter((l) => l !== undefined);
+    cases.push({ words: [...path, "--"], includes: [...own, ...GLOBAL_FLAGS] });
+    for (const sub of subs) visit(sub, [...path, sub.name()]);
+  };
+  visit(root, ["hark"]);
+  return cases;
+}
+
+/** The cases on the awkward tree; `files` is what a file-name completion of "no" gives. */
+function awkwardCases(files: string[]): Expect[] {
+  return [
+    { words: ["hark", ""], exactly: ["calendar", "help", "it's"] },
+    { words: ["hark", "it's", ""], exactly: ["$(touch${IFS}pwned)", "+do", "help"] },
+    { words: ["hark", "it's", "+"], exactly: ["+do"] },
+    { words: ["hark", "calendar", ""], exactly: ["+agenda", "help"] },
+    { words: ["hark", "calendar", "+agenda", "--view", ""], exactly: ["day", "week"] },
+    { words: ["hark", "calendar", "+agenda", "--file", "no"], exactly: files },
+    { words: ["hark", "calendar", "+agenda", "a", "b", "no"], exactly: files },
+    { words: ["hark", "it's", "--", "--"], exactly: [] },
+  ];
+}
+
+function check(shell: string, expects: Expect[], results: string[][]): void {
+  expects.forEach((expect, i) => {
+    const got = results[i];
+    const what = `${shell}: "${expect.words.join(" ")}<TAB>" offered [${got.join(", ")}]`;
+    if (expect.exactly) assert.deepEqual(got, [...expect.exactly].sort(), what);
+    for (const word of expect.includes ?? []) assert.ok(got.includes(word), `${what}; no ${word}`);
+  });
+}
+
+Deno.test("bash completes commands, sub-commands, flags and values of the real tree", async () => {
+  const root = realRoot();
+  const expects: Expect[] = [
+    ...realCases(root),
+    // bash splits --format=value into --format, = and value.
+    { words: ["hark", "--format", "=", ""], exactly: ["csv", "json", "table"] },
+    { words: ["hark", "--format", "=", "c"], exactly: ["csv"] },
+    { words: ["hark", "--format", "=", "csv", "conf"], exactly: ["config"] },
+  ];
+  check("bash", expects, await completeBash(root, expects.map((e) => e.words)));
+});
+
+Deno.test("bash completes awkward names literally, +verbs and file names", async () => {
+  const expects = awkwardCases(["nothing.md", "notes.txt"]);
+  check("bash", expects, await completeBash(awkwardRoot(), expects.map((e) => e.words)));
+});
+
+Deno.test("zsh reads the script without errors", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hark-completion-" });
+  try {
+    const path = join(dir, "_hark");
+    await Deno.writeTextFile(path, completionScript("zsh", realRoot()));
+    const result = await run("zsh", ["-n", path], dir);
+    assert.equal(result.stderr, "");
+    assert.equal(result.code, 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+for (const mode of ["source", "fpath"] as const) {
+  Deno.test(`zsh completes the real tree (script ${mode === "source" ? "sourced" : "autoloaded"})`, async () => {
+    const root = realRoot();
+    const expects: Expect[] = [
+      ...realCases(root),
+      { words: ["hark", "--format=c"], exactly: ["--format=csv"] },
+      { words: ["hark", "--format=csv", "conf"], exactly: ["config"] },
+    ];
+    check(`zsh (${mode})`, expects, await completeZsh(root, expects.map((e) => e.words), mode));
+  });
+}
+
+Deno.test("zsh completes awkward names literally, +verbs and file names", async () => {
+  const expects = awkwardCases(["@files"]);
+  check("zsh", expects, await completeZsh(awkwardRoot(), expects.map((e) => e.words), "source"));
+});
+
+Deno.test("fish completes commands, sub-commands, flags and values of the real tree", async () => {
+  const root = realRoot();
+  const expects: Expect[] = [
+    ...realCases(root),
+    { words: ["hark", "--format=c"], exactly: ["--format=csv"] },
+    { words: ["hark", "--format=csv", "conf"], exactly: ["config"] },
+  ];
+  check("fish", expects, await completeFish(root, expects.map((e) => e.words)));
+});
+
+Deno.test("fish completes awkward names literally, +verbs and file names", async () => {
+  const expects = awkwardCases(["nothing.md", "notes.txt"]);
+  check("fish", expects, await completeFish(awkwardRoot(), expects.map((e) => e.words)));
+});
