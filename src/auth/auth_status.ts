@@ -1,0 +1,210 @@
+/**
+ * What `auth status` and `auth check` report: the sign-in state of a profile, read without
+ * refreshing anything, and the scopes it lacks.
+ *
+ * @module
+ */
+
+import type { Context } from "../context.ts";
+import type { Config } from "../config/mod.ts";
+import { AuthError, HarkError, PermissionError, ValidationError } from "../errors/mod.ts";
+import {
+  type Account,
+  type Credential,
+  type CredentialProvider,
+  runChain,
+} from "./credential_provider.ts";
+import { defaultProviders } from "./create_token_source.ts";
+import { REFRESH_BUFFER_MS, rfc3339 } from "./token_record.ts";
+import type { TokenOrigin } from "./token_source.ts";
+
+/** The states `auth status` reports. */
+export type StatusState = "valid" | "needs_refresh" | "expired" | "signed_out";
+
+/** The report of `auth status`. Never holds a token. */
+export interface AuthStatus {
+  /** The profile. */
+  profile: string;
+  /** The state of the token in use. */
+  state: StatusState;
+  /** Whether a command would get a token: valid, or refreshable. */
+  usable: boolean;
+  /** The identity. */
+  identity: "user";
+  /** Which provider supplies the token, or `null` when signed out. */
+  source: TokenOrigin | null;
+  /** The user, when known. */
+  user: { open_id?: string; name?: string; email?: string } | null;
+  /** The granted scopes, or `null` when unknown (an environment token). */
+  scopes: string[] | null;
+  /** When the access token expires, RFC 3339, when known. */
+  expires_at: string | null;
+  /** When the refresh token expires, RFC 3339, when known. */
+  refresh_expires_at: string | null;
+  /** Whether a refresh token is held. */
+  refreshable: boolean;
+  /** Why the profile is not usable, when it is not. */
+  reason?: string;
+}
+
+/** Options of {@link authStatus}. */
+export interface AuthStatusOptions {
+  /** The loaded config. */
+  config: Config;
+  /** The profile. */
+  profile: string;
+  /** The config file's path. */
+  configPath: string;
+  /** The providers; default the built-in chain. */
+  providers?: readonly CredentialProvider[];
+}
+
+/**
+ * Reports the sign-in state of the user identity without refreshing: `valid`, `needs_refresh`
+ * (within 5 minutes of expiry), `expired` (`usable` when the refresh token is alive) or
+ * `signed_out`.
+ *
+ * @param ctx the context
+ * @param options the profile and config
+ * @throws {HarkError} only for failures that are not about credentials (a broken keychain)
+ */
+export async function authStatus(ctx: Context, options: AuthStatusOptions): Promise<AuthStatus> {
+  const providers = options.providers ?? defaultProviders(ctx);
+  const spec = {
+    identity: "user" as const,
+    profile: options.profile,
+    config: options.config,
+    configPath: options.configPath,
+    refresh: "never" as const,
+  };
+  const signedOut = (reason: string): AuthStatus => ({
+    profile: options.profile,
+    state: "signed_out",
+    usable: false,
+    identity: "user",
+    source: null,
+    user: null,
+    scopes: null,
+    expires_at: null,
+    refresh_expires_at: null,
+    refreshable: false,
+    reason,
+  });
+  let found: { value: Credential; provider: CredentialProvider };
+  try {
+    found = await runChain(providers, (p) => p.resolveToken(spec), () => new Error("none"));
+  } catch (error) {
+    if (error instanceof HarkError && error.type !== "keychain") return signedOut(error.message);
+    if (error instanceof HarkError) throw error;
+    return signedOut(`Not signed in to profile "${options.profile}"`);
+  }
+  const credential = found.value;
+  let account: Account | undefined;
+  try {
+    account = await found.provider.resolveAccount(spec);
+  } catch {
+    account = undefined;
+  }
+  const now = ctx.now();
+  const state = stateOf(credential, now);
+  const refreshable = credential.refreshable ?? false;
+  const usable = state === "valid" || state === "needs_refresh" ||
+    (state === "expired" && refreshable);
+  const user = account && (account.openId || account.name || account.email)
+    ? { open_id: account.openId, name: account.name, email: account.email }
+    : null;
+  return {
+    profile: options.profile,
+    state,
+    usable,
+    identity: "user",
+    source: credential.source,
+    user,
+    scopes: credential.scopes ?? null,
+    expires_at: rfc3339(credential.expiresAt) ?? null,
+    refresh_expires_at: rfc3339(credential.refreshExpiresAt) ?? null,
+    refreshable,
+    ...(usable ? {} : { reason: "The access token and the refresh token have expired" }),
+  };
+}
+
+function stateOf(credential: Credential, now: number): StatusState {
+  if (credential.state) {
+    return credential.state === "refresh_expired" ? "expired" : credential.state;
+  }
+  if (credential.expiresAt === undefined || now < credential.expiresAt - REFRESH_BUFFER_MS) {
+    return "valid";
+  }
+  return now < credential.expiresAt ? "needs_refresh" : "expired";
+}
+
+/**
+ * The error `auth status` ends with when the profile is not usable (exit 3).
+ *
+ * @param status the report
+ */
+export function unusableError(status: AuthStatus): AuthError {
+  const flag = status.profile === "default" ? "" : ` --profile ${status.profile}`;
+  const message = status.state === "signed_out"
+    ? `Not signed in to profile "${status.profile}"`
+    : `Session expired for profile "${status.profile}": sign in again`;
+  return new AuthError(message, { command: `hark auth login${flag}` });
+}
+
+/**
+ * Whether `granted` satisfies `wanted`: the scope itself, or for a `…:readonly` scope the
+ * read-write scope it is part of (`calendar:calendar` covers `calendar:calendar:readonly`).
+ *
+ * @param granted the granted scopes
+ * @param wanted the scope asked for
+ */
+export function scopeGranted(granted: readonly string[], wanted: string): boolean {
+  if (granted.includes(wanted)) return true;
+  return wanted.endsWith(":readonly") && granted.includes(wanted.slice(0, -":readonly".length));
+}
+
+/** The result of {@link checkScopes}. */
+export interface ScopeCheck {
+  /** The profile. */
+  profile: string;
+  /** The scopes asked for. */
+  requested: string[];
+  /** The scopes the token carries. */
+  granted: string[];
+  /** The asked-for scopes it lacks; empty on success. */
+  missing: string[];
+}
+
+/**
+ * Compares the granted scopes with the ones asked for.
+ *
+ * @param status the profile's status
+ * @param requested the scopes asked for
+ * @returns the comparison, when every scope is granted
+ * @throws {AuthError} when the profile is not usable
+ * @throws {ValidationError} when the token's scopes are unknown (an environment token)
+ * @throws {PermissionError} listing the missing scopes, with `hark auth login --scope …`
+ */
+export function checkScopes(status: AuthStatus, requested: string[]): ScopeCheck {
+  if (!status.usable) throw unusableError(status);
+  if (status.scopes === null) {
+    throw new ValidationError(
+      `Cannot check scopes: the token from the "${status.source}" source does not say which scopes it carries`,
+      { param: "--scope", suggestion: "Sign in with hark auth login to check scopes" },
+    );
+  }
+  const missing = requested.filter((s) => !scopeGranted(status.scopes!, s));
+  if (missing.length > 0) {
+    const flag = status.profile === "default" ? "" : ` --profile ${status.profile}`;
+    throw new PermissionError(
+      `Profile "${status.profile}" lacks ${missing.length === 1 ? "the scope" : "the scopes"} ${
+        missing.map((s) => `"${s}"`).join(", ")
+      }`,
+      {
+        scopes: missing,
+        command: `hark auth login${flag} ${missing.map((s) => `--scope ${s}`).join(" ")}`,
+      },
+    );
+  }
+  return { profile: status.profile, requested, granted: status.scopes, missing: [] };
+}

@@ -1,0 +1,219 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createTestContext, FetchStub, jsonResponse } from "../testing/test_context.ts";
+import { MemoryKeychain } from "../keychain/memory_keychain.ts";
+import { AuthError, NetworkError } from "../errors/mod.ts";
+import type { Config } from "../config/mod.ts";
+import { createTokenSource } from "./create_token_source.ts";
+import type { TokenRecord } from "./token_record.ts";
+
+const NOW = Date.UTC(2026, 10, 21, 9, 0, 0);
+const BASE = "https://open.example.test";
+const TOKEN_URL = `${BASE}/open-apis/authen/v2/oauth/token`;
+
+function record(overrides: Partial<TokenRecord> = {}): TokenRecord {
+  return {
+    access_token: "u-old",
+    refresh_token: "ur-old",
+    expires_at: NOW + 120_000,
+    refresh_expires_at: NOW + 86_400_000,
+    scopes: ["im:message:send"],
+    token_type: "Bearer",
+    ...overrides,
+  };
+}
+
+async function setup(stored: TokenRecord | undefined, expected: FetchStub) {
+  const dir = await Deno.makeTempDir({ prefix: "hark-auth-" });
+  const configPath = join(dir, "config.json");
+  const config: Config = {
+    apps: { default: { app_id: "cli_a", app_secret: "@plain:s3cret", base_url: BASE } },
+    users: {
+      default: {
+        access_token: "@keychain:hark/default/user_token",
+        user_type: "user",
+        name: "Ann",
+      },
+    },
+  };
+  await Deno.writeTextFile(configPath, JSON.stringify(config));
+  const keychain = new MemoryKeychain(
+    stored ? { "hark/default/user_token": JSON.stringify(stored) } : {},
+  );
+  const ctx = createTestContext({ now: NOW, fetch: expected.fetch, keychain });
+  const source = createTokenSource(ctx, {
+    config,
+    profile: "default",
+    configPath,
+    identity: "user",
+  });
+  return { ctx, source, configPath, dir, keychain };
+}
+
+function refreshAnswer(request: Request, seen: string[]): Promise<Response> {
+  return request.text().then((body) => {
+    const form = new URLSearchParams(body);
+    seen.push(form.get("refresh_token") ?? "");
+    assert.equal(form.get("grant_type"), "refresh_token");
+    assert.equal(form.get("client_id"), "cli_a");
+    assert.equal(form.get("client_secret"), "s3cret");
+    assert.equal(request.headers.get("authorization"), null);
+    return jsonResponse({
+      code: 0,
+      access_token: "u-new",
+      refresh_token: "ur-new",
+      expires_in: 7200,
+      refresh_token_expires_in: 86400,
+      scope: "im:message:send",
+    });
+  });
+}
+
+Deno.test("createTokenSource() uses a valid stored token without any request", async () => {
+  const stub = new FetchStub([]);
+  const { source, dir } = await setup(record({ expires_at: NOW + 3_600_000 }), stub);
+  const token = await source.getToken();
+  assert.equal(token.token, "u-old");
+  assert.equal(token.source, "keychain");
+  stub.verify();
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("createTokenSource() refreshes once for concurrent callers and stores the rotated token", async () => {
+  const seen: string[] = [];
+  const stub = new FetchStub([
+    { method: "POST", url: TOKEN_URL, respond: (r) => refreshAnswer(r, seen) },
+  ]);
+  const { source, keychain, configPath, dir } = await setup(record(), stub);
+  const tokens = await Promise.all([source.getToken(), source.getToken(), source.getToken()]);
+  assert.deepEqual(tokens.map((t) => t.token), ["u-new", "u-new", "u-new"]);
+  assert.deepEqual(seen, ["ur-old"]);
+  stub.verify();
+  const stored = JSON.parse(keychain.entries.get("hark/default/user_token")!);
+  assert.equal(stored.refresh_token, "ur-new");
+  assert.equal(stored.expires_at, NOW + 7_200_000);
+  const config = JSON.parse(await Deno.readTextFile(configPath));
+  assert.equal(config.users.default.expires_at, new Date(NOW + 7_200_000).toISOString());
+  assert.equal(await Deno.stat(`${configPath}.refresh-default.lock`).catch(() => null), null);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("createTokenSource() refreshes an expired token while the refresh token lives", async () => {
+  const seen: string[] = [];
+  const stub = new FetchStub([
+    { method: "POST", url: TOKEN_URL, respond: (r) => refreshAnswer(r, seen) },
+  ]);
+  const { source, dir } = await setup(record({ expires_at: NOW - 1000 }), stub);
+  assert.equal((await source.getToken()).token, "u-new");
+  stub.verify();
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("createTokenSource() asks to sign in again when the refresh token expired too", async () => {
+  const stub = new FetchStub([]);
+  const { source, dir } = await setup(
+    record({ expires_at: NOW - 1000, refresh_expires_at: NOW - 1 }),
+    stub,
+  );
+  await assert.rejects(source.getToken(), (e) => {
+    assert.ok(e instanceof AuthError);
+    assert.equal(e.code, 3);
+    assert.match(e.message, /Session expired for profile "default": sign in again/);
+    assert.equal(e.recovery.command, "hark auth login");
+    return true;
+  });
+  stub.verify();
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("createTokenSource() turns invalid_grant on refresh into an AuthError", async () => {
+  const stub = new FetchStub([{
+    method: "POST",
+    url: TOKEN_URL,
+    respond: () => jsonResponse({ error: "invalid_grant", error_description: "used" }, 400),
+  }]);
+  const { source, dir } = await setup(record(), stub);
+  await assert.rejects(source.getToken(), (e) => e instanceof AuthError && e.code === 3);
+  stub.verify();
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("createTokenSource() keeps the stored token when a refresh fails for a transient cause", async () => {
+  const stub = new FetchStub([{
+    method: "POST",
+    url: TOKEN_URL,
+    respond: () => jsonResponse({ code: 500000, msg: "unavailable" }, 503),
+  }]);
+  const { source, keychain, dir } = await setup(record(), stub);
+  await assert.rejects(source.getToken(), NetworkError);
+  assert.equal(
+    JSON.parse(keychain.entries.get("hark/default/user_token")!).refresh_token,
+    "ur-old",
+  );
+  stub.verify();
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("refreshAfterRejection() refreshes a rejected valid token once", async () => {
+  const seen: string[] = [];
+  const stub = new FetchStub([
+    { method: "POST", url: TOKEN_URL, respond: (r) => refreshAnswer(r, seen) },
+  ]);
+  const { source, dir } = await setup(record({ expires_at: NOW + 3_600_000 }), stub);
+  assert.equal((await source.getToken()).token, "u-old");
+  const again = await Promise.all([
+    source.refreshAfterRejection("u-old"),
+    source.refreshAfterRejection("u-old"),
+  ]);
+  assert.deepEqual(again.map((t) => t.token), ["u-new", "u-new"]);
+  assert.equal((await source.refreshAfterRejection("u-old")).token, "u-new");
+  assert.deepEqual(seen, ["ur-old"]);
+  stub.verify();
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("createTokenSource() reports 'Not signed in' with no stored token", async () => {
+  const { source, dir } = await setup(undefined, new FetchStub([]));
+  await assert.rejects(
+    source.getToken(),
+    (e) => e instanceof AuthError && e.message === 'Not signed in to profile "default"',
+  );
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("createTokenSource() for the bot caches the tenant token in memory and the keychain", async () => {
+  const stub = new FetchStub([{
+    method: "POST",
+    url: `${BASE}/open-apis/auth/v3/tenant_access_token/internal`,
+    respond: async (r) => {
+      assert.deepEqual(await r.json(), { app_id: "cli_a", app_secret: "s3cret" });
+      return jsonResponse({ code: 0, msg: "ok", tenant_access_token: "t-1", expire: 7200 });
+    },
+  }]);
+  const { ctx, dir, keychain, configPath } = await setup(undefined, stub);
+  const config: Config = {
+    apps: { default: { app_id: "cli_a", app_secret: "@plain:s3cret", base_url: BASE } },
+  };
+  const bot = createTokenSource(ctx, { config, profile: "default", configPath, identity: "bot" });
+  assert.equal((await bot.getToken()).token, "t-1");
+  assert.equal((await bot.getToken()).token, "t-1");
+  const other = createTokenSource(ctx, { config, profile: "default", configPath, identity: "bot" });
+  assert.equal((await other.getToken()).token, "t-1");
+  stub.verify();
+  const cached = JSON.parse(keychain.entries.get("hark/default/tenant_token")!);
+  assert.deepEqual(cached, { token: "t-1", expires_at: NOW + 7_200_000, app_id: "cli_a" });
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("createTokenSource() prefers HARK_TENANT_ACCESS_TOKEN for the bot", async () => {
+  const ctx = createTestContext({ env: { HARK_TENANT_ACCESS_TOKEN: "t-env" } });
+  const bot = createTokenSource(ctx, {
+    config: {},
+    profile: "default",
+    configPath: "/none",
+    identity: "bot",
+  });
+  const token = await bot.getToken();
+  assert.equal(token.token, "t-env");
+  assert.equal(token.source, "env");
+});

@@ -1,0 +1,189 @@
+/**
+ * Signing in with the device flow (RFC 8628) and signing out: device authorization, polling,
+ * user info, the token record in the keychain and `users.<profile>` in the config.
+ *
+ * @module
+ */
+
+import type { Context } from "../context.ts";
+import { type Config, updateConfig } from "../config/mod.ts";
+import { CancelledError, HarkError } from "../errors/mod.ts";
+import { appOf, resolveAppCredentials } from "./app_credentials.ts";
+import { pollDeviceToken, type PollProgress } from "./device_flow.ts";
+import {
+  callTokenEndpoint,
+  DEVICE_CODE_GRANT,
+  type DeviceAuthorization,
+  endpointsOf,
+  fetchUserInfo,
+  requestDeviceAuthorization,
+  type UserInfo,
+} from "./oauth_client.ts";
+import { tokenPathOf } from "./refresh_user_token.ts";
+import { tenantTokenPath } from "./tenant_token.ts";
+import { recordFromGrant, rfc3339, userTokenPath } from "./token_record.ts";
+
+/** The profile a sign-in is for. */
+export interface LoginTarget {
+  /** The loaded config. */
+  config: Config;
+  /** The profile. */
+  profile: string;
+  /** The config file's path. */
+  configPath: string;
+}
+
+/**
+ * Requests a device authorization for the profile's app (step 1 of the spec's sequence).
+ *
+ * @param ctx the context
+ * @param target the profile
+ * @param scopes the scopes to ask for; `offline_access` is added
+ * @throws {ValidationError} when no app is configured
+ * @throws {AuthError} when the app credentials are refused
+ * @throws {NetworkError} when the server cannot be reached
+ */
+export async function startDeviceAuthorization(
+  ctx: Context,
+  target: LoginTarget,
+  scopes: string[],
+): Promise<DeviceAuthorization> {
+  const credentials = await resolveAppCredentials(ctx, target.config, target.profile);
+  const { deviceAuthorizationUrl } = endpointsOf(appOf(target.config, target.profile));
+  return await requestDeviceAuthorization(ctx, deviceAuthorizationUrl, credentials, scopes);
+}
+
+/** Options of {@link completeLogin}. */
+export interface CompleteLoginOptions {
+  /** The device code to poll with. */
+  deviceCode: string;
+  /** The server's interval, in seconds, when known. */
+  interval?: number;
+  /** The server's `expires_in`, in seconds, when known. */
+  expiresIn?: number;
+  /** The scopes asked for, used when the token answer names none. */
+  scopes?: string[];
+  /** Called while waiting (spinner). */
+  onTick?: (progress: PollProgress) => void;
+}
+
+/** The outcome of a sign-in. */
+export interface LoginResult {
+  /** The profile. */
+  profile: string;
+  /** The signed-in user. */
+  user: UserInfo;
+  /** The granted scopes. */
+  scopes: string[];
+  /** When the access token expires, RFC 3339. */
+  expires_at: string;
+  /** When the refresh token expires, RFC 3339, when known. */
+  refresh_expires_at?: string;
+  /** Things that went wrong without failing the sign-in. */
+  warnings: string[];
+}
+
+/**
+ * Polls for the device code's tokens, fetches the user's info, stores the token record in the
+ * keychain and updates `users.<profile>` (steps 3 to 6). Ctrl-C before the token is stored
+ * leaves nothing behind; the device code is never polled again after it produced tokens.
+ *
+ * @param ctx the context
+ * @param target the profile
+ * @param options the device code and the server's timing
+ * @throws {AuthError} on denial, expiry, a rejected code or a timeout
+ * @throws {CancelledError} on Ctrl-C
+ */
+export async function completeLogin(
+  ctx: Context,
+  target: LoginTarget,
+  options: CompleteLoginOptions,
+): Promise<LoginResult> {
+  const { config, profile, configPath } = target;
+  const credentials = await resolveAppCredentials(ctx, config, profile);
+  const endpoints = endpointsOf(appOf(config, profile));
+  const grant = await pollDeviceToken(ctx, {
+    poll: () =>
+      callTokenEndpoint(ctx, endpoints.tokenUrl, credentials, {
+        grant_type: DEVICE_CODE_GRANT,
+        device_code: options.deviceCode,
+      }),
+    interval: options.interval,
+    expiresIn: options.expiresIn,
+    onTick: options.onTick,
+  });
+  const record = recordFromGrant(grant, ctx.now(), undefined, options.scopes ?? []);
+  const warnings: string[] = [];
+  let user: UserInfo = {};
+  try {
+    user = await fetchUserInfo(ctx, endpoints.baseUrl, record.access_token);
+  } catch (error) {
+    if (error instanceof CancelledError) throw error;
+    if (!(error instanceof HarkError)) throw error;
+    warnings.push(`Signed in, but cannot read the user's details: ${error.message}`);
+  }
+  if (ctx.signal.aborted) throw new CancelledError("Sign-in cancelled");
+  const path = userTokenPath(profile);
+  await ctx.keychain.set(path, JSON.stringify(record));
+  await updateConfig(ctx, (current) => {
+    current.users ??= {};
+    const entry: Record<string, unknown> = {
+      access_token: `@keychain:${path}`,
+      user_type: "user",
+      open_id: user.open_id,
+      name: user.name,
+      email: user.email,
+      scopes: record.scopes,
+      expires_at: rfc3339(record.expires_at),
+      refresh_expires_at: rfc3339(record.refresh_expires_at),
+    };
+    for (const key of Object.keys(entry)) if (entry[key] === undefined) delete entry[key];
+    current.users[profile] = entry;
+  }, configPath);
+  return {
+    profile,
+    user,
+    scopes: record.scopes,
+    expires_at: rfc3339(record.expires_at)!,
+    refresh_expires_at: rfc3339(record.refresh_expires_at),
+    warnings,
+  };
+}
+
+/** What {@link logout} removed. */
+export interface LogoutResult {
+  /** The profile. */
+  profile: string;
+  /** The keychain entries deleted. */
+  keychain_entries: string[];
+  /** Whether `users.<profile>` was removed from the config. */
+  user_entry_removed: boolean;
+}
+
+/**
+ * Signs out: deletes the profile's token record and cached tenant token from the keychain and
+ * `users.<profile>` from the config. Idempotent.
+ *
+ * @param ctx the context
+ * @param target the profile
+ * @throws {KeychainError} when the keychain cannot be used
+ */
+export async function logout(ctx: Context, target: LoginTarget): Promise<LogoutResult> {
+  const { config, profile, configPath } = target;
+  const paths = new Set([
+    tokenPathOf(config, profile),
+    userTokenPath(profile),
+    tenantTokenPath(profile),
+  ]);
+  const deleted: string[] = [];
+  for (const path of paths) if (await ctx.keychain.delete(path)) deleted.push(path);
+  let removed = false;
+  if (config.users?.[profile] !== undefined) {
+    await updateConfig(ctx, (current) => {
+      if (current.users?.[profile] === undefined) return;
+      delete current.users[profile];
+      removed = true;
+    }, configPath);
+  }
+  return { profile, keychain_entries: deleted.sort(), user_entry_removed: removed };
+}

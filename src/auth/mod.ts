@@ -1,0 +1,75 @@
+/**
+ * Sign-in and tokens: the device flow, token states and refresh, the credential provider chain
+ * and the two identities.
+ *
+ * @module
+ */
+
+export { resolveAppCredentials, type ResolvedAppCredentials } from "./app_credentials.ts";
+export {
+  type AuthStatus,
+  authStatus,
+  type AuthStatusOptions,
+  checkScopes,
+  type ScopeCheck,
+  scopeGranted,
+  type StatusState,
+  unusableError,
+} from "./auth_status.ts";
+export { CommandProvider } from "./command_provider.ts";
+export {
+  createTokenSource,
+  defaultProviders,
+  type TokenSourceOptions,
+} from "./create_token_source.ts";
+export {
+  type Account,
+  type Credential,
+  type CredentialProvider,
+  CredentialProviderError,
+  isBlocking,
+  notSignedIn,
+  type RefreshMode,
+  resolveToken,
+  runChain,
+  type TokenSpec,
+} from "./credential_provider.ts";
+export {
+  MAX_POLL_ATTEMPTS,
+  MAX_POLL_INTERVAL_S,
+  pollDeviceToken,
+  type PollOptions,
+  type PollProgress,
+} from "./device_flow.ts";
+export { EnvProvider, TENANT_TOKEN_VAR, USER_TOKEN_VAR } from "./env_provider.ts";
+export { KeychainProvider } from "./keychain_provider.ts";
+export {
+  completeLogin,
+  type CompleteLoginOptions,
+  type LoginResult,
+  type LoginTarget,
+  logout,
+  type LogoutResult,
+  startDeviceAuthorization,
+} from "./login.ts";
+export { type DeviceAuthorization, type UserInfo } from "./oauth_client.ts";
+export { refreshUserToken, sessionExpired, tokenPathOf } from "./refresh_user_token.ts";
+export { getTenantToken, tenantTokenPath } from "./tenant_token.ts";
+export {
+  REFRESH_BUFFER_MS,
+  type TokenRecord,
+  type TokenState,
+  tokenState,
+  userTokenPath,
+} from "./token_record.ts";
+export type { ResolvedToken, TokenOrigin, TokenSource } from "./token_source.ts";
+export {
+  checkScope,
+  DEFAULT_SCOPES,
+  parseScopes,
+  SCOPE_CALENDAR_READ,
+  SCOPE_CALENDAR_WRITE,
+  SCOPE_CONTACT_SEARCH,
+  SCOPE_IM_SEND,
+  SCOPE_OFFLINE,
+} from "./scopes.ts";

@@ -1,0 +1,396 @@
+/**
+ * The OAuth and identity endpoints hark signs in with: device authorization (RFC 8628), the
+ * token endpoint (device-code and refresh grants), user info and the tenant token. Every call
+ * goes through `ctx.fetch`, with a timeout composed with Ctrl-C.
+ *
+ * @module
+ */
+
+import type { Context } from "../context.ts";
+import {
+  accountsUrl,
+  type AppEntry,
+  baseUrl,
+  DEFAULT_DEVICE_AUTHORIZATION_PATH,
+} from "../config/mod.ts";
+import { ApiError, AuthError, CancelledError, NetworkError } from "../errors/mod.ts";
+import type { TokenGrant } from "./token_record.ts";
+
+/** Path of the token endpoint, under `base_url`. */
+export const TOKEN_PATH = "/open-apis/authen/v2/oauth/token";
+/** Path of the user info endpoint, under `base_url`. */
+export const USER_INFO_PATH = "/open-apis/authen/v1/user_info";
+/** Path of the tenant token endpoint, under `base_url`. */
+export const TENANT_TOKEN_PATH = "/open-apis/auth/v3/tenant_access_token/internal";
+/** The device-code grant type. */
+export const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+/** Default timeout of one OAuth call, in ms. */
+export const OAUTH_TIMEOUT_MS = 30_000;
+
+/** Application credentials. */
+export interface AppCredentials {
+  /** The app id (`client_id`). */
+  appId: string;
+  /** The app secret (`client_secret`). */
+  appSecret: string;
+}
+
+/** The endpoints of one app. */
+export interface OAuthEndpoints {
+  /** The device authorization URL. */
+  deviceAuthorizationUrl: string;
+  /** The token URL. */
+  tokenUrl: string;
+  /** The service address, without a trailing slash. */
+  baseUrl: string;
+}
+
+/**
+ * The endpoints of an app entry: device authorization at `accounts_url` +
+ * `device_authorization_path`, the rest under `base_url`.
+ *
+ * @param app the app entry (may be empty: defaults apply)
+ */
+export function endpointsOf(app: AppEntry): OAuthEndpoints {
+  const base = baseUrl(app);
+  return {
+    deviceAuthorizationUrl: accountsUrl(app) +
+      (app.device_authorization_path ?? DEFAULT_DEVICE_AUTHORIZATION_PATH),
+    tokenUrl: base + TOKEN_PATH,
+    baseUrl: base,
+  };
+}
+
+/** An HTTP answer with its body read. */
+export interface HttpAnswer {
+  /** The HTTP status. */
+  status: number;
+  /** The body parsed as JSON, or `undefined` when it is not JSON. */
+  json: Record<string, unknown> | undefined;
+  /** The raw body. */
+  text: string;
+}
+
+/**
+ * Sends one request and reads the whole body (4xx and 5xx included).
+ *
+ * @param ctx the context
+ * @param url the URL
+ * @param init method, headers and body
+ * @param timeoutMs the time limit; default {@link OAUTH_TIMEOUT_MS}
+ * @throws {CancelledError} on Ctrl-C
+ * @throws {NetworkError} when the server cannot be reached, drops the connection or times out
+ */
+export async function sendRequest(
+  ctx: Context,
+  url: string,
+  init: RequestInit,
+  timeoutMs = OAUTH_TIMEOUT_MS,
+): Promise<HttpAnswer> {
+  const host = new URL(url).host;
+  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
+  try {
+    const response = await ctx.fetch(url, { ...init, signal });
+    const text = await response.text();
+    let json: Record<string, unknown> | undefined;
+    try {
+      const parsed = JSON.parse(text);
+      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) json = parsed;
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, json, text };
+  } catch (error) {
+    if (ctx.signal.aborted) throw new CancelledError("Cancelled", { cause: error });
+    if (error instanceof DOMException && error.name === "TimeoutError") {
+      throw new NetworkError(`Cannot reach "${host}": no answer within ${timeoutMs} ms`, {
+        cause: error,
+      });
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new NetworkError(`Cannot reach "${host}": ${reason}`, { cause: error });
+  }
+}
+
+/**
+ * Posts an `application/x-www-form-urlencoded` body.
+ *
+ * @param ctx the context
+ * @param url the URL
+ * @param form the fields
+ * @param headers extra headers
+ */
+export function postForm(
+  ctx: Context,
+  url: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<HttpAnswer> {
+  return sendRequest(ctx, url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      accept: "application/json",
+      ...headers,
+    },
+    body: new URLSearchParams(form).toString(),
+  });
+}
+
+/**
+ * The `Authorization: Basic` value for client credentials, each part URL-encoded first
+ * (RFC 6749 §2.3.1).
+ *
+ * @param credentials the app credentials
+ */
+export function basicAuthorization(credentials: AppCredentials): string {
+  const raw = `${formEncode(credentials.appId)}:${formEncode(credentials.appSecret)}`;
+  const bytes = new TextEncoder().encode(raw);
+  return `Basic ${btoa(String.fromCharCode(...bytes))}`;
+}
+
+function formEncode(text: string): string {
+  return new URLSearchParams({ v: text }).toString().slice(2);
+}
+
+/** The device authorization answer (RFC 8628 §3.2). */
+export interface DeviceAuthorization {
+  /** The code hark polls with. */
+  device_code: string;
+  /** The code the person types. */
+  user_code: string;
+  /** Where the person goes. */
+  verification_uri: string;
+  /** The same page with the code filled in, when given. */
+  verification_uri_complete?: string;
+  /** Lifetime of the codes, in seconds. */
+  expires_in?: number;
+  /** The minimum poll interval, in seconds. */
+  interval?: number;
+}
+
+/**
+ * Starts a device authorization: client credentials in Basic, `offline_access` always added.
+ *
+ * @param ctx the context
+ * @param url the device authorization URL
+ * @param credentials the app credentials
+ * @param scopes the scopes to ask for
+ * @throws {AuthError} when the server refuses the app (wrong credentials)
+ * @throws {ApiError} for any other refusal
+ * @throws {NetworkError} when the server cannot be reached
+ */
+export async function requestDeviceAuthorization(
+  ctx: Context,
+  url: string,
+  credentials: AppCredentials,
+  scopes: string[],
+): Promise<DeviceAuthorization> {
+  const scope = [...new Set([...scopes, "offline_access"])].join(" ");
+  const answer = await postForm(ctx, url, { client_id: credentials.appId, scope }, {
+    authorization: basicAuthorization(credentials),
+  });
+  const body = answer.json;
+  if (
+    answer.status === 200 && body && typeof body.device_code === "string" &&
+    typeof body.user_code === "string" && typeof body.verification_uri === "string"
+  ) {
+    return {
+      device_code: body.device_code,
+      user_code: body.user_code,
+      verification_uri: body.verification_uri,
+      verification_uri_complete: typeof body.verification_uri_complete === "string"
+        ? body.verification_uri_complete
+        : undefined,
+      expires_in: typeof body.expires_in === "number" ? body.expires_in : undefined,
+      interval: typeof body.interval === "number" ? body.interval : undefined,
+    };
+  }
+  throw oauthFailure("Cannot start the sign-in", url, answer);
+}
+
+/** How one call of the token endpoint ended. */
+export type TokenAnswer =
+  | { kind: "tokens"; grant: TokenGrant }
+  | { kind: "error"; error: string; description?: string; status: number }
+  | { kind: "transient"; reason: string; cause?: unknown };
+
+/**
+ * Calls the token endpoint once, with client credentials in the form body. A network failure,
+ * a 5xx or an unreadable answer is `transient`; an RFC 6749 error is `error`.
+ *
+ * @param ctx the context
+ * @param url the token URL
+ * @param credentials the app credentials
+ * @param fields the grant's fields (`grant_type` and its parameters)
+ * @throws {CancelledError} on Ctrl-C
+ */
+export async function callTokenEndpoint(
+  ctx: Context,
+  url: string,
+  credentials: AppCredentials,
+  fields: Record<string, string>,
+): Promise<TokenAnswer> {
+  let answer: HttpAnswer;
+  try {
+    answer = await postForm(ctx, url, {
+      ...fields,
+      client_id: credentials.appId,
+      client_secret: credentials.appSecret,
+    });
+  } catch (error) {
+    if (error instanceof NetworkError) {
+      return { kind: "transient", reason: error.message, cause: error };
+    }
+    throw error;
+  }
+  const body = answer.json;
+  if (answer.status >= 500 || answer.status === 429 || body === undefined) {
+    return {
+      kind: "transient",
+      reason: body === undefined
+        ? `unreadable answer (HTTP ${answer.status})`
+        : `HTTP ${answer.status}`,
+    };
+  }
+  if (typeof body.error === "string" && body.error !== "") {
+    return {
+      kind: "error",
+      error: body.error,
+      description: typeof body.error_description === "string" ? body.error_description : undefined,
+      status: answer.status,
+    };
+  }
+  if (answer.status === 200 && typeof body.access_token === "string" && body.access_token) {
+    return {
+      kind: "tokens",
+      grant: {
+        access_token: body.access_token,
+        expires_in: numberOf(body.expires_in),
+        refresh_token: typeof body.refresh_token === "string" ? body.refresh_token : undefined,
+        refresh_token_expires_in: numberOf(body.refresh_token_expires_in),
+        scope: typeof body.scope === "string" ? body.scope : undefined,
+        token_type: typeof body.token_type === "string" ? body.token_type : undefined,
+      },
+    };
+  }
+  const code = typeof body.code === "number" ? body.code : undefined;
+  return {
+    kind: "error",
+    error: code !== undefined ? `code_${code}` : "invalid_response",
+    description: typeof body.msg === "string" ? body.msg : `HTTP ${answer.status}`,
+    status: answer.status,
+  };
+}
+
+function numberOf(value: unknown): number | undefined {
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (typeof value === "string" && /^\d+$/.test(value)) return Number(value);
+  return undefined;
+}
+
+/** The signed-in person, from user info. */
+export interface UserInfo {
+  /** The open id. */
+  open_id?: string;
+  /** The display name. */
+  name?: string;
+  /** The email. */
+  email?: string;
+}
+
+/**
+ * Fetches the signed-in user's info with a user access token.
+ *
+ * @param ctx the context
+ * @param base the service address
+ * @param accessToken the user access token
+ * @throws {ApiError} when the service refuses
+ * @throws {NetworkError} when it cannot be reached
+ */
+export async function fetchUserInfo(
+  ctx: Context,
+  base: string,
+  accessToken: string,
+): Promise<UserInfo> {
+  const url = base + USER_INFO_PATH;
+  const answer = await sendRequest(ctx, url, {
+    method: "GET",
+    headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" },
+  });
+  const body = answer.json;
+  if (answer.status === 200 && body?.code === 0 && typeof body.data === "object" && body.data) {
+    const data = body.data as Record<string, unknown>;
+    const pick = (key: string) => (typeof data[key] === "string" ? data[key] as string : undefined);
+    return { open_id: pick("open_id"), name: pick("name"), email: pick("email") };
+  }
+  throw oauthFailure("Cannot read the signed-in user", url, answer);
+}
+
+/** A tenant (bot) token with its expiry. */
+export interface TenantToken {
+  /** The bearer credential. */
+  token: string;
+  /** When it expires, epoch ms. */
+  expiresAt: number;
+}
+
+/**
+ * Gets a tenant token from the app credentials.
+ *
+ * @param ctx the context
+ * @param base the service address
+ * @param credentials the app credentials
+ * @throws {AuthError} when the service refuses the credentials
+ * @throws {NetworkError} when it cannot be reached
+ */
+export async function fetchTenantToken(
+  ctx: Context,
+  base: string,
+  credentials: AppCredentials,
+): Promise<TenantToken> {
+  const url = base + TENANT_TOKEN_PATH;
+  const answer = await sendRequest(ctx, url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({ app_id: credentials.appId, app_secret: credentials.appSecret }),
+  });
+  const body = answer.json;
+  if (body?.code === 0 && typeof body.tenant_access_token === "string") {
+    const expire = numberOf(body.expire) ?? 7200;
+    return { token: body.tenant_access_token, expiresAt: ctx.now() + expire * 1000 };
+  }
+  if (answer.status >= 500 || body === undefined) {
+    throw new ApiError(`Cannot get a tenant token: HTTP ${answer.status} from "${url}"`, {
+      httpStatus: answer.status,
+      suggestion: "Retry later",
+    });
+  }
+  const detail = typeof body.msg === "string" ? `: ${body.msg}` : "";
+  throw new AuthError(`Cannot get a tenant token (code ${String(body.code)})${detail}`, {
+    suggestion: "Check the app id and secret of this profile",
+    command: "hark config init",
+  });
+}
+
+function oauthFailure(what: string, url: string, answer: HttpAnswer): ApiError | AuthError {
+  const body = answer.json;
+  const error = typeof body?.error === "string" ? body.error : undefined;
+  const description = typeof body?.error_description === "string"
+    ? body.error_description
+    : typeof body?.msg === "string"
+    ? body.msg
+    : undefined;
+  const detail = [error, description].filter((s) => s).join(": ");
+  const message = `${what}: ${detail || `HTTP ${answer.status}`} (from "${url}")`;
+  if (error === "invalid_client") {
+    return new AuthError(message, {
+      suggestion: "Check the app id and secret of this profile",
+      command: "hark config init",
+    });
+  }
+  return new ApiError(message, {
+    httpStatus: answer.status,
+    apiCode: typeof body?.code === "number" ? body.code : undefined,
+  });
+}

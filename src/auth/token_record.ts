@@ -1,0 +1,194 @@
+/**
+ * The user token record kept in the keychain, and the token states the spec defines around its
+ * expiry times.
+ *
+ * @module
+ */
+
+import { keychainPath } from "../keychain/keychain.ts";
+import type { Keychain } from "../keychain/keychain.ts";
+import { AuthError } from "../errors/mod.ts";
+
+/** How long before `expires_at` a token counts as needing a refresh: 5 minutes. */
+export const REFRESH_BUFFER_MS = 5 * 60 * 1000;
+
+/**
+ * A user's tokens, stored as one JSON keychain entry at `hark/<profile>/user_token`. Times are
+ * epoch milliseconds.
+ */
+export interface TokenRecord {
+  /** The bearer credential. */
+  access_token: string;
+  /** The refresh token, when the server issued one. */
+  refresh_token?: string;
+  /** When the access token expires (`ExpiresAt`), epoch ms. */
+  expires_at: number;
+  /** When the refresh token expires (`RefreshExpiresAt`), epoch ms, when known. */
+  refresh_expires_at?: number;
+  /** The granted scopes. */
+  scopes: string[];
+  /** The token type; `Bearer`. */
+  token_type: string;
+}
+
+/**
+ * The spec's token states, plus `refresh_expired` for an expired access token whose refresh
+ * token is gone or expired too (sign in again).
+ */
+export type TokenState = "valid" | "needs_refresh" | "expired" | "refresh_expired";
+
+/**
+ * The state of a token record at `now`: `valid` before `expires_at` minus 5 minutes,
+ * `needs_refresh` within the last 5 minutes, `expired` after `expires_at` while a refresh token
+ * is still alive, and `refresh_expired` when it is not.
+ *
+ * @param record the token record
+ * @param now the current time, epoch ms
+ */
+export function tokenState(record: TokenRecord, now: number): TokenState {
+  if (now < record.expires_at - REFRESH_BUFFER_MS) return "valid";
+  if (now < record.expires_at) return "needs_refresh";
+  return canRefresh(record, now) ? "expired" : "refresh_expired";
+}
+
+/**
+ * Whether the record's refresh token can still be spent at `now`.
+ *
+ * @param record the token record
+ * @param now the current time, epoch ms
+ */
+export function canRefresh(record: TokenRecord, now: number): boolean {
+  if (!record.refresh_token) return false;
+  return record.refresh_expires_at === undefined || now < record.refresh_expires_at;
+}
+
+/** The success answer of the token endpoint (RFC 6749 §5.1). */
+export interface TokenGrant {
+  /** The access token. */
+  access_token: string;
+  /** Lifetime of the access token in seconds. */
+  expires_in?: number;
+  /** The refresh token; a refresh answer may omit it. */
+  refresh_token?: string;
+  /** Lifetime of the refresh token in seconds. */
+  refresh_token_expires_in?: number;
+  /** Granted scopes, space separated. */
+  scope?: string;
+  /** The token type. */
+  token_type?: string;
+}
+
+/** Access-token lifetime assumed when the server does not give one: 2 hours. */
+const DEFAULT_EXPIRES_IN = 7200;
+
+/**
+ * Builds a token record from a token grant received at `now`. A refresh answer that omits the
+ * refresh token (or its lifetime, or the scopes) keeps the previous record's.
+ *
+ * @param grant the token endpoint's answer
+ * @param now when it was received, epoch ms
+ * @param previous the record being refreshed, if any
+ * @param requestedScopes the scopes asked for, used when the answer names none
+ */
+export function recordFromGrant(
+  grant: TokenGrant,
+  now: number,
+  previous?: TokenRecord,
+  requestedScopes: string[] = [],
+): TokenRecord {
+  const newRefresh = typeof grant.refresh_token === "string" && grant.refresh_token !== "";
+  const record: TokenRecord = {
+    access_token: grant.access_token,
+    expires_at: now + (grant.expires_in ?? DEFAULT_EXPIRES_IN) * 1000,
+    scopes: grant.scope !== undefined
+      ? grant.scope.split(/[\s,]+/).filter((s) => s !== "")
+      : (previous?.scopes ?? requestedScopes),
+    token_type: grant.token_type ?? "Bearer",
+  };
+  if (newRefresh) {
+    record.refresh_token = grant.refresh_token;
+    if (typeof grant.refresh_token_expires_in === "number") {
+      record.refresh_expires_at = now + grant.refresh_token_expires_in * 1000;
+    } else if (previous && grant.refresh_token === previous.refresh_token) {
+      record.refresh_expires_at = previous.refresh_expires_at;
+    }
+  } else if (previous?.refresh_token) {
+    record.refresh_token = previous.refresh_token;
+    record.refresh_expires_at = previous.refresh_expires_at;
+  }
+  return record;
+}
+
+/**
+ * The keychain path of a profile's user token record.
+ *
+ * @param profile the profile
+ */
+export function userTokenPath(profile: string): string {
+  return keychainPath(profile, "user_token");
+}
+
+/**
+ * Reads a profile's token record from the keychain.
+ *
+ * @param keychain the keychain
+ * @param path the entry's path, such as `hark/default/user_token`
+ * @returns the record, or `undefined` when there is none
+ * @throws {AuthError} when the entry is not a token record
+ */
+export async function readTokenRecord(
+  keychain: Keychain,
+  path: string,
+): Promise<TokenRecord | undefined> {
+  const text = await keychain.get(path);
+  if (text === undefined) return undefined;
+  return parseTokenRecord(text, path);
+}
+
+/**
+ * Parses a stored token record.
+ *
+ * @param text the stored JSON
+ * @param path where it came from, for messages
+ * @throws {AuthError} when it is not a token record
+ */
+export function parseTokenRecord(text: string, path: string): TokenRecord {
+  let value: Record<string, unknown>;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw corrupt(path, error);
+  }
+  if (
+    typeof value !== "object" || value === null || typeof value.access_token !== "string" ||
+    typeof value.expires_at !== "number"
+  ) {
+    throw corrupt(path);
+  }
+  return {
+    access_token: value.access_token,
+    refresh_token: typeof value.refresh_token === "string" ? value.refresh_token : undefined,
+    expires_at: value.expires_at,
+    refresh_expires_at: typeof value.refresh_expires_at === "number"
+      ? value.refresh_expires_at
+      : undefined,
+    scopes: Array.isArray(value.scopes) ? value.scopes.filter((s) => typeof s === "string") : [],
+    token_type: typeof value.token_type === "string" ? value.token_type : "Bearer",
+  };
+}
+
+function corrupt(path: string, cause?: unknown): AuthError {
+  return new AuthError(`Cannot read the stored token "${path}": it is not a token record`, {
+    suggestion: "Sign in again to replace it",
+    cause,
+  });
+}
+
+/**
+ * An epoch-ms time as RFC 3339 (UTC), or `undefined`.
+ *
+ * @param ms epoch milliseconds
+ */
+export function rfc3339(ms: number | undefined): string | undefined {
+  return ms === undefined ? undefined : new Date(ms).toISOString();
+}

@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import { requestLog, startWorld } from "./_support.ts";
+
+Deno.test("auth login fails fast in CI without a terminal and names the alternatives", async () => {
+  const world = await startWorld();
+  try {
+    const run = await world.env.run(["auth", "login", "--json"], { env: { CI: "1" } });
+    assert.equal(run.code, 3);
+    const error = JSON.parse(run.stderr).error;
+    assert.match(error.recovery.command, /--no-wait/);
+    assert.match(error.recovery.command, /--device-code/);
+    assert.match(error.recovery.suggestion, /HARK_USER_ACCESS_TOKEN/);
+    assert.equal((await requestLog(world.sb)).length, 0, "no request was made");
+    const noWait = await world.env.run(["auth", "login", "--no-wait", "--json"], {
+      env: { CI: "1" },
+    });
+    assert.equal(noWait.code, 0, noWait.stderr);
+  } finally {
+    await world.close();
+  }
+});
+
+Deno.test("the env provider: HARK_USER_ACCESS_TOKEN is used and reported as the source", async () => {
+  const world = await startWorld();
+  try {
+    const env = { HARK_USER_ACCESS_TOKEN: "u-from-env-123456" };
+    const status = await world.env.run(["auth", "status", "--json"], { env });
+    assert.equal(status.code, 0, status.stderr);
+    const report = JSON.parse(status.stdout);
+    assert.equal(report.state, "valid");
+    assert.equal(report.source, "env");
+    assert.ok(!status.stdout.includes("u-from-env-123456"));
+    const token = await world.env.run(["auth", "token"], { env });
+    assert.equal(token.stdout, "u-from-env-123456\n");
+  } finally {
+    await world.close();
+  }
+});
+
+Deno.test("auth login rejects a malformed --scope with exit 2 naming the scope", async () => {
+  const world = await startWorld();
+  try {
+    for (const scope of ["calendar", "a:b:c:d", ""]) {
+      const run = await world.env.run(["auth", "login", "--no-wait", "--json", "--scope", scope]);
+      assert.equal(run.code, 2, `${scope}: ${run.stderr}`);
+      assert.match(JSON.parse(run.stderr).error.message, new RegExp(`Invalid scope "${scope}"`));
+    }
+  } finally {
+    await world.close();
+  }
+});

@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import { control, requestLog, spawnHark, startWorld } from "./_support.ts";
+
+const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+
+Deno.test("auth login backs off by 5 s when the server answers slow_down", async () => {
+  const world = await startWorld({ interval: 1 });
+  try {
+    const started = await world.env.run(["auth", "login", "--no-wait", "--json"]);
+    assert.equal(started.code, 0, started.stderr);
+    const { device_code, user_code } = JSON.parse(started.stdout);
+    const live = spawnHark(world.env, ["auth", "login", "--device-code", device_code, "--json"]);
+    await live.waitFor(/Waiting for the sign-in/);
+    // Poll the device code ourselves just before hark's first poll, so hark's comes too soon.
+    await new Promise((resolve) => setTimeout(resolve, 4500));
+    const own = await fetch(`${world.sb.baseUrl}/open-apis/authen/v2/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: DEVICE_GRANT,
+        device_code,
+        client_id: world.sb.appId,
+        client_secret: world.sb.appSecret,
+      }),
+    });
+    assert.equal((await own.json()).error, "authorization_pending");
+    await control(world.sb, "/sandbox/approve", { user_code, decision: "approve" });
+    const run = await live.done;
+    assert.equal(run.code, 0, run.stderr);
+    const polls = (await requestLog(world.sb)).filter((r) => r.body?.grant_type === DEVICE_GRANT);
+    assert.equal(polls.length, 3, "ours, hark's slowed-down one, hark's successful one");
+    const gap = Date.parse(polls[2].time) - Date.parse(polls[1].time);
+    assert.ok(gap >= 9_900, `hark waited ${gap} ms after slow_down, expected 10 s`);
+  } finally {
+    await world.close();
+  }
+});

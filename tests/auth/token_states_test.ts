@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import { loginApproved, requestLog, startWorld } from "./_support.ts";
+
+const PROFILES = {
+  fresh: { access_token_ttl: 3600 },
+  soon: { access_token_ttl: 200 },
+  stale: { access_token_ttl: 1 },
+  dead: { access_token_ttl: 1, refresh_token_ttl: 1 },
+};
+
+Deno.test("token states: status in every state, refresh with rotation, expiry and single spending", async () => {
+  const world = await startWorld({}, Object.keys(PROFILES));
+  try {
+    const logins = await Promise.all(
+      Object.entries(PROFILES).map(([profile, ttl]) => loginApproved(world, profile, ttl)),
+    );
+    for (const login of logins) assert.equal(login.code, 0, login.stderr);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+
+    const status = async (profile: string) => {
+      const run = await world.env.run(["auth", "status", "--json", "--profile", profile]);
+      return { code: run.code, report: JSON.parse(run.stdout) };
+    };
+    const [fresh, soon, stale, dead, none] = await Promise.all(
+      ["fresh", "soon", "stale", "dead", "nobody"].map(status),
+    );
+    assert.deepEqual([fresh.code, fresh.report.state], [0, "valid"]);
+    assert.deepEqual([soon.code, soon.report.state], [0, "needs_refresh"]);
+    assert.deepEqual([stale.code, stale.report.state, stale.report.usable], [0, "expired", true]);
+    assert.deepEqual([dead.code, dead.report.state, dead.report.usable], [3, "expired", false]);
+    assert.deepEqual([none.code, none.report.state], [3, "signed_out"]);
+
+    // Refresh on expiry, with rotation: the old refresh token no longer works.
+    await fetch(`${world.sb.baseUrl}/sandbox/requests`, { method: "DELETE" }).then((r) =>
+      r.body?.cancel()
+    );
+    const before = await world.env.run(["auth", "status", "--json", "--profile", "stale"]);
+    assert.equal(JSON.parse(before.stdout).state, "expired");
+    const token = await world.env.run(["auth", "token", "--profile", "stale"]);
+    assert.equal(token.code, 0, token.stderr);
+    assert.match(token.stdout, /^u-\S+\n$/);
+    const refreshes = (await requestLog(world.sb)).filter((r) =>
+      r.body?.grant_type === "refresh_token"
+    );
+    assert.equal(refreshes.length, 1);
+    const second = await world.env.run(["auth", "token", "--profile", "stale"]);
+    assert.equal(second.code, 0, second.stderr);
+    assert.notEqual(
+      second.stdout,
+      token.stdout,
+      "a new access token from the rotated refresh token",
+    );
+
+    // The refresh token expired too: sign in again, exit 3, never silent.
+    const expired = await world.env.run(["auth", "token", "--profile", "dead", "--json"]);
+    assert.equal(expired.code, 3);
+    const envelope = JSON.parse(expired.stderr).error;
+    assert.match(envelope.message, /sign in again/);
+    assert.equal(envelope.recovery.command, "hark auth login --profile dead");
+
+    // Two processes refreshing the same token spend the refresh token once.
+    await fetch(`${world.sb.baseUrl}/sandbox/requests`, { method: "DELETE" }).then((r) =>
+      r.body?.cancel()
+    );
+    const [a, b] = await Promise.all([
+      world.env.run(["auth", "token", "--profile", "soon"]),
+      world.env.run(["auth", "token", "--profile", "soon"]),
+    ]);
+    assert.equal(a.code, 0, a.stderr);
+    assert.equal(b.code, 0, b.stderr);
+    assert.equal(a.stdout, b.stdout);
+    const spent = (await requestLog(world.sb)).filter((r) =>
+      r.body?.grant_type === "refresh_token"
+    );
+    assert.equal(spent.length, 1);
+    const refreshed = await world.env.run(["auth", "status", "--json", "--profile", "soon"]);
+    assert.equal(JSON.parse(refreshed.stdout).state, "needs_refresh", "200 s lifetime again");
+  } finally {
+    await world.close();
+  }
+});
