@@ -1,0 +1,236 @@
+/**
+ * The demo: starts the sandbox on a free port and runs the real CLI against it in a throwaway
+ * config and file keychain, one step at a time, printing each command and then its output.
+ *
+ * Usage: deno task demo
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { startSandbox } from "../src/sandbox/mod.ts";
+import { HARK_PERMISSIONS } from "./permissions.ts";
+
+const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const bold = (
+  s: string,
+) => (Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR") ? `\x1b[1m${s}\x1b[22m` : s);
+const dim = (
+  s: string,
+) => (Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR") ? `\x1b[2m${s}\x1b[22m` : s);
+
+/** What one step of the demo ran into. */
+interface StepResult {
+  code: number;
+  stdout: string;
+}
+
+function say(text: string): void {
+  Deno.stdout.writeSync(encoder.encode(text));
+}
+
+/** Prints at most `max` lines of `text`, then how many were left out. */
+function printHead(text: string, max: number): void {
+  const lines = text.replace(/\n$/, "").split("\n");
+  if (text === "" || max === 0) return;
+  say(lines.slice(0, max).join("\n") + "\n");
+  if (lines.length > max) say(dim(`… ${lines.length - max} more lines\n`));
+}
+
+async function main(): Promise<number> {
+  const dir = await Deno.makeTempDir({ prefix: "hark-demo-" });
+  const sandbox = await startSandbox({ port: 0, quiet: true, autoApproveAfter: 1 });
+  const env: Record<string, string> = {
+    ...Deno.env.toObject(),
+    HARK_CONFIG: join(dir, "config.json"),
+    HARK_KEYCHAIN: "file",
+    HARK_KEYCHAIN_PASSWORD: "demo-keychain-password",
+    HARK_DATA_DIR: join(dir, "data"),
+    TZ: Deno.env.get("TZ") ?? "UTC",
+  };
+  delete env.HARK_PROFILE;
+  delete env.HARK_USER_ACCESS_TOKEN;
+  delete env.HARK_TENANT_ACCESS_TOKEN;
+  delete env.CI;
+
+  async function hark(
+    args: string[],
+    options: { stdin?: string; maxLines?: number; expect?: number } = {},
+  ): Promise<StepResult> {
+    const shown = args.map((
+      a,
+    ) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`));
+    say(
+      `\n${
+        bold(`$ ${options.stdin !== undefined ? "printf %s '…' | " : ""}hark ${shown.join(" ")}`)
+      }\n`,
+    );
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "--quiet", ...HARK_PERMISSIONS, MAIN_TS, ...args],
+      env,
+      clearEnv: true,
+      stdin: options.stdin === undefined ? "null" : "piped",
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn();
+    if (options.stdin !== undefined) {
+      const writer = child.stdin.getWriter();
+      await writer.write(encoder.encode(options.stdin));
+      await writer.close();
+    }
+    const output = await child.output();
+    const stdout = decoder.decode(output.stdout);
+    printHead(stdout, options.maxLines ?? 40);
+    const expected = options.expect ?? 0;
+    if (output.code !== expected) {
+      throw new Error(`hark ${args.join(" ")} exited ${output.code}, expected ${expected}`);
+    }
+    if (expected !== 0) say(dim(`(exit code ${output.code}, as expected)\n`));
+    return { code: output.code, stdout };
+  }
+
+  async function sandboxGet<T>(path: string): Promise<T> {
+    const response = await fetch(`${sandbox.baseUrl}${path}`);
+    return await response.json() as T;
+  }
+  async function clearLog(): Promise<void> {
+    await (await fetch(`${sandbox.baseUrl}/sandbox/requests`, { method: "DELETE" })).body?.cancel();
+  }
+
+  try {
+    say(bold("hark demo") + ` — the real CLI against a local sandbox at ${sandbox.baseUrl}\n`);
+    say(dim(`Throwaway config and encrypted-file keychain in ${dir}\n`));
+
+    say(
+      bold(
+        "\n# 1. Configure the app; the secret goes to the keychain, the file keeps a reference\n",
+      ),
+    );
+    await hark(
+      [
+        "config",
+        "init",
+        "--non-interactive",
+        "--app-id",
+        sandbox.appId,
+        "--app-secret-stdin",
+        "--base-url",
+        sandbox.baseUrl,
+        "--output-format",
+        "table",
+      ],
+      { stdin: sandbox.appSecret },
+    );
+    await hark(["config", "get", "apps.default"]);
+
+    say(bold("\n# 2. Sign in with the device flow (the sandbox approves on the second poll)\n"));
+    await hark([
+      "auth",
+      "login",
+      "--scope",
+      "calendar:calendar:readonly,calendar:calendar,contact:user:search",
+    ]);
+    await hark(["auth", "status"]);
+
+    say(
+      bold(
+        "\n# 3. A 120-day agenda: split into 40-day-or-less pieces, fetched in parallel, merged\n",
+      ),
+    );
+    await clearLog();
+    // 50 ms per request, as over a real network, so the parallel pieces overlap visibly.
+    await fetch(`${sandbox.baseUrl}/sandbox/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ route: "/open-apis/calendar", kind: "latency", ms: 50 }),
+    }).then((r) => r.body?.cancel());
+    const today = new Date();
+    const start = new Date(today.getTime() - 60 * 86_400_000).toISOString().slice(0, 10);
+    const end = new Date(today.getTime() + 59 * 86_400_000).toISOString().slice(0, 10);
+    await hark(["calendar", "+agenda", "--start", start, "--end", end], { maxLines: 12 });
+    const log = await sandboxGet<{ path: string; query: Record<string, string> }[]>(
+      "/sandbox/requests",
+    );
+    const pieces = log.filter((r) => r.path.endsWith("/instance_view"));
+    const stats = await sandboxGet<{ max_in_flight: number }>("/sandbox/stats");
+    say(dim(
+      `(the sandbox saw ${pieces.length} instance_view requests, up to ${stats.max_in_flight} ` +
+        `at once: ${
+          pieces.map((p) => {
+            const days = (Number(p.query.end_time) - Number(p.query.start_time)) / 86_400;
+            return `${Math.round(days)}d`;
+          }).join(" + ")
+        })\n`,
+    ));
+    const json = await hark(
+      ["calendar", "+agenda", "--start", start, "--end", end, "--json"],
+      { maxLines: 0 },
+    );
+    say(dim(`(merged into ${JSON.parse(json.stdout).length} events, de-duplicated and sorted)\n`));
+    await fetch(`${sandbox.baseUrl}/sandbox/faults`, { method: "DELETE" }).then((r) =>
+      r.body?.cancel()
+    );
+
+    say(bold("\n# 4. Create an event with an attendee, then look at free/busy\n"));
+    const tomorrow = new Date(today.getTime() + 86_400_000).toISOString().slice(0, 10);
+    const attendee = sandbox.users[1];
+    await hark([
+      "calendar",
+      "+create",
+      "--summary",
+      "hark demo sync",
+      "--start",
+      `${tomorrow} 15:00`,
+      "--end",
+      `${tomorrow} 15:30`,
+      "--attendees",
+      attendee.open_id,
+    ]);
+    await hark(["calendar", "+freebusy", "--start", tomorrow, "--end", tomorrow], {
+      maxLines: 12,
+    });
+
+    say(bold("\n# 5. Find people\n"));
+    await hark(["contact", "+search-user", "--query", attendee.name.split(" ")[0], "--limit", "5"]);
+
+    say(bold("\n# 6. Preview a message with --dry-run: nothing is sent, no sign-in needed\n"));
+    const chat = sandbox.chats[0];
+    await hark([
+      "im",
+      "+send",
+      "--chat-id",
+      chat.chat_id,
+      "--text",
+      "Deploy finished",
+      "--dry-run",
+    ]);
+
+    say(bold("\n# 7. A permission we were not granted: the error says how to get it\n"));
+    await hark(["im", "+send", "--chat-id", chat.chat_id, "--text", "Deploy finished"], {
+      expect: 1,
+    });
+    await hark(["im", "+send", "--chat-id", chat.chat_id, "--text", "Deploy finished", "--json"], {
+      expect: 1,
+    });
+    say(bold("\n# … so run the recovery command it printed, then send again\n"));
+    await hark(["auth", "login", "--scope", "im:message:send"]);
+    await hark(["im", "+send", "--chat-id", chat.chat_id, "--text", "Deploy finished"]);
+
+    say(bold("\n# 8. Sign out: the tokens leave the keychain and the config\n"));
+    await hark(["auth", "logout"]);
+    await hark(["auth", "status"], { expect: 3 });
+
+    say(bold("\nDemo finished: every step ran the real CLI against the sandbox.\n"));
+    return 0;
+  } catch (error) {
+    console.error(`demo failed: ${error instanceof Error ? error.message : error}`);
+    return 1;
+  } finally {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+if (import.meta.main) Deno.exit(await main());
