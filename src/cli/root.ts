@@ -8,10 +8,15 @@
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { Context } from "../context.ts";
 import { VERSION } from "../version.ts";
+import { apiCommand } from "./api.ts";
+import { authCommand } from "./auth.ts";
+import { completionCommand } from "./completion.ts";
 import { configCommand } from "./config.ts";
 import { addGlobalOptions } from "./globals.ts";
 import { withExamples } from "./help.ts";
 import { profileCommand } from "./profile.ts";
+import { schemaCommand } from "./schema.ts";
+import { shortcutCommands } from "../shortcuts/register.ts";
 
 /**
  * Builds the whole command tree. Nothing here reads config or opens a connection: that happens
@@ -38,7 +43,15 @@ export function buildRoot(ctx: Context): CommandUnknownOpts {
     "\nEnvironment: HARK_CONFIG, HARK_PROFILE, HARK_KEYCHAIN, HARK_USER_ACCESS_TOKEN, " +
       "HARK_TENANT_ACCESS_TOKEN, NO_COLOR, HARK_DEBUG\n",
   );
-  const commands: Command[] = [configCommand(ctx), profileCommand(ctx)];
+  const commands: Command[] = [
+    authCommand(ctx),
+    configCommand(ctx),
+    profileCommand(ctx),
+    apiCommand(ctx),
+  ];
+  commands.push(...shortcutCommands(ctx), schemaCommand(ctx));
   for (const command of commands) root.addCommand(command);
-  return root as unknown as CommandUnknownOpts;
+  const tree = root as unknown as CommandUnknownOpts;
+  root.addCommand(completionCommand(ctx, () => tree) as unknown as Command);
+  return tree;
 }

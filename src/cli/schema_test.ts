@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import { ValidationError } from "../errors/mod.ts";
+import { createTestContext } from "../testing/test_context.ts";
+import { buildRoot } from "./root.ts";
+import {
+  buildSchema,
+  type HarkSchema,
+  runSchema,
+  selectSchema,
+  type ShortcutSchema,
+} from "./schema.ts";
+
+const ctx = createTestContext();
+const root = buildRoot(ctx) as CommandUnknownOpts;
+
+Deno.test("buildSchema() lists global flags, system commands and every shortcut", () => {
+  const schema = buildSchema(root);
+  assert.equal(schema.name, "hark");
+  assert.ok(schema.global_options.some((o) => o.name === "dry-run" && o.type === "bool"));
+  assert.deepEqual(
+    schema.global_options.find((o) => o.name === "as")?.allowed,
+    ["user", "bot"],
+  );
+  assert.ok(schema.commands.some((c) => c.name === "config"));
+  assert.ok(schema.commands.some((c) => c.name === "schema"));
+  assert.ok(!schema.commands.some((c) => c.name === "calendar"), "services are listed apart");
+  assert.deepEqual(
+    schema.services.map((s) => [s.name, s.shortcuts.map((x) => x.verb)]),
+    [["calendar", ["+agenda", "+create", "+freebusy"]], ["contact", ["+search-user"]], [
+      "im",
+      ["+send"],
+    ]],
+  );
+});
+
+Deno.test("the schema of a shortcut gives types, required, defaults, allowed, identities, scopes", () => {
+  const send = selectSchema(buildSchema(root), "im", "+send") as ShortcutSchema;
+  assert.deepEqual(send.identities, ["user", "bot"]);
+  assert.deepEqual(send.scopes, ["im:message:send"]);
+  const msgType = send.params.find((p) => p.name === "msg-type")!;
+  assert.equal(msgType.type, "enum");
+  assert.ok(msgType.allowed!.includes("interactive"));
+  assert.equal(msgType.env, "HARK_IM_MSG_TYPE");
+  const agenda = selectSchema(buildSchema(root), "calendar", "agenda") as ShortcutSchema;
+  assert.deepEqual(agenda.params.find((p) => p.name === "calendar-id"), {
+    name: "calendar-id",
+    flag: "--calendar-id",
+    type: "string",
+    description: "the calendar",
+    required: false,
+    default: "primary",
+    env: "HARK_CALENDAR_CALENDAR_ID",
+  });
+  const create = selectSchema(buildSchema(root), "calendar", "+create") as ShortcutSchema;
+  assert.equal(create.params.find((p) => p.name === "summary")?.required, true);
+  assert.ok(create.examples.length > 0);
+});
+
+Deno.test("selectSchema() finds a service, a system command and a sub-command", () => {
+  const schema = buildSchema(root);
+  assert.equal((selectSchema(schema, "contact") as { name: string }).name, "contact");
+  const config = selectSchema(schema, "config") as HarkSchema["commands"][number];
+  assert.equal(config.name, "config");
+  const set = selectSchema(schema, "config", "set") as HarkSchema["commands"][number];
+  assert.equal(set.name, "config set");
+  assert.ok(set.arguments.length > 0);
+});
+
+Deno.test("selectSchema() lists the known names for an unknown one", () => {
+  const schema = buildSchema(root);
+  assert.throws(
+    () => selectSchema(schema, "mail"),
+    (e: unknown) =>
+      e instanceof ValidationError && /calendar, contact, im/.test(e.recovery.suggestion),
+  );
+  assert.throws(
+    () => selectSchema(schema, "calendar", "+list"),
+    (e: unknown) =>
+      e instanceof ValidationError && e.recovery.suggestion.includes("+agenda, +create, +freebusy"),
+  );
+});
+
+Deno.test("runSchema() writes JSON to stdout", () => {
+  const out = createTestContext();
+  runSchema(out, { root, name: "calendar", verb: "+freebusy" });
+  assert.equal(JSON.parse(out.stdout.text()).name, "calendar +freebusy");
+});

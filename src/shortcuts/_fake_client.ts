@@ -1,0 +1,48 @@
+/**
+ * A strict fake {@link ApiCaller} for unit tests: answers by a handler, records every request.
+ *
+ * @module
+ */
+
+import type { ApiRequest } from "../http/preview_request.ts";
+import { createTestContext, type TestContext } from "../testing/test_context.ts";
+import type { ApiCaller, ParamValues, ShortcutInput } from "./definition.ts";
+import type { Identity } from "../cli/globals.ts";
+import type { Config } from "../config/mod.ts";
+
+/** A fake client whose answers come from `handler`; a throw in it is the call's failure. */
+export class FakeClient implements ApiCaller {
+  /** Every request, in order. */
+  readonly requests: ApiRequest[] = [];
+  readonly #handler: (request: ApiRequest) => unknown | Promise<unknown>;
+
+  /** @param handler answers each request (or throws) */
+  constructor(handler: (request: ApiRequest) => unknown | Promise<unknown>) {
+    this.#handler = handler;
+  }
+
+  /** Records the request and answers it. */
+  async request<T>(request: ApiRequest): Promise<T> {
+    this.requests.push(request);
+    return await this.#handler(request) as T;
+  }
+}
+
+/** A client that fails any call. */
+export const NO_CALLS = new FakeClient((r) => {
+  throw new Error(`Unexpected request: ${r.method} ${r.path}`);
+});
+
+/** Builds a shortcut input for hook tests. */
+export function inputOf(
+  values: ParamValues,
+  options: { identity?: Identity; config?: Config; ctx?: TestContext } = {},
+): ShortcutInput {
+  return {
+    ctx: options.ctx ?? createTestContext(),
+    values,
+    identity: options.identity ?? "user",
+    config: options.config ?? {},
+    profile: "default",
+  };
+}

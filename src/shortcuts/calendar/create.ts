@@ -1,0 +1,228 @@
+/**
+ * `hark calendar +create`: create an event, then add its attendees; when adding them fails, the
+ * event is deleted again so no half-made event is left behind.
+ *
+ * @module
+ */
+
+import { SCOPE_CALENDAR_WRITE } from "../../auth/scopes.ts";
+import { ApiError, HarkError, ValidationError } from "../../errors/mod.ts";
+import type { ApiRequest } from "../../http/preview_request.ts";
+import { defineShortcut, type ShortcutInput } from "../definition.ts";
+import { type AgendaItem, type EventTime, showEventTime, spanOf } from "./agenda.ts";
+
+/** What `+create` returns. */
+export interface CreatedEvent {
+  /** The event as the service returned it. */
+  event: AgendaItem;
+  /** The attendees added, as the service returned them. */
+  attendees: Record<string, unknown>[];
+}
+
+/**
+ * The events path of a calendar.
+ *
+ * @param calendarId a calendar id or `primary`
+ */
+export function eventsPath(calendarId: string): string {
+  return `/open-apis/calendar/v4/calendars/${encodeURIComponent(calendarId)}/events`;
+}
+
+/**
+ * The attendee ids of `--attendees`: comma-separated, blanks dropped, duplicates removed.
+ *
+ * @param text the flag's value
+ * @throws {ValidationError} naming `--attendees` when it holds no id
+ */
+export function parseAttendees(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  const ids = [...new Set(text.split(",").map((s) => s.trim()).filter((s) => s !== ""))];
+  if (ids.length === 0) {
+    throw new ValidationError(`Invalid value ${JSON.stringify(text)} for --attendees`, {
+      param: "--attendees",
+      suggestion: "Give comma-separated open ids, such as ou_1,ou_2",
+    });
+  }
+  return ids;
+}
+
+/**
+ * The event-creation request. `idempotency_key` makes a retried create return the first event.
+ *
+ * @param input the shortcut input
+ * @param idempotencyKey a fresh UUID
+ */
+export function createEventRequest(input: ShortcutInput, idempotencyKey: string): ApiRequest {
+  const { values } = input;
+  const span = spanOf(input);
+  const body: Record<string, unknown> = {
+    summary: values.summary,
+    start_time: { timestamp: String(span.start) },
+    end_time: { timestamp: String(span.end) },
+  };
+  if (values.description !== undefined) body.description = values.description;
+  return {
+    method: "POST",
+    path: eventsPath(values["calendar-id"] as string),
+    query: { idempotency_key: idempotencyKey },
+    body,
+    idempotencyKey,
+    scopes: [SCOPE_CALENDAR_WRITE],
+  };
+}
+
+/**
+ * The request adding attendees (open ids) to an event.
+ *
+ * @param calendarId the calendar
+ * @param eventId the event, or the placeholder `{event_id}` in a preview
+ * @param attendees open ids
+ */
+export function addAttendeesRequest(
+  calendarId: string,
+  eventId: string,
+  attendees: string[],
+): ApiRequest {
+  const id = eventId === "{event_id}" ? eventId : encodeURIComponent(eventId);
+  return {
+    method: "POST",
+    path: `${eventsPath(calendarId)}/${id}/attendees`,
+    query: { user_id_type: "open_id" },
+    body: { attendees: attendees.map((userId) => ({ type: "user", user_id: userId })) },
+    scopes: [SCOPE_CALENDAR_WRITE],
+  };
+}
+
+/** `calendar +create`. */
+export const create = defineShortcut<CreatedEvent>({
+  service: "calendar",
+  verb: "+create",
+  description:
+    "Create an event and invite attendees (the event is removed again if inviting fails)",
+  examples: [
+    "hark calendar +create --summary 'Design review' --start '2026-11-25 14:00' " +
+    "--end '2026-11-25 15:00'",
+    "hark calendar +create --summary Retro --start 2026-11-27T10:00:00+01:00 " +
+    "--end 2026-11-27T11:00:00+01:00 --attendees ou_1,ou_2 --description 'Bring notes'",
+  ],
+  identities: ["user", "bot"],
+  scopes: [SCOPE_CALENDAR_WRITE],
+  params: [
+    { name: "summary", type: "string", description: "the title", required: true },
+    {
+      name: "start",
+      type: "datetime",
+      description: "when it starts; a date means its beginning",
+      required: true,
+      dayEdge: "start",
+    },
+    {
+      name: "end",
+      type: "datetime",
+      description: "when it ends, after --start; a date means its end",
+      required: true,
+      dayEdge: "end",
+    },
+    { name: "description", type: "string", description: "the details" },
+    {
+      name: "attendees",
+      type: "string",
+      description: "open ids of the people to invite, comma-separated",
+      valueName: "<ids>",
+    },
+    {
+      name: "calendar-id",
+      type: "string",
+      description: "the calendar",
+      default: "primary",
+      valueName: "<id>",
+    },
+  ],
+  validate(input) {
+    if ((input.values.summary as string).trim() === "") {
+      throw new ValidationError('Invalid value "" for --summary: expected a title', {
+        param: "--summary",
+      });
+    }
+    spanOf(input);
+    parseAttendees(input.values.attendees as string | undefined);
+  },
+  requests(input) {
+    const attendees = parseAttendees(input.values.attendees as string | undefined);
+    const requests = [createEventRequest(input, input.ctx.randomUUID())];
+    if (attendees.length > 0) {
+      requests.push(
+        addAttendeesRequest(input.values["calendar-id"] as string, "{event_id}", attendees),
+      );
+    }
+    return requests;
+  },
+  async run(input, client) {
+    const calendarId = input.values["calendar-id"] as string;
+    const attendees = parseAttendees(input.values.attendees as string | undefined);
+    const created = await client.request<{ event: AgendaItem }>(
+      createEventRequest(input, input.ctx.randomUUID()),
+    );
+    const event = created.event;
+    if (attendees.length === 0) return { event, attendees: [] };
+    try {
+      const added = await client.request<{ attendees?: Record<string, unknown>[] }>(
+        addAttendeesRequest(calendarId, event.event_id, attendees),
+      );
+      return { event, attendees: added?.attendees ?? [] };
+    } catch (error) {
+      throw await rollBack(client, calendarId, event.event_id, error);
+    }
+  },
+  output: (result) => ({ ...result.event, attendees: result.attendees }),
+  columns: [
+    { header: "EVENT ID", value: "event_id" },
+    { header: "SUMMARY", value: "summary" },
+    { header: "START", value: (row) => showEventTime(row.start_time as EventTime) },
+    { header: "END", value: (row) => showEventTime(row.end_time as EventTime) },
+    {
+      header: "ATTENDEES",
+      value: (row) =>
+        (row.attendees as Record<string, unknown>[]).map((a) => a.display_name ?? a.user_id),
+    },
+  ],
+});
+
+async function rollBack(
+  client: { request(r: ApiRequest): Promise<unknown> },
+  calendarId: string,
+  eventId: string,
+  error: unknown,
+): Promise<HarkError> {
+  const reason = error instanceof Error ? error.message : String(error);
+  const options = (recovery: string) => ({
+    ...(error instanceof ApiError
+      ? { apiCode: error.apiCode, httpStatus: error.httpStatus, requestId: error.requestId }
+      : {}),
+    code: error instanceof HarkError ? error.code : undefined,
+    type: error instanceof HarkError ? error.type : undefined,
+    suggestion: recovery,
+    command: error instanceof HarkError ? error.recovery.command : undefined,
+    cause: error,
+  });
+  try {
+    await client.request({
+      method: "DELETE",
+      path: `${eventsPath(calendarId)}/${encodeURIComponent(eventId)}`,
+      scopes: [SCOPE_CALENDAR_WRITE],
+    });
+  } catch (deleteError) {
+    return new ApiError(
+      `Cannot add the attendees: ${reason}; deleting event "${eventId}" failed too, so it ` +
+        `remains in calendar "${calendarId}"`,
+      {
+        ...options(`Delete event "${eventId}" by hand, or add the attendees to it`),
+        cause: new AggregateError([error, deleteError], "Adding attendees and rollback failed"),
+      },
+    );
+  }
+  return new ApiError(
+    `Cannot add the attendees: ${reason}; event "${eventId}" was deleted again (rolled back)`,
+    options("Check the attendee ids and run the command again"),
+  );
+}

@@ -1,0 +1,89 @@
+import assert from "node:assert/strict";
+import { ApiError, ValidationError } from "../../errors/mod.ts";
+import { FakeClient, inputOf } from "../_fake_client.ts";
+import { create, parseAttendees } from "./create.ts";
+
+const START = Date.UTC(2026, 10, 25, 14);
+const values = (extra = {}) => ({
+  summary: "Review",
+  start: START,
+  end: START + 3600_000,
+  "calendar-id": "primary",
+  ...extra,
+});
+const EVENT = { event_id: "ev_1", summary: "Review", start_time: {}, end_time: {} };
+
+Deno.test("parseAttendees() splits on commas and rejects an empty list", () => {
+  assert.deepEqual(parseAttendees(" ou_1, ou_2,,ou_1 "), ["ou_1", "ou_2"]);
+  assert.deepEqual(parseAttendees(undefined), []);
+  assert.throws(
+    () => parseAttendees(" , "),
+    (e: unknown) => e instanceof ValidationError && e.param === "--attendees",
+  );
+});
+
+Deno.test("create previews the event and the attendee call with an {event_id} placeholder", () => {
+  const requests = create.requests(inputOf(values({ attendees: "ou_1", description: "d" })));
+  assert.equal(requests.length, 2);
+  assert.equal(requests[0].method, "POST");
+  assert.equal(requests[0].path, "/open-apis/calendar/v4/calendars/primary/events");
+  assert.ok(requests[0].idempotencyKey);
+  assert.equal(requests[0].query!.idempotency_key, requests[0].idempotencyKey);
+  assert.deepEqual(requests[0].body, {
+    summary: "Review",
+    description: "d",
+    start_time: { timestamp: String(START / 1000) },
+    end_time: { timestamp: String(START / 1000 + 3600) },
+  });
+  assert.equal(
+    requests[1].path,
+    "/open-apis/calendar/v4/calendars/primary/events/{event_id}/attendees",
+  );
+  assert.deepEqual(requests[1].query, { user_id_type: "open_id" });
+  assert.deepEqual(requests[1].body, { attendees: [{ type: "user", user_id: "ou_1" }] });
+});
+
+Deno.test("create validate rejects an end that is not after the start", () => {
+  assert.throws(() => create.validate!(inputOf(values({ end: START }))), /--end/);
+});
+
+Deno.test("create adds attendees after creating the event", async () => {
+  const client = new FakeClient((r) =>
+    r.path.endsWith("/attendees") ? { attendees: [{ user_id: "ou_1" }] } : { event: EVENT }
+  );
+  const result = await create.run(inputOf(values({ attendees: "ou_1" })), client);
+  assert.deepEqual(result, { event: EVENT, attendees: [{ user_id: "ou_1" }] });
+  assert.equal(
+    client.requests[1].path,
+    "/open-apis/calendar/v4/calendars/primary/events/ev_1/attendees",
+  );
+});
+
+Deno.test("create deletes the event when adding attendees fails, and says so", async () => {
+  const client = new FakeClient((r) => {
+    if (r.path.endsWith("/attendees")) {
+      throw new ApiError("attendee not found", { apiCode: 190002 });
+    }
+    return r.method === "DELETE" ? {} : { event: EVENT };
+  });
+  await assert.rejects(
+    create.run(inputOf(values({ attendees: "ou_bad" })), client),
+    (e: unknown) =>
+      e instanceof ApiError && e.apiCode === 190002 &&
+      /attendee not found; event "ev_1" was deleted again/.test(e.message),
+  );
+  assert.deepEqual(client.requests.map((r) => r.method), ["POST", "POST", "DELETE"]);
+  assert.equal(client.requests[2].path, "/open-apis/calendar/v4/calendars/primary/events/ev_1");
+});
+
+Deno.test("create names the event that remains when the rollback fails too", async () => {
+  const client = new FakeClient((r) => {
+    if (r.method === "DELETE") throw new ApiError("delete failed");
+    if (r.path.endsWith("/attendees")) throw new ApiError("attendee not found");
+    return { event: EVENT };
+  });
+  await assert.rejects(
+    create.run(inputOf(values({ attendees: "ou_bad" })), client),
+    /deleting event "ev_1" failed too, so it remains in calendar "primary"/,
+  );
+});

@@ -1,0 +1,156 @@
+/**
+ * `hark calendar +freebusy`: when a person is busy between two times, over any span.
+ *
+ * @module
+ */
+
+import { SCOPE_CALENDAR_READ } from "../../auth/scopes.ts";
+import { ValidationError } from "../../errors/mod.ts";
+import type { ApiRequest } from "../../http/preview_request.ts";
+import { type ApiCaller, defineShortcut, type ShortcutInput } from "../definition.ts";
+import { formatLocalDateTime, formatRfc3339 } from "../params.ts";
+import { spanOf } from "./agenda.ts";
+import { queryAcrossSpan, type Span, splitSpan } from "./split_span.ts";
+
+/** A busy interval, RFC 3339. */
+export interface BusyInterval {
+  /** The start. */
+  start_time: string;
+  /** The end. */
+  end_time: string;
+}
+
+/** The user info path, used to learn the signed-in user's open id. */
+export const USER_INFO_PATH = "/open-apis/authen/v1/user_info";
+/** The placeholder of the signed-in user in a `--dry-run` preview. */
+export const SIGNED_IN_USER = "{open_id of the signed-in user}";
+
+/**
+ * The request for one piece of the span.
+ *
+ * @param userId the person's open id
+ * @param piece the piece, Unix seconds
+ */
+export function freebusyRequest(userId: string, piece: Span): ApiRequest {
+  return {
+    method: "POST",
+    path: "/open-apis/calendar/v4/freebusy/list",
+    query: { user_id_type: "open_id" },
+    body: {
+      time_min: formatRfc3339(piece.start * 1000),
+      time_max: formatRfc3339(piece.end * 1000),
+      user_id: userId,
+    },
+    // It only reads: safe to retry.
+    idempotencyKey: `freebusy-${userId}-${piece.start}-${piece.end}`,
+    scopes: [SCOPE_CALENDAR_READ],
+  };
+}
+
+/**
+ * Sorts busy intervals and merges the ones that overlap or touch.
+ *
+ * @param intervals the intervals of every piece
+ */
+export function mergeBusy(intervals: BusyInterval[]): BusyInterval[] {
+  const spans = intervals
+    .map((i) => ({ start: Date.parse(i.start_time), end: Date.parse(i.end_time) }))
+    .filter((s) => !Number.isNaN(s.start) && !Number.isNaN(s.end))
+    .sort((a, b) => a.start - b.start || a.end - b.end);
+  const merged: { start: number; end: number }[] = [];
+  for (const span of spans) {
+    const last = merged.at(-1);
+    if (last && span.start <= last.end) last.end = Math.max(last.end, span.end);
+    else merged.push({ ...span });
+  }
+  return merged.map((s) => ({
+    start_time: formatRfc3339(s.start),
+    end_time: formatRfc3339(s.end),
+  }));
+}
+
+function knownUser(input: ShortcutInput): string | undefined {
+  const flag = input.values["user-id"] as string | undefined;
+  if (flag !== undefined) return flag;
+  if (input.identity === "user") return input.config.users?.[input.profile]?.open_id;
+  return undefined;
+}
+
+async function resolveUser(input: ShortcutInput, client: ApiCaller): Promise<string> {
+  const known = knownUser(input);
+  if (known !== undefined) return known;
+  const info = await client.request<{ open_id?: string }>({ method: "GET", path: USER_INFO_PATH });
+  if (!info?.open_id) {
+    throw new ValidationError("Cannot tell who is signed in: give --user-id", {
+      param: "--user-id",
+    });
+  }
+  return info.open_id;
+}
+
+/** `calendar +freebusy`. */
+export const freebusy = defineShortcut<BusyInterval[]>({
+  service: "calendar",
+  verb: "+freebusy",
+  description: "Show when a person is busy between two times (any span; split into 40-day " +
+    "queries)",
+  examples: [
+    "hark calendar +freebusy --start 2026-11-23 --end 2026-11-27",
+    "hark calendar +freebusy --user-id ou_123 --start 2026-11-01 --end 2027-02-28 --as bot",
+  ],
+  identities: ["user", "bot"],
+  scopes: [SCOPE_CALENDAR_READ],
+  params: [
+    {
+      name: "start",
+      type: "datetime",
+      description: "the first moment; a date means its beginning",
+      default: "today",
+      dayEdge: "start",
+    },
+    {
+      name: "end",
+      type: "datetime",
+      description: "the last moment; a date means its end (23:59:59)",
+      default: "today",
+      dayEdge: "end",
+    },
+    {
+      name: "user-id",
+      type: "string",
+      description: "the person's open id (default: the signed-in user; required with --as bot)",
+      valueName: "<open_id>",
+    },
+  ],
+  validate(input) {
+    spanOf(input);
+    if (input.identity === "bot" && input.values["user-id"] === undefined) {
+      throw new ValidationError("Missing --user-id: a bot has no calendar of its own to check", {
+        param: "--user-id",
+        suggestion: "Pass --user-id <open_id>, or run as the user",
+      });
+    }
+  },
+  requests(input) {
+    const known = knownUser(input);
+    const lead: ApiRequest[] = known === undefined ? [{ method: "GET", path: USER_INFO_PATH }] : [];
+    return [
+      ...lead,
+      ...splitSpan(spanOf(input)).map((p) => freebusyRequest(known ?? SIGNED_IN_USER, p)),
+    ];
+  },
+  async run(input, client) {
+    const userId = await resolveUser(input, client);
+    const pieces = await queryAcrossSpan(spanOf(input), async (piece) => {
+      const data = await client.request<{ freebusy_list?: BusyInterval[] }>(
+        freebusyRequest(userId, piece),
+      );
+      return data?.freebusy_list ?? [];
+    });
+    return mergeBusy(pieces.flat());
+  },
+  columns: [
+    { header: "START", value: (row) => formatLocalDateTime(Date.parse(row.start_time as string)) },
+    { header: "END", value: (row) => formatLocalDateTime(Date.parse(row.end_time as string)) },
+  ],
+});

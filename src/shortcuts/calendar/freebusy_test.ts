@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { ValidationError } from "../../errors/mod.ts";
+import { FakeClient, inputOf } from "../_fake_client.ts";
+import { freebusy, mergeBusy, SIGNED_IN_USER, USER_INFO_PATH } from "./freebusy.ts";
+
+const DAY_MS = 86_400_000;
+const START = Date.UTC(2026, 0, 1);
+
+Deno.test("mergeBusy() sorts and merges overlapping and touching intervals", () => {
+  assert.deepEqual(
+    mergeBusy([
+      { start_time: "2026-01-01T10:00:00Z", end_time: "2026-01-01T11:00:00Z" },
+      { start_time: "2026-01-01T09:00:00Z", end_time: "2026-01-01T10:00:00Z" },
+      { start_time: "2026-01-01T10:30:00Z", end_time: "2026-01-01T10:45:00Z" },
+      { start_time: "2026-01-02T09:00:00Z", end_time: "2026-01-02T09:30:00Z" },
+    ]),
+    [
+      { start_time: "2026-01-01T09:00:00Z", end_time: "2026-01-01T11:00:00Z" },
+      { start_time: "2026-01-02T09:00:00Z", end_time: "2026-01-02T09:30:00Z" },
+    ],
+  );
+});
+
+Deno.test("freebusy needs --user-id as a bot", () => {
+  assert.throws(
+    () => freebusy.validate!(inputOf({ start: START, end: START + DAY_MS }, { identity: "bot" })),
+    (e: unknown) => e instanceof ValidationError && e.param === "--user-id",
+  );
+});
+
+Deno.test("freebusy defaults to the signed-in user from the config", () => {
+  const config = { users: { default: { open_id: "ou_me" } } };
+  const requests = freebusy.requests(
+    inputOf({ start: START, end: START + 80 * DAY_MS }, { config }),
+  );
+  assert.equal(requests.length, 2);
+  assert.deepEqual(requests[0].body, {
+    time_min: "2026-01-01T00:00:00Z",
+    time_max: "2026-02-10T00:00:00Z",
+    user_id: "ou_me",
+  });
+  const unknown = freebusy.requests(inputOf({ start: START, end: START + DAY_MS }));
+  assert.equal(unknown[0].path, USER_INFO_PATH);
+  assert.equal((unknown[1].body as { user_id: string }).user_id, SIGNED_IN_USER);
+});
+
+Deno.test("freebusy asks who is signed in when the config does not say, then merges", async () => {
+  const client = new FakeClient((r) => {
+    if (r.path === USER_INFO_PATH) return { open_id: "ou_me" };
+    const body = r.body as { time_min: string };
+    return {
+      freebusy_list: [{ start_time: body.time_min, end_time: body.time_min.replace("T00", "T01") }],
+    };
+  });
+  const result = await freebusy.run(
+    inputOf({ start: START, end: START + 60 * DAY_MS }),
+    client,
+  );
+  assert.equal(client.requests.length, 3);
+  assert.equal((client.requests[1].body as { user_id: string }).user_id, "ou_me");
+  assert.deepEqual(result, [
+    { start_time: "2026-01-01T00:00:00Z", end_time: "2026-01-01T01:00:00Z" },
+    { start_time: "2026-01-31T00:00:00Z", end_time: "2026-01-31T01:00:00Z" },
+  ]);
+});

@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import { ValidationError } from "../../errors/mod.ts";
+import { FakeClient, inputOf } from "../_fake_client.ts";
+import { searchUser } from "./search_user.ts";
+
+const users = (from: number, n: number) =>
+  Array.from({ length: n }, (_, i) => ({ name: `U${from + i}`, open_id: `ou_${from + i}` }));
+
+function pagedClient(total: number) {
+  return new FakeClient((r) => {
+    const size = Number(r.query!.page_size);
+    const offset = r.query!.page_token ? Number(String(r.query!.page_token).slice(1)) : 0;
+    const more = offset + size < total;
+    return {
+      users: users(offset, Math.min(size, total - offset)),
+      has_more: more,
+      page_token: more ? `p${offset + size}` : undefined,
+    };
+  });
+}
+
+Deno.test("search-user returns one page of --limit users", async () => {
+  const client = pagedClient(50);
+  const found = await searchUser.run(inputOf({ query: "u", limit: 20, "page-all": false }), client);
+  assert.equal((found as unknown[]).length, 20);
+  assert.equal(client.requests.length, 1);
+  assert.deepEqual(client.requests[0].query, { query: "u", page_size: 20, page_token: undefined });
+});
+
+Deno.test("search-user --page-all follows page_token to the end", async () => {
+  const client = pagedClient(45);
+  const found = await searchUser.run(inputOf({ query: "u", limit: 20, "page-all": true }), client);
+  assert.equal((found as unknown[]).length, 45);
+  assert.deepEqual(client.requests.map((r) => r.query!.page_token), [undefined, "p20", "p40"]);
+});
+
+Deno.test("search-user pages past 200 when --limit asks for more", async () => {
+  const client = pagedClient(450);
+  const found = await searchUser.run(
+    inputOf({ query: "u", limit: 300, "page-all": false }),
+    client,
+  );
+  assert.equal((found as unknown[]).length, 300);
+  assert.deepEqual(client.requests.map((r) => r.query!.page_size), [200, 200]);
+});
+
+Deno.test("search-user validate rejects an empty query and a limit under 1", () => {
+  assert.throws(
+    () => searchUser.validate!(inputOf({ query: " ", limit: 20 })),
+    (e: unknown) => e instanceof ValidationError && e.param === "--query",
+  );
+  assert.throws(
+    () => searchUser.validate!(inputOf({ query: "a", limit: 0 })),
+    (e: unknown) => e instanceof ValidationError && e.param === "--limit",
+  );
+});

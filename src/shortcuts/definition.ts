@@ -1,0 +1,146 @@
+/**
+ * The declarative shape of a shortcut: `hark <service> +<verb>`. A definition names its service
+ * and verb, describes itself, lists the identities and scopes it needs, declares its parameters,
+ * and supplies hooks; the framework (`lifecycle.ts`, `register.ts`) does the rest.
+ *
+ * @module
+ */
+
+import type { Context } from "../context.ts";
+import type { Config } from "../config/mod.ts";
+import type { Identity } from "../cli/globals.ts";
+import type { ApiRequest } from "../http/preview_request.ts";
+import type { Column } from "../output/mod.ts";
+
+/** The parameter types of the spec. */
+export const PARAM_TYPES = ["string", "int", "bool", "enum", "datetime", "file"] as const;
+/** One of {@link PARAM_TYPES}. */
+export type ParamType = typeof PARAM_TYPES[number];
+
+/** One parameter of a shortcut, bound from a flag, `--input`, stdin or the environment. */
+export interface ParamSpec {
+  /** The flag name without dashes, kebab-case: `chat-id` is `--chat-id`. */
+  name: string;
+  /** The value type. */
+  type: ParamType;
+  /** One line of help. */
+  description: string;
+  /** Whether a value is needed; default false. */
+  required?: boolean;
+  /**
+   * The value used when no source gives one. For `datetime`, the words `today` and `now` are
+   * allowed and resolved against the clock.
+   */
+  default?: string | number | boolean;
+  /** The allowed values of an `enum`. */
+  allowed?: readonly string[];
+  /** For `datetime`: whether a date-only value means the start or the end of that day. */
+  dayEdge?: "start" | "end";
+  /** Placeholder of the value in help, such as `<id>`; default from the type. */
+  valueName?: string;
+  /**
+   * Marks the body parameter: read from piped stdin when no higher source set it, and none of
+   * `stdinUnless` was set either.
+   */
+  stdin?: boolean;
+  /** Parameters that, when set, keep stdin from being read for this one. */
+  stdinUnless?: readonly string[];
+}
+
+/** A `file` parameter's value: the path and the content, read before anything is sent. */
+export interface FileValue {
+  /** The path as given. */
+  path: string;
+  /** The file's text. */
+  text: string;
+}
+
+/** A bound parameter value: string, enum → string; int → number; bool → boolean;
+ * datetime → epoch milliseconds; file → {@link FileValue}. */
+export type ParamValue = string | number | boolean | FileValue;
+
+/** The bound parameters, keyed by {@link ParamSpec.name}; absent ones are missing. */
+export type ParamValues = Record<string, ParamValue | undefined>;
+
+/** What every hook receives. */
+export interface ShortcutInput {
+  /** The context. */
+  ctx: Context;
+  /** The bound parameter values. */
+  values: ParamValues;
+  /** The identity the shortcut acts as. */
+  identity: Identity;
+  /** The loaded config. */
+  config: Config;
+  /** The profile in use. */
+  profile: string;
+}
+
+/** What a shortcut calls the service with: the shared client's `request`. */
+export interface ApiCaller {
+  /** Sends a request with auth, retries and classification; resolves with `data`. */
+  request<T = unknown>(request: ApiRequest): Promise<T>;
+}
+
+/** A shortcut definition. `R` is what {@link ShortcutDefinition.run} resolves with. */
+export interface ShortcutDefinition<R = unknown> {
+  /** The service group: `calendar`, `contact`, `im`. */
+  service: string;
+  /** The verb with its plus sign: `+agenda`. */
+  verb: string;
+  /** One line saying what it does. */
+  description: string;
+  /** Command lines starting with `hark`; at least one. */
+  examples: string[];
+  /** Identities supported, the default first; default `["user"]`. */
+  identities?: Identity[];
+  /** The scopes a user token needs. */
+  scopes: string[];
+  /** The parameters. */
+  params: ParamSpec[];
+  /**
+   * Checks the bound values beyond their types (relations between parameters).
+   *
+   * @throws {ValidationError} naming the parameter
+   */
+  validate?(input: ShortcutInput): void;
+  /** The requests the shortcut would send, for `--dry-run`; never sends anything. */
+  requests(input: ShortcutInput): ApiRequest[];
+  /** Builds the requests, calls the service and returns the result. */
+  run(input: ShortcutInput, client: ApiCaller): Promise<R>;
+  /** Turns the result into the data written out; default the result itself. */
+  output?(result: R): unknown;
+  /** Table and CSV columns of the output rows. */
+  columns?: Column<Record<string, unknown>>[];
+}
+
+/** A definition with its result type erased, as the registry holds them. */
+export type AnyShortcut = ShortcutDefinition<unknown>;
+
+/**
+ * Declares a shortcut, keeping its result type for the hooks and erasing it for the registry.
+ *
+ * @param definition the definition
+ * @returns the same definition
+ */
+export function defineShortcut<R>(definition: ShortcutDefinition<R>): AnyShortcut {
+  return definition as unknown as AnyShortcut;
+}
+
+/**
+ * The identities a shortcut supports, the default first.
+ *
+ * @param definition the shortcut
+ */
+export function identitiesOf(definition: AnyShortcut): Identity[] {
+  return definition.identities ?? ["user"];
+}
+
+/**
+ * The full command name: `calendar +agenda`.
+ *
+ * @param definition the shortcut
+ */
+export function shortcutName(definition: AnyShortcut): string {
+  return `${definition.service} ${definition.verb}`;
+}

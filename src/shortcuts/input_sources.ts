@@ -1,0 +1,169 @@
+/**
+ * Where a shortcut's parameter values come from, ranked per parameter: the command-line
+ * argument, then the `--input <path>` JSON object, then stdin (the body parameter from piped
+ * stdin, or a JSON object with `--input -`), then the environment (`HARK_<SERVICE>_<PARAM>`),
+ * then the parameter's default.
+ *
+ * @module
+ */
+
+import type { Context } from "../context.ts";
+import { ValidationError } from "../errors/mod.ts";
+import type { ParamSpec, ParamValues } from "./definition.ts";
+import { envVarOf, flagOf, parseParamValue } from "./params.ts";
+
+/** Where a bound value came from. */
+export type ParamSource = "argv" | "input" | "stdin" | "env" | "default";
+
+/** Options of {@link bindParams}. */
+export interface BindOptions {
+  /** Values given on the command line, by parameter name; `undefined` when not given. */
+  argv: Record<string, unknown>;
+  /** `--input`: a path to a JSON object of parameter values, or `-` for stdin. */
+  input?: string;
+}
+
+/** The bound values and where each came from. */
+export interface BoundParams {
+  /** Typed values by parameter name. */
+  values: ParamValues;
+  /** The source of each bound value. */
+  sources: Record<string, ParamSource>;
+}
+
+/**
+ * Binds every parameter from its highest-ranked source, parses it, and checks that required
+ * ones are present. Stdin is read at most once, and only when a value is needed from it.
+ *
+ * @param ctx the context
+ * @param service the shortcut's service (for environment variable names)
+ * @param params the parameters
+ * @param options the command-line values and `--input`
+ * @throws {ValidationError} naming the flag for a bad or missing value, or `--input` for an
+ *   unreadable or malformed input
+ * @example
+ * ```ts
+ * // HARK_IM_CHAT_ID=oc_1 and --chat-id oc_2: the flag wins
+ * const { values, sources } = await bindParams(ctx, "im", params, { argv: { "chat-id": "oc_2" } });
+ * ```
+ */
+export async function bindParams(
+  ctx: Context,
+  service: string,
+  params: ParamSpec[],
+  options: BindOptions,
+): Promise<BoundParams> {
+  const input = options.input === undefined ? {} : await readInput(ctx, params, options.input);
+  const values: ParamValues = {};
+  const sources: Record<string, ParamSource> = {};
+  let stdinText: string | undefined;
+  const readStdinOnce = async () => {
+    stdinText ??= stripNewline(new TextDecoder().decode(await ctx.stdin.readAll()));
+    return stdinText;
+  };
+
+  const bind = async (spec: ParamSpec, raw: unknown, source: ParamSource, label: string) => {
+    values[spec.name] = await parseParamValue(ctx, spec, raw, label);
+    sources[spec.name] = source;
+  };
+
+  const ordered = [...params.filter((p) => !p.stdin), ...params.filter((p) => p.stdin)];
+  for (const spec of ordered) {
+    const fromArgv = options.argv[spec.name];
+    if (fromArgv !== undefined) {
+      await bind(spec, fromArgv, "argv", flagOf(spec));
+      continue;
+    }
+    if (spec.name in input) {
+      await bind(spec, input[spec.name], "input", `--input ${options.input}`);
+      continue;
+    }
+    const others = spec.stdinUnless ?? [];
+    if (
+      spec.stdin && options.input !== "-" && !ctx.stdin.isTerminal &&
+      !others.some((name) => sources[name] !== undefined && sources[name] !== "default")
+    ) {
+      const text = await readStdinOnce();
+      if (text.trim() !== "") {
+        await bind(spec, text, "stdin", "stdin");
+        continue;
+      }
+    }
+    const envName = envVarOf(service, spec);
+    const fromEnv = ctx.env.get(envName);
+    if (fromEnv !== undefined && fromEnv !== "") {
+      await bind(spec, fromEnv, "env", envName);
+      continue;
+    }
+    if (spec.default !== undefined) await bind(spec, spec.default, "default", "the default");
+  }
+
+  for (const spec of params) {
+    if (spec.required && values[spec.name] === undefined) {
+      throw new ValidationError(`Missing required flag ${flagOf(spec)}`, {
+        param: flagOf(spec),
+        suggestion: `Pass ${flagOf(spec)}, put "${spec.name}" in the --input file, or set ` +
+          envVarOf(service, spec),
+      });
+    }
+  }
+  return { values, sources };
+}
+
+async function readInput(
+  ctx: Context,
+  params: ParamSpec[],
+  path: string,
+): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = path === "-"
+      ? new TextDecoder().decode(await ctx.stdin.readAll())
+      : await ctx.fs.readTextFile(path);
+  } catch (error) {
+    throw new ValidationError(
+      `Cannot read --input ${JSON.stringify(path)}: ${(error as Error).message}`,
+      { param: "--input", cause: error },
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ValidationError(
+      `Cannot parse --input ${JSON.stringify(path)}: ${(error as Error).message}`,
+      { param: "--input", suggestion: "Give a JSON object of parameter values", cause: error },
+    );
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new ValidationError(`Invalid --input ${JSON.stringify(path)}: expected a JSON object`, {
+      param: "--input",
+      suggestion: 'Give a JSON object such as {"chat-id": "oc_123"}',
+    });
+  }
+  const known = new Map(params.map((p) => [p.name, p.name]));
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    const name = known.get(normalizeKey(key));
+    if (!name) {
+      throw new ValidationError(
+        `Unknown parameter ${JSON.stringify(key)} in --input ${JSON.stringify(path)}`,
+        {
+          param: "--input",
+          suggestion: `Known parameters: ${params.map((p) => p.name).join(", ")}`,
+        },
+      );
+    }
+    if (value !== null && value !== undefined) result[name] = value;
+  }
+  return result;
+}
+
+/** `chat_id`, `chatId` and `chat-id` all name the parameter `chat-id`. */
+function normalizeKey(key: string): string {
+  return key.replace(/([a-z0-9])([A-Z])/g, "$1-$2").replace(/_/g, "-").toLowerCase();
+}
+
+function stripNewline(text: string): string {
+  return text.replace(/\r?\n$/, "");
+}

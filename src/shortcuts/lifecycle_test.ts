@@ -1,0 +1,165 @@
+import assert from "node:assert/strict";
+import type { GlobalOptions } from "../cli/globals.ts";
+import type { Session } from "../cli/session.ts";
+import { AuthError, ValidationError } from "../errors/mod.ts";
+import { createTestContext, type TestContext } from "../testing/test_context.ts";
+import { FakeClient } from "./_fake_client.ts";
+import { defineShortcut } from "./definition.ts";
+import { type ClientFactory, matchIdentity, runShortcut } from "./lifecycle.ts";
+
+function sessionOf(ctx: TestContext, globals: Partial<GlobalOptions> = {}): Session {
+  const all: GlobalOptions = { json: false, dryRun: false, color: false, debug: false, ...globals };
+  return {
+    ctx,
+    globals: all,
+    configPath: "/nonexistent/config.json",
+    config: { apps: { default: { base_url: "https://open.example.com/" } } },
+    profile: "default",
+    output: { format: all.format, color: false },
+  };
+}
+
+const steps: string[] = [];
+const echo = defineShortcut<{ id: string; name: string }[]>({
+  service: "demo",
+  verb: "+echo",
+  description: "Echoes",
+  examples: ["hark demo +echo --name a"],
+  identities: ["user", "bot"],
+  scopes: ["demo:echo"],
+  params: [
+    { name: "name", type: "string", description: "a name", required: true },
+    { name: "count", type: "int", description: "how many", default: 2 },
+  ],
+  validate(input) {
+    steps.push("validate");
+    if (input.values.name === "bad") throw new ValidationError("bad name", { param: "--name" });
+  },
+  requests: (input) => [{
+    method: "POST",
+    path: "/open-apis/demo",
+    query: { n: input.values.count as number },
+    body: { name: input.values.name },
+  }],
+  async run(input, client) {
+    steps.push("run");
+    await client.request(this.requests(input)[0]);
+    return Array.from({ length: input.values.count as number }, (_, i) => ({
+      id: `id${i}`,
+      name: input.values.name as string,
+    }));
+  },
+  columns: [{ header: "ID", value: "id" }, { header: "NAME", value: "name" }],
+});
+
+function factory(client: FakeClient, identities: string[] = []): ClientFactory {
+  return (_session, identity) => {
+    steps.push("token");
+    identities.push(identity);
+    return Promise.resolve(client);
+  };
+}
+
+Deno.test("runShortcut() validates, resolves the token, runs and formats, in order", async () => {
+  steps.length = 0;
+  const ctx = createTestContext();
+  const client = new FakeClient(() => ({}));
+  const identities: string[] = [];
+  await runShortcut(
+    sessionOf(ctx, { format: "csv" }),
+    echo,
+    { argv: { name: "ann" } },
+    factory(client, identities),
+  );
+  assert.deepEqual(steps, ["validate", "token", "run"]);
+  assert.deepEqual(identities, ["user"]);
+  assert.deepEqual(ctx.stdout.text().split(/\r?\n/), ["ID,NAME", "id0,ann", "id1,ann", ""]);
+  assert.equal(client.requests.length, 1);
+});
+
+Deno.test("runShortcut() writes json and table output", async () => {
+  const json = createTestContext();
+  await runShortcut(sessionOf(json, { format: "json" }), echo, {
+    argv: { name: "ann", count: "1" },
+  }, factory(new FakeClient(() => ({}))));
+  assert.deepEqual(JSON.parse(json.stdout.text()), [{ id: "id0", name: "ann" }]);
+  const table = createTestContext();
+  await runShortcut(sessionOf(table, { format: "table" }), echo, {
+    argv: { name: "ann", count: "1" },
+  }, factory(new FakeClient(() => ({}))));
+  assert.match(table.stdout.text(), /ID\s+NAME\n.*id0\s+ann/s);
+});
+
+Deno.test("runShortcut() --dry-run prints the requests and resolves no token", async () => {
+  steps.length = 0;
+  const ctx = createTestContext();
+  const noToken: ClientFactory = () => Promise.reject(new AuthError("Not signed in"));
+  await runShortcut(sessionOf(ctx, { dryRun: true }), echo, { argv: { name: "ann" } }, noToken);
+  assert.deepEqual(steps, ["validate"]);
+  assert.deepEqual(JSON.parse(ctx.stdout.text()), [{
+    method: "POST",
+    url: "https://open.example.com/open-apis/demo?n=2",
+    query: { n: "2" },
+    headers: {
+      "Accept": "application/json",
+      "Authorization": "Bearer ****",
+      "Content-Type": "application/json; charset=utf-8",
+      "User-Agent": JSON.parse(ctx.stdout.text())[0].headers["User-Agent"],
+    },
+    body: { name: "ann" },
+  }]);
+});
+
+Deno.test("runShortcut() stops at validation before any token", async () => {
+  steps.length = 0;
+  const ctx = createTestContext();
+  await assert.rejects(
+    runShortcut(
+      sessionOf(ctx),
+      echo,
+      { argv: { name: "bad" } },
+      factory(new FakeClient(() => ({}))),
+    ),
+    (e: unknown) => e instanceof ValidationError && e.param === "--name",
+  );
+  await assert.rejects(
+    runShortcut(sessionOf(ctx), echo, { argv: {} }, factory(new FakeClient(() => ({})))),
+    /Missing required flag --name/,
+  );
+  assert.deepEqual(steps, ["validate"]);
+  assert.equal(ctx.stdout.text(), "");
+});
+
+Deno.test("runShortcut() acts as --as when supported, and names --as otherwise", async () => {
+  const identities: string[] = [];
+  await runShortcut(
+    sessionOf(createTestContext(), { as: "bot", format: "json" }),
+    echo,
+    { argv: { name: "a" } },
+    factory(new FakeClient(() => ({})), identities),
+  );
+  assert.deepEqual(identities, ["bot"]);
+  const userOnly = { ...echo, identities: ["user" as const] };
+  assert.equal(matchIdentity(userOnly, undefined), "user");
+  assert.throws(
+    () => matchIdentity(userOnly, "bot"),
+    (e: unknown) =>
+      e instanceof ValidationError && e.param === "--as" && /supports "user"/.test(e.message),
+  );
+});
+
+Deno.test("runShortcut() turns an unexpected failure into an internal error", async () => {
+  await assert.rejects(
+    runShortcut(
+      sessionOf(createTestContext()),
+      echo,
+      { argv: { name: "a" } },
+      factory(
+        new FakeClient(() => {
+          throw new TypeError("oops");
+        }),
+      ),
+    ),
+    (e: unknown) => (e as { type?: string }).type === "internal",
+  );
+});

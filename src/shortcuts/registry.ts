@@ -1,0 +1,131 @@
+/**
+ * Every shortcut hark knows, from each service folder's `mod.ts`.
+ *
+ * @module
+ */
+
+import { ValidationError } from "../errors/mod.ts";
+import { calendarService } from "./calendar/mod.ts";
+import { contactService } from "./contact/mod.ts";
+import { type AnyShortcut, identitiesOf, shortcutName } from "./definition.ts";
+import { imService } from "./im/mod.ts";
+import { PARAM_TYPES } from "./definition.ts";
+import type { ServiceGroup } from "./service_group.ts";
+
+/** The service groups, in help order. */
+export const SERVICES: readonly ServiceGroup[] = [calendarService, contactService, imService];
+
+/** Flags the framework or the root command own, which a shortcut parameter may not reuse. */
+export const RESERVED_FLAGS: readonly string[] = [
+  "input",
+  "json",
+  "format",
+  "dry-run",
+  "color",
+  "no-color",
+  "profile",
+  "as",
+  "debug",
+  "help",
+  "version",
+];
+
+/**
+ * Finds a shortcut.
+ *
+ * @param service the service, such as `calendar`
+ * @param verb the verb, with or without its plus sign
+ * @param services the groups to search; default {@link SERVICES}
+ * @throws {ValidationError} listing the known services or verbs
+ */
+export function findShortcut(
+  service: string,
+  verb: string,
+  services: readonly ServiceGroup[] = SERVICES,
+): AnyShortcut {
+  const group = services.find((s) => s.name === service);
+  if (!group) {
+    throw new ValidationError(`Unknown service "${service}"`, {
+      param: "service",
+      suggestion: `Known services: ${services.map((s) => s.name).join(", ")}`,
+    });
+  }
+  const wanted = verb.startsWith("+") ? verb : `+${verb}`;
+  const found = group.shortcuts.find((s) => s.verb === wanted);
+  if (!found) {
+    throw new ValidationError(`Unknown shortcut "${service} ${wanted}"`, {
+      param: "verb",
+      suggestion: `Known shortcuts of ${service}: ${group.shortcuts.map((s) => s.verb).join(", ")}`,
+    });
+  }
+  return found;
+}
+
+/**
+ * The mistakes in a set of service groups: duplicate names, a missing description or example,
+ * a verb without its plus sign, a shortcut in the wrong group, bad parameters. Empty when all is
+ * well; a test keeps it empty for {@link SERVICES}.
+ *
+ * @param services the groups
+ */
+export function registryProblems(services: readonly ServiceGroup[]): string[] {
+  const problems: string[] = [];
+  const groupNames = new Set<string>();
+  const names = new Set<string>();
+  for (const group of services) {
+    if (groupNames.has(group.name)) problems.push(`duplicate service "${group.name}"`);
+    groupNames.add(group.name);
+    if (!group.description?.trim()) problems.push(`service "${group.name}" has no description`);
+    if (group.examples.length === 0) problems.push(`service "${group.name}" has no example`);
+    for (const shortcut of group.shortcuts) problems.push(...shortcutProblems(group, shortcut));
+    for (const shortcut of group.shortcuts) {
+      const name = shortcutName(shortcut);
+      if (names.has(name)) problems.push(`duplicate shortcut "${name}"`);
+      names.add(name);
+    }
+  }
+  return problems;
+}
+
+function shortcutProblems(group: ServiceGroup, shortcut: AnyShortcut): string[] {
+  const name = shortcutName(shortcut);
+  const problems: string[] = [];
+  if (shortcut.service !== group.name) {
+    problems.push(`"${name}" is listed under service "${group.name}"`);
+  }
+  if (!/^\+[a-z][a-z0-9-]*$/.test(shortcut.verb)) {
+    problems.push(`"${name}": the verb must be a plus sign and lower-case words`);
+  }
+  if (!shortcut.description?.trim()) problems.push(`"${name}" has no description`);
+  if (shortcut.examples.length === 0) problems.push(`"${name}" has no example`);
+  for (const example of shortcut.examples) {
+    if (!example.startsWith(`hark ${name}`) && !example.includes(`| hark ${name}`)) {
+      problems.push(`"${name}": example "${example}" does not run it`);
+    }
+  }
+  if (identitiesOf(shortcut).length === 0) problems.push(`"${name}" supports no identity`);
+  const params = new Set<string>();
+  for (const param of shortcut.params) {
+    if (params.has(param.name)) problems.push(`"${name}": duplicate parameter "${param.name}"`);
+    params.add(param.name);
+    if (RESERVED_FLAGS.includes(param.name)) {
+      problems.push(`"${name}": parameter "${param.name}" clashes with a global flag`);
+    }
+    if (!/^[a-z][a-z0-9-]*$/.test(param.name)) {
+      problems.push(`"${name}": parameter "${param.name}" is not kebab-case`);
+    }
+    if (!PARAM_TYPES.includes(param.type)) {
+      problems.push(`"${name}": parameter "${param.name}" has unknown type "${param.type}"`);
+    }
+    if (!param.description?.trim()) {
+      problems.push(`"${name}": parameter "${param.name}" has no description`);
+    }
+    if (param.type === "enum" && !(param.allowed && param.allowed.length > 0)) {
+      problems.push(`"${name}": enum parameter "${param.name}" has no allowed values`);
+    }
+    if (param.required && param.default !== undefined) {
+      problems.push(`"${name}": parameter "${param.name}" is required and has a default`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,122 @@
+/**
+ * A sandbox, a signed-in user (an environment token) and a throwaway hark home, for the
+ * shortcut end-to-end tests.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { type Sandbox, startSandbox } from "../../src/sandbox/mod.ts";
+import {
+  createHarkEnv,
+  type HarkEnv,
+  type HarkRun,
+  type RunHarkOptions,
+} from "../support/hark_env.ts";
+import { sandboxUserToken } from "../support/sandbox_token.ts";
+
+/** One logged sandbox request. */
+export interface Logged {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+/** A ready environment. */
+export interface ShortcutEnv {
+  sb: Sandbox;
+  hark: HarkEnv;
+  /** The user's access token (all scopes). */
+  token: string;
+  /** Runs hark with TZ=UTC and the token in HARK_USER_ACCESS_TOKEN. */
+  run(args: string[], options?: RunHarkOptions): Promise<HarkRun>;
+  /** The sandbox's business requests (/open-apis/ only), oldest first. */
+  requests(): Promise<Logged[]>;
+  /** Empties the request log and the in-flight peak. */
+  clearRequests(): Promise<void>;
+  /** A sandbox JSON route. */
+  get<T>(path: string): Promise<T>;
+  /** POSTs JSON to a sandbox route. */
+  post(path: string, body: unknown, token?: string): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts everything.
+ *
+ * @param options the seed data's anchor day (default today)
+ */
+export async function createShortcutEnv(
+  options: { startDay?: string } = {},
+): Promise<ShortcutEnv> {
+  const sb = await startSandbox({ quiet: true, interval: 1, startDay: options.startDay });
+  const hark = await createHarkEnv({ TZ: "UTC", HARK_TEST_APP_SECRET: sb.appSecret });
+  try {
+    await Deno.mkdir(join(hark.dir, "config"), { recursive: true });
+    await Deno.writeTextFile(
+      hark.configPath,
+      JSON.stringify({
+        apps: {
+          default: {
+            app_id: sb.appId,
+            app_secret: "@env:HARK_TEST_APP_SECRET",
+            base_url: sb.baseUrl,
+          },
+        },
+      }),
+    );
+    const { accessToken } = await sandboxUserToken(sb);
+    const call = async (path: string, init?: RequestInit) => {
+      const response = await fetch(`${sb.baseUrl}${path}`, init);
+      const body = await response.json();
+      if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
+      return body;
+    };
+    return {
+      sb,
+      hark,
+      token: accessToken,
+      run: (args, options = {}) =>
+        hark.run(args, {
+          ...options,
+          env: { HARK_USER_ACCESS_TOKEN: accessToken, ...options.env },
+        }),
+      requests: async () =>
+        ((await call("/sandbox/requests")) as Logged[]).filter((r) =>
+          r.path.startsWith("/open-apis/")
+        ),
+      clearRequests: async () => {
+        await call("/sandbox/requests", { method: "DELETE" });
+      },
+      get: (path) => call(path),
+      post: (path, body, token) =>
+        call(path, {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/json",
+            ...(token ? { Authorization: `Bearer ${token}` } : {}),
+          },
+          body: JSON.stringify(body),
+        }),
+      async close() {
+        await sb.close();
+        await hark.cleanup();
+      },
+    };
+  } catch (error) {
+    await sb.close();
+    await hark.cleanup();
+    throw error;
+  }
+}
+
+/** Parses stdout as JSON, failing with the run's output when it is not. */
+export function jsonOf<T = unknown>(run: HarkRun): T {
+  try {
+    return JSON.parse(run.stdout);
+  } catch {
+    throw new Error(`exit ${run.code}; stdout: ${run.stdout}; stderr: ${run.stderr}`);
+  }
+}
