@@ -14,7 +14,7 @@ import {
   updateConfig,
 } from "../config/mod.ts";
 import { ValidationError } from "../errors/mod.ts";
-import { writeData } from "../output/output.ts";
+import { resolveFormat, writeData } from "../output/output.ts";
 import { withExamples } from "./help.ts";
 import { confirm } from "./prompt.ts";
 import { openSession, type Session } from "./session.ts";
@@ -56,7 +56,7 @@ export function listProfiles(config: Config, active: string): ProfileRow[] {
  */
 export function runProfileList(session: Session): void {
   const rows = listProfiles(session.config, session.profile);
-  if (rows.length === 0 && session.output.format !== "json") {
+  if (rows.length === 0 && resolveFormat(session.ctx, session.output) !== "json") {
     session.ctx.stderr.write("No profiles yet. Create one with: hark config init\n");
   }
   writeData(session.ctx, session.output, rows, [
@@ -110,19 +110,21 @@ export async function runProfileRemove(
       return;
     }
   }
+  // A profile owns the entries under hark/<name>/; a reference to another path may be shared.
   const owned = new Set<string>();
+  const ownPrefix = `hark/${name}/`;
   await updateConfig(ctx, (config) => {
     for (const value of [config.apps?.[name]?.app_secret, config.users?.[name]?.access_token]) {
       if (typeof value !== "string") continue;
       const input = parseSecretInput(value);
-      if (input.kind === "keychain") owned.add(input.path);
+      if (input.kind === "keychain" && input.path.startsWith(ownPrefix)) owned.add(input.path);
     }
     delete config.apps?.[name];
     delete config.users?.[name];
     if (config.active_profile === name) delete config.active_profile;
   }, session.configPath);
   for (const path of await ctx.keychain.list()) {
-    if (path.startsWith(`hark/${name}/`)) owned.add(path);
+    if (path.startsWith(ownPrefix)) owned.add(path);
   }
   for (const path of owned) await ctx.keychain.delete(path);
   if (session.output.format === "json") {

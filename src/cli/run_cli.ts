@@ -50,7 +50,8 @@ export async function runCli(
     ["1", "true"].includes(ctx.env.get("HARK_DEBUG") ?? "");
   try {
     if (argv.length === 0) {
-      ctx.stdout.write(root.helpInformation());
+      // outputHelp() (not helpInformation()) so the examples added after the help show too.
+      root.outputHelp();
       return outcome(0);
     }
     await root.parseAsync(argv, { from: "user" });
@@ -137,7 +138,7 @@ function fromCommander(error: CommanderError, command: CommandUnknownOpts): Vali
   const hint = lines.slice(1).join(" ").replace(/^\((.*)\)$/, "$1");
   const message = main.charAt(0).toUpperCase() + main.slice(1) +
     (hint ? ` (${hint.charAt(0).toLowerCase()}${hint.slice(1)})` : "");
-  const param = /'([^']+)'/.exec(main)?.[1];
+  const param = /'([^']+)'/.exec(main)?.[1]?.split(" ")[0];
   return new ValidationError(message.replace(/\.$/, ""), {
     param,
     suggestion: `See the usage of ${commandPath(command)}`,

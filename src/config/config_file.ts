@@ -51,12 +51,18 @@ export function parseConfig(text: string, path: string): Config {
   try {
     value = JSON.parse(text);
   } catch (error) {
+    // V8 gives a position for some errors only ("Unexpected token 'x', ... is not valid JSON"
+    // has none), so find the first syntax error ourselves.
     const position = /position (\d+)/.exec(describe(error));
-    const where = position ? lineColumn(text, Number(position[1])) : undefined;
-    const reason = describe(error).replace(/\s*\(line \d+ column \d+\)/, "");
+    const offset = syntaxErrorOffset(text) ?? (position ? Number(position[1]) : text.length);
+    const where = lineColumn(text, offset);
+    const reason = describe(error)
+      .replace(/\s*\(line \d+ column \d+\)/, "")
+      // Drop V8's quote of the file's content: it may hold a secret.
+      .replace(/,\s*(\.\.\.)?"[\s\S]*is not valid JSON$/, "");
     throw malformed(
       path,
-      where ? `line ${where.line}, column ${where.column}: ${reason}` : reason,
+      `line ${where.line}, column ${where.column}: ${reason}`,
       error,
     );
   }
@@ -108,6 +114,101 @@ function malformed(path: string, reason: string, cause?: unknown): ValidationErr
     suggestion: "Fix the file by hand (hark never overwrites a malformed config), or move it away",
     cause,
   });
+}
+
+/**
+ * The offset of the first JSON syntax error in `text` (its length when the text ends early), or
+ * `undefined` when none is found.
+ */
+function syntaxErrorOffset(text: string): number | undefined {
+  let i = 0;
+  const fail = (): never => {
+    throw new SyntaxAt(i);
+  };
+  const space = () => {
+    while (i < text.length && " \t\n\r".includes(text[i])) i++;
+  };
+  const expect = (char: string) => {
+    space();
+    if (text[i] !== char) fail();
+    i++;
+  };
+  const string = () => {
+    expect('"');
+    for (;;) {
+      if (i >= text.length) fail();
+      const char = text[i];
+      if (char === '"') {
+        i++;
+        return;
+      }
+      if (char === "\\") {
+        i++;
+        if (text[i] === "u") {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail();
+          i += 5;
+          continue;
+        }
+        if (i >= text.length || !'"\\/bfnrt'.includes(text[i])) fail();
+      } else if (char.charCodeAt(0) < 0x20) {
+        fail();
+      }
+      i++;
+    }
+  };
+  const container = (close: string, member: () => void) => {
+    i++;
+    space();
+    if (text[i] === close) {
+      i++;
+      return;
+    }
+    for (;;) {
+      member();
+      space();
+      if (text[i] === ",") i++;
+      else if (text[i] === close) {
+        i++;
+        return;
+      } else fail();
+    }
+  };
+  const value = (): void => {
+    space();
+    const char = text[i];
+    if (char === "{") {
+      return container("}", () => {
+        string();
+        expect(":");
+        value();
+      });
+    }
+    if (char === "[") return container("]", value);
+    if (char === '"') return string();
+    const number = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+    number.lastIndex = i;
+    if (number.test(text)) {
+      i = number.lastIndex;
+      return;
+    }
+    const word = ["true", "false", "null"].find((w) => text.startsWith(w, i));
+    if (!word) fail();
+    i += word!.length;
+  };
+  try {
+    value();
+    space();
+    if (i < text.length) fail();
+  } catch (error) {
+    if (error instanceof SyntaxAt) return Math.min(error.offset, text.length);
+    return undefined; // Nesting too deep for this scanner: use V8's answer.
+  }
+  return undefined;
+}
+
+/** Thrown inside {@link syntaxErrorOffset} to stop at the first error. */
+class SyntaxAt {
+  constructor(readonly offset: number) {}
 }
 
 function lineColumn(text: string, position: number): { line: number; column: number } {

@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
+import { createTestContext, type TestContext } from "../testing/test_context.ts";
+import { ValidationError } from "../errors/mod.ts";
+import { addGlobalOptions } from "./globals.ts";
+import { openSession, type Session } from "./session.ts";
+
+async function open(ctx: TestContext, argv: string[]): Promise<Session> {
+  let session: Promise<Session> | undefined;
+  const root = addGlobalOptions(new Command("hark")).exitOverride();
+  root.command("leaf").exitOverride().action((_flags, command) => {
+    session = openSession(ctx, command as unknown as CommandUnknownOpts);
+  });
+  root.parse(argv, { from: "user" });
+  assert.ok(session, "the action ran");
+  return await session;
+}
+
+async function withConfig(text: string | undefined, fn: (path: string) => Promise<void>) {
+  const dir = await Deno.makeTempDir({ prefix: "hark-session-test-" });
+  try {
+    const path = join(dir, "config.json");
+    if (text !== undefined) await Deno.writeTextFile(path, text);
+    await fn(path);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("openSession() loads the config and picks the profile from the flags", async () => {
+  const config = {
+    active_profile: "work",
+    apps: { work: { app_id: "cli_w" } },
+    preferences: { output_format: "csv" },
+  };
+  await withConfig(JSON.stringify(config), async (path) => {
+    const ctx = createTestContext({ env: { HARK_CONFIG: path } });
+    const session = await open(ctx, ["leaf", "--no-color"]);
+    assert.equal(session.ctx, ctx);
+    assert.equal(session.configPath, path);
+    assert.deepEqual(session.config, config);
+    assert.equal(session.profile, "work");
+    assert.deepEqual(session.output, {
+      format: undefined,
+      color: false,
+      preferences: { output_format: "csv" },
+    });
+    assert.equal((await open(ctx, ["--profile", "other", "leaf"])).profile, "other");
+    assert.equal((await open(ctx, ["leaf", "--json"])).output.format, "json");
+  });
+});
+
+Deno.test("openSession() uses HARK_PROFILE and an absent config as empty", async () => {
+  await withConfig(undefined, async (path) => {
+    const ctx = createTestContext({ env: { HARK_CONFIG: path, HARK_PROFILE: "ci" } });
+    const session = await open(ctx, ["leaf"]);
+    assert.deepEqual(session.config, {});
+    assert.equal(session.profile, "ci");
+  });
+});
+
+Deno.test("openSession() fails on a malformed config", async () => {
+  await withConfig("{,}", async (path) => {
+    const ctx = createTestContext({ env: { HARK_CONFIG: path } });
+    await assert.rejects(open(ctx, ["leaf"]), (error: unknown) => {
+      assert.ok(error instanceof ValidationError);
+      assert.match(error.message, /line 1, column 2/);
+      return true;
+    });
+  });
+});

@@ -1,0 +1,262 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createTestContext, type TestContext } from "../testing/test_context.ts";
+import { ValidationError } from "../errors/mod.ts";
+import { loadConfig, parseConfig, updateConfig } from "./config_file.ts";
+
+async function withConfigDir(
+  fn: (ctx: TestContext, path: string, dir: string) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "hark-config-test-" });
+  try {
+    const path = join(dir, "nested", "hark", "config.json");
+    const ctx = createTestContext({ now: Date.now(), env: { HARK_CONFIG: path } });
+    await fn(ctx, path, dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+function assertMalformed(path: string, pattern: RegExp) {
+  return (error: unknown) => {
+    assert.ok(error instanceof ValidationError, String(error));
+    assert.equal(error.code, 2);
+    assert.ok(error.message.startsWith(`Cannot parse the config file "${path}": `), error.message);
+    assert.match(error.message, pattern);
+    assert.match(error.recovery.suggestion, /never overwrites/);
+    return true;
+  };
+}
+
+Deno.test("loadConfig() gives an empty config when the file is absent", async () => {
+  await withConfigDir(async (ctx, path) => {
+    assert.deepEqual(await loadConfig(ctx), {});
+    assert.equal(await ctx.fs.exists(path), false);
+  });
+});
+
+Deno.test("loadConfig() reads HARK_CONFIG's file", async () => {
+  await withConfigDir(async (ctx, path) => {
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    await Deno.writeTextFile(path, '{"apps":{"default":{"app_id":"cli_1"}},"active_profile":"x"}');
+    assert.deepEqual(await loadConfig(ctx), {
+      apps: { default: { app_id: "cli_1" } },
+      active_profile: "x",
+    });
+  });
+});
+
+Deno.test("parseConfig() names file, line and column of a syntax error", () => {
+  const text = '{\n  "apps": {},\n  oops\n}\n';
+  assert.throws(
+    () => parseConfig(text, "/etc/hark.json"),
+    assertMalformed("/etc/hark.json", /line 3, column 3: /),
+  );
+  assert.throws(
+    () => parseConfig('{"a": 1} trailing', "/c.json"),
+    assertMalformed("/c.json", /line 1, column 10: /),
+  );
+});
+
+Deno.test("parseConfig() names line and column of a truncated file", () => {
+  assert.throws(
+    () => parseConfig('{\n  "apps": ', "/c.json"),
+    assertMalformed("/c.json", /line 2, column 11: Unexpected end of JSON input/),
+  );
+});
+
+Deno.test("parseConfig() finds the position of every kind of syntax error", () => {
+  const cases: [string, string][] = [
+    ['{\n  "app_secret": plaintext-secret\n}', "line 2, column 17"],
+    ['{"a": [1, 2,]}', "line 1, column 13"],
+    ['{"a": "bad \\q escape"}', "line 1, column 13"],
+    ['{"a": "tab\there"}', "line 1, column 11"],
+    ['{"a": 01}', "line 1, column 8"],
+    ['{"a": tru}', "line 1, column 7"],
+    ["{'a': 1}", "line 1, column 2"],
+    ['{"a": 1,\n\n  "b" 2}', "line 3, column 7"],
+    ['{"a": "\\u12G4"}', "line 1, column 9"],
+    ['{"a": 1}}', "line 1, column 9"],
+  ];
+  for (const [text, where] of cases) {
+    assert.throws(
+      () => parseConfig(text, "/c.json"),
+      assertMalformed("/c.json", new RegExp(`: ${where}: `)),
+      text,
+    );
+  }
+});
+
+Deno.test("parseConfig() does not quote the file's content in the message", () => {
+  assert.throws(
+    () => parseConfig('{"app_secret": s3cr3t-value}', "/c.json"),
+    (error: unknown) => {
+      assert.ok(error instanceof ValidationError);
+      assert.ok(!error.message.includes("s3cr3t"), error.message);
+      assert.match(error.message, /line 1, column 16: Unexpected token 's'$/);
+      return true;
+    },
+  );
+});
+
+Deno.test("parseConfig() rejects an empty file and a non-object top level", () => {
+  assert.throws(() => parseConfig("  \n", "/c.json"), assertMalformed("/c.json", /empty/));
+  for (const text of ["[]", "null", "42", '"x"']) {
+    assert.throws(
+      () => parseConfig(text, "/c.json"),
+      assertMalformed("/c.json", /not a JSON object/),
+    );
+  }
+});
+
+Deno.test("parseConfig() checks the shape of the known keys", () => {
+  const cases: [string, RegExp][] = [
+    ['{"apps": []}', /"apps" must be an object/],
+    ['{"users": "x"}', /"users" must be an object/],
+    ['{"preferences": 1}', /"preferences" must be an object/],
+    ['{"apps": {"default": "x"}}', /"apps\.default" must be an object/],
+    ['{"users": {"default": null}}', /"users\.default" must be an object/],
+    ['{"active_profile": 3}', /"active_profile" must be a string/],
+  ];
+  for (const [text, pattern] of cases) {
+    assert.throws(() => parseConfig(text, "/c.json"), assertMalformed("/c.json", pattern), text);
+  }
+});
+
+Deno.test("parseConfig() keeps unknown keys", () => {
+  const config = parseConfig('{"future": {"x": [1]}, "apps": {"a": {"extra": true}}}', "/c.json");
+  assert.deepEqual(config, { future: { x: [1] }, apps: { a: { extra: true } } });
+});
+
+Deno.test("updateConfig() creates the folder 0700 and the file 0600, leaving no .tmp or .lock", async () => {
+  await withConfigDir(async (ctx, path) => {
+    const written = await updateConfig(ctx, (config) => {
+      config.preferences = { output_format: "csv" };
+    });
+    assert.deepEqual(written, { preferences: { output_format: "csv" } });
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(path)), written);
+    if (Deno.build.os !== "windows") {
+      assert.equal((await Deno.stat(path)).mode! & 0o777, 0o600);
+      assert.equal((await Deno.stat(join(path, ".."))).mode! & 0o777, 0o700);
+    }
+    assert.deepEqual(await ctx.fs.readDir(join(path, "..")), ["config.json"]);
+  });
+});
+
+Deno.test("updateConfig() keeps the file 0600 when it was wider before", async () => {
+  if (Deno.build.os === "windows") return;
+  await withConfigDir(async (ctx, path) => {
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    await Deno.writeTextFile(path, "{}", { mode: 0o644 });
+    await Deno.chmod(path, 0o644);
+    await updateConfig(ctx, (config) => {
+      config.active_profile = "x";
+    });
+    assert.equal((await Deno.stat(path)).mode! & 0o777, 0o600);
+  });
+});
+
+Deno.test("updateConfig() preserves unknown keys at every level", async () => {
+  await withConfigDir(async (ctx, path) => {
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    const before = {
+      future_key: { nested: [1, 2, { deep: true }] },
+      apps: { default: { app_id: "cli_1", custom_field: "keep me" } },
+      users: { default: { name: "Ada", extra: 1 } },
+      preferences: { output_format: "json", theme: "dark" },
+    };
+    await Deno.writeTextFile(path, JSON.stringify(before));
+    await updateConfig(ctx, (config) => {
+      config.apps!.default.base_url = "https://open.feishu.cn";
+    });
+    const after = JSON.parse(await Deno.readTextFile(path));
+    assert.deepEqual(after, {
+      ...before,
+      apps: { default: { ...before.apps.default, base_url: "https://open.feishu.cn" } },
+    });
+  });
+});
+
+Deno.test("updateConfig() accepts a change that returns a new config", async () => {
+  await withConfigDir(async (ctx, path) => {
+    await updateConfig(ctx, () => ({ active_profile: "a" }));
+    const result = await updateConfig(ctx, async (config) => {
+      await Promise.resolve();
+      return { ...config, preferences: { color: false } };
+    });
+    assert.deepEqual(result, { active_profile: "a", preferences: { color: false } });
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(path)), result);
+  });
+});
+
+Deno.test("updateConfig() never overwrites a malformed file", async () => {
+  await withConfigDir(async (ctx, path) => {
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    const broken = '{\n  "apps": {\n    "default": {,\n  }\n}\n';
+    await Deno.writeTextFile(path, broken);
+    let called = false;
+    await assert.rejects(
+      updateConfig(ctx, (config) => {
+        called = true;
+        config.active_profile = "x";
+      }),
+      assertMalformed(path, /line 3, column 17/),
+    );
+    assert.equal(called, false);
+    assert.equal(await Deno.readTextFile(path), broken);
+    assert.deepEqual(await ctx.fs.readDir(join(path, "..")), ["config.json"]);
+  });
+});
+
+Deno.test("updateConfig() writes nothing and releases the lock when the change throws", async () => {
+  await withConfigDir(async (ctx, path) => {
+    await updateConfig(ctx, (config) => {
+      config.active_profile = "a";
+    });
+    const before = await Deno.readTextFile(path);
+    await assert.rejects(
+      updateConfig(ctx, (config) => {
+        config.active_profile = "b";
+        throw new ValidationError("No");
+      }),
+      ValidationError,
+    );
+    assert.equal(await Deno.readTextFile(path), before);
+    assert.equal(await ctx.fs.exists(`${path}.lock`), false);
+    await updateConfig(ctx, (config) => {
+      config.active_profile = "c";
+    });
+    assert.equal((await loadConfig(ctx)).active_profile, "c");
+  });
+});
+
+Deno.test("updateConfig() loses no write among concurrent callers in one process", async () => {
+  await withConfigDir(async (base, path) => {
+    // Real waiting, so the callers take turns on the lock.
+    const ctx = {
+      ...base,
+      sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+    };
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        updateConfig(ctx, (config) => {
+          config[`key_${i}`] = i;
+        })),
+    );
+    const config = JSON.parse(await Deno.readTextFile(path));
+    for (let i = 0; i < 12; i++) assert.equal(config[`key_${i}`], i);
+    assert.equal(await ctx.fs.exists(`${path}.lock`), false);
+  });
+});
+
+Deno.test("loadConfig() reports an unreadable path as a ValidationError naming it", async () => {
+  await withConfigDir(async (ctx, _path, dir) => {
+    // A folder where the file should be.
+    await assert.rejects(loadConfig(ctx, dir), (error: unknown) => {
+      assert.ok(error instanceof ValidationError);
+      assert.ok(error.message.startsWith(`Cannot read the config file "${dir}": `), error.message);
+      assert.ok(error.cause instanceof Error);
+      return true;
+    });
+  });
+});

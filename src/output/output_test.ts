@@ -1,0 +1,120 @@
+import assert from "node:assert/strict";
+import { createTestContext } from "../testing/test_context.ts";
+import { formatJson, type OutputOptions, resolveFormat, writeData } from "./output.ts";
+
+const rows = [
+  { name: "Ada, Countess", id: "ou_1", tags: ["a", "b"] },
+  { name: 'Bob "B"', id: "ou_2", tags: [] },
+];
+
+Deno.test("resolveFormat(): the flag wins, then preferences, then the terminal", () => {
+  const terminal = createTestContext({ stdoutIsTerminal: true });
+  const piped = createTestContext({ stdoutIsTerminal: false });
+  assert.equal(
+    resolveFormat(terminal, { format: "csv", color: true, preferences: { output_format: "json" } }),
+    "csv",
+  );
+  assert.equal(
+    resolveFormat(piped, { color: true, preferences: { output_format: "table" } }),
+    "table",
+  );
+  assert.equal(resolveFormat(terminal, { color: true }), "table");
+  assert.equal(resolveFormat(piped, { color: true }), "json");
+  assert.equal(resolveFormat(piped, { color: true, preferences: {} }), "json");
+});
+
+Deno.test("formatJson() sorts keys at every level", () => {
+  const text = formatJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: null } }, false);
+  assert.equal(text, '{"a":{"c":null,"d":[{"y":2,"z":1}]},"b":1}');
+});
+
+Deno.test("formatJson() is pretty with two spaces, or compact", () => {
+  assert.equal(formatJson({ a: [1] }, true), '{\n  "a": [\n    1\n  ]\n}');
+  assert.equal(formatJson({ a: [1] }, false), '{"a":[1]}');
+  assert.equal(formatJson(undefined, false), "null");
+});
+
+Deno.test("writeData() writes compact JSON when piped and pretty JSON on a terminal", () => {
+  const piped = createTestContext();
+  writeData(piped, { color: true }, { b: 2, a: 1 });
+  assert.equal(piped.stdout.text(), '{"a":1,"b":2}\n');
+  assert.equal(piped.stderr.text(), "");
+  const terminal = createTestContext({ stdoutIsTerminal: true });
+  writeData(terminal, { format: "json", color: true }, { b: 2, a: 1 });
+  assert.equal(terminal.stdout.text(), '{\n  "a": 1,\n  "b": 2\n}\n');
+});
+
+Deno.test("writeData() writes CSV with the given columns", () => {
+  const ctx = createTestContext();
+  writeData(ctx, { format: "csv", color: true }, rows, [
+    { header: "NAME", value: "name" },
+    { header: "TAGS", value: "tags" },
+    { header: "UPPER", value: (r) => r.id.toUpperCase() },
+  ]);
+  assert.equal(
+    ctx.stdout.text(),
+    'NAME,TAGS,UPPER\r\n"Ada, Countess","a, b",OU_1\r\n"Bob ""B""",,OU_2\r\n',
+  );
+});
+
+Deno.test("writeData() defaults columns to the first item's keys, upper-cased", () => {
+  const ctx = createTestContext();
+  writeData(ctx, { format: "csv", color: true }, [{
+    id: 1,
+    ok: true,
+    extra: { x: 1 },
+    none: null,
+  }]);
+  assert.equal(ctx.stdout.text(), 'ID,OK,EXTRA,NONE\r\n1,true,"{""x"":1}",\r\n');
+});
+
+Deno.test("writeData() renders a single object as FIELD / VALUE rows", () => {
+  const ctx = createTestContext();
+  writeData(ctx, { format: "table", color: true }, { name: "Ada", id: "ou_1" });
+  assert.equal(ctx.stdout.text(), "FIELD  VALUE\nname   Ada\nid     ou_1\n");
+});
+
+Deno.test("writeData() table has no colour when piped, bold headers on a terminal", () => {
+  const piped = createTestContext();
+  writeData(piped, { format: "table", color: true }, rows, [{ header: "ID", value: "id" }]);
+  assert.equal(piped.stdout.text(), "ID\nou_1\nou_2\n");
+  assert.ok(!piped.stdout.text().includes("\x1b"));
+
+  const terminal = createTestContext({ stdoutIsTerminal: true });
+  writeData(terminal, { color: true }, rows, [{ header: "ID", value: "id" }]);
+  assert.equal(terminal.stdout.text(), "\x1b[1mID\x1b[22m\nou_1\nou_2\n");
+});
+
+Deno.test("writeData() table has no colour with --no-color, NO_COLOR or preferences.color", () => {
+  const cases: { env: Record<string, string>; options: OutputOptions }[] = [
+    { env: {}, options: { color: false } },
+    { env: { NO_COLOR: "1" }, options: { color: true } },
+    { env: {}, options: { color: true, preferences: { color: false } } },
+  ];
+  for (const { env, options } of cases) {
+    const ctx = createTestContext({ stdoutIsTerminal: true, env });
+    writeData(ctx, options, rows, [{ header: "ID", value: "id" }]);
+    assert.equal(ctx.stdout.text(), "ID\nou_1\nou_2\n", JSON.stringify({ env, options }));
+  }
+});
+
+Deno.test("writeData() truncates a table to the terminal's width", () => {
+  const ctx = createTestContext({ stdoutIsTerminal: true, columns: 30, env: { NO_COLOR: "1" } });
+  writeData(ctx, { color: true }, [{ id: "ev_1", summary: "s".repeat(80) }]);
+  for (const line of ctx.stdout.text().trimEnd().split("\n")) {
+    assert.ok(line.length <= 30, line);
+  }
+  assert.match(ctx.stdout.text(), /…/);
+  const piped = createTestContext({ columns: 30 });
+  writeData(piped, { format: "table", color: true }, [{ id: "ev_1", summary: "s".repeat(80) }]);
+  assert.ok(piped.stdout.text().includes("s".repeat(80)), "no truncation when piped");
+});
+
+Deno.test("writeData() of an empty list prints the header only in table and CSV", () => {
+  const table = createTestContext();
+  writeData(table, { format: "table", color: true }, [], [{ header: "ID", value: "id" }]);
+  assert.equal(table.stdout.text(), "ID\n");
+  const json = createTestContext();
+  writeData(json, { format: "json", color: true }, []);
+  assert.equal(json.stdout.text(), "[]\n");
+});
