@@ -21,6 +21,7 @@ import {
   startDeviceAuthorization,
   unusableError,
 } from "../auth/mod.ts";
+import { clearPendingLogin, savePendingLogin, takePendingLogin } from "../auth/pending_login.ts";
 import { createSpinner, formatRemaining } from "../auth/spinner.ts";
 import { withExamples } from "./help.ts";
 import { openSession, type Session } from "./session.ts";
@@ -61,6 +62,7 @@ export async function runAuthLogin(session: Session, flags: LoginFlags): Promise
   const flag = profile === "default" ? "" : ` --profile ${profile}`;
   if (!flags.wait) {
     const auth = await startDeviceAuthorization(ctx, session, scopes);
+    await savePendingLogin(ctx, profile, { ...auth, scopes });
     if (json) {
       writeData(ctx, session.output, {
         device_code: auth.device_code,
@@ -101,7 +103,22 @@ export async function runAuthLogin(session: Session, flags: LoginFlags): Promise
       );
     if (flags.deviceCode !== undefined) {
       ctx.stderr.write("Waiting for the sign-in to be approved...\n");
-      result = await completeLogin(ctx, session, { deviceCode: flags.deviceCode.trim(), onTick });
+      const deviceCode = flags.deviceCode.trim();
+      const pending = await takePendingLogin(ctx, profile, deviceCode);
+      const remaining = pending?.expires_at === undefined
+        ? undefined
+        : Math.max(0, Math.floor((pending.expires_at - ctx.now()) / 1000));
+      try {
+        result = await completeLogin(ctx, session, {
+          deviceCode,
+          interval: pending?.interval,
+          expiresIn: remaining,
+          scopes: pending?.scopes,
+          onTick,
+        });
+      } finally {
+        if (pending) await clearPendingLogin(ctx, profile);
+      }
     } else {
       const auth = await startDeviceAuthorization(ctx, session, scopes);
       ctx.stderr.write(instructions(auth) + "Waiting for approval...\n");
