@@ -91,7 +91,7 @@ Deno.test("the bundled CLI runs with exactly the compile-time permissions", asyn
     const reference = await hark(["config", "get", "apps.default.app_secret"]);
     assert.equal(reference.stdout, "@keychain:hark/default/app_secret\n");
     for (const out of [version, help, set, get, init, stored, reference]) {
-      assert.doesNotMatch(out.stderr, /PermissionDenied|Requires .* access|    at /);
+      assert.doesNotMatch(out.stderr, /PermissionDenied|Requires .* access|\s{4}at /);
     }
   } finally {
     await home.cleanup();
