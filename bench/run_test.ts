@@ -1,0 +1,23 @@
+import assert from "node:assert/strict";
+import { BENCHMARKS, parseBenchArgs } from "./run.ts";
+
+Deno.test("parseBenchArgs() runs every benchmark on both targets by default", () => {
+  assert.deepEqual(parseBenchArgs([]), {
+    only: Object.keys(BENCHMARKS),
+    targets: ["deno_run", "bundle"],
+  });
+});
+
+Deno.test("parseBenchArgs() takes --only and --target, spaced, inline or comma separated", () => {
+  assert.deepEqual(parseBenchArgs(["--only", "startup,agenda_memory", "--target=bundle"]), {
+    only: ["startup", "agenda_memory"],
+    targets: ["bundle"],
+  });
+});
+
+Deno.test("parseBenchArgs() names an unknown benchmark, target or flag", () => {
+  assert.throws(() => parseBenchArgs(["--only", "nope"]), /Unknown benchmark "nope"/);
+  assert.throws(() => parseBenchArgs(["--target", "binary"]), /Unknown target "binary"/);
+  assert.throws(() => parseBenchArgs(["--fast"]), /Unknown flag "--fast"/);
+  assert.throws(() => parseBenchArgs(["--only"]), /Missing value for --only/);
+});
