@@ -80,11 +80,14 @@ export function parseApiPath(path: string): { path: string; query: URLSearchPara
       suggestion: "Give an Open Platform path such as /open-apis/calendar/v4/calendars",
     });
   }
-  if (/\s/.test(rest)) {
-    throw new ValidationError(`Invalid path "${path}": it contains white space`, {
-      param: "<path>",
-      suggestion: "URL-encode the path segments",
-    });
+  if (/[\s\p{Cc}]/u.test(rest)) {
+    throw new ValidationError(
+      `Invalid path ${JSON.stringify(path)}: it contains white space or control characters`,
+      {
+        param: "<path>",
+        suggestion: "URL-encode the path segments",
+      },
+    );
   }
   return { path: `/open-apis/${rest}`, query };
 }
@@ -205,7 +208,16 @@ export async function buildApiRequest(ctx: Context, options: ApiOptions): Promis
   }
   const search = query.toString();
   const request: ApiRequest = { method, path: search === "" ? path : `${path}?${search}` };
-  if (options.data !== undefined) request.body = await readJsonFlag(ctx, options.data, "--data");
+  if (options.data !== undefined) {
+    const body = await readJsonFlag(ctx, options.data, "--data");
+    if (body === null || typeof body !== "object") {
+      throw new ValidationError("Invalid --data: expected a JSON object (or array) as the body", {
+        param: "--data",
+        suggestion: `Give the body, such as '{"receive_id": "oc_123"}'`,
+      });
+    }
+    request.body = body;
+  }
   if (options.idempotencyKey !== undefined) {
     if (options.idempotencyKey.trim() === "") {
       throw new ValidationError("Invalid --idempotency-key: it is empty", {

@@ -25,6 +25,7 @@ export function getConfigValue(config: Config, key: string): unknown {
   let value: unknown = config;
   for (const part of key ? key.split(".") : []) {
     if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+    if (!Object.hasOwn(value, part)) return undefined;
     value = (value as Record<string, unknown>)[part];
   }
   return redact(value, key.split(".").at(-1) ?? "");
@@ -52,10 +53,22 @@ export interface ConfigGetOptions {
  *
  * @param session the command's session
  * @param options the key
+ * @throws {ValidationError} when the key is not a dot path (an empty part, white space or
+ *   control characters)
  * @throws {HarkError} of type `not_found` (exit 1) when the key is not set
  */
 export function runConfigGet(session: Session, options: ConfigGetOptions): void {
   const { ctx, config, globals } = session;
+  if (
+    options.key !== "" &&
+    (options.key.split(".").includes("") || /[\s\p{Cc}]/u.test(options.key))
+  ) {
+    const shown = options.key.length > 80 ? `${options.key.slice(0, 80)}…` : options.key;
+    throw new ValidationError(`Invalid key ${JSON.stringify(shown)}: expected a dot path`, {
+      param: "<key>",
+      suggestion: "Give a dot path such as preferences.output_format, or nothing for everything",
+    });
+  }
   const value = getConfigValue(config, options.key);
   if (value === undefined) {
     throw new HarkError(ExitCode.General, "not_found", `"${options.key}" is not set`, {

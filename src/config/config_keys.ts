@@ -60,7 +60,11 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     secret: true,
     parse: (value, key) => {
       const input = parseSecretInput(value);
-      if (input.kind === "keychain" || input.kind === "env") return value;
+      if (input.kind === "keychain" && input.path.trim() !== "") return value;
+      if (input.kind === "env" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(input.name)) return value;
+      if (input.kind === "keychain" || input.kind === "env") {
+        throw invalid(key, value, "@keychain:<path> or @env:<VARIABLE_NAME>");
+      }
       throw new ValidationError(
         `Refusing to write a plaintext secret to "${key}": use a @keychain: or @env: reference`,
         {
@@ -151,7 +155,10 @@ function httpUrl(value: string, key: string): string {
   } catch {
     url = undefined;
   }
-  if (!url || !["http:", "https:"].includes(url.protocol) || url.search || url.hash) {
+  if (
+    !url || !["http:", "https:"].includes(url.protocol) || url.search || url.hash ||
+    url.hostname.length > 253
+  ) {
     throw invalid(key, value, "an http(s) URL such as https://open.feishu.cn");
   }
   return value.replace(/\/+$/, "");

@@ -9,6 +9,8 @@ import { ValidationError } from "../errors/mod.ts";
 import type { Config } from "./config.ts";
 
 const PROFILE_NAME = /^[A-Za-z0-9_.@-]{1,64}$/;
+/** Names that are keys of every JS object: as map keys they would read or set the prototype. */
+const RESERVED_NAMES = new Set(["__proto__", "constructor", "prototype"]);
 
 /**
  * The profile to use: `--profile`, then `$HARK_PROFILE`, then `active_profile`, then `default`.
@@ -31,7 +33,7 @@ export function selectProfile(ctx: Context, config: Config, flag?: string): stri
  * @throws {ValidationError} when the name has another shape
  */
 export function checkProfileName(name: string, param = "--profile"): string {
-  if (!PROFILE_NAME.test(name)) {
+  if (!PROFILE_NAME.test(name) || RESERVED_NAMES.has(name)) {
     throw new ValidationError(
       `Invalid profile name "${name}": use 1 to 64 letters, digits or "_ . @ -"`,
       { param },

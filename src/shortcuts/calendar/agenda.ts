@@ -37,6 +37,22 @@ export interface AgendaItem {
 }
 
 /**
+ * Checks `--calendar-id`: an empty or blank id would address no calendar.
+ *
+ * @param input the shortcut input
+ * @throws {ValidationError} naming `--calendar-id`
+ */
+export function checkCalendarId(input: ShortcutInput): void {
+  const id = input.values["calendar-id"];
+  if (typeof id === "string" && id.trim() === "") {
+    throw new ValidationError(`Invalid value ${JSON.stringify(id)} for --calendar-id`, {
+      param: "--calendar-id",
+      suggestion: "Give a calendar id, or leave the flag out for your primary calendar",
+    });
+  }
+}
+
+/**
  * The path of `instance_view` for a calendar.
  *
  * @param calendarId a calendar id or `primary`
@@ -159,6 +175,7 @@ export const agenda = defineShortcut<AgendaItem[]>({
     },
   ],
   validate(input) {
+    checkCalendarId(input);
     spanOf(input);
   },
   requests(input) {

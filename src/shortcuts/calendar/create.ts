@@ -9,7 +9,13 @@ import { SCOPE_CALENDAR_WRITE } from "../../auth/scopes.ts";
 import { ApiError, HarkError, ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/preview_request.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
-import { type AgendaItem, type EventTime, showEventTime, spanOf } from "./agenda.ts";
+import {
+  type AgendaItem,
+  checkCalendarId,
+  type EventTime,
+  showEventTime,
+  spanOf,
+} from "./agenda.ts";
 
 /** What `+create` returns. */
 export interface CreatedEvent {
@@ -37,7 +43,7 @@ export function eventsPath(calendarId: string): string {
 export function parseAttendees(text: string | undefined): string[] {
   if (text === undefined) return [];
   const ids = [...new Set(text.split(",").map((s) => s.trim()).filter((s) => s !== ""))];
-  if (ids.length === 0) {
+  if (ids.length === 0 || ids.some((id) => /[\s\p{Cc}]/u.test(id))) {
     throw new ValidationError(`Invalid value ${JSON.stringify(text)} for --attendees`, {
       param: "--attendees",
       suggestion: "Give comma-separated open ids, such as ou_1,ou_2",
@@ -144,6 +150,7 @@ export const create = defineShortcut<CreatedEvent>({
         param: "--summary",
       });
     }
+    checkCalendarId(input);
     spanOf(input);
     parseAttendees(input.values.attendees as string | undefined);
   },

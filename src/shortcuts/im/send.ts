@@ -85,6 +85,11 @@ export function messageOf(input: ShortcutInput): { msgType: string; content: str
       { param: given.length === 0 ? "--text" : `--${given[1]}` },
     );
   }
+  if (given[0] !== "content" && (values[given[0]] as string).trim() === "") {
+    throw new ValidationError(`Invalid value "" for --${given[0]}: expected the message`, {
+      param: `--${given[0]}`,
+    });
+  }
   const msgType = values["msg-type"] as string | undefined;
   if (given[0] !== "content" && msgType !== undefined) {
     throw new ValidationError("--msg-type goes with --content only", { param: "--msg-type" });

@@ -1,0 +1,755 @@
+/**
+ * The generated corpus of malformed hark invocations: unknown flags and commands, wrong types,
+ * out-of-range numbers, bad dates, unicode and control characters, huge values, empty strings,
+ * missing values, bad enums, scopes, profile names, config keys and values, bad JSON and paths.
+ *
+ * Each case names why it is wrong and the exit code it must end with: 2 (validation) unless a
+ * documented code fits better (`config get` of a key that is not set is 1, "not found").
+ *
+ * @module
+ */
+
+import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+
+/** One malformed invocation. */
+export interface BadCase {
+  /** The arguments after `hark` (without `--json`, which the runner adds). */
+  argv: string[];
+  /** What is wrong with it. */
+  why: string;
+  /** The expected exit code; default 2. */
+  code?: number;
+  /** Extra environment variables. */
+  env?: Record<string, string>;
+  /** Text on stdin. */
+  stdin?: string;
+}
+
+/** Files the corpus points `--input`, `--params @file` and `--data @file` at. */
+export interface CorpusFiles {
+  /** A folder. */
+  dir: string;
+  /** A path that does not exist. */
+  missing: string;
+  /** A file that is not JSON. */
+  notJson: string;
+  /** A file holding a JSON array. */
+  jsonArray: string;
+  /** An empty file. */
+  empty: string;
+  /** A JSON object with a bad `limit`. */
+  badLimit: string;
+  /** A JSON object with a bad `start`. */
+  badStart: string;
+  /** A JSON object with an unknown field. */
+  unknownField: string;
+}
+
+const HUGE = "x".repeat(100_000);
+const HUGE_DIGITS = "9".repeat(100_000);
+
+/** Control and odd unicode characters that no validated value may hold. */
+export const CONTROL = [
+  "\u0000",
+  "\u0007",
+  "\u001b[31m",
+  "\r",
+  "\n",
+  "\t",
+  "\u007f",
+  "\u202e",
+  "\ufeff",
+  "\u200b",
+];
+
+const BAD_DATETIMES = [
+  "",
+  " ",
+  "tomorrow",
+  "next week",
+  "2026-13-01",
+  "2026-00-10",
+  "2026-02-30",
+  "2026-11-31",
+  "2026-11-00",
+  "2026/11/01",
+  "11/01/2026",
+  "01-11-2026",
+  "2026-11-01T25:00:00Z",
+  "2026-11-01 24:00",
+  "2026-11-01 10:60",
+  "2026-11-01T10:00:61Z",
+  "2026-11-01T10:00:00+25:00",
+  "2026-11",
+  "2026-W45",
+  "9999999999999",
+  "-1",
+  "1e9",
+  "0x1F",
+  "NaN",
+  "Infinity",
+  "２０２６-１１-０１",
+  "٢٠٢٦-١١-٠١",
+  "2026-11-01\u0000",
+  "2026-11-0\u0007",
+  "\u202e2026-11-01",
+  "2026‐11‐01",
+  "null",
+  "[]",
+  HUGE,
+  HUGE_DIGITS,
+];
+
+const BAD_INTS = [
+  "",
+  " ",
+  "abc",
+  "1.5",
+  "-1",
+  "0",
+  "-0",
+  "1e3",
+  "0x10",
+  "NaN",
+  "Infinity",
+  "２０",
+  "٣",
+  "5\u0000",
+  "5\n6",
+  "\u202e5",
+  "99999999999999999999999",
+  "5 apples",
+  "+-5",
+  "true",
+  HUGE,
+  HUGE_DIGITS,
+];
+
+const BAD_FORMATS = [
+  "",
+  "xml",
+  "yaml",
+  "JSON",
+  "Table",
+  "tablé",
+  "json ",
+  "csv\u0000",
+  "t\u0007able",
+  "--json",
+  HUGE,
+];
+
+const BAD_IDENTITIES = [
+  "",
+  "admin",
+  "USER",
+  "Bot",
+  "tenant",
+  "user\n",
+  "b\u0000ot",
+  "ボット",
+  HUGE,
+];
+
+const BAD_SCOPES = [
+  "",
+  " ",
+  "calendar",
+  "a:b:c:d",
+  ":::",
+  "calendar:calendar:readonly:extra",
+  "calendar:calendar:read\u0007only",
+  "calendar:\u0000:readonly",
+  "calendar: calendar:readonly",
+  "日历",
+  "a:b:c:d:e:f",
+  HUGE,
+];
+
+const BAD_PROFILES = [
+  "",
+  " ",
+  "../etc",
+  "a/b",
+  "a\\b",
+  "a b",
+  "a\u0000b",
+  "a\nb",
+  "\u202eevil",
+  "名前",
+  "x".repeat(65),
+  "$(id)",
+  "a;b",
+  "*",
+  HUGE,
+];
+
+const BAD_KEYS = [
+  "",
+  " ",
+  ".",
+  "..",
+  "apps",
+  "apps.",
+  "apps..app_id",
+  "apps.default.nope",
+  "apps.default.app_id.extra",
+  "constructor",
+  "apps.constructor.app_id",
+  "preferences.colour",
+  "preferences",
+  "users.default.access_token",
+  "__proto__.polluted",
+  "apps.__proto__.app_id",
+  "constructor.prototype.x",
+  "apps.../app_id",
+  "apps.a/b.app_id",
+  "apps.名前.app_id",
+  "preferences.color\u0000",
+  "preferences.\u202ecolor",
+  HUGE,
+];
+
+/** Values each settable key must refuse. */
+const BAD_VALUES: Record<string, string[]> = {
+  "preferences.output_format": ["", "xml", "JSON", "table\n", "jsón", HUGE],
+  "preferences.color": ["", "maybe", "2", "on\u0000", "truee", HUGE],
+  "active_profile": BAD_PROFILES.slice(0, 10),
+  "apps.default.app_id": ["", " ", "a b", "cli\u0000x", "cli_\n", HUGE],
+  "apps.default.app_secret": ["s3cret", "", "@plain:s3cret", "@keychain:", "@env:", "@env:A B"],
+  "apps.default.base_url": [
+    "",
+    "not a url",
+    "ftp://example.com",
+    "javascript:alert(1)",
+    "http://",
+    "https://exa mple.com",
+    "//example.com",
+    "file:///etc/passwd",
+    `https://${HUGE}`,
+  ],
+  "apps.default.accounts_url": ["", "accounts", "ftp://x.example.com", "http://"],
+  "apps.default.device_authorization_path": ["", "oauth/device", "https://x.example.com/a", " /a"],
+  "apps.default.credential_command": ["", "vault", "{}", "[]", "[1,2]", '"vault"', "[", "null"],
+};
+
+const BAD_METHODS = ["", "FETCH", "G ET", "GET\u0000", "CONNECT", "TRACE", "ＧＥＴ", HUGE];
+
+const BAD_PATHS = [
+  "",
+  " ",
+  "https://evil.example.com/open-apis/x",
+  "http://127.0.0.1/open-apis/x",
+  "/open-apis/a b",
+  "/open-apis/x\u0000",
+  "/open-apis/x\ny",
+  "/open-apis/\t",
+];
+
+const BAD_JSON = [
+  "",
+  " ",
+  "not json",
+  "{",
+  "{'a': 1}",
+  "[1, 2]",
+  '"text"',
+  "42",
+  "null",
+  "true",
+  '{"a": 1,}',
+  '{"a": \u0000}',
+  `{"a": "${HUGE}"`,
+];
+
+/** Long flags of a command that take a value. */
+function valueFlags(command: CommandUnknownOpts): string[] {
+  return command.options
+    .filter((o) => o.long && (o.required || o.optional))
+    .map((o) => o.long!);
+}
+
+/** Every runnable command below `root`, with its path from the root. */
+export function leafCommands(
+  root: CommandUnknownOpts,
+): { path: string[]; command: CommandUnknownOpts }[] {
+  const found: { path: string[]; command: CommandUnknownOpts }[] = [];
+  const walk = (command: CommandUnknownOpts, path: string[]) => {
+    const subs = command.commands.filter((c) => c.name() !== "help");
+    if (subs.length === 0) found.push({ path, command });
+    for (const sub of subs) walk(sub, [...path, sub.name()]);
+  };
+  walk(root, []);
+  return found;
+}
+
+/** Valid positional arguments for a command, so only the injected fault is wrong. */
+function positionalsOf(path: string[]): string[] {
+  const key = path.join(" ");
+  if (key === "config get") return ["preferences.color"];
+  if (key === "config set") return ["preferences.color", "true"];
+  if (key === "profile use" || key === "profile remove") return ["default"];
+  if (key === "api") return ["GET", "/open-apis/authen/v1/user_info"];
+  if (key === "completion") return ["bash"];
+  return [];
+}
+
+/**
+ * Builds the corpus.
+ *
+ * @param root the command tree, for the per-command cases (unknown and value-less flags)
+ * @param files the prepared files
+ */
+export function buildCorpus(root: CommandUnknownOpts, files: CorpusFiles): BadCase[] {
+  const cases: BadCase[] = [];
+  const add = (why: string, argv: string[], extra: Partial<BadCase> = {}) =>
+    cases.push({ why, argv, ...extra });
+
+  // Unknown, misspelt and mangled flags on every command.
+  const unknownFlags = [
+    "--bogus",
+    "--jsonn",
+    "--ünïcödé",
+    "--x\u0007y",
+    "--\u202eflag",
+    "-z",
+    "-Q",
+    `--${HUGE}`,
+    "--no-such-thing=1",
+  ];
+  const leaves = leafCommands(root);
+  for (const { path, command } of leaves) {
+    const base = [...path, ...positionalsOf(path)];
+    for (const flag of unknownFlags) add(`unknown flag ${flag.slice(0, 20)}`, [...base, flag]);
+    // A flag given without its value, as the last word.
+    for (const flag of valueFlags(command)) add(`no value for ${flag}`, [...path, flag]);
+    // Too many positional arguments.
+    if (!["schema"].includes(path[0])) {
+      add("an extra positional argument", [...base, "extra", "words"]);
+    }
+  }
+  // Global flags without values or with bad ones, before and after the command.
+  for (const where of ["before", "after"] as const) {
+    const place = (flags: string[], command: string[]) =>
+      where === "before" ? [...flags, ...command] : [...command, ...flags];
+    for (const value of BAD_FORMATS) {
+      add(`bad --format ${where}`, place(["--format", value], ["calendar", "+agenda"]));
+      add(`bad --format ${where}`, place(["--format", value], ["profile", "list"]));
+      add(`bad --format ${where}`, place(["--format", value], ["auth", "status"]));
+    }
+    for (const value of BAD_IDENTITIES) {
+      for (const shortcut of [["calendar", "+agenda"], ["im", "+send", "--chat-id", "oc_1"]]) {
+        add(`bad --as ${where}`, place(["--as", value], shortcut));
+      }
+    }
+    for (const value of BAD_PROFILES) {
+      for (
+        const command of [
+          ["calendar", "+agenda"],
+          ["contact", "+search-user", "--query", "a"],
+          ["auth", "status"],
+          ["auth", "token"],
+          ["config", "get", "preferences.color"],
+        ]
+      ) {
+        add(`bad --profile ${where}`, place(["--profile", value], command));
+      }
+    }
+  }
+  add("--profile without a value", ["calendar", "+agenda", "--profile"]);
+  add("--format without a value", ["calendar", "+agenda", "--format"]);
+  for (const value of BAD_PROFILES) {
+    add("bad profile name from HARK_PROFILE", ["calendar", "+agenda"], {
+      env: { HARK_PROFILE: value },
+    });
+  }
+
+  // Unknown commands and shortcuts.
+  for (
+    const argv of [
+      ["nope"],
+      ["calendar", "+nope"],
+      ["calendar", "agenda"],
+      ["calendar", "+Agenda"],
+      ["calendar", "+agenda+"],
+      ["im", "+sned"],
+      ["im", "send"],
+      ["contact", "+search"],
+      ["auth", "logn"],
+      ["config", "gte"],
+      ["profile", "delete"],
+      ["+agenda"],
+      ["calendar", ""],
+      [""],
+      ["calendar", "+ａｇｅｎｄａ"],
+      ["calendar", "+agenda\u0000"],
+      ["\u202ecalendar"],
+      [HUGE],
+      ["calendar", HUGE],
+      ["schema", "nope"],
+      ["schema", "calendar", "+nope"],
+      ["schema", "auth", "nope"],
+      ["schema", HUGE],
+    ]
+  ) add("unknown command or shortcut", argv);
+
+  // Dates and times.
+  const dateSites: { name: string; build: (v: string) => string[] }[] = [
+    { name: "+agenda --start", build: (v) => ["calendar", "+agenda", "--start", v] },
+    { name: "+agenda --end", build: (v) => ["calendar", "+agenda", "--end", v] },
+    {
+      name: "+freebusy --start",
+      build: (v) => ["calendar", "+freebusy", "--user-id", "ou_1", "--start", v],
+    },
+    {
+      name: "+freebusy --end",
+      build: (v) => ["calendar", "+freebusy", "--user-id", "ou_1", "--end", v],
+    },
+    {
+      name: "+create --start",
+      build: (v) => [
+        "calendar",
+        "+create",
+        "--summary",
+        "Review",
+        "--start",
+        v,
+        "--end",
+        "2026-11-25 15:00",
+      ],
+    },
+    {
+      name: "+create --end",
+      build: (v) => [
+        "calendar",
+        "+create",
+        "--summary",
+        "Review",
+        "--start",
+        "2026-11-25 14:00",
+        "--end",
+        v,
+      ],
+    },
+  ];
+  for (const site of dateSites) {
+    for (const value of BAD_DATETIMES) add(`bad datetime for ${site.name}`, site.build(value));
+  }
+  add("bad datetime from HARK_CALENDAR_START", ["calendar", "+agenda"], {
+    env: { HARK_CALENDAR_START: "not a date" },
+  });
+  add("bad datetime from HARK_CALENDAR_END", ["calendar", "+agenda"], {
+    env: { HARK_CALENDAR_END: "2026-02-30" },
+  });
+  // Ranges that end before they start.
+  for (
+    const [start, end] of [
+      ["2026-11-10", "2026-11-01"],
+      ["2026-11-10 10:00", "2026-11-10 09:00"],
+      ["2026-11-10T10:00:00Z", "2026-11-10T10:00:00Z"],
+    ]
+  ) {
+    add("--end before --start", ["calendar", "+agenda", "--start", start, "--end", end]);
+    add("--end before --start", [
+      "calendar",
+      "+freebusy",
+      "--user-id",
+      "ou_1",
+      "--start",
+      start,
+      "--end",
+      end,
+    ]);
+    add("--end before --start", [
+      "calendar",
+      "+create",
+      "--summary",
+      "x",
+      "--start",
+      start,
+      "--end",
+      end,
+    ]);
+  }
+
+  // Numbers.
+  for (const value of BAD_INTS) {
+    add("bad --limit", ["contact", "+search-user", "--query", "a", "--limit", value]);
+  }
+  for (const value of ["abc", "0", "-3", "1.5"]) {
+    add("bad limit from HARK_CONTACT_LIMIT", ["contact", "+search-user", "--query", "a"], {
+      env: { HARK_CONTACT_LIMIT: value },
+    });
+  }
+
+  // Empty and missing required values.
+  add("empty --query", ["contact", "+search-user", "--query", ""]);
+  add("blank --query", ["contact", "+search-user", "--query", "   "]);
+  add("missing --query", ["contact", "+search-user"]);
+  add("--page-all with a value", ["contact", "+search-user", "--query", "a", "--page-all=yes"]);
+  add("empty --summary", [
+    "calendar",
+    "+create",
+    "--summary",
+    "",
+    "--start",
+    "2026-11-25 14:00",
+    "--end",
+    "2026-11-25 15:00",
+  ]);
+  add("missing --summary", [
+    "calendar",
+    "+create",
+    "--start",
+    "2026-11-25 14:00",
+    "--end",
+    "2026-11-25 15:00",
+  ]);
+  add("missing --start and --end", ["calendar", "+create", "--summary", "x"]);
+  for (const attendees of ["", ",", " , ", "ou 1", "ou_1,ou 2", "ou_\u0000", "ou_1\u0007"]) {
+    add("bad --attendees", [
+      "calendar",
+      "+create",
+      "--summary",
+      "x",
+      "--start",
+      "2026-11-25 14:00",
+      "--end",
+      "2026-11-25 15:00",
+      "--attendees",
+      attendees,
+    ]);
+  }
+  add("+freebusy as bot without --user-id", ["calendar", "+freebusy", "--as", "bot"]);
+  add("+search-user as bot", ["contact", "+search-user", "--query", "a", "--as", "bot"]);
+  for (const id of ["", "  "]) {
+    add("empty --calendar-id", ["calendar", "+agenda", "--calendar-id", id]);
+    add("empty --calendar-id", [
+      "calendar",
+      "+create",
+      "--summary",
+      "x",
+      "--start",
+      "2026-11-25 14:00",
+      "--end",
+      "2026-11-25 15:00",
+      "--calendar-id",
+      id,
+    ]);
+  }
+
+  // im +send: targets, bodies and types.
+  const chat = ["im", "+send", "--chat-id", "oc_1"];
+  add("no target", ["im", "+send", "--text", "hi"]);
+  add("two targets", ["im", "+send", "--chat-id", "oc_1", "--user-id", "ou_1", "--text", "hi"]);
+  add("three targets", [
+    "im",
+    "+send",
+    "--chat-id",
+    "oc_1",
+    "--user-id",
+    "ou_1",
+    "--email",
+    "a@example.com",
+    "--text",
+    "hi",
+  ]);
+  for (const flag of ["--chat-id", "--user-id", "--email"]) {
+    add(`empty ${flag}`, ["im", "+send", flag, "", "--text", "hi"]);
+  }
+  add("empty --text", [...chat, "--text", ""]);
+  add("empty --markdown", [...chat, "--markdown", ""]);
+  add("no body and empty stdin", chat, { stdin: "" });
+  add("--text and --markdown", [...chat, "--text", "a", "--markdown", "b"]);
+  add("--text and --content", [...chat, "--text", "a", "--content", "{}", "--msg-type", "text"]);
+  add("--content without --msg-type", [...chat, "--content", '{"text":"a"}']);
+  add("--msg-type without --content", [...chat, "--text", "a", "--msg-type", "text"]);
+  for (const value of ["", "video", "TEXT", "text ", "t\u0000ext", "テキスト", HUGE]) {
+    add("bad --msg-type", [...chat, "--content", '{"text":"a"}', "--msg-type", value]);
+  }
+  for (const value of BAD_JSON.filter((v) => v.trim() === "" || !v.startsWith('{"a": 1}'))) {
+    add("bad --content JSON", [...chat, "--content", value, "--msg-type", "text"]);
+  }
+  // The service takes at most 50 characters.
+  for (const value of ["", "k".repeat(51), HUGE]) {
+    add("bad --idempotency-key", [...chat, "--text", "hi", "--idempotency-key", value]);
+  }
+
+  // --input files.
+  for (
+    const [path, why] of [
+      [files.missing, "--input file that does not exist"],
+      [files.dir, "--input that is a folder"],
+      [files.notJson, "--input file that is not JSON"],
+      [files.jsonArray, "--input file holding an array"],
+      [files.empty, "--input file that is empty"],
+      [files.badLimit, "--input with a bad limit"],
+      [files.unknownField, "--input with an unknown field"],
+      ["", "--input with an empty path"],
+    ]
+  ) {
+    add(why, ["contact", "+search-user", "--query", "a", "--input", path]);
+  }
+  add("--input with a bad start", ["calendar", "+agenda", "--input", files.badStart]);
+  for (const text of ["not json", "[1]", "", '{"limit": "x"}', '"query"']) {
+    add("--input - with bad JSON on stdin", ["contact", "+search-user", "--input", "-"], {
+      stdin: text,
+    });
+  }
+
+  // auth.
+  for (const scope of BAD_SCOPES) {
+    add("bad scope for auth login", ["auth", "login", "--scope", scope]);
+    add("bad scope for auth check", ["auth", "check", "--scope", scope]);
+    add("bad scope for api", ["api", "GET", "/open-apis/authen/v1/user_info", "--scope", scope]);
+    add("bad scope among good ones", [
+      "auth",
+      "login",
+      "--scope",
+      "calendar:calendar:readonly",
+      "--scope",
+      scope,
+    ]);
+  }
+  add("auth check with no scope", ["auth", "check"]);
+  add("--no-wait with --device-code", ["auth", "login", "--no-wait", "--device-code", "dc_1"]);
+  add("empty --device-code", ["auth", "login", "--device-code", ""]);
+
+  // config get / set.
+  for (const key of BAD_KEYS) {
+    add("bad key for config set", ["config", "set", key, "x"]);
+  }
+  for (
+    const key of BAD_KEYS.filter((k) =>
+      !["", "apps", "preferences", "users.default.access_token"].includes(k)
+    )
+  ) {
+    // A key that cannot exist is a validation error; one that is merely unset is "not found".
+    add("bad key for config get", ["config", "get", key], { code: codeOfGet(key) });
+  }
+  for (const [key, values] of Object.entries(BAD_VALUES)) {
+    for (const value of values) add(`bad value for ${key}`, ["config", "set", key, value]);
+  }
+  add("config set without a value", ["config", "set", "preferences.color"]);
+  add("config set without anything", ["config", "set"]);
+  add("config init --non-interactive without --app-id", ["config", "init", "--non-interactive"]);
+  for (const id of ["", " ", "a b", "cli\u0000", HUGE]) {
+    add("bad --app-id for config init", [
+      "config",
+      "init",
+      "--non-interactive",
+      "--app-id",
+      id,
+      "--app-secret-stdin",
+    ], { stdin: "secret" });
+  }
+  for (const url of ["", "not a url", "ftp://x.example.com", "larc", "http://"]) {
+    add("bad --base-url for config init", [
+      "config",
+      "init",
+      "--non-interactive",
+      "--app-id",
+      "cli_a1",
+      "--app-secret-stdin",
+      "--base-url",
+      url,
+    ], { stdin: "secret" });
+  }
+  for (const format of ["", "xml", "JSON"]) {
+    add("bad --output-format for config init", [
+      "config",
+      "init",
+      "--non-interactive",
+      "--app-id",
+      "cli_a1",
+      "--app-secret-stdin",
+      "--output-format",
+      format,
+    ], { stdin: "secret" });
+  }
+  add("config init with an empty secret on stdin", [
+    "config",
+    "init",
+    "--non-interactive",
+    "--app-id",
+    "cli_a1",
+    "--app-secret-stdin",
+  ], { stdin: "" });
+  add("config init with two secret sources", [
+    "config",
+    "init",
+    "--non-interactive",
+    "--app-id",
+    "cli_a1",
+    "--app-secret",
+    "s",
+    "--app-secret-stdin",
+  ], { stdin: "s" });
+
+  // profile.
+  for (const name of BAD_PROFILES) {
+    add("bad name for profile use", ["profile", "use", name]);
+    add("bad name for profile remove", ["profile", "remove", name]);
+  }
+  add("profile use without a name", ["profile", "use"]);
+
+  // api.
+  for (const method of BAD_METHODS) add("bad api method", ["api", method, "/open-apis/x"]);
+  for (const path of BAD_PATHS) add("bad api path", ["api", "GET", path]);
+  add("api without a path", ["api", "GET"]);
+  add("api without anything", ["api"]);
+  for (const json of BAD_JSON) {
+    add("bad --params JSON", ["api", "GET", "/open-apis/x", "--params", json]);
+    if (json !== "[1, 2]") add("bad --data JSON", ["api", "POST", "/open-apis/x", "--data", json]);
+  }
+  for (const params of ['{"a": {"b": 1}}', '{"a": [{"b": 1}]}', '{"a": [[1]]}']) {
+    add("--params with nested values", ["api", "GET", "/open-apis/x", "--params", params]);
+  }
+  for (
+    const file of [
+      `@${files.missing}`,
+      `@${files.dir}`,
+      `@${files.notJson}`,
+      `@${files.empty}`,
+      "@",
+    ]
+  ) {
+    add("bad --params file", ["api", "GET", "/open-apis/x", "--params", file]);
+    add("bad --data file", ["api", "POST", "/open-apis/x", "--data", file]);
+  }
+  add("--params and --data both from stdin", [
+    "api",
+    "POST",
+    "/open-apis/x",
+    "--params",
+    "-",
+    "--data",
+    "-",
+  ], { stdin: "{}" });
+  add("--data from empty stdin", ["api", "POST", "/open-apis/x", "--data", "-"], { stdin: "" });
+  add("empty --idempotency-key for api", [
+    "api",
+    "POST",
+    "/open-apis/x",
+    "--data",
+    "{}",
+    "--idempotency-key",
+    "",
+  ]);
+
+  // completion.
+  for (const shell of ["", "powershell", "BASH", "bash\u0000", "sh", HUGE]) {
+    add("bad completion shell", ["completion", shell]);
+  }
+  return cases;
+}
+
+/**
+ * `config get` answers 2 for a key that is not a dot path (an empty part, white space, control
+ * characters) and 1 ("not found", documented) for a well-formed key that is not set, such as
+ * `__proto__.polluted`: it must not read the object's prototype.
+ */
+function codeOfGet(key: string): number | undefined {
+  const malformed = key.split(".").includes("") || /[\s\p{Cc}]/u.test(key);
+  return malformed ? undefined : 1;
+}

@@ -1,0 +1,415 @@
+/**
+ * Every shortcut and `hark api GET` under every sandbox fault kind, run as real subprocesses
+ * with `--json`: the exit code is the documented one, a failure prints exactly one complete
+ * envelope and never a stack trace, the faulted route sees at most 4 attempts, and nothing is
+ * sent twice (a message or an event whose answer was lost exists once).
+ *
+ * Cases run concurrently: each command has its own route, so one fault per command can be active
+ * at the same time; the fault kinds are shared out over a few sandboxes.
+ */
+
+import assert from "node:assert/strict";
+import { dirname } from "node:path";
+import { type FaultSpec, type Sandbox, startSandbox } from "../../src/sandbox/mod.ts";
+import { createHarkEnv, type HarkEnv, type HarkRun } from "../support/hark_env.ts";
+import { ALL_TEST_SCOPES } from "../support/sandbox_token.ts";
+import { assertEnvelope, assertNoTrace } from "./_envelope.ts";
+
+/** A command under test and the one route its request goes to. */
+interface Target {
+  name: string;
+  /** The fault route: method and path prefix. */
+  route: string;
+  /** The arguments; `label` makes a sent message or event findable. */
+  args(world: World, label: string): string[];
+  /** What it leaves behind on the service, if anything. */
+  writes?: "message" | "event";
+}
+
+/** What a case expects. */
+interface Expectation {
+  /** The exit code. */
+  code: number;
+  /** The envelope's type, for failures. */
+  type?: string;
+  /** Exactly this many attempts on the faulted route (never more than 4 in any case). */
+  attempts?: number;
+}
+
+/** One fault kind applied to every target. */
+interface FaultCase {
+  name: string;
+  fault: Omit<FaultSpec, "route">;
+  expect(target: Target): Expectation;
+  /** The 401 must be answered by a real refresh through the token endpoint. */
+  refreshes?: boolean;
+}
+
+/** A sandbox, a hark home configured for it, and how its user signs in. */
+interface World {
+  sb: Sandbox;
+  home: HarkEnv;
+  /** Extra environment of every run (the environment token, or nothing for the keychain). */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+const START = "2026-11-02";
+const END = "2026-11-03";
+
+const TARGETS: Target[] = [
+  {
+    name: "calendar +agenda",
+    route: "GET /open-apis/calendar/v4/calendars/primary/events/instance_view",
+    args: () => ["calendar", "+agenda", "--start", START, "--end", END],
+  },
+  {
+    name: "calendar +create",
+    route: "POST /open-apis/calendar/v4/calendars/primary/events",
+    args: (_w, label) => [
+      "calendar",
+      "+create",
+      "--summary",
+      label,
+      "--start",
+      "2026-11-04 10:00",
+      "--end",
+      "2026-11-04 11:00",
+    ],
+    writes: "event",
+  },
+  {
+    name: "calendar +freebusy",
+    route: "POST /open-apis/calendar/v4/freebusy/list",
+    args: (w) => [
+      "calendar",
+      "+freebusy",
+      "--user-id",
+      w.sb.users[1].open_id,
+      "--start",
+      START,
+      "--end",
+      END,
+    ],
+  },
+  {
+    name: "contact +search-user",
+    route: "GET /open-apis/search/v1/user",
+    args: () => ["contact", "+search-user", "--query", "a", "--limit", "3"],
+  },
+  {
+    name: "im +send",
+    route: "POST /open-apis/im/v1/messages",
+    args: (w, label) => ["im", "+send", "--chat-id", w.sb.chats[0].chat_id, "--text", label],
+    writes: "message",
+  },
+  {
+    name: "api GET",
+    route: "GET /open-apis/authen/v1/user_info",
+    // With --scope, a permission error can name the scope to ask for.
+    args: () => [
+      "api",
+      "GET",
+      "/open-apis/authen/v1/user_info",
+      "--scope",
+      "contact:user.base:readonly",
+    ],
+  },
+];
+
+/** Failures that end without success after every retry: 1 + 3 retries. */
+const ALL_ATTEMPTS = 4;
+
+const ENV_TOKEN_CASES: FaultCase[] = [
+  {
+    name: "latency 300 ms",
+    fault: { kind: "latency", ms: 300 },
+    expect: () => ({ code: 0, attempts: 1 }),
+  },
+  {
+    // An environment token cannot be refreshed: the sign-in is over, exit 3.
+    name: "status 401",
+    fault: { kind: "status", status: 401 },
+    expect: () => ({ code: 3, type: "auth", attempts: 1 }),
+  },
+  {
+    name: "status 403",
+    fault: { kind: "status", status: 403 },
+    expect: () => ({ code: 1, type: "permission", attempts: 1 }),
+  },
+  {
+    name: "status 429 with Retry-After, every time",
+    fault: { kind: "status", status: 429, retry_after: 1 },
+    expect: () => ({ code: 1, type: "rate_limit", attempts: ALL_ATTEMPTS }),
+  },
+  {
+    name: "status 429 with Retry-After, once",
+    fault: { kind: "status", status: 429, retry_after: 1, times: 1 },
+    expect: () => ({ code: 0, attempts: 2 }),
+  },
+  ...[500, 502, 503].map((status): FaultCase => ({
+    // Lark code 500000 is the spec's "server_error", mapped to exit 4.
+    name: `status ${status}, every time`,
+    fault: { kind: "status", status, retry_after: status === 503 ? 0 : undefined },
+    expect: () => ({ code: 4, type: "server_error", attempts: ALL_ATTEMPTS }),
+  })),
+  {
+    name: "status 500 for the next 2, then success",
+    fault: { kind: "status", status: 500, times: 2 },
+    expect: () => ({ code: 0, attempts: 3 }),
+  },
+  {
+    name: "drop before the request runs, every time",
+    fault: { kind: "drop" },
+    expect: () => ({ code: 4, type: "network", attempts: ALL_ATTEMPTS }),
+  },
+  {
+    // Every target is idempotent (GET, or a POST with an idempotency key): the retry is safe and
+    // the service applies it once.
+    name: "drop after the request ran, once",
+    fault: { kind: "drop", stage: "after", times: 1 },
+    expect: () => ({ code: 0, attempts: 2 }),
+  },
+  {
+    name: "malformed body, every time",
+    fault: { kind: "malformed" },
+    expect: () => ({ code: 1, type: "invalid_response", attempts: ALL_ATTEMPTS }),
+  },
+  {
+    name: "truncated body, every time",
+    fault: { kind: "truncated" },
+    expect: () => ({ code: 1, type: "invalid_response", attempts: ALL_ATTEMPTS }),
+  },
+];
+
+const KEYCHAIN_CASES: FaultCase[] = [
+  {
+    // A keychain sign-in holds a refresh token: 401 refreshes and the retry succeeds.
+    name: "status 401 once, keychain sign-in",
+    fault: { kind: "status", status: 401, times: 1 },
+    expect: () => ({ code: 0, attempts: 2 }),
+    refreshes: true,
+  },
+  {
+    name: "status 401 every time, keychain sign-in",
+    fault: { kind: "status", status: 401 },
+    expect: () => ({ code: 3, type: "auth", attempts: 2 }),
+    refreshes: true,
+  },
+  {
+    name: "drop after the request ran, twice, keychain sign-in",
+    fault: { kind: "drop", stage: "after", times: 2 },
+    expect: () => ({ code: 0, attempts: 3 }),
+  },
+];
+
+interface Logged {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: Record<string, unknown> | null;
+}
+
+async function sandboxJson<T>(sb: Sandbox, path: string, init?: RequestInit): Promise<T> {
+  const response = await fetch(`${sb.baseUrl}${path}`, init);
+  const body = await response.json();
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
+  return body as T;
+}
+
+function postJson(sb: Sandbox, path: string, body: unknown): Promise<unknown> {
+  return sandboxJson(sb, path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
+
+async function newHome(sb: Sandbox): Promise<HarkEnv> {
+  return await createHarkEnv({ TZ: "UTC", HARK_TEST_APP_SECRET: sb.appSecret });
+}
+
+/** A sandbox and a home whose user is an environment token minted by the sandbox. */
+async function envTokenWorld(): Promise<World> {
+  const sb = await startSandbox({ quiet: true, interval: 1 });
+  const home = await newHome(sb);
+  await Deno.mkdir(dirname(home.configPath), { recursive: true });
+  await Deno.writeTextFile(
+    home.configPath,
+    JSON.stringify({
+      apps: {
+        default: {
+          app_id: sb.appId,
+          app_secret: "@env:HARK_TEST_APP_SECRET",
+          base_url: sb.baseUrl,
+        },
+      },
+    }),
+  );
+  const grant = await postJson(sb, "/sandbox/token", {
+    scopes: [...ALL_TEST_SCOPES, "offline_access"],
+  }) as { access_token: string };
+  return {
+    sb,
+    home,
+    env: { HARK_USER_ACCESS_TOKEN: grant.access_token },
+    async close() {
+      await sb.close();
+      await home.cleanup();
+    },
+  };
+}
+
+/**
+ * A sandbox and a home set up the way a person does it: `config init` puts the app secret in the
+ * (file) keychain, `auth login` signs in through the device flow and stores the token record.
+ */
+async function keychainWorld(): Promise<World> {
+  const sb = await startSandbox({ quiet: true, interval: 1, autoApproveAfter: 0 });
+  const home = await newHome(sb);
+  const init = await home.run([
+    "config",
+    "init",
+    "--non-interactive",
+    "--app-id",
+    sb.appId,
+    "--app-secret-stdin",
+    "--base-url",
+    sb.baseUrl,
+  ], { stdin: sb.appSecret });
+  assert.equal(init.code, 0, init.stderr);
+  const login = await home.run(["auth", "login", "--json"]);
+  assert.equal(login.code, 0, login.stderr);
+  return {
+    sb,
+    home,
+    env: {},
+    async close() {
+      await sb.close();
+      await home.cleanup();
+    },
+  };
+}
+
+function requestsOn(log: Logged[], route: string): Logged[] {
+  const [method, prefix] = route.split(" ");
+  return log.filter((r) => r.method === method && r.path.startsWith(prefix));
+}
+
+/** The idempotency key a write carried: the message's uuid or the event's query key. */
+function keyOf(request: Logged): unknown {
+  return request.body?.uuid ?? request.query.idempotency_key;
+}
+
+/** Runs one fault case on every target at once, in one world. */
+async function runCase(world: World, fc: FaultCase): Promise<string[]> {
+  const { sb } = world;
+  await sandboxJson(sb, "/sandbox/faults", { method: "DELETE" });
+  await sandboxJson(sb, "/sandbox/requests", { method: "DELETE" });
+  await postJson(sb, "/sandbox/faults", TARGETS.map((t) => ({ ...fc.fault, route: t.route })));
+  const stamp = crypto.randomUUID().slice(0, 8);
+  const runs: HarkRun[] = await Promise.all(
+    TARGETS.map((t) =>
+      world.home.run([...t.args(world, `${fc.name} ${stamp}`), "--json"], { env: world.env })
+    ),
+  );
+  await sandboxJson(sb, "/sandbox/faults", { method: "DELETE" });
+  const log = await sandboxJson<Logged[]>(sb, "/sandbox/requests");
+  const messages = await sandboxJson<{ body: { content: string } }[]>(sb, "/sandbox/messages");
+  const events = await sandboxJson<{ summary?: string; event?: { summary?: string } }[]>(
+    sb,
+    "/sandbox/events",
+  );
+  const failures: string[] = [];
+  TARGETS.forEach((target, i) => {
+    const run = runs[i];
+    const label = `${target.name} under "${fc.name}"`;
+    try {
+      const expected = fc.expect(target);
+      assert.equal(run.code, expected.code, `${label}: exit ${run.code}\nstderr: ${run.stderr}`);
+      if (expected.code === 0) {
+        assertNoTrace(run.stderr, label);
+        assert.equal(run.stderr, "", `${label}: stderr on success`);
+        JSON.parse(run.stdout);
+      } else {
+        const error = assertEnvelope(run, label);
+        if (expected.type) assert.equal(error.type, expected.type, `${label}: type`);
+        if (error.type === "permission") {
+          assert.match(
+            error.recovery.command,
+            /^hark auth login --scope [\w.]+:[\w.]+(:[\w.]+)?( |$)/,
+            `${label}: recovery.command`,
+          );
+        }
+      }
+      const requests = requestsOn(log, target.route);
+      const attempts = requests.length;
+      assert.ok(attempts <= 4, `${label}: ${attempts} attempts`);
+      if (expected.attempts !== undefined) {
+        assert.equal(attempts, expected.attempts, `${label}: attempts`);
+      }
+      if (target.writes) {
+        // Every attempt of one write carries the same idempotency key, so the service applies it
+        // at most once.
+        const keys = new Set(requests.map(keyOf));
+        assert.equal(keys.size, 1, `${label}: idempotency keys ${[...keys].join(", ")}`);
+        assert.ok(typeof [...keys][0] === "string", `${label}: no idempotency key`);
+      }
+      const tag = `${fc.name} ${stamp}`;
+      if (target.writes === "message") {
+        const sent = messages.filter((m) => m.body.content.includes(tag));
+        assert.equal(sent.length, run.code === 0 ? 1 : sent.length, `${label}: messages`);
+        assert.ok(sent.length <= 1, `${label}: sent ${sent.length} times`);
+      }
+      if (target.writes === "event") {
+        const made = events.filter((e) => (e.summary ?? e.event?.summary) === tag);
+        assert.equal(made.length, run.code === 0 ? 1 : made.length, `${label}: events`);
+        assert.ok(made.length <= 1, `${label}: created ${made.length} times`);
+      }
+    } catch (error) {
+      failures.push((error as Error).message);
+    }
+  });
+  if (fc.refreshes) {
+    const refreshes = log.filter((r) =>
+      r.path === "/open-apis/authen/v2/oauth/token" && r.body?.grant_type === "refresh_token"
+    );
+    if (refreshes.length === 0) failures.push(`"${fc.name}": no token refresh was made`);
+  }
+  return failures;
+}
+
+/** Shares the cases out over the worlds; each world runs its cases one after another. */
+async function runAll(worlds: World[], cases: FaultCase[]): Promise<string[]> {
+  const queue = [...cases];
+  const failures: string[] = [];
+  await Promise.all(worlds.map(async (world) => {
+    for (let fc = queue.shift(); fc; fc = queue.shift()) failures.push(...await runCase(world, fc));
+  }));
+  return failures;
+}
+
+Deno.test("every shortcut and api GET under every fault kind ends as documented", async () => {
+  const started = Date.now();
+  const worlds: World[] = [];
+  try {
+    const settled = await Promise.allSettled([
+      keychainWorld(),
+      envTokenWorld(),
+      envTokenWorld(),
+      envTokenWorld(),
+    ]);
+    for (const s of settled) if (s.status === "fulfilled") worlds.push(s.value);
+    for (const s of settled) if (s.status === "rejected") throw s.reason;
+    const [keychain, ...envWorlds] = worlds;
+    const failures = (await Promise.all([
+      runAll(envWorlds, ENV_TOKEN_CASES),
+      runAll([keychain], KEYCHAIN_CASES),
+    ])).flat();
+    assert.deepEqual(failures, [], failures.join("\n\n"));
+    const cases = (ENV_TOKEN_CASES.length + KEYCHAIN_CASES.length) * TARGETS.length;
+    console.log(`${cases} fault cases in ${Date.now() - started} ms`);
+  } finally {
+    await Promise.all(worlds.map((w) => w.close()));
+  }
+});
