@@ -7,14 +7,13 @@
 
 import { Command } from "@commander-js/extra-typings";
 import type { Context } from "../context.ts";
-import { baseUrl } from "../config/mod.ts";
 import { createTokenSource } from "../auth/create_token_source.ts";
 import { parseScopes } from "../auth/scopes.ts";
 import { ValidationError } from "../errors/mod.ts";
 import { ApiClient, type ApiRequest, type HttpMethod, previewRequest } from "../http/mod.ts";
 import { formatJson, writeData } from "../output/output.ts";
 import { withExamples } from "./help.ts";
-import { openSession, type Session } from "./session.ts";
+import { openSession, serviceBaseUrl, type Session } from "./session.ts";
 
 /** The methods `hark api` accepts. */
 export const API_METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -242,7 +241,7 @@ export async function buildApiRequest(ctx: Context, options: ApiOptions): Promis
 export async function runApi(session: Session, options: ApiOptions): Promise<void> {
   const { ctx, config, profile, globals } = session;
   const request = await buildApiRequest(ctx, options);
-  const base = baseUrl(config.apps?.[profile] ?? {});
+  const base = serviceBaseUrl(session);
   if (globals.dryRun) {
     ctx.stdout.write(formatJson(previewRequest(base, request), ctx.stdout.isTerminal) + "\n");
     return;

@@ -33,6 +33,7 @@ function session(
     configPath: "/nonexistent/hark/config.json",
     config: { apps: { default: { app_id: "cli_1", base_url: BASE } } },
     profile: "default",
+    profileExplicit: false,
     output: { format: all.format, color: false },
   };
 }

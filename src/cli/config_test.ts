@@ -56,6 +56,7 @@ async function session(ctx: TestContext, globals: Partial<GlobalOptions> = {}): 
     configPath,
     config,
     profile: selectProfile(ctx, config, all.profile),
+    profileExplicit: all.profile !== undefined,
     output: outputOptions(all, config),
   };
 }

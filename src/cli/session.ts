@@ -7,7 +7,14 @@
 
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { Context } from "../context.ts";
-import { type Config, loadConfig, resolveConfigPath, selectProfile } from "../config/mod.ts";
+import {
+  baseUrl,
+  type Config,
+  loadConfig,
+  resolveConfigPath,
+  selectProfile,
+} from "../config/mod.ts";
+import { ValidationError } from "../errors/mod.ts";
 import type { OutputOptions } from "../output/output.ts";
 import { type GlobalOptions, outputOptions, readGlobals } from "./globals.ts";
 
@@ -23,6 +30,8 @@ export interface Session {
   config: Config;
   /** The profile in use. */
   profile: string;
+  /** Whether the profile was named by `--profile` or `$HARK_PROFILE`. */
+  profileExplicit: boolean;
   /** How to write data. */
   output: OutputOptions;
 }
@@ -39,5 +48,40 @@ export async function openSession(ctx: Context, command: CommandUnknownOpts): Pr
   const configPath = resolveConfigPath(ctx);
   const config = await loadConfig(ctx, configPath);
   const profile = selectProfile(ctx, config, globals.profile);
-  return { ctx, globals, configPath, config, profile, output: outputOptions(globals, config) };
+  const profileExplicit = globals.profile !== undefined || !!ctx.env.get("HARK_PROFILE");
+  return {
+    ctx,
+    globals,
+    configPath,
+    config,
+    profile,
+    profileExplicit,
+    output: outputOptions(globals, config),
+  };
+}
+
+/**
+ * The service address of the session's profile. Without a config the default address serves
+ * (a CI job with an environment token needs no config), but a profile named explicitly must
+ * exist: a typo in `--profile` must not send a token to the public service.
+ *
+ * @param session the command's session
+ * @throws {ValidationError} listing the known profiles when an explicitly named one is unknown
+ */
+export function serviceBaseUrl(session: Session): string {
+  const app = session.config.apps?.[session.profile];
+  if (!app && session.profileExplicit) {
+    const known = Object.keys(session.config.apps ?? {}).sort();
+    throw new ValidationError(
+      `Unknown profile "${session.profile}"${
+        known.length > 0 ? `; known profiles: ${known.join(", ")}` : "; no profiles exist yet"
+      }`,
+      {
+        param: session.globals.profile !== undefined ? "--profile" : "HARK_PROFILE",
+        suggestion: "Name a known profile, or create this one first",
+        command: known.length > 0 ? "hark profile list" : "hark config init",
+      },
+    );
+  }
+  return baseUrl(app ?? {});
 }

@@ -4,7 +4,7 @@ import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import { createTestContext, type TestContext } from "../testing/test_context.ts";
 import { ValidationError } from "../errors/mod.ts";
 import { addGlobalOptions } from "./globals.ts";
-import { openSession, type Session } from "./session.ts";
+import { openSession, serviceBaseUrl, type Session } from "./session.ts";
 
 async function open(ctx: TestContext, argv: string[]): Promise<Session> {
   let session: Promise<Session> | undefined;
@@ -69,4 +69,37 @@ Deno.test("openSession() fails on a malformed config", async () => {
       return true;
     });
   });
+});
+
+Deno.test("serviceBaseUrl() refuses an explicitly named profile that does not exist", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/config.json`;
+    await Deno.writeTextFile(
+      path,
+      JSON.stringify({ apps: { work: { app_id: "cli_w", base_url: "https://open.feishu.cn" } } }),
+    );
+    const run = async (argv: string[], env: Record<string, string> = {}) => {
+      const ctx = createTestContext({ env: { HARK_CONFIG: path, ...env } });
+      const root = addGlobalOptions(new Command("hark"));
+      let url: string | undefined;
+      root.command("x").action(async (_flags, command) => {
+        url = serviceBaseUrl(await openSession(ctx, command as never));
+      });
+      await root.parseAsync(argv, { from: "user" });
+      return url;
+    };
+    assert.equal(await run(["x", "--profile", "work"]), "https://open.feishu.cn");
+    // No profile named: the default profile may be absent (a CI job with an env token).
+    assert.equal(await run(["x"]), "https://open.larksuite.com");
+    await assert.rejects(run(["x", "--profile", "wrok"]), (error: unknown) => {
+      assert.ok(error instanceof ValidationError);
+      assert.match(error.message, /Unknown profile "wrok"; known profiles: work/);
+      assert.equal(error.param, "--profile");
+      return true;
+    });
+    await assert.rejects(run(["x"], { HARK_PROFILE: "nope" }), /Unknown profile "nope"/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

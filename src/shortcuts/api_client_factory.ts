@@ -7,8 +7,7 @@
 
 import { createTokenSource } from "../auth/create_token_source.ts";
 import type { Identity } from "../cli/globals.ts";
-import type { Session } from "../cli/session.ts";
-import { baseUrl } from "../config/mod.ts";
+import { serviceBaseUrl, type Session } from "../cli/session.ts";
 import { ApiClient } from "../http/mod.ts";
 import type { ApiCaller } from "./definition.ts";
 
@@ -25,7 +24,7 @@ export async function apiClientFactory(session: Session, identity: Identity): Pr
   const tokens = createTokenSource(ctx, { config, profile, configPath, identity });
   await tokens.getToken();
   return new ApiClient(ctx, {
-    baseUrl: baseUrl(config.apps?.[profile] ?? {}),
+    baseUrl: serviceBaseUrl(session),
     tokens,
     debug: session.globals.debug,
   });

@@ -10,10 +10,9 @@
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { Context } from "../context.ts";
 import type { Identity } from "../cli/globals.ts";
-import { openSession, type Session } from "../cli/session.ts";
+import { openSession, serviceBaseUrl, type Session } from "../cli/session.ts";
 import { toHarkError, ValidationError } from "../errors/mod.ts";
 import { previewRequest } from "../http/preview_request.ts";
-import { baseUrl } from "../config/mod.ts";
 import { formatJson, writeData } from "../output/mod.ts";
 import {
   type AnyShortcut,
@@ -88,7 +87,7 @@ export async function runShortcut(
   };
   definition.validate?.(input);
   if (session.globals.dryRun) {
-    const base = baseUrl(session.config.apps?.[session.profile] ?? {});
+    const base = serviceBaseUrl(session);
     const previews = definition.requests(input).map((r) => previewRequest(base, r));
     ctx.stdout.write(formatJson(previews, ctx.stdout.isTerminal) + "\n");
     return;

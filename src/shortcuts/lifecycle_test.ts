@@ -15,6 +15,7 @@ function sessionOf(ctx: TestContext, globals: Partial<GlobalOptions> = {}): Sess
     configPath: "/nonexistent/config.json",
     config: { apps: { default: { base_url: "https://open.example.com/" } } },
     profile: "default",
+    profileExplicit: false,
     output: { format: all.format, color: false },
   };
 }
