@@ -7,7 +7,7 @@
 import { SCOPE_CALENDAR_READ } from "../../auth/scopes.ts";
 import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/preview_request.ts";
-import { defineShortcut, type ShortcutInput } from "../definition.ts";
+import { defineShortcut, type ParamSpec, type ShortcutInput } from "../definition.ts";
 import { formatLocalDateTime } from "../params.ts";
 import { queryAcrossSpan, type Span, splitSpan } from "./split_span.ts";
 
@@ -138,6 +138,33 @@ export function showEventTime(time: EventTime | undefined): string {
   return "";
 }
 
+/** `--start` and `--end` of the span-based calendar shortcuts (agenda, free/busy). */
+export const SPAN_PARAMS: readonly ParamSpec[] = [
+  {
+    name: "start",
+    type: "datetime",
+    description: "the first moment; a date means its beginning",
+    default: "today",
+    dayEdge: "start",
+  },
+  {
+    name: "end",
+    type: "datetime",
+    description: "the last moment; a date means its end (23:59:59)",
+    default: "today",
+    dayEdge: "end",
+  },
+];
+
+/** `--calendar-id` of the calendar shortcuts. */
+export const CALENDAR_ID_PARAM: ParamSpec = {
+  name: "calendar-id",
+  type: "string",
+  description: "the calendar",
+  default: "primary",
+  valueName: "<id>",
+};
+
 /** `calendar +agenda`. */
 export const agenda = defineShortcut<AgendaItem[]>({
   service: "calendar",
@@ -151,29 +178,7 @@ export const agenda = defineShortcut<AgendaItem[]>({
   ],
   identities: ["user", "bot"],
   scopes: [SCOPE_CALENDAR_READ],
-  params: [
-    {
-      name: "start",
-      type: "datetime",
-      description: "the first moment; a date means its beginning",
-      default: "today",
-      dayEdge: "start",
-    },
-    {
-      name: "end",
-      type: "datetime",
-      description: "the last moment; a date means its end (23:59:59)",
-      default: "today",
-      dayEdge: "end",
-    },
-    {
-      name: "calendar-id",
-      type: "string",
-      description: "the calendar",
-      default: "primary",
-      valueName: "<id>",
-    },
-  ],
+  params: [...SPAN_PARAMS, CALENDAR_ID_PARAM],
   validate(input) {
     checkCalendarId(input);
     spanOf(input);

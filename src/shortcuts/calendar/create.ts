@@ -11,6 +11,7 @@ import type { ApiRequest } from "../../http/preview_request.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import {
   type AgendaItem,
+  CALENDAR_ID_PARAM,
   checkCalendarId,
   type EventTime,
   showEventTime,
@@ -136,13 +137,7 @@ export const create = defineShortcut<CreatedEvent>({
       description: "open ids of the people to invite, comma-separated",
       valueName: "<ids>",
     },
-    {
-      name: "calendar-id",
-      type: "string",
-      description: "the calendar",
-      default: "primary",
-      valueName: "<id>",
-    },
+    CALENDAR_ID_PARAM,
   ],
   validate(input) {
     if ((input.values.summary as string).trim() === "") {

@@ -9,7 +9,7 @@ import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/preview_request.ts";
 import { type ApiCaller, defineShortcut, type ShortcutInput } from "../definition.ts";
 import { formatLocalDateTime, formatRfc3339 } from "../params.ts";
-import { spanOf } from "./agenda.ts";
+import { SPAN_PARAMS, spanOf } from "./agenda.ts";
 import { queryAcrossSpan, type Span, splitSpan } from "./split_span.ts";
 
 /** A busy interval, RFC 3339. */
@@ -101,20 +101,7 @@ export const freebusy = defineShortcut<BusyInterval[]>({
   identities: ["user", "bot"],
   scopes: [SCOPE_CALENDAR_READ],
   params: [
-    {
-      name: "start",
-      type: "datetime",
-      description: "the first moment; a date means its beginning",
-      default: "today",
-      dayEdge: "start",
-    },
-    {
-      name: "end",
-      type: "datetime",
-      description: "the last moment; a date means its end (23:59:59)",
-      default: "today",
-      dayEdge: "end",
-    },
+    ...SPAN_PARAMS,
     {
       name: "user-id",
       type: "string",
