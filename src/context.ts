@@ -69,6 +69,8 @@ export interface FileSystem {
   writeFileAtomic(path: string, data: string | Uint8Array, mode: number): Promise<void>;
   /** Creates a folder and its parents with `mode`. */
   mkdir(path: string, mode: number): Promise<void>;
+  /** Renames a file, replacing the target; rejects with `Deno.errors.NotFound` when absent. */
+  rename(from: string, to: string): Promise<void>;
   /** Removes a file; resolves `false` when it did not exist. */
   remove(path: string): Promise<boolean>;
   /** Whether the path exists. */

@@ -12,16 +12,31 @@ import { ExitCode } from "../errors/exit_code.ts";
 export interface FileLockOptions {
   /** How long to wait for the lock before failing, in ms; default 15 000. */
   timeoutMs?: number;
-  /** Age in ms after which a lock is considered abandoned and broken; default 10 000. */
+  /**
+   * Age in ms after which a lock whose holder cannot be asked about (Windows, no `kill`) is
+   * considered abandoned; default 120 000, well above the longest work done under a lock (a
+   * token refresh with its 30 s timeout).
+   */
   staleMs?: number;
   /** Pause between attempts, in ms; default 25. */
   retryMs?: number;
 }
 
+/** What a lock file holds. */
+interface LockHolder {
+  pid?: number;
+  nonce?: string;
+  time?: number;
+}
+
 /**
  * Runs `fn` while holding the lock file `lockPath` (created exclusively, removed afterwards).
- * A lock left by a dead process (`kill -0` says its pid is gone; not on Windows) or older than
- * `staleMs` is broken.
+ *
+ * A lock is broken only when its holder is gone: on POSIX `kill -0` says the pid no longer
+ * exists (a live holder is never overtaken, however long it works); where that cannot be asked,
+ * when the lock is older than `staleMs`. Breaking renames the lock to a unique name first, so of
+ * two processes that find the same dead lock only one breaks it. On the way out the lock is
+ * removed only if it is still ours.
  *
  * @param ctx the context
  * @param lockPath the lock file, such as `<config>.lock`
@@ -36,18 +51,21 @@ export async function withFileLock<T>(
   options: FileLockOptions = {},
 ): Promise<T> {
   const timeoutMs = options.timeoutMs ?? 15_000;
-  const staleMs = options.staleMs ?? 10_000;
+  const staleMs = options.staleMs ?? 120_000;
   const retryMs = options.retryMs ?? 25;
   const deadline = ctx.now() + timeoutMs;
+  const nonce = [...ctx.randomBytes(8)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const mine: LockHolder = { pid: ctx.pid, nonce, time: ctx.now() };
   for (let attempt = 0;; attempt++) {
     try {
-      await ctx.fs.createExclusive(lockPath, JSON.stringify({ pid: ctx.pid, time: ctx.now() }));
+      await ctx.fs.createExclusive(lockPath, JSON.stringify(mine));
       break;
     } catch (error) {
       if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
     }
-    if (await isStale(ctx, lockPath, staleMs)) {
-      await ctx.fs.remove(lockPath);
+    const holder = await readHolder(ctx, lockPath);
+    if (holder && await isAbandoned(ctx, lockPath, holder, staleMs)) {
+      await breakLock(ctx, lockPath, holder, nonce);
       continue;
     }
     if (ctx.now() >= deadline) {
@@ -61,30 +79,68 @@ export async function withFileLock<T>(
   try {
     return await fn();
   } finally {
-    await ctx.fs.remove(lockPath);
+    const holder = await readHolder(ctx, lockPath);
+    if (holder?.nonce === nonce) await ctx.fs.remove(lockPath);
   }
 }
 
-async function isStale(ctx: Context, lockPath: string, staleMs: number): Promise<boolean> {
-  let holder: { pid?: number } = {};
+async function readHolder(ctx: Context, lockPath: string): Promise<LockHolder | undefined> {
   try {
-    holder = JSON.parse(await ctx.fs.readTextFile(lockPath));
-  } catch {
-    // Being written right now, or gone: judge by age alone.
+    const parsed = JSON.parse(await ctx.fs.readTextFile(lockPath));
+    return typeof parsed === "object" && parsed !== null ? parsed : {};
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    // Being written this very moment: an empty holder, judged by age alone.
+    return {};
   }
+}
+
+async function isAbandoned(
+  ctx: Context,
+  lockPath: string,
+  holder: LockHolder,
+  staleMs: number,
+): Promise<boolean> {
   if (ctx.os !== "windows" && Number.isInteger(holder.pid) && holder.pid !== ctx.pid) {
-    if (!(await isAlive(ctx, holder.pid!))) return true;
+    const alive = await isAlive(ctx, holder.pid!);
+    if (alive !== undefined) return !alive;
   }
   const mtime = await ctx.fs.mtime(lockPath);
   return mtime !== undefined && ctx.now() - mtime > staleMs;
 }
 
-async function isAlive(ctx: Context, pid: number): Promise<boolean> {
+async function breakLock(
+  ctx: Context,
+  lockPath: string,
+  holder: LockHolder,
+  nonce: string,
+): Promise<void> {
+  const aside = `${lockPath}.broken-${nonce}`;
+  try {
+    await ctx.fs.rename(lockPath, aside);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return; // Someone else broke it first.
+    throw error;
+  }
+  // The rename may have caught a lock taken afresh by another process in between: put it back.
+  const moved = await readHolder(ctx, aside);
+  if (moved && moved.nonce !== holder.nonce) {
+    try {
+      await ctx.fs.createExclusive(lockPath, JSON.stringify(moved));
+    } catch {
+      // A third process took the lock meanwhile; the restored holder will find its lock gone and
+      // leave it alone on release, which is the safe side.
+    }
+  }
+  await ctx.fs.remove(aside);
+}
+
+/** Whether `pid` runs, by `kill -0`; `undefined` when that cannot be asked. */
+async function isAlive(ctx: Context, pid: number): Promise<boolean | undefined> {
   try {
     const result = await ctx.run("kill", ["-0", String(pid)], { timeoutMs: 2_000 });
     return result.code === 0;
   } catch {
-    // No `kill` to ask: assume alive and let the age decide.
-    return true;
+    return undefined;
   }
 }

@@ -67,13 +67,57 @@ Deno.test("withFileLock() fails with a lock error when a live process holds it t
 });
 
 Deno.test("withFileLock() breaks a lock left by a dead process", async () => {
-  if (Deno.build.os !== "linux") return;
+  await withDir(async (dir) => {
+    const asked: string[][] = [];
+    const ctx = createTestContext({
+      now: Date.now(),
+      run: (cmd, args) => {
+        asked.push([cmd, ...args]);
+        return Promise.resolve({
+          code: 1,
+          stdout: "",
+          stderr: "kill: (4206657) - No such process",
+        });
+      },
+    });
+    const lock = join(dir, "x.lock");
+    await Deno.writeTextFile(
+      lock,
+      JSON.stringify({ pid: 4206657, nonce: "dead", time: Date.now() }),
+    );
+    assert.equal(await withFileLock(ctx, lock, () => Promise.resolve("ok")), "ok");
+    assert.deepEqual(asked, [["kill", "-0", "4206657"]]);
+    assert.equal(await ctx.fs.exists(lock), false);
+    assert.deepEqual((await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name), []);
+  });
+});
+
+Deno.test("withFileLock() never breaks the lock of a live process, however old", async () => {
+  await withDir(async (dir) => {
+    const lock = join(dir, "x.lock");
+    await Deno.writeTextFile(lock, JSON.stringify({ pid: 4242_0, nonce: "live", time: 0 }));
+    // Ten minutes past the lock's time, far beyond staleMs, but kill -0 says it lives.
+    const ctx = createTestContext({
+      now: Date.now() + 600_000,
+      run: () => Promise.resolve({ code: 0, stdout: "", stderr: "" }),
+    });
+    await assert.rejects(
+      withFileLock(ctx, lock, () => Promise.resolve("ran"), { timeoutMs: 500, staleMs: 1_000 }),
+      /Cannot take the lock/,
+    );
+    assert.equal(JSON.parse(await Deno.readTextFile(lock)).nonce, "live");
+  });
+});
+
+Deno.test("withFileLock() leaves a lock that is no longer its own", async () => {
   await withDir(async (dir) => {
     const ctx = createTestContext({ now: Date.now() });
     const lock = join(dir, "x.lock");
-    await Deno.writeTextFile(lock, JSON.stringify({ pid: 2 ** 22 + 12345, time: Date.now() }));
-    assert.equal(await withFileLock(ctx, lock, () => Promise.resolve("ok")), "ok");
-    assert.equal(await ctx.fs.exists(lock), false);
+    await withFileLock(ctx, lock, async () => {
+      // Someone broke our lock and took it: on the way out we must not remove theirs.
+      await Deno.writeTextFile(lock, JSON.stringify({ pid: 1, nonce: "theirs" }));
+    });
+    assert.equal(JSON.parse(await Deno.readTextFile(lock)).nonce, "theirs");
   });
 });
 

@@ -174,6 +174,7 @@ export const realFileSystem: FileSystem = {
   async mkdir(path, mode) {
     await Deno.mkdir(path, { recursive: true, mode });
   },
+  rename: (from, to) => Deno.rename(from, to),
   async remove(path) {
     try {
       await Deno.remove(path);
