@@ -14,12 +14,6 @@ import { appOf, resolveAppCredentials } from "./app_credentials.ts";
 import { notSignedIn } from "./credential_provider.ts";
 import { callTokenEndpoint, endpointsOf } from "./oauth_client.ts";
 import {
-
-/**
- * How long a process waits for another one's refresh: longer than one token request may take
- * (30 s), so a waiter sees the refreshed token instead of giving up while the refresh works.
- */
-const REFRESH_LOCK_TIMEOUT_MS = 45_000;
   canRefresh,
   readTokenRecord,
   recordFromGrant,
@@ -27,6 +21,12 @@ const REFRESH_LOCK_TIMEOUT_MS = 45_000;
   type TokenRecord,
   userTokenPath,
 } from "./token_record.ts";
+
+/**
+ * How long a process waits for another one's refresh: longer than one token request may take
+ * (30 s), so a waiter sees the refreshed token instead of giving up while the refresh works.
+ */
+const REFRESH_LOCK_TIMEOUT_MS = 45_000;
 
 /** Whose token to refresh. */
 export interface UserTokenTarget {

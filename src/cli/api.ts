@@ -13,7 +13,7 @@ import { ValidationError } from "../errors/mod.ts";
 import { ApiClient, type ApiRequest, type HttpMethod, previewRequest } from "../http/mod.ts";
 import { formatJson, writeData } from "../output/output.ts";
 import { withExamples } from "./help.ts";
-import { openSession, serviceBaseUrl, type Session } from "./session.ts";
+import { openSession, serviceBaseUrl, type Session, wantsJson } from "./session.ts";
 
 /** The methods `hark api` accepts. */
 export const API_METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -256,7 +256,7 @@ export async function runApi(session: Session, options: ApiOptions): Promise<voi
   const data = await client.request(request);
   const format = session.output.format ?? session.output.preferences?.output_format ?? "json";
   const output = { ...session.output, format };
-  writeData(ctx, output, output.format === "json" ? (data ?? {}) : tableData(data));
+  writeData(ctx, output, wantsJson(session) ? (data ?? {}) : tableData(data));
 }
 
 /**

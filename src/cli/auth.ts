@@ -18,13 +18,14 @@ import {
   type LoginResult,
   logout,
   parseScopes,
+  SCOPE_OFFLINE,
   startDeviceAuthorization,
   unusableError,
 } from "../auth/mod.ts";
 import { clearPendingLogin, savePendingLogin, takePendingLogin } from "../auth/pending_login.ts";
 import { createSpinner, formatRemaining } from "../auth/spinner.ts";
 import { withExamples } from "./help.ts";
-import { openSession, type Session } from "./session.ts";
+import { openSession, type Session, wantsJson } from "./session.ts";
 
 /** The flags of `auth login`. */
 export interface LoginFlags {
@@ -48,8 +49,15 @@ export interface LoginFlags {
  */
 export async function runAuthLogin(session: Session, flags: LoginFlags): Promise<void> {
   const { ctx, profile } = session;
-  const scopes = flags.scope.length > 0 ? parseScopes(flags.scope) : [...DEFAULT_SCOPES];
-  const json = session.output.format === "json";
+  // --scope adds to what the profile already holds, so following a permission error's recovery
+  // command never takes away the scopes the user had.
+  const granted = (session.config.users?.[profile]?.scopes ?? []).filter((s) =>
+    s !== SCOPE_OFFLINE
+  );
+  const scopes = flags.scope.length > 0
+    ? [...new Set([...granted, ...parseScopes(flags.scope)])]
+    : [...new Set([...DEFAULT_SCOPES, ...granted])];
+  const json = wantsJson(session);
   if (flags.deviceCode !== undefined && !flags.wait) {
     throw new ValidationError("Conflicting flags: --no-wait and --device-code", {
       param: "--device-code",
@@ -72,6 +80,10 @@ export async function runAuthLogin(session: Session, flags: LoginFlags): Promise
         expires_in: auth.expires_in ?? null,
         interval: auth.interval ?? null,
       });
+      ctx.stderr.write(
+        instructions(auth) +
+          `Then finish the sign-in with: hark auth login${flag} --device-code <device_code>\n`,
+      );
     } else {
       ctx.stdout.write(
         instructions(auth) +
@@ -201,7 +213,7 @@ export async function runAuthCheck(session: Session, scopes: string[]): Promise<
  */
 export async function runAuthLogout(session: Session): Promise<void> {
   const result = await logout(session.ctx, session);
-  if (session.output.format === "json") {
+  if (wantsJson(session)) {
     writeData(session.ctx, session.output, result);
   } else if (result.keychain_entries.length > 0 || result.user_entry_removed) {
     session.ctx.stderr.write(`Signed out of profile "${session.profile}"\n`);
@@ -226,7 +238,7 @@ export async function runAuthToken(session: Session): Promise<void> {
   session.ctx.stdout.write(`${token}\n`);
 }
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /**
  * The `auth` command group.
@@ -241,14 +253,14 @@ export function authCommand(ctx: Context): Command {
     .description("Sign in with the device flow: approve in a browser, on any device")
     .option(
       "--scope <scope>",
-      "a permission to ask for (repeatable, or space/comma separated); default: all hark needs",
+      "a permission to add to those already granted (repeatable, or space/comma separated); " +
+        "default: all hark needs",
       collect,
-      [] as string[],
     )
     .option("--no-wait", "print the device code and the sign-in URL, and return without waiting")
     .option("--device-code <code>", "finish a sign-in started with --no-wait")
     .action(async (flags, command) => {
-      await runAuthLogin(await openSession(ctx, command), flags);
+      await runAuthLogin(await openSession(ctx, command), { ...flags, scope: flags.scope ?? [] });
     });
   withExamples(login, [
     "hark auth login",
@@ -273,10 +285,9 @@ export function authCommand(ctx: Context): Command {
       "--scope <scope>",
       "a scope to check (repeatable, or space/comma separated)",
       collect,
-      [] as string[],
     )
     .action(async (flags, command) => {
-      await runAuthCheck(await openSession(ctx, command), flags.scope);
+      await runAuthCheck(await openSession(ctx, command), flags.scope ?? []);
     });
   withExamples(check, ["hark auth check --scope calendar:calendar:readonly"]);
 

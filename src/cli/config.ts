@@ -6,14 +6,20 @@
 
 import { Command } from "@commander-js/extra-typings";
 import type { Context } from "../context.ts";
-import { type Config, maskSecret, parseSecretInput, updateConfig } from "../config/mod.ts";
+import {
+  type Config,
+  maskSecret,
+  parseSecretInput,
+  requireKnownProfile,
+  updateConfig,
+} from "../config/mod.ts";
 import { findKeySpec, SECRET_FIELDS } from "../config/config_keys.ts";
 import { HarkError, ValidationError } from "../errors/mod.ts";
 import { ExitCode } from "../errors/exit_code.ts";
 import { writeData } from "../output/output.ts";
 import { configInitCommand } from "./config_init.ts";
 import { withExamples } from "./help.ts";
-import { openSession, type Session } from "./session.ts";
+import { openSession, type Session, wantsJson } from "./session.ts";
 
 /**
  * The value at a dot path, with secrets shown as references (a literal secret is masked).
@@ -105,6 +111,9 @@ export async function runConfigSet(session: Session, options: ConfigSetOptions):
   const spec = findKeySpec(options.key);
   const value = spec.parse(options.value, options.key);
   await updateConfig(ctx, (config) => {
+    if (options.key === "active_profile") {
+      requireKnownProfile(config, value as string, "active_profile");
+    }
     const parts = options.key.split(".");
     let node = config as Record<string, unknown>;
     for (const part of parts.slice(0, -1)) {
@@ -119,7 +128,7 @@ export async function runConfigSet(session: Session, options: ConfigSetOptions):
     }
     node[parts.at(-1)!] = value;
   }, session.configPath);
-  if (session.globals.format === "json") {
+  if (wantsJson(session)) {
     writeData(ctx, session.output, { key: options.key, value });
   } else {
     ctx.stderr.write(`Set ${options.key} to ${JSON.stringify(value)}\n`);

@@ -20,7 +20,7 @@ import { keychainPath } from "../keychain/keychain.ts";
 import { writeData } from "../output/output.ts";
 import { withExamples } from "./help.ts";
 import { askChoice, askSecret, askText, canPrompt, confirm } from "./prompt.ts";
-import { openSession, type Session } from "./session.ts";
+import { openSession, type Session, wantsJson } from "./session.ts";
 
 /** Well-known service addresses by alias. */
 export const BASE_URL_ALIASES: Record<string, string> = {
@@ -95,6 +95,8 @@ export async function runConfigInit(session: Session, options: ConfigInitOptions
   await ctx.keychain.set(secretPath, answers.appSecret);
   try {
     await updateConfig(ctx, (config) => {
+      // The first app becomes the active one; adding another never switches under the user.
+      const firstApp = Object.keys(config.apps ?? {}).length === 0;
       config.apps ??= {};
       config.apps[answers.profile] = {
         ...(config.apps[answers.profile] ?? {}),
@@ -105,7 +107,7 @@ export async function runConfigInit(session: Session, options: ConfigInitOptions
       if (answers.outputFormat) {
         config.preferences = { ...(config.preferences ?? {}), output_format: answers.outputFormat };
       }
-      if (!config.active_profile && answers.profile !== "default") {
+      if (firstApp && !config.active_profile && answers.profile !== "default") {
         config.active_profile = answers.profile;
       }
     }, session.configPath);
@@ -124,17 +126,15 @@ export async function runConfigInit(session: Session, options: ConfigInitOptions
     keychain: ctx.keychain.backend,
     config: session.configPath,
   };
-  if (session.output.format === "json") {
-    writeData(ctx, session.output, result);
-  } else {
-    ctx.stderr.write(
-      `Saved profile "${answers.profile}" (app ${answers.appId}, ${answers.baseUrl}) to ` +
-        `${session.configPath}\nThe app secret is in the ${ctx.keychain.backend} keychain at ` +
-        `${secretPath}\nNext: hark auth login${
-          answers.profile === "default" ? "" : ` --profile ${answers.profile}`
-        }\n`,
-    );
-  }
+  // The result for machines on stdout in JSON mode; the same news for people on stderr always.
+  if (wantsJson(session)) writeData(ctx, session.output, result);
+  ctx.stderr.write(
+    `Saved profile "${answers.profile}" (app ${answers.appId}, ${answers.baseUrl}) to ` +
+      `${session.configPath}\nThe app secret is in the ${ctx.keychain.backend} keychain at ` +
+      `${secretPath}\nNext: hark auth login${
+        answers.profile === "default" ? "" : ` --profile ${answers.profile}`
+      }\n`,
+  );
 }
 
 async function fromFlags(session: Session, options: ConfigInitOptions): Promise<Answers> {

@@ -22,7 +22,11 @@ async function withInit(
       await Deno.mkdir(join(dir, "hark"), { recursive: true });
       await Deno.writeTextFile(path, JSON.stringify(options.config));
     }
-    const ctx = createTestContext({ ...options, env: { HARK_CONFIG: path, ...options.env } });
+    const ctx = createTestContext({
+      stdoutIsTerminal: true,
+      ...options,
+      env: { HARK_CONFIG: path, ...options.env },
+    });
     await fn(ctx, path);
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -40,7 +40,14 @@ async function withConfig(
       await Deno.mkdir(join(dir, "hark"), { recursive: true });
       await Deno.writeTextFile(path, JSON.stringify(config, null, 2));
     }
-    await fn(createTestContext({ ...options, env: { HARK_CONFIG: path, ...options.env } }), path);
+    await fn(
+      createTestContext({
+        stdoutIsTerminal: true,
+        ...options,
+        env: { HARK_CONFIG: path, ...options.env },
+      }),
+      path,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -168,7 +175,8 @@ Deno.test("runConfigSet() with --json prints {key, value} on stdout", async () =
       key: "preferences.color",
       value: "false",
     });
-    assert.equal(ctx.stdout.text(), '{"key":"preferences.color","value":false}\n');
+    // Pretty, since this test's stdout is a terminal.
+    assert.deepEqual(JSON.parse(ctx.stdout.text()), { key: "preferences.color", value: false });
   });
 });
 

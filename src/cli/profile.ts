@@ -8,16 +8,15 @@ import { Command } from "@commander-js/extra-typings";
 import type { Context } from "../context.ts";
 import {
   baseUrl,
-  checkProfileName,
   type Config,
   parseSecretInput,
+  requireKnownProfile,
   updateConfig,
 } from "../config/mod.ts";
-import { ValidationError } from "../errors/mod.ts";
 import { resolveFormat, writeData } from "../output/output.ts";
 import { withExamples } from "./help.ts";
 import { confirm } from "./prompt.ts";
-import { openSession, type Session } from "./session.ts";
+import { openSession, type Session, wantsJson } from "./session.ts";
 
 /** One row of `profile list`. */
 export interface ProfileRow {
@@ -76,12 +75,12 @@ export function runProfileList(session: Session): void {
  * @throws {ValidationError} listing the known profiles when `name` is not one
  */
 export async function runProfileUse(session: Session, name: string): Promise<void> {
-  requireKnown(session.config, name);
+  requireKnownProfile(session.config, name);
   await updateConfig(session.ctx, (config) => {
-    requireKnown(config, name);
+    requireKnownProfile(config, name);
     config.active_profile = name;
   }, session.configPath);
-  if (session.output.format === "json") {
+  if (wantsJson(session)) {
     writeData(session.ctx, session.output, { active_profile: name });
   } else {
     session.ctx.stderr.write(`Active profile is now "${name}"\n`);
@@ -102,7 +101,7 @@ export async function runProfileRemove(
   yes: boolean,
 ): Promise<void> {
   const { ctx } = session;
-  requireKnown(session.config, name);
+  requireKnownProfile(session.config, name);
   if (!yes) {
     const sure = await confirm(ctx, `Remove profile "${name}" and its stored secrets?`, "--yes");
     if (!sure) {
@@ -127,27 +126,10 @@ export async function runProfileRemove(
     if (path.startsWith(ownPrefix)) owned.add(path);
   }
   for (const path of owned) await ctx.keychain.delete(path);
-  if (session.output.format === "json") {
+  if (wantsJson(session)) {
     writeData(ctx, session.output, { removed: name, keychain_entries: [...owned].sort() });
   } else {
     ctx.stderr.write(`Removed profile "${name}" and ${owned.size} keychain entries\n`);
-  }
-}
-
-function requireKnown(config: Config, name: string): void {
-  checkProfileName(name, "<name>");
-  const known = Object.keys(config.apps ?? {}).sort();
-  if (!known.includes(name)) {
-    throw new ValidationError(
-      `Unknown profile "${name}"${
-        known.length > 0 ? `; known profiles: ${known.join(", ")}` : "; no profiles exist yet"
-      }`,
-      {
-        param: "<name>",
-        suggestion: known.length > 0 ? "Pick one of the known profiles" : "Create one first",
-        command: known.length > 0 ? "hark profile list" : "hark config init",
-      },
-    );
   }
 }
 

@@ -41,7 +41,10 @@ async function withProfiles(
       "hark/shared/token": "token-shared",
       "hark/workshop/app_secret": "secret-workshop",
     });
-    await fn(createTestContext({ keychain, env: { HARK_CONFIG: path, ...env } }), path);
+    await fn(
+      createTestContext({ keychain, stdoutIsTerminal: true, env: { HARK_CONFIG: path, ...env } }),
+      path,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

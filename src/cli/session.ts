@@ -11,11 +11,11 @@ import {
   baseUrl,
   type Config,
   loadConfig,
+  requireKnownProfile,
   resolveConfigPath,
   selectProfile,
 } from "../config/mod.ts";
-import { ValidationError } from "../errors/mod.ts";
-import type { OutputOptions } from "../output/output.ts";
+import { type OutputOptions, resolveFormat } from "../output/output.ts";
 import { type GlobalOptions, outputOptions, readGlobals } from "./globals.ts";
 
 /** The state of one command invocation. */
@@ -30,7 +30,7 @@ export interface Session {
   config: Config;
   /** The profile in use. */
   profile: string;
-  /** Whether the profile was named by `--profile` or `$HARK_PROFILE`. */
+  /** Whether the profile was named (`--profile`, `$HARK_PROFILE`, `active_profile`). */
   profileExplicit: boolean;
   /** How to write data. */
   output: OutputOptions;
@@ -48,7 +48,8 @@ export async function openSession(ctx: Context, command: CommandUnknownOpts): Pr
   const configPath = resolveConfigPath(ctx);
   const config = await loadConfig(ctx, configPath);
   const profile = selectProfile(ctx, config, globals.profile);
-  const profileExplicit = globals.profile !== undefined || !!ctx.env.get("HARK_PROFILE");
+  const profileExplicit = globals.profile !== undefined || !!ctx.env.get("HARK_PROFILE") ||
+    config.active_profile !== undefined;
   return {
     ctx,
     globals,
@@ -62,8 +63,9 @@ export async function openSession(ctx: Context, command: CommandUnknownOpts): Pr
 
 /**
  * The service address of the session's profile. Without a config the default address serves
- * (a CI job with an environment token needs no config), but a profile named explicitly must
- * exist: a typo in `--profile` must not send a token to the public service.
+ * (a CI job with an environment token needs no config), but a profile named by `--profile`,
+ * `$HARK_PROFILE` or `active_profile` must exist: a typo must not send a token to the public
+ * service.
  *
  * @param session the command's session
  * @throws {ValidationError} listing the known profiles when an explicitly named one is unknown
@@ -71,17 +73,25 @@ export async function openSession(ctx: Context, command: CommandUnknownOpts): Pr
 export function serviceBaseUrl(session: Session): string {
   const app = session.config.apps?.[session.profile];
   if (!app && session.profileExplicit) {
-    const known = Object.keys(session.config.apps ?? {}).sort();
-    throw new ValidationError(
-      `Unknown profile "${session.profile}"${
-        known.length > 0 ? `; known profiles: ${known.join(", ")}` : "; no profiles exist yet"
-      }`,
-      {
-        param: session.globals.profile !== undefined ? "--profile" : "HARK_PROFILE",
-        suggestion: "Name a known profile, or create this one first",
-        command: known.length > 0 ? "hark profile list" : "hark config init",
-      },
+    requireKnownProfile(
+      session.config,
+      session.profile,
+      session.globals.profile !== undefined
+        ? "--profile"
+        : session.ctx.env.get("HARK_PROFILE")
+        ? "HARK_PROFILE"
+        : "active_profile",
     );
   }
   return baseUrl(app ?? {});
+}
+
+/**
+ * Whether the command's result is JSON: `--json` or `--format json`, else
+ * `preferences.output_format`, else whether stdout is piped.
+ *
+ * @param session the command's session
+ */
+export function wantsJson(session: Session): boolean {
+  return resolveFormat(session.ctx, session.output) === "json";
 }

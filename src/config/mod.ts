@@ -26,4 +26,4 @@ export {
   resolveSecretInput,
   type SecretInput,
 } from "./secret_input.ts";
-export { checkProfileName, selectProfile } from "./profile.ts";
+export { checkProfileName, requireKnownProfile, selectProfile } from "./profile.ts";

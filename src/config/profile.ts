@@ -41,3 +41,27 @@ export function checkProfileName(name: string, param = "--profile"): string {
   }
   return name;
 }
+
+/**
+ * Checks that a profile has an app entry.
+ *
+ * @param config the config
+ * @param name the profile
+ * @param param what named it, for the message: `<name>`, `--profile`, `active_profile`, …
+ * @throws {ValidationError} listing the known profiles
+ */
+export function requireKnownProfile(config: Config, name: string, param = "<name>"): void {
+  checkProfileName(name, param);
+  const known = Object.keys(config.apps ?? {}).sort();
+  if (known.includes(name)) return;
+  throw new ValidationError(
+    `Unknown profile "${name}"${
+      known.length > 0 ? `; known profiles: ${known.join(", ")}` : "; no profiles exist yet"
+    }`,
+    {
+      param,
+      suggestion: known.length > 0 ? "Name one of the known profiles" : "Create one first",
+      command: known.length > 0 ? "hark profile list" : "hark config init",
+    },
+  );
+}

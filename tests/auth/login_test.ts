@@ -116,7 +116,12 @@ Deno.test("auth login --no-wait prints the device data, and --device-code finish
       (await requestLog(world.sb)).filter((r) => r.path.endsWith("/oauth/token")).length,
       0,
     );
-    const human = await world.env.run(["auth", "login", "--no-wait"]);
+    // Piped, the data is JSON on stdout; people read the instructions on stderr.
+    const piped = await world.env.run(["auth", "login", "--no-wait"]);
+    assert.ok(JSON.parse(piped.stdout).device_code);
+    assert.match(piped.stderr, /enter the code: \S+/);
+    assert.match(piped.stderr, /hark auth login --device-code <device_code>/);
+    const human = await world.env.run(["auth", "login", "--no-wait", "--format", "table"]);
     assert.match(human.stdout, /hark auth login --device-code \S+/);
 
     const approved = await fetch(`${world.sb.baseUrl}/sandbox/approve`, {

@@ -64,7 +64,15 @@ Deno.test("config init stores the secret encrypted in the keychain, a reference 
   await withEnv(async (env, hark) => {
     const result = await hark.run(INIT, { stdin: `${SECRET}\n` });
     assert.equal(result.code, 0, result.stderr);
-    assert.equal(result.stdout, "");
+    // Piped stdout: the result as JSON, with the reference and never the secret.
+    assert.deepEqual(JSON.parse(result.stdout), {
+      profile: "default",
+      app_id: "cli_e2e",
+      app_secret: "@keychain:hark/default/app_secret",
+      base_url: "https://open.larksuite.com",
+      keychain: "file",
+      config: env.configPath,
+    });
     assert.match(
       result.stderr,
       /The app secret is in the file keychain at hark\/default\/app_secret/,
@@ -189,7 +197,12 @@ Deno.test("config get and set check every kind of key, showing secrets as refere
 Deno.test("profile list in json, table and csv; profile use switches, unknown exits 2", async () => {
   await withEnv(async (env, hark) => {
     assert.equal((await hark.run(INIT, { stdin: SECRET })).code, 0);
+    // Adding a second app does not switch to it.
     assert.equal((await hark.run([...INIT, "--profile", "work"], { stdin: SECRET })).code, 0);
+    assert.equal(
+      (await hark.run(["profile", "use", "work"])).code,
+      0,
+    );
 
     const json = await hark.run(["profile", "list", "--json"]);
     assert.equal(json.code, 0, json.stderr);
