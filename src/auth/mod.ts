@@ -73,3 +73,4 @@ export {
   SCOPE_IM_SEND,
   SCOPE_OFFLINE,
 } from "./scopes.ts";
+export { endpointsOf } from "./oauth_client.ts";

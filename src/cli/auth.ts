@@ -15,17 +15,21 @@ import {
   createTokenSource,
   DEFAULT_SCOPES,
   type DeviceAuthorization,
+  endpointsOf,
   type LoginResult,
   logout,
   parseScopes,
   SCOPE_OFFLINE,
   startDeviceAuthorization,
+  tenantTokenPath,
+  tokenPathOf,
   unusableError,
+  userTokenPath,
 } from "../auth/mod.ts";
 import { clearPendingLogin, savePendingLogin, takePendingLogin } from "../auth/pending_login.ts";
 import { createSpinner, formatRemaining } from "../auth/spinner.ts";
 import { withExamples } from "./help.ts";
-import { openSession, type Session, wantsJson } from "./session.ts";
+import { openSession, previewChange, type Session, wantsJson } from "./session.ts";
 
 /** The flags of `auth login`. */
 export interface LoginFlags {
@@ -68,6 +72,27 @@ export async function runAuthLogin(session: Session, flags: LoginFlags): Promise
     throw new ValidationError("Invalid --device-code: empty", { param: "--device-code" });
   }
   const flag = profile === "default" ? "" : ` --profile ${profile}`;
+  if (session.globals.dryRun) {
+    const endpoints = endpointsOf(session.config.apps?.[profile] ?? {});
+    previewChange(
+      session,
+      flags.deviceCode !== undefined
+        ? {
+          action: "auth login",
+          profile,
+          finish: "poll the token endpoint",
+          url: endpoints.tokenUrl,
+        }
+        : {
+          action: "auth login",
+          profile,
+          scopes: [...scopes, SCOPE_OFFLINE],
+          device_authorization_url: endpoints.deviceAuthorizationUrl,
+          wait: flags.wait,
+        },
+    );
+    return;
+  }
   if (!flags.wait) {
     const auth = await startDeviceAuthorization(ctx, session, scopes);
     await savePendingLogin(ctx, profile, { ...auth, scopes });
@@ -212,6 +237,22 @@ export async function runAuthCheck(session: Session, scopes: string[]): Promise<
  * @param session the command's session
  */
 export async function runAuthLogout(session: Session): Promise<void> {
+  if (session.globals.dryRun) {
+    const { ctx, config, profile } = session;
+    const paths = new Set([
+      tokenPathOf(config, profile),
+      userTokenPath(profile),
+      tenantTokenPath(profile),
+    ]);
+    const stored = (await ctx.keychain.list()).filter((p) => paths.has(p));
+    previewChange(session, {
+      action: "auth logout",
+      profile,
+      keychain_entries: stored,
+      user_entry: config.users?.[profile] !== undefined,
+    });
+    return;
+  }
   const result = await logout(session.ctx, session);
   if (wantsJson(session)) {
     writeData(session.ctx, session.output, result);

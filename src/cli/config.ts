@@ -19,7 +19,7 @@ import { ExitCode } from "../errors/exit_code.ts";
 import { writeData } from "../output/output.ts";
 import { configInitCommand } from "./config_init.ts";
 import { withExamples } from "./help.ts";
-import { openSession, type Session, wantsJson } from "./session.ts";
+import { openSession, previewChange, type Session, wantsJson } from "./session.ts";
 
 /**
  * The value at a dot path, with secrets shown as references (a literal secret is masked).
@@ -110,6 +110,17 @@ export async function runConfigSet(session: Session, options: ConfigSetOptions):
   const { ctx } = session;
   const spec = findKeySpec(options.key);
   const value = spec.parse(options.value, options.key);
+  if (options.key === "active_profile") {
+    requireKnownProfile(session.config, value as string, "active_profile");
+  }
+  if (
+    previewChange(session, {
+      action: "config set",
+      key: options.key,
+      value,
+      config: session.configPath,
+    })
+  ) return;
   await updateConfig(ctx, (config) => {
     if (options.key === "active_profile") {
       requireKnownProfile(config, value as string, "active_profile");

@@ -20,7 +20,7 @@ import { keychainPath } from "../keychain/keychain.ts";
 import { writeData } from "../output/output.ts";
 import { withExamples } from "./help.ts";
 import { askChoice, askSecret, askText, canPrompt, confirm } from "./prompt.ts";
-import { openSession, type Session, wantsJson } from "./session.ts";
+import { openSession, previewChange, type Session, wantsJson } from "./session.ts";
 
 /** Well-known service addresses by alias. */
 export const BASE_URL_ALIASES: Record<string, string> = {
@@ -75,22 +75,37 @@ export async function runConfigInit(session: Session, options: ConfigInitOptions
   const answers = interactive ? await ask(session, options) : await fromFlags(session, options);
 
   const existing = session.config.apps?.[answers.profile];
+  if (existing && !options.force && !interactive) {
+    throw new ValidationError(`Profile "${answers.profile}" already exists`, {
+      param: "--force",
+      suggestion: "Pass --force to replace it, or choose another name with --profile",
+    });
+  }
+  const secretPath = keychainPath(answers.profile, "app_secret");
+  const plan = {
+    action: "config init",
+    profile: answers.profile,
+    app_id: answers.appId,
+    app_secret: `@keychain:${secretPath}`,
+    base_url: answers.baseUrl,
+    output_format: answers.outputFormat ?? null,
+    replaces: existing !== undefined,
+    keychain: ctx.keychain.backend,
+    config: session.configPath,
+  };
+  if (previewChange(session, plan)) return;
   if (existing && !options.force) {
-    const replace = interactive &&
-      await confirm(ctx, `Profile "${answers.profile}" exists. Replace it?`, "--force");
-    if (!interactive) {
-      throw new ValidationError(`Profile "${answers.profile}" already exists`, {
-        param: "--force",
-        suggestion: "Pass --force to replace it, or choose another name with --profile",
-      });
-    }
+    const replace = await confirm(
+      ctx,
+      `Profile "${answers.profile}" exists. Replace it?`,
+      "--force",
+    );
     if (!replace) {
       ctx.stderr.write("Nothing changed\n");
       return;
     }
   }
 
-  const secretPath = keychainPath(answers.profile, "app_secret");
   const previous = await ctx.keychain.get(secretPath);
   await ctx.keychain.set(secretPath, answers.appSecret);
   try {

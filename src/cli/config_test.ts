@@ -140,7 +140,8 @@ Deno.test("runConfigSet() stores each kind of value, keeping unknown keys", asyn
     await runConfigSet(s, { key: "apps.work.base_url", value: "https://open.larksuite.com/" });
     await runConfigSet(s, { key: "apps.work.app_secret", value: "@env:WORK_SECRET" });
     await runConfigSet(s, { key: "apps.work.credential_command", value: '["vault","hark"]' });
-    await runConfigSet(s, { key: "active_profile", value: "work" });
+    // A fresh session, as a new invocation would load the config with apps.work in it.
+    await runConfigSet(await session(ctx), { key: "active_profile", value: "work" });
     const written = JSON.parse(await Deno.readTextFile(path));
     assert.deepEqual(written.preferences, { output_format: "csv", color: true });
     assert.deepEqual(written.apps.work, {

@@ -16,7 +16,7 @@ import {
 import { resolveFormat, writeData } from "../output/output.ts";
 import { withExamples } from "./help.ts";
 import { confirm } from "./prompt.ts";
-import { openSession, type Session, wantsJson } from "./session.ts";
+import { openSession, previewChange, type Session, wantsJson } from "./session.ts";
 
 /** One row of `profile list`. */
 export interface ProfileRow {
@@ -76,6 +76,7 @@ export function runProfileList(session: Session): void {
  */
 export async function runProfileUse(session: Session, name: string): Promise<void> {
   requireKnownProfile(session.config, name);
+  if (previewChange(session, { action: "profile use", profile: name })) return;
   await updateConfig(session.ctx, (config) => {
     requireKnownProfile(config, name);
     config.active_profile = name;
@@ -102,6 +103,11 @@ export async function runProfileRemove(
 ): Promise<void> {
   const { ctx } = session;
   requireKnownProfile(session.config, name);
+  if (session.globals.dryRun) {
+    const entries = (await ctx.keychain.list()).filter((p) => p.startsWith(`hark/${name}/`));
+    previewChange(session, { action: "profile remove", profile: name, keychain_entries: entries });
+    return;
+  }
   if (!yes) {
     const sure = await confirm(ctx, `Remove profile "${name}" and its stored secrets?`, "--yes");
     if (!sure) {

@@ -15,7 +15,7 @@ import {
   resolveConfigPath,
   selectProfile,
 } from "../config/mod.ts";
-import { type OutputOptions, resolveFormat } from "../output/output.ts";
+import { formatJson, type OutputOptions, resolveFormat } from "../output/output.ts";
 import { type GlobalOptions, outputOptions, readGlobals } from "./globals.ts";
 
 /** The state of one command invocation. */
@@ -94,4 +94,21 @@ export function serviceBaseUrl(session: Session): string {
  */
 export function wantsJson(session: Session): boolean {
   return resolveFormat(session.ctx, session.output) === "json";
+}
+
+/**
+ * `--dry-run` for commands that change something: prints the change they would make, as JSON
+ * on stdout with `"dry_run": true`, and answers whether the caller must stop there. Secrets in
+ * the plan must already be references or masks.
+ *
+ * @param session the command's session
+ * @param plan what the command would do, such as `{ action: "profile use", profile: "work" }`
+ * @returns true when `--dry-run` was given and the plan was printed
+ */
+export function previewChange(session: Session, plan: Record<string, unknown>): boolean {
+  if (!session.globals.dryRun) return false;
+  session.ctx.stdout.write(
+    formatJson({ dry_run: true, ...plan }, session.ctx.stdout.isTerminal) + "\n",
+  );
+  return true;
 }
