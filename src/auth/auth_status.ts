@@ -145,10 +145,18 @@ function stateOf(credential: Credential, now: number): StatusState {
  */
 export function unusableError(status: AuthStatus): AuthError {
   const flag = status.profile === "default" ? "" : ` --profile ${status.profile}`;
-  const message = status.state === "signed_out"
+  const signedOut = status.state === "signed_out";
+  const base = signedOut
     ? `Not signed in to profile "${status.profile}"`
     : `Session expired for profile "${status.profile}": sign in again`;
-  return new AuthError(message, { command: `hark auth login${flag}` });
+  // The reason says what actually failed (a locked keychain, a failing credential command).
+  const message = status.reason && !status.reason.startsWith(base.split(":")[0])
+    ? `${base} (${status.reason})`
+    : base;
+  return new AuthError(message, {
+    suggestion: signedOut ? "Sign in, or set HARK_USER_ACCESS_TOKEN in CI" : "Sign in again",
+    command: `hark auth login${flag}`,
+  });
 }
 
 /**

@@ -44,7 +44,7 @@ export function addGlobalOptions(program: Command) {
     .addOption(
       new Option("--format <format>", "output format").choices(OUTPUT_FORMATS),
     )
-    .option("--dry-run", "print the requests that would be sent, and send nothing")
+    .option("--dry-run", "print the requests or changes a command would make, and make none")
     .option("--no-color", "output without colours (also NO_COLOR=1)")
     .option("--profile <name>", "the profile to use (default: $HARK_PROFILE, the active one)")
     .addOption(new Option("--as <identity>", "act as the user or the bot").choices(IDENTITIES))

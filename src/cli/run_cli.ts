@@ -104,6 +104,7 @@ function prepare(command: CommandUnknownOpts, ctx: Context, captureHelp: (s: str
   command
     .exitOverride()
     .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true })
     .configureOutput({
       writeOut: (text) => ctx.stdout.write(text),
       writeErr: captureHelp,

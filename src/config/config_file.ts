@@ -10,7 +10,7 @@
 import { dirname } from "node:path";
 import type { Context } from "../context.ts";
 import { ValidationError } from "../errors/mod.ts";
-import type { Config } from "./config.ts";
+import { type Config, OUTPUT_FORMATS } from "./config.ts";
 import { resolveConfigPath } from "./config_path.ts";
 import { withFileLock } from "./file_lock.ts";
 
@@ -76,6 +76,19 @@ export function parseConfig(text: string, path: string): Config {
     for (const [name, entry] of Object.entries((value[key] ?? {}) as Record<string, unknown>)) {
       if (!isObject(entry)) throw malformed(path, `"${key}.${name}" must be an object`);
     }
+  }
+  const preferences = (value.preferences ?? {}) as Record<string, unknown>;
+  const format = preferences.output_format;
+  if (format !== undefined && !(OUTPUT_FORMATS as readonly unknown[]).includes(format)) {
+    throw malformed(
+      path,
+      `"preferences.output_format" must be one of ${OUTPUT_FORMATS.join(", ")}, not ${
+        JSON.stringify(format)
+      }`,
+    );
+  }
+  if (preferences.color !== undefined && typeof preferences.color !== "boolean") {
+    throw malformed(path, `"preferences.color" must be true or false`);
   }
   if (value.active_profile !== undefined && typeof value.active_profile !== "string") {
     throw malformed(path, `"active_profile" must be a string`);

@@ -225,7 +225,7 @@ export class ApiClient {
         retry: true,
         error: new NetworkError(`Cannot resolve host "${host}"`, {
           suggestion: `Check the base URL and your DNS or network connection, then retry`,
-          command: "hark config get base_url",
+          command: "hark profile list",
           cause: error,
         }),
       };
