@@ -109,7 +109,8 @@ export class ApiClient {
    */
   async request<T = unknown>(request: ApiRequest): Promise<T> {
     const ctx = this.#ctx;
-    const signal = request.signal ? AbortSignal.any([ctx.signal, request.signal]) : ctx.signal;
+    const outer = request.cleanup ? [] : [ctx.signal];
+    const signal = AbortSignal.any(request.signal ? [...outer, request.signal] : outer);
     if (signal.aborted) throw cancelled(request);
     const url = requestUrl(this.#options.baseUrl, request);
     const retries = this.#options.retry?.retries ?? DEFAULT_RETRY.retries;

@@ -444,6 +444,25 @@ Deno.test("request() is cancelled by Ctrl-C before sending, and during a backoff
   second.stub.verify();
 });
 
+Deno.test("request() runs a clean-up call even after Ctrl-C, bounded by its own signal", async () => {
+  const { ctx, client, stub } = setup([{
+    method: "DELETE",
+    url: new RegExp(`^${BASE}/open-apis/calendar/v4/calendars/primary/events/e1$`),
+    respond: ok({}),
+  }]);
+  ctx.abort();
+  const path = "/open-apis/calendar/v4/calendars/primary/events/e1";
+  await assert.rejects(client.request({ method: "DELETE", path }), CancelledError);
+  await client.request({ method: "DELETE", path, cleanup: true });
+  stub.verify();
+  const controller = new AbortController();
+  controller.abort();
+  await assert.rejects(
+    client.request({ method: "DELETE", path, cleanup: true, signal: controller.signal }),
+    CancelledError,
+  );
+});
+
 Deno.test("request() is cancelled by the request's own signal", async () => {
   const controller = new AbortController();
   const { client, stub } = setup([get(() => {

@@ -30,6 +30,11 @@ export interface ApiRequest {
   scopes?: string[];
   /** Cancels the call; composed with the context's Ctrl-C signal. */
   signal?: AbortSignal;
+  /**
+   * A clean-up call that must run even after Ctrl-C (undoing half of a two-step change): the
+   * context's signal does not cancel it, only `signal` does — give it a timeout.
+   */
+  cleanup?: boolean;
 }
 
 /** What `--dry-run` prints for a request. */

@@ -18,6 +18,9 @@ import {
   spanOf,
 } from "./agenda.ts";
 
+/** How long the rollback of a half-made event may take. */
+const ROLLBACK_TIMEOUT_MS = 15_000;
+
 /** What `+create` returns. */
 export interface CreatedEvent {
   /** The event as the service returned it. */
@@ -208,10 +211,13 @@ async function rollBack(
     cause: error,
   });
   try {
+    // Runs even when Ctrl-C caused the failure: leaving half an event behind is worse.
     await client.request({
       method: "DELETE",
       path: `${eventsPath(calendarId)}/${encodeURIComponent(eventId)}`,
       scopes: [SCOPE_CALENDAR_WRITE],
+      cleanup: true,
+      signal: AbortSignal.timeout(ROLLBACK_TIMEOUT_MS),
     });
   } catch (deleteError) {
     return new ApiError(
