@@ -14,7 +14,7 @@ import {
   type CredentialProvider,
   runChain,
 } from "./credential_provider.ts";
-import { defaultProviders } from "./create_token_source.ts";
+import { createTokenSource, defaultProviders } from "./create_token_source.ts";
 import { REFRESH_BUFFER_MS, rfc3339 } from "./token_record.ts";
 import type { TokenOrigin } from "./token_source.ts";
 
@@ -30,7 +30,7 @@ export interface AuthStatus {
   /** Whether a command would get a token: valid, or refreshable. */
   usable: boolean;
   /** The identity. */
-  identity: "user";
+  identity: "user" | "bot";
   /** Which provider supplies the token, or `null` when signed out. */
   source: TokenOrigin | null;
   /** The user, when known. */
@@ -139,12 +139,58 @@ function stateOf(credential: Credential, now: number): StatusState {
 }
 
 /**
+ * The bot identity's state: whether a tenant token can be had, from `HARK_TENANT_ACCESS_TOKEN`
+ * or the app credentials (which asks the service for one). A bad configuration is not a state:
+ * it is thrown.
+ *
+ * @param ctx the context
+ * @param options the profile and its config
+ * @throws {ValidationError} when the configuration is wrong
+ */
+export async function botStatus(ctx: Context, options: AuthStatusOptions): Promise<AuthStatus> {
+  const base: AuthStatus = {
+    profile: options.profile,
+    state: "signed_out",
+    usable: false,
+    identity: "bot",
+    source: null,
+    user: null,
+    scopes: null,
+    expires_at: null,
+    refresh_expires_at: null,
+    refreshable: false,
+  };
+  try {
+    const token = await createTokenSource(ctx, { ...options, identity: "bot" }).getToken();
+    return {
+      ...base,
+      state: "valid",
+      usable: true,
+      source: token.source,
+      expires_at: rfc3339(token.expiresAt) ?? null,
+    };
+  } catch (error) {
+    if (error instanceof ValidationError || !(error instanceof HarkError)) throw error;
+    return { ...base, reason: error.message };
+  }
+}
+
+/**
  * The error `auth status` ends with when the profile is not usable (exit 3).
  *
  * @param status the report
  */
 export function unusableError(status: AuthStatus): AuthError {
   const flag = status.profile === "default" ? "" : ` --profile ${status.profile}`;
+  if (status.identity === "bot") {
+    return new AuthError(
+      `No bot token for profile "${status.profile}"${status.reason ? ` (${status.reason})` : ""}`,
+      {
+        suggestion: "Check the app credentials, or set HARK_TENANT_ACCESS_TOKEN in CI",
+        command: `hark config get apps.${status.profile}`,
+      },
+    );
+  }
   const signedOut = status.state === "signed_out";
   const base = signedOut
     ? `Not signed in to profile "${status.profile}"`

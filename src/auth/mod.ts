@@ -10,6 +10,7 @@ export {
   type AuthStatus,
   authStatus,
   type AuthStatusOptions,
+  botStatus,
   checkScopes,
   type ScopeCheck,
   scopeGranted,

@@ -10,6 +10,7 @@ import { AuthError, ValidationError } from "../errors/mod.ts";
 import { resolveFormat, writeData } from "../output/output.ts";
 import {
   authStatus,
+  botStatus,
   checkScopes,
   completeLogin,
   createTokenSource,
@@ -195,12 +196,15 @@ function instructions(auth: DeviceAuthorization): string {
  * @throws {AuthError} when signed out, or the session has expired
  */
 export async function runAuthStatus(session: Session): Promise<void> {
-  const status = await authStatus(session.ctx, session);
+  const status = session.globals.as === "bot"
+    ? await botStatus(session.ctx, session)
+    : await authStatus(session.ctx, session);
   if (resolveFormat(session.ctx, session.output) === "json") {
     writeData(session.ctx, session.output, status);
   } else {
     writeData(session.ctx, session.output, {
       profile: status.profile,
+      identity: status.identity,
       state: status.state,
       source: status.source ?? "",
       user: status.user?.name ?? status.user?.open_id ?? "",

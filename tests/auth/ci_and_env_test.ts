@@ -49,3 +49,33 @@ Deno.test("auth login rejects a malformed --scope with exit 2 naming the scope",
     await world.close();
   }
 });
+
+Deno.test("auth status --as bot reports the bot's token: app credentials, env, or why not", async () => {
+  const world = await startWorld();
+  try {
+    const fromApp = await world.env.run(["auth", "status", "--as", "bot", "--json"]);
+    assert.equal(fromApp.code, 0, fromApp.stderr);
+    const report = JSON.parse(fromApp.stdout);
+    assert.equal(report.identity, "bot");
+    assert.equal(report.state, "valid");
+    assert.equal(report.source, "app_credentials");
+    assert.ok(report.expires_at);
+
+    const fromEnv = await world.env.run(["auth", "status", "--as", "bot", "--json"], {
+      env: { HARK_TENANT_ACCESS_TOKEN: "t-from-env-123456" },
+    });
+    assert.equal(JSON.parse(fromEnv.stdout).source, "env");
+    assert.ok(!fromEnv.stdout.includes("t-from-env-123456"));
+
+    // The tenant token is cached in the keychain; logout forgets it, so the next status asks.
+    assert.equal((await world.env.run(["auth", "logout"])).code, 0);
+    const refused = await world.env.run(["auth", "status", "--as", "bot", "--json"], {
+      env: { HARK_TEST_APP_SECRET: "not-the-secret" },
+    });
+    assert.equal(refused.code, 3, refused.stderr);
+    assert.equal(JSON.parse(refused.stdout).state, "signed_out");
+    assert.match(JSON.parse(refused.stderr).error.message, /No bot token for profile "default" \(/);
+  } finally {
+    await world.close();
+  }
+});
