@@ -8,6 +8,7 @@
 import { SCOPE_IM_SEND } from "../../auth/scopes.ts";
 import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/preview_request.ts";
+import { formatLocalDateTime } from "../params.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 
 /** Message types the service accepts with `--content`. */
@@ -210,6 +211,13 @@ export const send = defineShortcut<Record<string, unknown>>({
     { header: "MESSAGE ID", value: "message_id" },
     { header: "CHAT ID", value: "chat_id" },
     { header: "MSG TYPE", value: "msg_type" },
-    { header: "CREATE TIME", value: "create_time" },
+    {
+      header: "SENT",
+      // The service gives epoch milliseconds as a string.
+      value: (m) => {
+        const ms = Number((m as { create_time?: unknown }).create_time);
+        return Number.isFinite(ms) && ms > 0 ? formatLocalDateTime(ms) : "";
+      },
+    },
   ],
 });
