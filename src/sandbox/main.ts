@@ -56,4 +56,5 @@ async function main(args: string[]): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) Deno.exit(await main(Deno.args));
+// Set the exit code and let the event loop end, rather than exiting from under open work.
+if (import.meta.main) Deno.exitCode = await main(Deno.args);
