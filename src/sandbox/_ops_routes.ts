@@ -7,7 +7,7 @@
 
 import { OAuthError } from "./auth_store.ts";
 import { type FaultSpec, validateFault } from "./fault_registry.ts";
-import { publicMessage } from "./_api_routes.ts";
+import { publicMessage } from "./_im_routes.ts";
 import { hasContentType, type Incoming, json, type SandboxContext } from "./_context.ts";
 
 function jsonInput(incoming: Incoming): unknown | Response {
