@@ -6,26 +6,30 @@
  */
 
 import { createRealContext } from "./src/runtime/real_context.ts";
-import { runCli, withConfigPreference } from "./src/cli/run_cli.ts";
-import { renderError } from "./src/cli/render_error.ts";
-import { colorEnabled, paint } from "./src/output/color.ts";
-import { InternalError } from "./src/errors/mod.ts";
+import { errorStyle, runCli } from "./src/cli/run_cli.ts";
+import { InternalError } from "./src/errors/hark_error.ts";
 
 async function main(): Promise<number> {
   const controller = new AbortController();
   let interrupts = 0;
-  const onInterrupt = () => {
+  // Ctrl-C: the first cancels the command (which undoes half-done work), the second exits.
+  Deno.addSignalListener("SIGINT", () => {
     interrupts += 1;
     if (interrupts > 1) Deno.exit(130);
     controller.abort(new DOMException("Cancelled by Ctrl-C", "AbortError"));
-  };
-  if (Deno.build.os !== "windows") Deno.addSignalListener("SIGINT", onInterrupt);
+  });
   const ctx = createRealContext({ signal: controller.signal });
   try {
-    const outcome = await withConfigPreference(ctx, await runCli(ctx, Deno.args));
+    const outcome = await runCli(ctx, Deno.args);
     if (outcome.error) {
-      const color = colorEnabled(ctx, ctx.stderr, { color: !Deno.args.includes("--no-color") });
-      ctx.stderr.write(renderError(outcome.error, { ...outcome, paint: paint(color) }));
+      const [{ renderError }, { paint }, style] = await Promise.all([
+        import("./src/cli/render_error.ts"),
+        import("./src/output/color.ts"),
+        errorStyle(ctx, outcome),
+      ]);
+      ctx.stderr.write(
+        renderError(outcome.error, { ...outcome, json: style.json, paint: paint(style.color) }),
+      );
     }
     return outcome.code;
   } catch (error) {

@@ -8,8 +8,6 @@
  * @module
  */
 
-import type { Keychain } from "./keychain/keychain.ts";
-
 /** Read-only view of the process environment. */
 export interface Env {
   /** The value of `name`, or `undefined` when unset. */
@@ -84,6 +82,20 @@ export interface FileSystem {
   createExclusive(path: string, data: string): Promise<void>;
   /** Modification time in epoch milliseconds, or `undefined` when absent. */
   mtime(path: string): Promise<number | undefined>;
+}
+
+/** A store of secrets by path; the backends are in `src/keychain/`. */
+export interface Keychain {
+  /** The backend's name; for a lazily chosen keychain, the name once chosen. */
+  readonly backend: string;
+  /** The secret at `path` (such as `hark/default/app_secret`), or `undefined` when absent. */
+  get(path: string): Promise<string | undefined>;
+  /** Stores `secret` at `path`, replacing any previous value. */
+  set(path: string, secret: string): Promise<void>;
+  /** Deletes the secret at `path`; resolves `false` when there was none. */
+  delete(path: string): Promise<boolean>;
+  /** Every path stored under `hark/`, sorted. */
+  list(): Promise<string[]>;
 }
 
 /** Operating systems hark distinguishes. */

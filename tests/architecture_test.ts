@@ -96,3 +96,28 @@ Deno.test("the sandbox is not part of the binary", async () => {
   assert.ok(modules.some((m) => m.endsWith("/src/cli/root.ts")));
   assert.deepEqual(modules.filter((m) => /\/src\/(sandbox|testing)\//.test(m)), []);
 });
+
+/** The static imports of a module (its `import … from` and `export … from`, not `import()`). */
+function staticImports(text: string): string[] {
+  return [...text.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']/gms)]
+    .map((m) => m[1]);
+}
+
+Deno.test("the flow goes one way: nothing below the command layer imports src/cli/", async () => {
+  const lower = ["shortcuts", "auth", "http", "config", "keychain", "output", "errors"];
+  const offences: string[] = [];
+  for (const folder of lower) {
+    for (const { path, text } of await sources(`src/${folder}`)) {
+      const all = [...text.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)].map((m) => m[1]);
+      for (const specifier of all) {
+        if (/(^|\/)cli\//.test(specifier)) offences.push(`${path}: ${specifier}`);
+      }
+    }
+  }
+  assert.deepEqual(offences, []);
+});
+
+Deno.test("src/context.ts imports nothing: it only declares the ports", async () => {
+  const text = await Deno.readTextFile(join(REPO_ROOT, "src/context.ts"));
+  assert.deepEqual(staticImports(text), []);
+});

@@ -17,6 +17,7 @@ import {
 import { createTokenSource, defaultProviders } from "./create_token_source.ts";
 import { REFRESH_BUFFER_MS, rfc3339 } from "./token_record.ts";
 import type { TokenOrigin } from "./token_source.ts";
+import type { Identity } from "./identity.ts";
 
 /** The states `auth status` reports. */
 export type StatusState = "valid" | "needs_refresh" | "expired" | "signed_out";
@@ -30,7 +31,7 @@ export interface AuthStatus {
   /** Whether a command would get a token: valid, or refreshable. */
   usable: boolean;
   /** The identity. */
-  identity: "user" | "bot";
+  identity: Identity;
   /** Which provider supplies the token, or `null` when signed out. */
   source: TokenOrigin | null;
   /** The user, when known. */

@@ -18,6 +18,7 @@ import { EnvProvider } from "./env_provider.ts";
 import { KeychainProvider } from "./keychain_provider.ts";
 import { REFRESH_BUFFER_MS } from "./token_record.ts";
 import type { ResolvedToken, TokenSource } from "./token_source.ts";
+import type { Identity } from "./identity.ts";
 
 /** Options of {@link createTokenSource}. */
 export interface TokenSourceOptions {
@@ -28,7 +29,7 @@ export interface TokenSourceOptions {
   /** The config file's path. */
   configPath: string;
   /** The identity to act as. */
-  identity: "user" | "bot";
+  identity: Identity;
   /** The providers, in order; default {@link defaultProviders}. */
   providers?: readonly CredentialProvider[];
 }

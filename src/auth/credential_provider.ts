@@ -12,6 +12,7 @@ import { AuthError, HarkError } from "../errors/mod.ts";
 import { ExitCode } from "../errors/exit_code.ts";
 import type { ResolvedToken, TokenOrigin } from "./token_source.ts";
 import type { TokenState } from "./token_record.ts";
+import type { Identity } from "./identity.ts";
 
 /** How a provider may refresh: as needed, never (report only), or after a rejection. */
 export type RefreshMode = "auto" | "never" | { rejected: string };
@@ -19,7 +20,7 @@ export type RefreshMode = "auto" | "never" | { rejected: string };
 /** What a token is asked for. */
 export interface TokenSpec {
   /** The identity to act as. */
-  identity: "user" | "bot";
+  identity: Identity;
   /** The profile. */
   profile: string;
   /** The loaded config. */
@@ -35,7 +36,7 @@ export interface Account {
   /** The profile. */
   profile: string;
   /** The identity. */
-  identity: "user" | "bot";
+  identity: Identity;
   /** The provider that knows the account. */
   source: TokenOrigin;
   /** The user's open id, when known. */

@@ -19,6 +19,8 @@ import {
   requestDeviceAuthorization,
   type UserInfo,
 } from "./oauth_client.ts";
+import { clearPendingLogin, savePendingLogin, takePendingLogin } from "./pending_login.ts";
+import { SCOPE_OFFLINE } from "./scopes.ts";
 import { tokenPathOf } from "./refresh_user_token.ts";
 import { tenantTokenPath } from "./tenant_token.ts";
 import { recordFromGrant, rfc3339, userTokenPath } from "./token_record.ts";
@@ -51,6 +53,82 @@ export async function startDeviceAuthorization(
   const credentials = await resolveAppCredentials(ctx, target.config, target.profile);
   const { deviceAuthorizationUrl } = endpointsOf(appOf(target.config, target.profile));
   return await requestDeviceAuthorization(ctx, deviceAuthorizationUrl, credentials, scopes);
+}
+
+/**
+ * The scopes a sign-in asks for: what the profile already holds plus `requested`, or plus every
+ * scope hark's shortcuts need when nothing is requested. Adding to the granted scopes means that
+ * following a permission error's recovery command never takes away what the user had.
+ *
+ * @param target the profile
+ * @param requested the scopes asked for with `--scope` (checked)
+ * @param defaults the scopes asked for when none are requested
+ */
+export function scopesToRequest(
+  target: LoginTarget,
+  requested: readonly string[],
+  defaults: readonly string[],
+): string[] {
+  const granted = (target.config.users?.[target.profile]?.scopes ?? []).filter((s) =>
+    s !== SCOPE_OFFLINE
+  );
+  return requested.length > 0
+    ? [...new Set([...granted, ...requested])]
+    : [...new Set([...defaults, ...granted])];
+}
+
+/**
+ * Starts a sign-in that another command finishes (`auth login --no-wait`): requests the device
+ * authorization and remembers what the server said (interval, expiry, scopes) so that
+ * {@link finishLogin} polls as the server asked.
+ *
+ * @param ctx the context
+ * @param target the profile
+ * @param scopes the scopes to ask for
+ * @throws the errors of {@link startDeviceAuthorization}
+ */
+export async function beginLogin(
+  ctx: Context,
+  target: LoginTarget,
+  scopes: string[],
+): Promise<DeviceAuthorization> {
+  const authorization = await startDeviceAuthorization(ctx, target, scopes);
+  await savePendingLogin(ctx, target.profile, { ...authorization, scopes });
+  return authorization;
+}
+
+/**
+ * Finishes a sign-in started by {@link beginLogin} (`auth login --device-code`): polls with the
+ * interval and the time left that were remembered (the defaults when nothing was), then forgets
+ * the pending sign-in whatever the outcome.
+ *
+ * @param ctx the context
+ * @param target the profile
+ * @param deviceCode the device code
+ * @param onTick called while waiting
+ * @throws the errors of {@link completeLogin}
+ */
+export async function finishLogin(
+  ctx: Context,
+  target: LoginTarget,
+  deviceCode: string,
+  onTick?: (progress: PollProgress) => void,
+): Promise<LoginResult> {
+  const pending = await takePendingLogin(ctx, target.profile, deviceCode);
+  const remaining = pending?.expires_at === undefined
+    ? undefined
+    : Math.max(0, Math.floor((pending.expires_at - ctx.now()) / 1000));
+  try {
+    return await completeLogin(ctx, target, {
+      deviceCode,
+      interval: pending?.interval,
+      expiresIn: remaining,
+      scopes: pending?.scopes,
+      onTick,
+    });
+  } finally {
+    if (pending) await clearPendingLogin(ctx, target.profile);
+  }
 }
 
 /** Options of {@link completeLogin}. */

@@ -45,12 +45,15 @@ export {
 export { EnvProvider, TENANT_TOKEN_VAR, USER_TOKEN_VAR } from "./env_provider.ts";
 export { KeychainProvider } from "./keychain_provider.ts";
 export {
+  beginLogin,
   completeLogin,
   type CompleteLoginOptions,
+  finishLogin,
   type LoginResult,
   type LoginTarget,
   logout,
   type LogoutResult,
+  scopesToRequest,
   startDeviceAuthorization,
 } from "./login.ts";
 export { type DeviceAuthorization, type UserInfo } from "./oauth_client.ts";

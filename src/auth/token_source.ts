@@ -5,6 +5,8 @@
  * @module
  */
 
+import type { Identity } from "./identity.ts";
+
 /** Where a token came from; `auth status` reports it. */
 export type TokenOrigin = "keychain" | "env" | "command" | "app_credentials";
 
@@ -13,7 +15,7 @@ export interface ResolvedToken {
   /** The bearer credential. */
   token: string;
   /** The identity it acts as. */
-  identity: "user" | "bot";
+  identity: Identity;
   /** Which provider supplied it. */
   source: TokenOrigin;
   /** When it expires, epoch ms, when known. */

@@ -4,16 +4,41 @@
  * @module
  */
 
-import { type Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import type { Context } from "../context.ts";
+import { IDENTITIES, type Identity } from "../auth/identity.ts";
 import { type Config, OUTPUT_FORMATS, type OutputFormat } from "../config/config.ts";
 import { ValidationError } from "../errors/mod.ts";
 import type { OutputOptions } from "../output/output.ts";
+import type { FlagSpec } from "./command_spec.ts";
+import type { FlagValues } from "./parse_argv.ts";
 
-/** The identities a command can act as. */
-export const IDENTITIES = ["user", "bot"] as const;
-/** One of {@link IDENTITIES}. */
-export type Identity = typeof IDENTITIES[number];
+/** The global flags, in help order. */
+export const GLOBAL_FLAGS: readonly FlagSpec[] = [
+  { name: "json", description: "machine-readable JSON output (same as --format json)" },
+  {
+    name: "format",
+    value: "<format>",
+    description: "output format",
+    choices: OUTPUT_FORMATS,
+  },
+  {
+    name: "dry-run",
+    description: "print the requests or changes a command would make, and make none",
+  },
+  { name: "color", negated: true, description: "output without colours (also NO_COLOR=1)" },
+  {
+    name: "profile",
+    value: "<name>",
+    description: "the profile to use (default: $HARK_PROFILE, the active one)",
+  },
+  {
+    name: "as",
+    value: "<identity>",
+    description: "act as the user or the bot",
+    choices: IDENTITIES,
+  },
+  { name: "debug", description: "log requests and show stack traces (also HARK_DEBUG=1)" },
+];
 
 /** The parsed global flags. */
 export interface GlobalOptions {
@@ -34,50 +59,39 @@ export interface GlobalOptions {
 }
 
 /**
- * Adds the global flags to the root command.
+ * Whether `HARK_DEBUG` asks for debug output.
  *
- * @param program the root command
+ * @param ctx the context
  */
-export function addGlobalOptions(program: Command) {
-  return program
-    .option("--json", "machine-readable JSON output (same as --format json)")
-    .addOption(
-      new Option("--format <format>", "output format").choices(OUTPUT_FORMATS),
-    )
-    .option("--dry-run", "print the requests or changes a command would make, and make none")
-    .option("--no-color", "output without colours (also NO_COLOR=1)")
-    .option("--profile <name>", "the profile to use (default: $HARK_PROFILE, the active one)")
-    .addOption(new Option("--as <identity>", "act as the user or the bot").choices(IDENTITIES))
-    .option("--debug", "log requests and show stack traces (also HARK_DEBUG=1)");
+export function debugFromEnv(ctx: Context): boolean {
+  return ["1", "true"].includes(ctx.env.get("HARK_DEBUG") ?? "");
 }
 
 /**
- * Reads the global flags of the command being run.
+ * Reads the global flags.
  *
  * @param ctx the context (for `HARK_DEBUG`)
- * @param command any command of the tree
+ * @param values the global flags as parsed
  * @throws {ValidationError} when `--json` and another `--format` are both given
  */
-export function readGlobals(ctx: Context, command: CommandUnknownOpts): GlobalOptions {
-  const all = command.optsWithGlobals() as Record<string, unknown>;
-  const json = all.json === true;
-  const format = all.format as OutputFormat | undefined;
+export function readGlobals(ctx: Context, values: FlagValues): GlobalOptions {
+  const json = values.json === true;
+  const format = values.format as OutputFormat | undefined;
   if (json && format !== undefined && format !== "json") {
     throw new ValidationError(`Conflicting flags: --json and --format ${format}`, {
       param: "--format",
       suggestion: "Give either --json or --format",
     });
   }
-  const globals: GlobalOptions = {
+  return {
     json,
     format: json ? "json" : format,
-    dryRun: all.dryRun === true,
-    color: all.color !== false,
-    profile: all.profile as string | undefined,
-    as: all.as as Identity | undefined,
-    debug: all.debug === true || ["1", "true"].includes(ctx.env.get("HARK_DEBUG") ?? ""),
+    dryRun: values["dry-run"] === true,
+    color: values.color !== false,
+    profile: values.profile as string | undefined,
+    as: values.as as Identity | undefined,
+    debug: values.debug === true || debugFromEnv(ctx),
   };
-  return globals;
 }
 
 /**

@@ -1,26 +1,31 @@
 import assert from "node:assert/strict";
-import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import { createTestContext } from "../testing/test_context.ts";
 import { ValidationError } from "../errors/mod.ts";
-import { addGlobalOptions, type GlobalOptions, outputOptions, readGlobals } from "./globals.ts";
+import type { CommandSpec } from "./command_spec.ts";
+import { GLOBAL_FLAGS, type GlobalOptions, outputOptions, readGlobals } from "./globals.ts";
+import { parseArgv } from "./parse_argv.ts";
+
+const ROOT: CommandSpec = {
+  name: "hark",
+  description: "root",
+  flags: GLOBAL_FLAGS,
+  commands: [{
+    name: "sub",
+    description: "a group",
+    commands: [{ name: "leaf", description: "a leaf", run: () => Promise.resolve() }],
+  }],
+};
 
 /** Parses argv on a root with the global flags and a `sub leaf` command; returns the globals. */
-function parse(argv: string[], env: Record<string, string> = {}): GlobalOptions {
+async function parse(argv: string[], env: Record<string, string> = {}): Promise<GlobalOptions> {
   const ctx = createTestContext({ env });
-  let globals: GlobalOptions | undefined;
-  const root = addGlobalOptions(new Command("hark")).exitOverride();
-  const sub = new Command("sub").exitOverride();
-  sub.command("leaf").exitOverride().action((_flags, command) => {
-    globals = readGlobals(ctx, command as unknown as CommandUnknownOpts);
-  });
-  root.addCommand(sub);
-  root.parse(argv, { from: "user" });
-  assert.ok(globals, "the action ran");
-  return globals;
+  const parsed = await parseArgv(ROOT, argv);
+  assert.deepEqual(parsed.chain.map((c) => c.name), ["hark", "sub", "leaf"]);
+  return readGlobals(ctx, parsed.globals);
 }
 
-Deno.test("readGlobals() gives the defaults when no flag is given", () => {
-  assert.deepEqual(parse(["sub", "leaf"]), {
+Deno.test("readGlobals() gives the defaults when no flag is given", async () => {
+  assert.deepEqual(await parse(["sub", "leaf"]), {
     json: false,
     format: undefined,
     dryRun: false,
@@ -31,9 +36,9 @@ Deno.test("readGlobals() gives the defaults when no flag is given", () => {
   });
 });
 
-Deno.test("readGlobals() reads every global flag before the command", () => {
+Deno.test("readGlobals() reads every global flag before the command", async () => {
   assert.deepEqual(
-    parse([
+    await parse([
       "--format",
       "csv",
       "--dry-run",
@@ -58,9 +63,18 @@ Deno.test("readGlobals() reads every global flag before the command", () => {
   );
 });
 
-Deno.test("readGlobals() reads global flags between and after the commands", () => {
+Deno.test("readGlobals() reads global flags between and after the commands", async () => {
   assert.deepEqual(
-    parse(["sub", "--json", "leaf", "--no-color", "--as", "user", "--profile=p1", "--dry-run"]),
+    await parse([
+      "sub",
+      "--json",
+      "leaf",
+      "--no-color",
+      "--as",
+      "user",
+      "--profile=p1",
+      "--dry-run",
+    ]),
     {
       json: true,
       format: "json",
@@ -73,13 +87,13 @@ Deno.test("readGlobals() reads global flags between and after the commands", () 
   );
 });
 
-Deno.test("readGlobals(): --json means format json", () => {
-  assert.equal(parse(["sub", "leaf", "--json"]).format, "json");
-  assert.equal(parse(["--json", "--format", "json", "sub", "leaf"]).format, "json");
+Deno.test("readGlobals(): --json means format json", async () => {
+  assert.equal((await parse(["sub", "leaf", "--json"])).format, "json");
+  assert.equal((await parse(["--json", "--format", "json", "sub", "leaf"])).format, "json");
 });
 
-Deno.test("readGlobals() rejects --json with another --format", () => {
-  assert.throws(() => parse(["--json", "sub", "leaf", "--format", "table"]), (error: unknown) => {
+Deno.test("readGlobals() rejects --json with another --format", async () => {
+  await assert.rejects(parse(["--json", "sub", "leaf", "--format", "table"]), (error: unknown) => {
     assert.ok(error instanceof ValidationError);
     assert.equal(error.param, "--format");
     assert.equal(error.message, "Conflicting flags: --json and --format table");
@@ -87,21 +101,21 @@ Deno.test("readGlobals() rejects --json with another --format", () => {
   });
 });
 
-Deno.test("readGlobals() turns debug on with HARK_DEBUG=1 or true", () => {
-  assert.equal(parse(["sub", "leaf"], { HARK_DEBUG: "1" }).debug, true);
-  assert.equal(parse(["sub", "leaf"], { HARK_DEBUG: "true" }).debug, true);
-  assert.equal(parse(["sub", "leaf"], { HARK_DEBUG: "0" }).debug, false);
+Deno.test("readGlobals() turns debug on with HARK_DEBUG=1 or true", async () => {
+  assert.equal((await parse(["sub", "leaf"], { HARK_DEBUG: "1" })).debug, true);
+  assert.equal((await parse(["sub", "leaf"], { HARK_DEBUG: "true" })).debug, true);
+  assert.equal((await parse(["sub", "leaf"], { HARK_DEBUG: "0" })).debug, false);
 });
 
-Deno.test("outputOptions() combines the flags with the config's preferences", () => {
-  const globals = parse(["sub", "leaf", "--format", "csv", "--no-color"]);
+Deno.test("outputOptions() combines the flags with the config's preferences", async () => {
+  const globals = await parse(["sub", "leaf", "--format", "csv", "--no-color"]);
   const preferences = { output_format: "json" as const, color: true };
   assert.deepEqual(outputOptions(globals, { preferences }), {
     format: "csv",
     color: false,
     preferences,
   });
-  assert.deepEqual(outputOptions(parse(["sub", "leaf"]), {}), {
+  assert.deepEqual(outputOptions(await parse(["sub", "leaf"]), {}), {
     format: undefined,
     color: true,
     preferences: undefined,

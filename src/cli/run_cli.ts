@@ -1,15 +1,18 @@
 /**
- * Running hark on an argv: parse, dispatch, and turn every failure into a {@link HarkError}
- * with the exit code it maps to. Printing the error and exiting are `main.ts`'s job.
+ * Running hark on an argv: parse, then show help or the version, or run the command; every
+ * failure becomes a {@link HarkError} with the exit code it maps to. Printing the error and
+ * exiting are `main.ts`'s job.
  *
  * @module
  */
 
-import { CommanderError, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { Context } from "../context.ts";
-import { loadConfig } from "../config/mod.ts";
-import { type HarkError, toHarkError, ValidationError } from "../errors/mod.ts";
-import { commandPath } from "./help.ts";
+import { type HarkError, toHarkError } from "../errors/mod.ts";
+import { VERSION } from "../version.ts";
+import { type CommandSpec, subcommandsOf } from "./command_spec.ts";
+import { debugFromEnv, readGlobals } from "./globals.ts";
+import { renderHelp } from "./help.ts";
+import { chainName, parseArgv, type ParsedArgv } from "./parse_argv.ts";
 import { buildRoot } from "./root.ts";
 
 /** What a run ended with. */
@@ -18,15 +21,15 @@ export interface CliOutcome {
   code: number;
   /** The error, when the run failed. */
   error?: HarkError;
-  /** Whether errors should be printed as the JSON envelope. */
+  /** Whether errors should be printed as the JSON envelope (`--json`, `--format json`). */
   json: boolean;
   /** Whether to show stack traces. */
   debug: boolean;
+  /** Whether colour was turned off with `--no-color`. */
+  noColor: boolean;
   /** A help command for the command that failed, such as `hark config set --help`. */
   helpCommand: string;
 }
-
-const HELP_CODES = new Set(["commander.helpDisplayed", "commander.help", "commander.version"]);
 
 /**
  * Runs hark with `argv` (without the program name).
@@ -38,79 +41,42 @@ const HELP_CODES = new Set(["commander.helpDisplayed", "commander.help", "comman
 export async function runCli(
   ctx: Context,
   argv: string[],
-  root: CommandUnknownOpts = buildRoot(ctx),
+  root: CommandSpec = buildRoot(),
 ): Promise<CliOutcome> {
-  let current: CommandUnknownOpts = root;
-  let helpText = "";
-  prepare(root, ctx, (text) => (helpText += text));
-  root.hook("preAction", (_root, action) => {
-    current = action;
+  let parsed: ParsedArgv | undefined;
+  const outcome = (error?: HarkError): CliOutcome => ({
+    code: error ? error.code : 0,
+    error,
+    json: wantsJson(argv),
+    debug: argv.includes("--debug") || debugFromEnv(ctx),
+    noColor: argv.includes("--no-color"),
+    helpCommand: `${chainName(parsed?.chain ?? [root])} --help`,
   });
-  const debug = argv.includes("--debug") ||
-    ["1", "true"].includes(ctx.env.get("HARK_DEBUG") ?? "");
   try {
-    if (argv.length === 0) {
-      // outputHelp() (not helpInformation()) so the examples added after the help show too.
-      root.outputHelp();
-      return outcome(0);
+    parsed = await parseArgv(root, argv);
+    if (parsed.error) throw parsed.error;
+    if (parsed.version && !parsed.help) {
+      ctx.stdout.write(`${VERSION}\n`);
+      return outcome();
     }
-    await root.parseAsync(argv, { from: "user" });
-    return outcome(0);
-  } catch (thrown) {
-    if (thrown instanceof CommanderError) {
-      if (HELP_CODES.has(thrown.code)) {
-        // `hark config` with no sub-command shows its help as an "error"; it is not one.
-        if (helpText) ctx.stdout.write(helpText);
-        return outcome(0);
-      }
-      const command = findCommand(root, argv) ?? current;
-      return outcome(2, fromCommander(thrown, command), command);
+    const command = parsed.chain.at(-1)!;
+    if (parsed.help || argv.length === 0 || !command.run) {
+      const columns = ctx.stdout.isTerminal ? ctx.stdout.columns : undefined;
+      const text = renderHelp(parsed.chain, await subcommandsOf(command), { width: columns });
+      ctx.stdout.write(text);
+      return outcome();
     }
-    return outcome(0, toHarkError(thrown), current);
-  }
-
-  function outcome(code: number, error?: HarkError, command?: CommandUnknownOpts): CliOutcome {
-    return {
-      code: error ? error.code : code,
-      error,
-      json: wantsJson(argv),
-      debug,
-      helpCommand: `${commandPath(command ?? root)} --help`,
-    };
-  }
-}
-
-/**
- * Settles JSON mode for errors using the config's `preferences.output_format` when the flags
- * did not decide it.
- *
- * @param ctx the context
- * @param outcome the outcome of {@link runCli}
- */
-export async function withConfigPreference(
-  ctx: Context,
-  outcome: CliOutcome,
-): Promise<CliOutcome> {
-  if (outcome.json || !outcome.error) return outcome;
-  try {
-    const config = await loadConfig(ctx);
-    return { ...outcome, json: config.preferences?.output_format === "json" };
-  } catch {
-    return outcome;
-  }
-}
-
-function prepare(command: CommandUnknownOpts, ctx: Context, captureHelp: (s: string) => void) {
-  command
-    .exitOverride()
-    .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true })
-    .configureOutput({
-      writeOut: (text) => ctx.stdout.write(text),
-      writeErr: captureHelp,
-      outputError: () => {},
+    await command.run({
+      ctx,
+      path: parsed.chain.slice(1).map((c) => c.name),
+      flags: parsed.flags,
+      args: parsed.args,
+      globals: readGlobals(ctx, parsed.globals),
     });
-  for (const sub of command.commands) prepare(sub, ctx, captureHelp);
+    return outcome();
+  } catch (thrown) {
+    return outcome(toHarkError(thrown));
+  }
 }
 
 function wantsJson(argv: string[]): boolean {
@@ -122,28 +88,38 @@ function wantsJson(argv: string[]): boolean {
   return false;
 }
 
-function findCommand(root: CommandUnknownOpts, argv: string[]): CommandUnknownOpts | undefined {
-  let command = root;
-  for (const word of argv) {
-    if (word.startsWith("-")) continue;
-    const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
-    if (!next) break;
-    command = next;
-  }
-  return command === root ? undefined : command;
+/** How an error is printed. */
+export interface ErrorStyle {
+  /** Print the JSON envelope rather than text. */
+  json: boolean;
+  /** Colour the text. */
+  color: boolean;
 }
 
-function fromCommander(error: CommanderError, command: CommandUnknownOpts): ValidationError {
-  const lines = error.message.replace(/^error:\s*/, "").split("\n").filter((l) => l.trim());
-  const main = lines[0] ?? "invalid arguments";
-  const hint = lines.slice(1).join(" ").replace(/^\((.*)\)$/, "$1");
-  const message = main.charAt(0).toUpperCase() + main.slice(1) +
-    (hint ? ` (${hint.charAt(0).toLowerCase()}${hint.slice(1)})` : "");
-  const param = /'([^']+)'/.exec(main)?.[1]?.split(" ")[0];
-  return new ValidationError(message.replace(/\.$/, ""), {
-    param,
-    suggestion: `See the usage of ${commandPath(command)}`,
-    command: `${commandPath(command)} --help`,
-    cause: error,
-  });
+/**
+ * How to print the error of an outcome: JSON when the flags asked for it or
+ * `preferences.output_format` is `json`; colour unless `--no-color`, `NO_COLOR`,
+ * `preferences.color = false`, `TERM=dumb` or stderr is not a terminal. The config is read only
+ * when the flags leave something open, and an unreadable config changes nothing.
+ *
+ * @param ctx the context
+ * @param outcome the outcome of {@link runCli}
+ */
+export async function errorStyle(ctx: Context, outcome: CliOutcome): Promise<ErrorStyle> {
+  const { colorEnabled } = await import("../output/color.ts");
+  let preferences: { output_format?: string; color?: boolean } | undefined;
+  if (!outcome.json || !outcome.noColor) {
+    try {
+      const { loadConfig } = await import("../config/mod.ts");
+      preferences = (await loadConfig(ctx)).preferences;
+    } catch {
+      preferences = undefined;
+    }
+  }
+  const dumb = ctx.env.get("TERM") === "dumb";
+  return {
+    json: outcome.json || preferences?.output_format === "json",
+    color: !dumb &&
+      colorEnabled(ctx, ctx.stderr, { color: !outcome.noColor, preference: preferences?.color }),
+  };
 }

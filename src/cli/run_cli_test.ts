@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import {
   createTestContext,
   type TestContext,
@@ -8,9 +7,10 @@ import {
 } from "../testing/test_context.ts";
 import { InternalError, ValidationError } from "../errors/mod.ts";
 import { renderError } from "./render_error.ts";
-import { runCli, withConfigPreference } from "./run_cli.ts";
+import { errorStyle, runCli } from "./run_cli.ts";
 import { buildRoot } from "./root.ts";
-import { commandPath, examplesOf } from "./help.ts";
+import type { CommandSpec } from "./command_spec.ts";
+import { allNodes, loadCommandTree } from "./command_tree.ts";
 
 /** Runs `fn` with a test context whose HARK_CONFIG points into a fresh temp folder. */
 async function withCli(
@@ -229,26 +229,18 @@ Deno.test("--version and -V print the version from deno.json", async () => {
 });
 
 Deno.test("every command's help has a description and at least one example", async () => {
-  const ctx = createTestContext();
-  const root = buildRoot(ctx);
-  const all: CommandUnknownOpts[] = [];
-  const walk = (command: CommandUnknownOpts) => {
-    all.push(command);
-    command.commands.forEach(walk);
-  };
-  walk(root);
-  assert.ok(all.length >= 7, "root, config (init/get/set) and profile (list/use/remove)");
-  for (const command of all) {
-    const path = commandPath(command);
-    assert.ok(command.description().trim().length > 0, `${path} has a description`);
-    assert.ok(examplesOf(command).length > 0, `${path} has an example`);
-    const argv = [...path.split(" ").slice(1), "--help"];
+  const all = allNodes(await loadCommandTree(buildRoot()));
+  assert.ok(all.length >= 20, "every system command and shortcut");
+  for (const node of all) {
+    const path = node.path.join(" ");
+    assert.ok(node.spec.description.trim().length > 0, `${path} has a description`);
+    assert.ok((node.spec.examples ?? []).length > 0, `${path} has an example`);
     await withCli(async (helpCtx) => {
-      const outcome = await runCli(helpCtx, argv);
+      const outcome = await runCli(helpCtx, [...node.path.slice(1), "--help"]);
       assert.equal(outcome.code, 0, `${path} --help: ${outcome.error?.message}`);
       const text = helpCtx.stdout.text();
       assert.ok(text.startsWith(`Usage: ${path}`), `${path}: ${text.slice(0, 80)}`);
-      assert.ok(text.includes(command.description().split("\n")[0].slice(0, 30)), path);
+      assert.ok(text.includes(node.spec.description.split(" ").slice(0, 4).join(" ")), path);
       assert.match(text, /\nExamples:\n( {2}\$ .+\n)+/, path);
       assert.match(text, /\n {2}\$ .*\bhark\b/, `${path}: an example runs hark`);
     });
@@ -256,44 +248,48 @@ Deno.test("every command's help has a description and at least one example", asy
 });
 
 Deno.test("every example runs the command it documents, or one below it", async () => {
-  const root = buildRoot(createTestContext());
-  const all: CommandUnknownOpts[] = [];
-  const walk = (command: CommandUnknownOpts) => {
-    all.push(command);
-    command.commands.forEach(walk);
-  };
-  walk(root);
-  for (const command of all) {
-    for (const example of examplesOf(command)) {
+  const tree = await loadCommandTree(buildRoot());
+  for (const node of allNodes(tree)) {
+    const own = node.path.join(" ");
+    for (const example of node.spec.examples ?? []) {
       const line = example.replace(/\s+#.*$/, "");
       const start = line.indexOf("hark ");
       if (start < 0) continue;
       const words = line.slice(start).split(/\s+/).slice(1).map((w) => w.replace(/[()"'`]/g, ""));
-      let node = root;
+      let found = tree;
       for (const word of words) {
-        const next = node.commands.find((c) => c.name() === word || c.aliases().includes(word));
+        const next = found.commands.find((c) =>
+          c.spec.name === word || c.spec.aliases?.includes(word)
+        );
         if (!next) break;
-        node = next;
+        found = next;
       }
-      const path = commandPath(node);
+      const path = found.path.join(" ");
       assert.ok(
-        path === commandPath(command) || path.startsWith(`${commandPath(command)} `),
-        `example of "${commandPath(command)}" runs "${path}": ${example}`,
+        path === own || path.startsWith(`${own} `),
+        `example of "${own}" runs "${path}": ${example}`,
       );
       await withCli(async (ctx) => {
-        const outcome = await runCli(ctx, [...path.split(" ").slice(1), "--help"]);
+        const outcome = await runCli(ctx, [...found.path.slice(1), "--help"]);
         assert.equal(outcome.code, 0, line);
       });
     }
   }
 });
 
-function throwingTree(thrown: unknown): CommandUnknownOpts {
-  const root = new Command("hark").option("--debug").option("--json");
-  root.command("boom").description("Throws").action(() => {
-    throw thrown;
-  });
-  return root as unknown as CommandUnknownOpts;
+function throwingTree(thrown: unknown): CommandSpec {
+  return {
+    name: "hark",
+    description: "root",
+    flags: [{ name: "debug", description: "debug" }, { name: "json", description: "json" }],
+    commands: [{
+      name: "boom",
+      description: "Throws",
+      run: () => {
+        throw thrown;
+      },
+    }],
+  };
 }
 
 Deno.test("an unexpected exception becomes an internal error, exit 5, one line, no stack", async () => {
@@ -356,25 +352,40 @@ Deno.test("a HarkError thrown by an action keeps its own exit code", async () =>
   assert.ok(outcome.error instanceof ValidationError);
 });
 
-Deno.test("withConfigPreference() makes errors JSON when preferences.output_format is json", async () => {
+Deno.test("errorStyle() makes errors JSON when preferences.output_format is json", async () => {
   await withCli(async (ctx, path) => {
     await writeConfig(path, { preferences: { output_format: "json" } });
     const outcome = await runCli(ctx, ["confg"]);
     assert.equal(outcome.json, false);
-    assert.equal((await withConfigPreference(ctx, outcome)).json, true);
+    assert.equal((await errorStyle(ctx, outcome)).json, true);
   });
   await withCli(async (ctx, path) => {
     await writeConfig(path, { preferences: { output_format: "table" } });
-    const outcome = await withConfigPreference(ctx, await runCli(ctx, ["confg"]));
-    assert.equal(outcome.json, false);
+    assert.equal((await errorStyle(ctx, await runCli(ctx, ["confg"]))).json, false);
   });
   await withCli(async (ctx, path) => {
     await Deno.mkdir(join(path, ".."), { recursive: true });
     await Deno.writeTextFile(path, "{ broken");
-    const outcome = await withConfigPreference(ctx, await runCli(ctx, ["confg"]));
-    assert.equal(outcome.json, false, "a broken config does not hide the error");
+    const outcome = await runCli(ctx, ["confg"]);
+    assert.equal((await errorStyle(ctx, outcome)).json, false, "a broken config hides nothing");
     assert.equal(outcome.code, 2);
   });
+});
+
+Deno.test("errorStyle() colours only a terminal, and honours preferences.color and TERM", async () => {
+  const style = async (config: unknown, env: Record<string, string>, argv = ["confg"]) => {
+    let color = false;
+    await withCli(async (ctx, path) => {
+      await writeConfig(path, config);
+      color = (await errorStyle(ctx, await runCli(ctx, argv))).color;
+    }, { stderrIsTerminal: true, env });
+    return color;
+  };
+  assert.equal(await style({}, {}), true);
+  assert.equal(await style({ preferences: { color: false } }, {}), false);
+  assert.equal(await style({}, { TERM: "dumb" }), false);
+  assert.equal(await style({}, { NO_COLOR: "1" }), false);
+  assert.equal(await style({}, {}, ["confg", "--no-color"]), false);
 });
 
 Deno.test("a malformed config fails a command with exit 2 naming file, line and column", async () => {

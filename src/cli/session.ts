@@ -1,12 +1,16 @@
 /**
- * What every command action starts from: the global flags, the loaded config and the chosen
- * profile (steps 1 and 2 of the spec's lifecycle).
+ * What every command's work starts from, gh's "factory": the global flags, the loaded config, the
+ * chosen profile, and lazily built token sources and API clients (one per identity, shared by
+ * everything the command does). Commands open a session only after their flags are checked, so
+ * `--help` and a bad flag never read the config.
  *
  * @module
  */
 
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { Context } from "../context.ts";
+import { createTokenSource } from "../auth/create_token_source.ts";
+import type { Identity } from "../auth/identity.ts";
+import type { TokenSource } from "../auth/token_source.ts";
 import {
   baseUrl,
   type Config,
@@ -15,100 +19,147 @@ import {
   resolveConfigPath,
   selectProfile,
 } from "../config/mod.ts";
+import { ApiClient } from "../http/api_client.ts";
 import { formatJson, type OutputOptions, resolveFormat } from "../output/output.ts";
-import { type GlobalOptions, outputOptions, readGlobals } from "./globals.ts";
+import { type GlobalOptions, outputOptions } from "./globals.ts";
 
 /** The state of one command invocation. */
-export interface Session {
+export class Session {
   /** The context. */
-  ctx: Context;
+  readonly ctx: Context;
   /** The global flags. */
-  globals: GlobalOptions;
+  readonly globals: GlobalOptions;
   /** The config file's path. */
-  configPath: string;
+  readonly configPath: string;
   /** The config as loaded at the start. */
-  config: Config;
+  readonly config: Config;
   /** The profile in use. */
-  profile: string;
+  readonly profile: string;
   /** Whether the profile was named (`--profile`, `$HARK_PROFILE`, `active_profile`). */
-  profileExplicit: boolean;
+  readonly profileExplicit: boolean;
   /** How to write data. */
-  output: OutputOptions;
+  readonly output: OutputOptions;
+  readonly #tokens = new Map<Identity, TokenSource>();
+  readonly #clients = new Map<Identity, ApiClient>();
+
+  /**
+   * @param ctx the context
+   * @param globals the global flags
+   * @param configPath the config file's path
+   * @param config the loaded config
+   */
+  constructor(ctx: Context, globals: GlobalOptions, configPath: string, config: Config) {
+    this.ctx = ctx;
+    this.globals = globals;
+    this.configPath = configPath;
+    this.config = config;
+    this.profile = selectProfile(ctx, config, globals.profile);
+    this.profileExplicit = globals.profile !== undefined || !!ctx.env.get("HARK_PROFILE") ||
+      config.active_profile !== undefined;
+    this.output = outputOptions(globals, config);
+  }
+
+  /** The identity asked for with `--as`, else `user`. */
+  get identity(): Identity {
+    return this.globals.as ?? "user";
+  }
+
+  /**
+   * The token source of an identity, built on first use (nothing is resolved until asked).
+   *
+   * @param identity the identity; default {@link Session.identity}
+   */
+  tokens(identity: Identity = this.identity): TokenSource {
+    let source = this.#tokens.get(identity);
+    if (!source) {
+      source = createTokenSource(this.ctx, {
+        config: this.config,
+        profile: this.profile,
+        configPath: this.configPath,
+        identity,
+      });
+      this.#tokens.set(identity, source);
+    }
+    return source;
+  }
+
+  /**
+   * The API client of an identity, built on first use and shared.
+   *
+   * @param identity the identity; default {@link Session.identity}
+   * @throws {ValidationError} when an explicitly named profile does not exist
+   */
+  client(identity: Identity = this.identity): ApiClient {
+    let client = this.#clients.get(identity);
+    if (!client) {
+      client = new ApiClient(this.ctx, {
+        baseUrl: this.baseUrl(),
+        tokens: this.tokens(identity),
+        debug: this.globals.debug,
+      });
+      this.#clients.set(identity, client);
+    }
+    return client;
+  }
+
+  /**
+   * The service address of the profile. Without a config the default address serves (a CI job
+   * with an environment token needs no config), but a profile named by `--profile`,
+   * `$HARK_PROFILE` or `active_profile` must exist: a typo must not send a token to the public
+   * service.
+   *
+   * @throws {ValidationError} listing the known profiles when an explicitly named one is unknown
+   */
+  baseUrl(): string {
+    const app = this.config.apps?.[this.profile];
+    if (!app && this.profileExplicit) {
+      requireKnownProfile(
+        this.config,
+        this.profile,
+        this.globals.profile !== undefined
+          ? "--profile"
+          : this.ctx.env.get("HARK_PROFILE")
+          ? "HARK_PROFILE"
+          : "active_profile",
+      );
+    }
+    return baseUrl(app ?? {});
+  }
+
+  /**
+   * Whether the command's result is JSON: `--json` or `--format json`, else
+   * `preferences.output_format`, else whether stdout is piped.
+   */
+  wantsJson(): boolean {
+    return resolveFormat(this.ctx, this.output) === "json";
+  }
+
+  /**
+   * `--dry-run` for commands that change something: prints the change they would make, as JSON
+   * on stdout with `"dry_run": true`, and answers whether the caller must stop there. Secrets in
+   * the plan must already be references or masks.
+   *
+   * @param plan what the command would do, such as `{ action: "profile use", profile: "work" }`
+   * @returns true when `--dry-run` was given and the plan was printed
+   */
+  previewChange(plan: Record<string, unknown>): boolean {
+    if (!this.globals.dryRun) return false;
+    this.ctx.stdout.write(
+      formatJson({ dry_run: true, ...plan }, this.ctx.stdout.isTerminal) + "\n",
+    );
+    return true;
+  }
 }
 
 /**
- * Reads the global flags, loads the config and picks the profile.
+ * Loads the config and picks the profile for a command.
  *
  * @param ctx the context
- * @param command the command being run
- * @throws {ValidationError} for conflicting flags, a malformed config or a bad profile name
+ * @param globals the global flags
+ * @throws {ValidationError} for a malformed config or a bad profile name
  */
-export async function openSession(ctx: Context, command: CommandUnknownOpts): Promise<Session> {
-  const globals = readGlobals(ctx, command);
+export async function openSession(ctx: Context, globals: GlobalOptions): Promise<Session> {
   const configPath = resolveConfigPath(ctx);
   const config = await loadConfig(ctx, configPath);
-  const profile = selectProfile(ctx, config, globals.profile);
-  const profileExplicit = globals.profile !== undefined || !!ctx.env.get("HARK_PROFILE") ||
-    config.active_profile !== undefined;
-  return {
-    ctx,
-    globals,
-    configPath,
-    config,
-    profile,
-    profileExplicit,
-    output: outputOptions(globals, config),
-  };
-}
-
-/**
- * The service address of the session's profile. Without a config the default address serves
- * (a CI job with an environment token needs no config), but a profile named by `--profile`,
- * `$HARK_PROFILE` or `active_profile` must exist: a typo must not send a token to the public
- * service.
- *
- * @param session the command's session
- * @throws {ValidationError} listing the known profiles when an explicitly named one is unknown
- */
-export function serviceBaseUrl(session: Session): string {
-  const app = session.config.apps?.[session.profile];
-  if (!app && session.profileExplicit) {
-    requireKnownProfile(
-      session.config,
-      session.profile,
-      session.globals.profile !== undefined
-        ? "--profile"
-        : session.ctx.env.get("HARK_PROFILE")
-        ? "HARK_PROFILE"
-        : "active_profile",
-    );
-  }
-  return baseUrl(app ?? {});
-}
-
-/**
- * Whether the command's result is JSON: `--json` or `--format json`, else
- * `preferences.output_format`, else whether stdout is piped.
- *
- * @param session the command's session
- */
-export function wantsJson(session: Session): boolean {
-  return resolveFormat(session.ctx, session.output) === "json";
-}
-
-/**
- * `--dry-run` for commands that change something: prints the change they would make, as JSON
- * on stdout with `"dry_run": true`, and answers whether the caller must stop there. Secrets in
- * the plan must already be references or masks.
- *
- * @param session the command's session
- * @param plan what the command would do, such as `{ action: "profile use", profile: "work" }`
- * @returns true when `--dry-run` was given and the plan was printed
- */
-export function previewChange(session: Session, plan: Record<string, unknown>): boolean {
-  if (!session.globals.dryRun) return false;
-  session.ctx.stdout.write(
-    formatJson({ dry_run: true, ...plan }, session.ctx.stdout.isTerminal) + "\n",
-  );
-  return true;
+  return new Session(ctx, globals, configPath, config);
 }

@@ -1,20 +1,22 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import { createTestContext, type TestContext } from "../testing/test_context.ts";
 import { ValidationError } from "../errors/mod.ts";
-import { addGlobalOptions } from "./globals.ts";
-import { openSession, serviceBaseUrl, type Session } from "./session.ts";
+import type { CommandSpec } from "./command_spec.ts";
+import { GLOBAL_FLAGS, readGlobals } from "./globals.ts";
+import { parseArgv } from "./parse_argv.ts";
+import { openSession, type Session } from "./session.ts";
+
+const ROOT: CommandSpec = {
+  name: "hark",
+  description: "root",
+  flags: GLOBAL_FLAGS,
+  commands: [{ name: "leaf", description: "a leaf", run: () => Promise.resolve() }],
+};
 
 async function open(ctx: TestContext, argv: string[]): Promise<Session> {
-  let session: Promise<Session> | undefined;
-  const root = addGlobalOptions(new Command("hark")).exitOverride();
-  root.command("leaf").exitOverride().action((_flags, command) => {
-    session = openSession(ctx, command as unknown as CommandUnknownOpts);
-  });
-  root.parse(argv, { from: "user" });
-  assert.ok(session, "the action ran");
-  return await session;
+  const parsed = await parseArgv(ROOT, argv);
+  return await openSession(ctx, readGlobals(ctx, parsed.globals));
 }
 
 async function withConfig(text: string | undefined, fn: (path: string) => Promise<void>) {
@@ -71,7 +73,7 @@ Deno.test("openSession() fails on a malformed config", async () => {
   });
 });
 
-Deno.test("serviceBaseUrl() refuses an explicitly named profile that does not exist", async () => {
+Deno.test("Session.baseUrl() refuses an explicitly named profile that does not exist", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const path = `${dir}/config.json`;
@@ -81,24 +83,18 @@ Deno.test("serviceBaseUrl() refuses an explicitly named profile that does not ex
     );
     const run = async (argv: string[], env: Record<string, string> = {}) => {
       const ctx = createTestContext({ env: { HARK_CONFIG: path, ...env } });
-      const root = addGlobalOptions(new Command("hark"));
-      let url: string | undefined;
-      root.command("x").action(async (_flags, command) => {
-        url = serviceBaseUrl(await openSession(ctx, command as never));
-      });
-      await root.parseAsync(argv, { from: "user" });
-      return url;
+      return (await open(ctx, argv)).baseUrl();
     };
-    assert.equal(await run(["x", "--profile", "work"]), "https://open.feishu.cn");
+    assert.equal(await run(["leaf", "--profile", "work"]), "https://open.feishu.cn");
     // No profile named: the default profile may be absent (a CI job with an env token).
-    assert.equal(await run(["x"]), "https://open.larksuite.com");
-    await assert.rejects(run(["x", "--profile", "wrok"]), (error: unknown) => {
+    assert.equal(await run(["leaf"]), "https://open.larksuite.com");
+    await assert.rejects(run(["leaf", "--profile", "wrok"]), (error: unknown) => {
       assert.ok(error instanceof ValidationError);
       assert.match(error.message, /Unknown profile "wrok"; known profiles: work/);
       assert.equal(error.param, "--profile");
       return true;
     });
-    await assert.rejects(run(["x"], { HARK_PROFILE: "nope" }), /Unknown profile "nope"/);
+    await assert.rejects(run(["leaf"], { HARK_PROFILE: "nope" }), /Unknown profile "nope"/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

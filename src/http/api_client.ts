@@ -22,7 +22,7 @@ import {
 } from "../errors/mod.ts";
 import { classifyFetchFailure, describeChain } from "./fetch_failure.ts";
 import { maskFields, maskUrl } from "./mask_fields.ts";
-import { type ApiRequest, requestHeaders, requestUrl } from "./preview_request.ts";
+import { type ApiRequest, requestHeaders, requestUrl } from "./request.ts";
 import {
   type AttemptResult,
   DEFAULT_RETRY,

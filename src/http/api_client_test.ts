@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ApiClient, type ApiClientOptions } from "./api_client.ts";
-import type { ApiRequest } from "./preview_request.ts";
+import type { ApiRequest } from "./request.ts";
 import type { ResolvedToken, TokenSource } from "../auth/token_source.ts";
 import {
   ApiError,

@@ -21,7 +21,7 @@ export {
   type RequestPreview,
   requestUrl,
   USER_AGENT,
-} from "./preview_request.ts";
+} from "./request.ts";
 export {
   type AttemptResult,
   backoffDelay,

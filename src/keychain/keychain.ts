@@ -1,5 +1,6 @@
 /**
- * The keychain interface every backend implements, and the rules for keychain paths.
+ * The keychain's error and the rules for keychain paths; the interface every backend implements
+ * is the `Keychain` port of `src/context.ts`.
  *
  * A secret lives at a path `hark/<name>` or `hark/<profile>/<name>`, such as
  * `hark/default/app_secret`. The config file holds only the reference
@@ -14,19 +15,7 @@ import { ExitCode } from "../errors/exit_code.ts";
 /** Names of the keychain backends. */
 export type KeychainBackendName = "macos" | "linux" | "windows" | "file" | "memory";
 
-/** A store of secrets by path. */
-export interface Keychain {
-  /** The backend's name; for a lazily chosen keychain, the name once chosen. */
-  readonly backend: string;
-  /** The secret at `path` (such as `hark/default/app_secret`), or `undefined` when absent. */
-  get(path: string): Promise<string | undefined>;
-  /** Stores `secret` at `path`, replacing any previous value. */
-  set(path: string, secret: string): Promise<void>;
-  /** Deletes the secret at `path`; resolves `false` when there was none. */
-  delete(path: string): Promise<boolean>;
-  /** Every path stored under `hark/`, sorted. */
-  list(): Promise<string[]>;
-}
+export type { Keychain } from "../context.ts";
 
 /** The keychain could not be used: missing, locked, unreachable or a wrong password; exit 1. */
 export class KeychainError extends HarkError {

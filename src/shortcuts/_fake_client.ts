@@ -4,10 +4,10 @@
  * @module
  */
 
-import type { ApiRequest } from "../http/preview_request.ts";
+import type { ApiRequest } from "../http/request.ts";
 import { createTestContext, type TestContext } from "../testing/test_context.ts";
 import type { ApiCaller, ParamValues, ShortcutInput } from "./definition.ts";
-import type { Identity } from "../cli/globals.ts";
+import type { Identity } from "../auth/identity.ts";
 import type { Config } from "../config/mod.ts";
 
 /** A fake client whose answers come from `handler`; a throw in it is the call's failure. */

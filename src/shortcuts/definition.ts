@@ -8,8 +8,8 @@
 
 import type { Context } from "../context.ts";
 import type { Config } from "../config/mod.ts";
-import type { Identity } from "../cli/globals.ts";
-import type { ApiRequest } from "../http/preview_request.ts";
+import type { Identity } from "../auth/identity.ts";
+import type { ApiRequest } from "../http/request.ts";
 import type { Column } from "../output/mod.ts";
 
 /** The parameter types of the spec. */

@@ -1,19 +1,18 @@
 /**
  * The shortcut lifecycle, in the spec's order: 1 parse, 2 load config, 3 match, 4 bind,
  * 5 validate, 6 dry-run stop, 7 resolve token, 8 build request, 9 call, 10 classify, 11 format.
- * Steps 1 and 2 happen in {@link runShortcutCommand} (commander parses, the session loads the
- * config); {@link runShortcut} does the rest.
+ * The command layer does steps 1 and 2 and hands over a {@link ShortcutSession};
+ * {@link runShortcut} does the rest.
  *
  * @module
  */
 
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { Context } from "../context.ts";
-import type { Identity } from "../cli/globals.ts";
-import { openSession, serviceBaseUrl, type Session } from "../cli/session.ts";
+import type { Identity } from "../auth/identity.ts";
+import type { Config } from "../config/mod.ts";
 import { toHarkError, ValidationError } from "../errors/mod.ts";
-import { previewRequest } from "../http/preview_request.ts";
-import { formatJson, writeData } from "../output/mod.ts";
+import { previewRequest } from "../http/request.ts";
+import { formatJson, type OutputOptions, writeData } from "../output/mod.ts";
 import {
   type AnyShortcut,
   type ApiCaller,
@@ -23,12 +22,34 @@ import {
 } from "./definition.ts";
 import { bindParams } from "./input_sources.ts";
 
-/**
- * Resolves the token of `identity` (step 7) and returns a client that calls the service with it.
- *
- * @throws {AuthError} when no usable token can be found
- */
-export type ClientFactory = (session: Session, identity: Identity) => Promise<ApiCaller>;
+/** What a shortcut needs from the command that runs it (steps 1 and 2 done). */
+export interface ShortcutSession {
+  /** The context. */
+  readonly ctx: Context;
+  /** The loaded config. */
+  readonly config: Config;
+  /** The profile in use. */
+  readonly profile: string;
+  /** `--dry-run`: print the requests and send nothing. */
+  readonly dryRun: boolean;
+  /** `--as`, when given. */
+  readonly as?: Identity;
+  /** How to write the result. */
+  readonly output: OutputOptions;
+  /**
+   * The service address of the profile (for previews).
+   *
+   * @throws {ValidationError} when an explicitly named profile does not exist
+   */
+  baseUrl(): string;
+  /**
+   * Resolves the token of `identity` (step 7, so a missing sign-in fails before any request is
+   * built) and returns a client that calls the service with it.
+   *
+   * @throws {AuthError} when no usable token can be found
+   */
+  connect(identity: Identity): Promise<ApiCaller>;
+}
 
 /** What the command line gave a shortcut (step 1). */
 export interface ShortcutArgs {
@@ -59,24 +80,22 @@ export function matchIdentity(definition: AnyShortcut, requested: Identity | und
 }
 
 /**
- * Runs steps 3 to 11 of a shortcut on an open session: match, bind, validate, stop with the
- * preview on `--dry-run` (before any token is looked for, so it works signed out), resolve the
- * token, run (build requests and call), classify failures, format the output.
+ * Runs steps 3 to 11 of a shortcut: match, bind, validate, stop with the preview on `--dry-run`
+ * (before any token is looked for, so it works signed out), resolve the token, run (build
+ * requests and call), classify failures, format the output.
  *
- * @param session the session (steps 1 and 2 done)
+ * @param session what the command layer prepared
  * @param definition the shortcut
  * @param args the command-line values
- * @param createClient resolves the token and builds the client
  * @throws {HarkError} of the step that failed
  */
 export async function runShortcut(
-  session: Session,
+  session: ShortcutSession,
   definition: AnyShortcut,
   args: ShortcutArgs,
-  createClient: ClientFactory,
 ): Promise<void> {
   const { ctx } = session;
-  const identity = matchIdentity(definition, session.globals.as);
+  const identity = matchIdentity(definition, session.as);
   const { values } = await bindParams(ctx, definition.service, definition.params, args);
   const input: ShortcutInput = {
     ctx,
@@ -86,13 +105,13 @@ export async function runShortcut(
     profile: session.profile,
   };
   definition.validate?.(input);
-  if (session.globals.dryRun) {
-    const base = serviceBaseUrl(session);
+  if (session.dryRun) {
+    const base = session.baseUrl();
     const previews = definition.requests(input).map((r) => previewRequest(base, r));
     ctx.stdout.write(formatJson(previews, ctx.stdout.isTerminal) + "\n");
     return;
   }
-  const client = await createClient(session, identity);
+  const client = await session.connect(identity);
   let result: unknown;
   try {
     result = await definition.run(input, client);
@@ -101,36 +120,4 @@ export async function runShortcut(
   }
   const data = definition.output ? definition.output(result) : result;
   writeData(ctx, session.output, data as Record<string, unknown>, definition.columns);
-}
-
-/**
- * The action of a shortcut command: reads the flags commander parsed (step 1), opens the session
- * (step 2: global flags, config, profile) and runs the rest.
- *
- * @param ctx the context
- * @param definition the shortcut
- * @param command the commander command being run
- * @param createClient resolves the token and builds the client
- */
-export async function runShortcutCommand(
-  ctx: Context,
-  definition: AnyShortcut,
-  command: CommandUnknownOpts,
-  createClient: ClientFactory,
-): Promise<void> {
-  const opts = command.opts() as Record<string, unknown>;
-  const argv: Record<string, unknown> = {};
-  for (const option of command.options) {
-    const name = option.long?.replace(/^--/, "");
-    if (name && definition.params.some((p) => p.name === name)) {
-      argv[name] = opts[option.attributeName()];
-    }
-  }
-  const session = await openSession(ctx, command);
-  await runShortcut(
-    session,
-    definition,
-    { argv, input: opts.input as string | undefined },
-    createClient,
-  );
 }

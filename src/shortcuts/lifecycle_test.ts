@@ -1,22 +1,29 @@
 import assert from "node:assert/strict";
-import type { GlobalOptions } from "../cli/globals.ts";
-import type { Session } from "../cli/session.ts";
+import type { Identity } from "../auth/identity.ts";
+import type { OutputFormat } from "../config/mod.ts";
 import { AuthError, ValidationError } from "../errors/mod.ts";
 import { createTestContext, type TestContext } from "../testing/test_context.ts";
 import { FakeClient } from "./_fake_client.ts";
-import { defineShortcut } from "./definition.ts";
-import { type ClientFactory, matchIdentity, runShortcut } from "./lifecycle.ts";
+import { type ApiCaller, defineShortcut } from "./definition.ts";
+import { matchIdentity, runShortcut, type ShortcutSession } from "./lifecycle.ts";
 
-function sessionOf(ctx: TestContext, globals: Partial<GlobalOptions> = {}): Session {
-  const all: GlobalOptions = { json: false, dryRun: false, color: false, debug: false, ...globals };
+/** How a test session resolves tokens: the client to return, or the error to throw. */
+type Connect = (identity: Identity) => Promise<ApiCaller>;
+
+function sessionOf(
+  ctx: TestContext,
+  options: { format?: OutputFormat; dryRun?: boolean; as?: Identity } = {},
+  connect: Connect = () => Promise.reject(new Error("no token wanted")),
+): ShortcutSession {
   return {
     ctx,
-    globals: all,
-    configPath: "/nonexistent/config.json",
     config: { apps: { default: { base_url: "https://open.example.com/" } } },
     profile: "default",
-    profileExplicit: false,
-    output: { format: all.format, color: false },
+    dryRun: options.dryRun ?? false,
+    as: options.as,
+    output: { format: options.format, color: false },
+    baseUrl: () => "https://open.example.com",
+    connect,
   };
 }
 
@@ -53,8 +60,8 @@ const echo = defineShortcut<{ id: string; name: string }[]>({
   columns: [{ header: "ID", value: "id" }, { header: "NAME", value: "name" }],
 });
 
-function factory(client: FakeClient, identities: string[] = []): ClientFactory {
-  return (_session, identity) => {
+function factory(client: FakeClient, identities: string[] = []): Connect {
+  return (identity) => {
     steps.push("token");
     identities.push(identity);
     return Promise.resolve(client);
@@ -67,10 +74,9 @@ Deno.test("runShortcut() validates, resolves the token, runs and formats, in ord
   const client = new FakeClient(() => ({}));
   const identities: string[] = [];
   await runShortcut(
-    sessionOf(ctx, { format: "csv" }),
+    sessionOf(ctx, { format: "csv" }, factory(client, identities)),
     echo,
     { argv: { name: "ann" } },
-    factory(client, identities),
   );
   assert.deepEqual(steps, ["validate", "token", "run"]);
   assert.deepEqual(identities, ["user"]);
@@ -80,22 +86,26 @@ Deno.test("runShortcut() validates, resolves the token, runs and formats, in ord
 
 Deno.test("runShortcut() writes json and table output", async () => {
   const json = createTestContext();
-  await runShortcut(sessionOf(json, { format: "json" }), echo, {
-    argv: { name: "ann", count: "1" },
-  }, factory(new FakeClient(() => ({}))));
+  await runShortcut(
+    sessionOf(json, { format: "json" }, factory(new FakeClient(() => ({})))),
+    echo,
+    { argv: { name: "ann", count: "1" } },
+  );
   assert.deepEqual(JSON.parse(json.stdout.text()), [{ id: "id0", name: "ann" }]);
   const table = createTestContext();
-  await runShortcut(sessionOf(table, { format: "table" }), echo, {
-    argv: { name: "ann", count: "1" },
-  }, factory(new FakeClient(() => ({}))));
+  await runShortcut(
+    sessionOf(table, { format: "table" }, factory(new FakeClient(() => ({})))),
+    echo,
+    { argv: { name: "ann", count: "1" } },
+  );
   assert.match(table.stdout.text(), /ID\s+NAME\n.*id0\s+ann/s);
 });
 
 Deno.test("runShortcut() --dry-run prints the requests and resolves no token", async () => {
   steps.length = 0;
   const ctx = createTestContext();
-  const noToken: ClientFactory = () => Promise.reject(new AuthError("Not signed in"));
-  await runShortcut(sessionOf(ctx, { dryRun: true }), echo, { argv: { name: "ann" } }, noToken);
+  const noToken: Connect = () => Promise.reject(new AuthError("Not signed in"));
+  await runShortcut(sessionOf(ctx, { dryRun: true }, noToken), echo, { argv: { name: "ann" } });
   assert.deepEqual(steps, ["validate"]);
   assert.deepEqual(JSON.parse(ctx.stdout.text()), [{
     method: "POST",
@@ -116,15 +126,14 @@ Deno.test("runShortcut() stops at validation before any token", async () => {
   const ctx = createTestContext();
   await assert.rejects(
     runShortcut(
-      sessionOf(ctx),
+      sessionOf(ctx, {}, factory(new FakeClient(() => ({})))),
       echo,
       { argv: { name: "bad" } },
-      factory(new FakeClient(() => ({}))),
     ),
     (e: unknown) => e instanceof ValidationError && e.param === "--name",
   );
   await assert.rejects(
-    runShortcut(sessionOf(ctx), echo, { argv: {} }, factory(new FakeClient(() => ({})))),
+    runShortcut(sessionOf(ctx, {}, factory(new FakeClient(() => ({})))), echo, { argv: {} }),
     /Missing required flag --name/,
   );
   assert.deepEqual(steps, ["validate"]);
@@ -134,10 +143,13 @@ Deno.test("runShortcut() stops at validation before any token", async () => {
 Deno.test("runShortcut() acts as --as when supported, and names --as otherwise", async () => {
   const identities: string[] = [];
   await runShortcut(
-    sessionOf(createTestContext(), { as: "bot", format: "json" }),
+    sessionOf(
+      createTestContext(),
+      { as: "bot", format: "json" },
+      factory(new FakeClient(() => ({})), identities),
+    ),
     echo,
     { argv: { name: "a" } },
-    factory(new FakeClient(() => ({})), identities),
   );
   assert.deepEqual(identities, ["bot"]);
   const userOnly = { ...echo, identities: ["user" as const] };
@@ -152,14 +164,17 @@ Deno.test("runShortcut() acts as --as when supported, and names --as otherwise",
 Deno.test("runShortcut() turns an unexpected failure into an internal error", async () => {
   await assert.rejects(
     runShortcut(
-      sessionOf(createTestContext()),
+      sessionOf(
+        createTestContext(),
+        {},
+        factory(
+          new FakeClient(() => {
+            throw new TypeError("oops");
+          }),
+        ),
+      ),
       echo,
       { argv: { name: "a" } },
-      factory(
-        new FakeClient(() => {
-          throw new TypeError("oops");
-        }),
-      ),
     ),
     (e: unknown) => (e as { type?: string }).type === "internal",
   );

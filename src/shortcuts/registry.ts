@@ -1,19 +1,11 @@
 /**
- * Every shortcut hark knows, from each service folder's `mod.ts`.
+ * The rules every shortcut definition follows, checked by a test over all of them.
  *
  * @module
  */
 
-import { ValidationError } from "../errors/mod.ts";
-import { calendarService } from "./calendar/mod.ts";
-import { contactService } from "./contact/mod.ts";
-import { type AnyShortcut, identitiesOf, shortcutName } from "./definition.ts";
-import { imService } from "./im/mod.ts";
-import { PARAM_TYPES } from "./definition.ts";
-import type { ServiceGroup } from "./service_group.ts";
-
-/** The service groups, in help order. */
-export const SERVICES: readonly ServiceGroup[] = [calendarService, contactService, imService];
+import { type AnyShortcut, identitiesOf, PARAM_TYPES, shortcutName } from "./definition.ts";
+import type { ServiceGroup } from "./services.ts";
 
 /** Flags the framework or the root command own, which a shortcut parameter may not reuse. */
 export const RESERVED_FLAGS: readonly string[] = [
@@ -31,40 +23,9 @@ export const RESERVED_FLAGS: readonly string[] = [
 ];
 
 /**
- * Finds a shortcut.
- *
- * @param service the service, such as `calendar`
- * @param verb the verb, with or without its plus sign
- * @param services the groups to search; default {@link SERVICES}
- * @throws {ValidationError} listing the known services or verbs
- */
-export function findShortcut(
-  service: string,
-  verb: string,
-  services: readonly ServiceGroup[] = SERVICES,
-): AnyShortcut {
-  const group = services.find((s) => s.name === service);
-  if (!group) {
-    throw new ValidationError(`Unknown service "${service}"`, {
-      param: "service",
-      suggestion: `Known services: ${services.map((s) => s.name).join(", ")}`,
-    });
-  }
-  const wanted = verb.startsWith("+") ? verb : `+${verb}`;
-  const found = group.shortcuts.find((s) => s.verb === wanted);
-  if (!found) {
-    throw new ValidationError(`Unknown shortcut "${service} ${wanted}"`, {
-      param: "verb",
-      suggestion: `Known shortcuts of ${service}: ${group.shortcuts.map((s) => s.verb).join(", ")}`,
-    });
-  }
-  return found;
-}
-
-/**
  * The mistakes in a set of service groups: duplicate names, a missing description or example,
  * a verb without its plus sign, a shortcut in the wrong group, bad parameters. Empty when all is
- * well; a test keeps it empty for {@link SERVICES}.
+ * well; a test keeps it empty for every registered service.
  *
  * @param services the groups
  */

@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
-import { ValidationError } from "../errors/mod.ts";
 import { defineShortcut } from "./definition.ts";
-import { findShortcut, registryProblems, SERVICES } from "./registry.ts";
+import { registryProblems } from "./registry.ts";
+import { loadServices } from "./services.ts";
 
-Deno.test("the registry holds the five shortcuts and no problem", () => {
-  assert.deepEqual(registryProblems(SERVICES), []);
+Deno.test("the registry holds the five shortcuts and no problem", async () => {
+  const services = await loadServices();
+  assert.deepEqual(registryProblems(services), []);
   assert.deepEqual(
-    SERVICES.flatMap((s) => s.shortcuts.map((d) => `${d.service} ${d.verb}`)),
+    services.flatMap((s) => s.shortcuts.map((d) => `${d.service} ${d.verb}`)),
     [
       "calendar +agenda",
       "calendar +create",
@@ -63,20 +64,5 @@ Deno.test("registryProblems() catches duplicates and missing descriptions or exa
       group([{ ...ok, params: [{ name: "json", type: "bool", description: "j" }] }]),
     ]),
     ['"demo +run": parameter "json" clashes with a global flag'],
-  );
-});
-
-Deno.test("findShortcut() finds by verb and lists the known ones otherwise", () => {
-  assert.equal(findShortcut("calendar", "agenda").verb, "+agenda");
-  assert.equal(findShortcut("im", "+send").service, "im");
-  assert.throws(
-    () => findShortcut("mail", "+send"),
-    (e: unknown) =>
-      e instanceof ValidationError && /calendar, contact, im/.test(e.recovery.suggestion),
-  );
-  assert.throws(
-    () => findShortcut("calendar", "+list"),
-    (e: unknown) =>
-      e instanceof ValidationError && /\+agenda, \+create, \+freebusy/.test(e.recovery.suggestion),
   );
 });

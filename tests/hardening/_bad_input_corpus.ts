@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { TreeNode } from "../../src/cli/command_tree.ts";
 
 /** One malformed invocation. */
 export interface BadCase {
@@ -263,23 +263,18 @@ const BAD_JSON = [
 ];
 
 /** Long flags of a command that take a value. */
-function valueFlags(command: CommandUnknownOpts): string[] {
-  return command.options
-    .filter((o) => o.long && (o.required || o.optional))
-    .map((o) => o.long!);
+function valueFlags(node: TreeNode): string[] {
+  return (node.spec.flags ?? []).filter((f) => f.value !== undefined).map((f) => `--${f.name}`);
 }
 
 /** Every runnable command below `root`, with its path from the root. */
-export function leafCommands(
-  root: CommandUnknownOpts,
-): { path: string[]; command: CommandUnknownOpts }[] {
-  const found: { path: string[]; command: CommandUnknownOpts }[] = [];
-  const walk = (command: CommandUnknownOpts, path: string[]) => {
-    const subs = command.commands.filter((c) => c.name() !== "help");
-    if (subs.length === 0) found.push({ path, command });
-    for (const sub of subs) walk(sub, [...path, sub.name()]);
+export function leafCommands(root: TreeNode): { path: string[]; command: TreeNode }[] {
+  const found: { path: string[]; command: TreeNode }[] = [];
+  const walk = (node: TreeNode) => {
+    if (node.commands.length === 0) found.push({ path: node.path.slice(1), command: node });
+    node.commands.forEach(walk);
   };
-  walk(root, []);
+  walk(root);
   return found;
 }
 
@@ -297,10 +292,10 @@ function positionalsOf(path: string[]): string[] {
 /**
  * Builds the corpus.
  *
- * @param root the command tree, for the per-command cases (unknown and value-less flags)
+ * @param root the loaded command tree, for the per-command cases (unknown and value-less flags)
  * @param files the prepared files
  */
-export function buildCorpus(root: CommandUnknownOpts, files: CorpusFiles): BadCase[] {
+export function buildCorpus(root: TreeNode, files: CorpusFiles): BadCase[] {
   const cases: BadCase[] = [];
   const add = (why: string, argv: string[], extra: Partial<BadCase> = {}) =>
     cases.push({ why, argv, ...extra });

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { runCli } from "../../src/cli/run_cli.ts";
 import { renderError } from "../../src/cli/render_error.ts";
 import { buildRoot } from "../../src/cli/root.ts";
+import { loadCommandTree } from "../../src/cli/command_tree.ts";
 import { createTestContext } from "../../src/testing/test_context.ts";
 import { createHarkEnv } from "../support/hark_env.ts";
 import { type BadCase, buildCorpus, CONTROL, type CorpusFiles } from "./_bad_input_corpus.ts";
@@ -98,7 +99,7 @@ async function runInProcess(c: BadCase, configPath: string, before: string): Pro
 Deno.test("the bad-input corpus ends every invocation with exit 2 or its documented code", async (t) => {
   const { dir, configPath, files } = await prepare();
   try {
-    const corpus = buildCorpus(buildRoot(createTestContext()), files);
+    const corpus = buildCorpus(await loadCommandTree(buildRoot()), files);
     console.log(`bad-input corpus: ${corpus.length} invocations`);
     assert.ok(corpus.length >= 1000, `only ${corpus.length} cases`);
     const before = await Deno.readTextFile(configPath);

@@ -6,7 +6,7 @@
 
 import { SCOPE_CALENDAR_READ } from "../../auth/scopes.ts";
 import { ValidationError } from "../../errors/mod.ts";
-import type { ApiRequest } from "../../http/preview_request.ts";
+import type { ApiRequest } from "../../http/request.ts";
 import { defineShortcut, type ParamSpec, type ShortcutInput } from "../definition.ts";
 import { formatLocalDateTime } from "../params.ts";
 import { queryAcrossSpan, type Span, splitSpan } from "./split_span.ts";

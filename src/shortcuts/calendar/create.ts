@@ -7,7 +7,7 @@
 
 import { SCOPE_CALENDAR_WRITE } from "../../auth/scopes.ts";
 import { ApiError, HarkError, ValidationError } from "../../errors/mod.ts";
-import type { ApiRequest } from "../../http/preview_request.ts";
+import type { ApiRequest } from "../../http/request.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import {
   type AgendaItem,

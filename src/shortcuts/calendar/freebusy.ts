@@ -6,7 +6,7 @@
 
 import { SCOPE_CALENDAR_READ } from "../../auth/scopes.ts";
 import { ValidationError } from "../../errors/mod.ts";
-import type { ApiRequest } from "../../http/preview_request.ts";
+import type { ApiRequest } from "../../http/request.ts";
 import { type ApiCaller, defineShortcut, type ShortcutInput } from "../definition.ts";
 import { formatLocalDateTime, formatRfc3339 } from "../params.ts";
 import { SPAN_PARAMS, spanOf } from "./agenda.ts";

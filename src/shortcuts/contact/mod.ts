@@ -1,18 +1,11 @@
 /**
- * The contact shortcuts. Adding one: a new file in this folder and one line in `shortcuts`.
+ * The contact shortcuts. Adding one: a new file in this folder and one line here.
  *
  * @module
  */
 
-import type { ServiceGroup } from "../service_group.ts";
+import type { AnyShortcut } from "../definition.ts";
 import { searchUser } from "./search_user.ts";
 
-/** `hark contact`. */
-export const contactService: ServiceGroup = {
-  name: "contact",
-  description: "Contacts: find people",
-  examples: ["hark contact +search-user --query alice"],
-  shortcuts: [
-    searchUser,
-  ],
-};
+/** The shortcuts of `hark contact`, in help order. */
+export const CONTACT_SHORTCUTS: readonly AnyShortcut[] = [searchUser];

@@ -6,7 +6,7 @@
 
 import { SCOPE_CONTACT_SEARCH } from "../../auth/scopes.ts";
 import { ValidationError } from "../../errors/mod.ts";
-import type { ApiRequest } from "../../http/preview_request.ts";
+import type { ApiRequest } from "../../http/request.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 
 /** The most users one search page returns. */

@@ -1,19 +1,11 @@
 /**
- * The instant-messaging shortcuts. Adding one: a new file in this folder and one line in
- * `shortcuts`.
+ * The instant-messaging shortcuts. Adding one: a new file in this folder and one line here.
  *
  * @module
  */
 
-import type { ServiceGroup } from "../service_group.ts";
+import type { AnyShortcut } from "../definition.ts";
 import { send } from "./send.ts";
 
-/** `hark im`. */
-export const imService: ServiceGroup = {
-  name: "im",
-  description: "Instant messaging: send messages",
-  examples: ["hark im +send --chat-id oc_123 --text 'Deploy finished'"],
-  shortcuts: [
-    send,
-  ],
-};
+/** The shortcuts of `hark im`, in help order. */
+export const IM_SHORTCUTS: readonly AnyShortcut[] = [send];

@@ -7,7 +7,7 @@
 
 import { SCOPE_IM_SEND } from "../../auth/scopes.ts";
 import { ValidationError } from "../../errors/mod.ts";
-import type { ApiRequest } from "../../http/preview_request.ts";
+import type { ApiRequest } from "../../http/request.ts";
 import { formatLocalDateTime } from "../params.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 

@@ -58,7 +58,7 @@ __hark_flags() {
       ;;
     'hark auth login')
       __hark_vals+=('--scope' '--no-wait' '--device-code' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug')
-      __hark_descs+=('a permission to add to those already granted (repeatable, or space/comma separated); default: all hark needs' 'print the device code and the sign-in URL, and return without waiting' 'finish a sign-in started with --no-wait' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)')
+      __hark_descs+=('a permission to add to those already granted (space/comma separated too); default: all hark needs' 'print the device code and the sign-in URL, and return without waiting' 'finish a sign-in started with --no-wait' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)')
       ;;
     'hark auth logout')
       __hark_vals+=('--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug')
@@ -70,7 +70,7 @@ __hark_flags() {
       ;;
     'hark auth check')
       __hark_vals+=('--scope' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug')
-      __hark_descs+=('a scope to check (repeatable, or space/comma separated)' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)')
+      __hark_descs+=('a scope to check (space/comma separated too)' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)')
       ;;
     'hark auth token')
       __hark_vals+=('--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug')
@@ -122,7 +122,7 @@ __hark_flags() {
       ;;
     'hark api')
       __hark_vals+=('--params' '--data' '--idempotency-key' '--scope' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug')
-      __hark_descs+=('query parameters as a JSON object, @file, or - for stdin' 'request body as JSON, @file, or - for stdin' 'mark a POST/PATCH as safe to retry (the body must carry the key, e.g. as uuid)' 'a scope the call needs, named if permission is denied (repeatable)' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)')
+      __hark_descs+=('query parameters as a JSON object, @file, or - for stdin' 'request body as JSON, @file, or - for stdin' 'mark a POST/PATCH as safe to retry (the body must carry the key, e.g. as uuid)' 'a scope the call needs, named if permission is denied' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)')
       ;;
     'hark calendar')
       __hark_vals+=('--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug')

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createTestContext, type TestContext } from "../testing/test_context.ts";
-import { MemoryKeychain } from "../keychain/memory_keychain.ts";
-import { ValidationError } from "../errors/mod.ts";
-import { listProfiles } from "./profile.ts";
-import { runCli } from "./run_cli.ts";
+import { createTestContext, type TestContext } from "../../testing/test_context.ts";
+import { MemoryKeychain } from "../../keychain/memory_keychain.ts";
+import { ValidationError } from "../../errors/mod.ts";
+import { listProfiles } from "./list.ts";
+import { runCli } from "../run_cli.ts";
 
 const CONFIG = {
   active_profile: "work",

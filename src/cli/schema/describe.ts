@@ -5,16 +5,14 @@
  * @module
  */
 
-import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
-import type { Context } from "../context.ts";
-import { ValidationError } from "../errors/mod.ts";
-import { formatJson } from "../output/mod.ts";
-import { VERSION } from "../version.ts";
-import { type AnyShortcut, identitiesOf, shortcutName } from "../shortcuts/definition.ts";
-import { envVarOf, flagOf } from "../shortcuts/params.ts";
-import { SERVICES } from "../shortcuts/registry.ts";
-import type { ServiceGroup } from "../shortcuts/service_group.ts";
-import { examplesOf, withExamples } from "./help.ts";
+import type { Context } from "../../context.ts";
+import { ValidationError } from "../../errors/mod.ts";
+import { formatJson } from "../../output/output.ts";
+import { type AnyShortcut, identitiesOf, shortcutName } from "../../shortcuts/definition.ts";
+import { envVarOf, flagOf } from "../../shortcuts/params.ts";
+import { VERSION } from "../../version.ts";
+import { type CommandSpec, flagName, type FlagSpec, flagUsage } from "../command_spec.ts";
+import { loadCommandTree, type TreeNode } from "../command_tree.ts";
 
 /** A shortcut parameter. */
 export interface ParamSchema {
@@ -161,45 +159,43 @@ export function shortcutSchema(shortcut: AnyShortcut): ShortcutSchema {
   };
 }
 
-function serviceSchema(group: ServiceGroup): ServiceSchema {
-  return {
-    name: group.name,
-    description: group.description,
-    examples: group.examples,
-    shortcuts: group.shortcuts.map(shortcutSchema),
-  };
-}
-
-type AnyOption = CommandUnknownOpts["options"][number];
-
-function optionSchema(option: AnyOption): OptionSchema {
+function optionSchema(flag: FlagSpec): OptionSchema {
   const schema: OptionSchema = {
-    flags: option.flags,
-    name: (option.long ?? option.short ?? "").replace(/^-+/, ""),
-    description: option.description,
-    type: option.required || option.optional ? "string" : "bool",
-    required: option.mandatory,
+    flags: flagUsage(flag),
+    name: flagName(flag).replace(/^-+/, ""),
+    description: flag.description,
+    type: flag.value ? "string" : "bool",
+    required: false,
   };
-  if (option.defaultValue !== undefined) schema.default = option.defaultValue;
-  if (option.argChoices) schema.allowed = [...option.argChoices];
+  if (flag.negated) schema.default = true;
+  if (flag.choices) schema.allowed = [...flag.choices];
   return schema;
 }
 
-function commandSchema(command: CommandUnknownOpts, prefix: string): CommandSchema {
-  const name = prefix ? `${prefix} ${command.name()}` : command.name();
+function commandSchema(node: TreeNode): CommandSchema {
+  const { spec } = node;
   return {
-    name,
-    description: command.description(),
-    arguments: command.registeredArguments.map((a) => ({
-      name: a.name(),
+    name: node.path.slice(1).join(" "),
+    description: spec.description,
+    arguments: (spec.args ?? []).map((a) => ({
+      name: a.name,
       required: a.required,
-      variadic: a.variadic,
+      variadic: false,
       description: a.description,
     })),
-    options: command.options.filter((o) => !o.hidden).map(optionSchema),
-    examples: examplesOf(command),
-    commands: command.commands.filter((c) => c.name() !== "help").map((c) =>
-      commandSchema(c, name)
+    options: (spec.flags ?? []).map(optionSchema),
+    examples: [...(spec.examples ?? [])],
+    commands: node.commands.map(commandSchema),
+  };
+}
+
+function serviceSchema(node: TreeNode): ServiceSchema {
+  return {
+    name: node.spec.name,
+    description: node.spec.description,
+    examples: [...(node.spec.examples ?? [])],
+    shortcuts: node.commands.flatMap((c) =>
+      c.spec.shortcut ? [shortcutSchema(c.spec.shortcut)] : []
     ),
   };
 }
@@ -208,21 +204,16 @@ function commandSchema(command: CommandUnknownOpts, prefix: string): CommandSche
  * Describes the whole command tree: global flags, system commands and shortcuts.
  *
  * @param root the root command
- * @param services the service groups; default every registered one
  */
-export function buildSchema(
-  root: CommandUnknownOpts,
-  services: readonly ServiceGroup[] = SERVICES,
-): HarkSchema {
-  const groups = new Set(services.map((s) => s.name));
+export async function buildSchema(root: CommandSpec): Promise<HarkSchema> {
+  const tree = await loadCommandTree(root);
+  const isService = (node: TreeNode) => node.commands.some((c) => c.spec.shortcut !== undefined);
   return {
-    name: root.name(),
+    name: root.name,
     version: VERSION,
-    global_options: root.options.filter((o) => !o.hidden).map(optionSchema),
-    commands: root.commands
-      .filter((c) => !groups.has(c.name()) && c.name() !== "help")
-      .map((c) => commandSchema(c, "")),
-    services: services.map(serviceSchema),
+    global_options: tree.flags.filter((f) => f.name !== "help").map(optionSchema),
+    commands: tree.commands.filter((c) => !isService(c)).map(commandSchema),
+    services: tree.commands.filter(isService).map(serviceSchema),
   };
 }
 
@@ -273,57 +264,21 @@ export function selectSchema(
   });
 }
 
-/** Options of {@link runSchema}. */
-export interface SchemaOptions {
-  /** The root command. */
-  root: CommandUnknownOpts;
-  /** A service or command name. */
-  name?: string;
-  /** A verb or sub-command. */
-  verb?: string;
-  /** The service groups; default every registered one. */
-  services?: readonly ServiceGroup[];
-}
-
 /**
  * Writes the schema (or the part asked for) to stdout as JSON.
  *
  * @param ctx the context
- * @param options what to describe
+ * @param root the root command
+ * @param name a service or command name
+ * @param verb a verb or sub-command
  * @throws {ValidationError} for an unknown name
  */
-export function runSchema(ctx: Context, options: SchemaOptions): void {
-  const schema = selectSchema(
-    buildSchema(options.root, options.services),
-    options.name,
-    options.verb,
-  );
+export async function runSchema(
+  ctx: Context,
+  root: CommandSpec,
+  name?: string,
+  verb?: string,
+): Promise<void> {
+  const schema = selectSchema(await buildSchema(root), name, verb);
   ctx.stdout.write(formatJson(schema, ctx.stdout.isTerminal) + "\n");
-}
-
-/**
- * Builds `hark schema`.
- *
- * @param ctx the context
- */
-export function schemaCommand(ctx: Context): Command {
-  const command = new Command("schema")
-    .description(
-      "Describe every command and shortcut as JSON (parameters, types, defaults, " +
-        "identities, scopes)",
-    )
-    .argument("[service]", "a service (calendar, contact, im) or a system command (auth, config…)")
-    .argument("[verb]", "a shortcut verb such as +agenda, or a sub-command")
-    .action((name, verb, _opts, cmd) => {
-      let root = cmd as unknown as CommandUnknownOpts;
-      while (root.parent) root = root.parent;
-      runSchema(ctx, { root, name, verb });
-    });
-  withExamples(command as unknown as CommandUnknownOpts, [
-    "hark schema",
-    "hark schema calendar",
-    "hark schema im +send",
-    "hark schema auth login",
-  ]);
-  return command as unknown as Command;
 }

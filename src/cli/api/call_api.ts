@@ -5,18 +5,32 @@
  * @module
  */
 
-import { Command } from "@commander-js/extra-typings";
-import type { Context } from "../context.ts";
-import { createTokenSource } from "../auth/create_token_source.ts";
-import { parseScopes } from "../auth/scopes.ts";
-import { ValidationError } from "../errors/mod.ts";
-import { ApiClient, type ApiRequest, type HttpMethod, previewRequest } from "../http/mod.ts";
-import { formatJson, writeData } from "../output/output.ts";
-import { withExamples } from "./help.ts";
-import { openSession, serviceBaseUrl, type Session, wantsJson } from "./session.ts";
+import type { Context } from "../../context.ts";
+import { parseScopes } from "../../auth/scopes.ts";
+import { ValidationError } from "../../errors/mod.ts";
+import { type ApiRequest, type HttpMethod, previewRequest } from "../../http/request.ts";
+import { formatJson, writeData } from "../../output/output.ts";
+import type { CommandCall } from "../command_spec.ts";
+import { openSession, type Session } from "../session.ts";
+import { API_METHODS } from "./api.ts";
 
-/** The methods `hark api` accepts. */
-export const API_METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+/**
+ * Runs `hark api <METHOD> <path>`.
+ *
+ * @param call the parsed command line
+ */
+export async function runApiCommand(call: CommandCall): Promise<void> {
+  const [method, path] = call.args;
+  const { flags } = call;
+  await runApi(await openSession(call.ctx, call.globals), {
+    method,
+    path,
+    params: flags.params as string | undefined,
+    data: flags.data as string | undefined,
+    idempotencyKey: flags["idempotency-key"] as string | undefined,
+    scopes: flags.scope as string[] | undefined,
+  });
+}
 
 /** The parsed arguments of `hark api`. */
 export interface ApiOptions {
@@ -236,27 +250,20 @@ export async function buildApiRequest(ctx: Context, options: ApiOptions): Promis
  * @param session the command's session
  * @param options the arguments
  * @throws {ValidationError} for bad arguments
- * @throws {HarkError} the errors of {@link ApiClient.request}
+ * @throws {HarkError} the errors of `ApiClient.request`
  */
 export async function runApi(session: Session, options: ApiOptions): Promise<void> {
-  const { ctx, config, profile, globals } = session;
+  const { ctx, globals } = session;
   const request = await buildApiRequest(ctx, options);
-  const base = serviceBaseUrl(session);
   if (globals.dryRun) {
-    ctx.stdout.write(formatJson(previewRequest(base, request), ctx.stdout.isTerminal) + "\n");
+    const preview = previewRequest(session.baseUrl(), request);
+    ctx.stdout.write(formatJson(preview, ctx.stdout.isTerminal) + "\n");
     return;
   }
-  const tokens = createTokenSource(ctx, {
-    config,
-    profile,
-    configPath: session.configPath,
-    identity: globals.as ?? "user",
-  });
-  const client = new ApiClient(ctx, { baseUrl: base, tokens, debug: globals.debug });
-  const data = await client.request(request);
+  const data = await session.client().request(request);
   const format = session.output.format ?? session.output.preferences?.output_format ?? "json";
   const output = { ...session.output, format };
-  writeData(ctx, output, wantsJson(session) ? (data ?? {}) : tableData(data));
+  writeData(ctx, output, session.wantsJson() ? (data ?? {}) : tableData(data));
 }
 
 /**
@@ -272,48 +279,4 @@ export function tableData(data: unknown): unknown {
     if (lists.length === 1) return lists[0];
   }
   return data;
-}
-
-/**
- * The `api` command.
- *
- * @param ctx the context
- */
-export function apiCommand(ctx: Context): Command {
-  const command = new Command("api")
-    .description(
-      "Call any Open Platform endpoint with hark's auth, retries and errors; prints the " +
-        "answer's data",
-    )
-    .argument("<METHOD>", `HTTP method: ${API_METHODS.join(", ")}`)
-    .argument("<path>", "the endpoint, such as /open-apis/calendar/v4/calendars (prefix optional)")
-    .option("--params <json>", "query parameters as a JSON object, @file, or - for stdin")
-    .option("--data <json>", "request body as JSON, @file, or - for stdin")
-    .option(
-      "--idempotency-key <key>",
-      "mark a POST/PATCH as safe to retry (the body must carry the key, e.g. as uuid)",
-    )
-    .option(
-      "--scope <scope>",
-      "a scope the call needs, named if permission is denied (repeatable)",
-      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
-    )
-    .action(async (method, path, flags, self) => {
-      await runApi(await openSession(ctx, self), {
-        method,
-        path,
-        params: flags.params,
-        data: flags.data,
-        idempotencyKey: flags.idempotencyKey,
-        scopes: flags.scope,
-      });
-    });
-  withExamples(command, [
-    "hark api GET /open-apis/calendar/v4/calendars",
-    `hark api GET search/v1/user --params '{"query": "ann", "page_size": 5}'`,
-    'hark api POST /open-apis/im/v1/messages --params \'{"receive_id_type": "chat_id"}\' ' +
-    "--data @message.json",
-    "hark api GET /open-apis/authen/v1/user_info --dry-run",
-  ]);
-  return command as unknown as Command;
 }

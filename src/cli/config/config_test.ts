@@ -4,13 +4,14 @@ import {
   createTestContext,
   type TestContext,
   type TestContextOptions,
-} from "../testing/test_context.ts";
-import { HarkError, ValidationError } from "../errors/mod.ts";
-import { loadConfig, resolveConfigPath, selectProfile } from "../config/mod.ts";
-import { getConfigValue, runConfigGet, runConfigSet } from "./config.ts";
-import { type GlobalOptions, outputOptions } from "./globals.ts";
-import { runCli } from "./run_cli.ts";
-import type { Session } from "./session.ts";
+} from "../../testing/test_context.ts";
+import { HarkError, ValidationError } from "../../errors/mod.ts";
+import { loadConfig, resolveConfigPath } from "../../config/mod.ts";
+import { configGet, getConfigValue } from "./get.ts";
+import { configSet } from "./set.ts";
+import type { GlobalOptions } from "../globals.ts";
+import { runCli } from "../run_cli.ts";
+import { Session } from "../session.ts";
 
 const SAMPLE = {
   apps: {
@@ -57,15 +58,7 @@ async function session(ctx: TestContext, globals: Partial<GlobalOptions> = {}): 
   const all: GlobalOptions = { json: false, dryRun: false, color: true, debug: false, ...globals };
   const configPath = resolveConfigPath(ctx);
   const config = await loadConfig(ctx, configPath);
-  return {
-    ctx,
-    globals: all,
-    configPath,
-    config,
-    profile: selectProfile(ctx, config, all.profile),
-    profileExplicit: all.profile !== undefined,
-    output: outputOptions(all, config),
-  };
+  return new Session(ctx, all, configPath, config);
 }
 
 Deno.test("getConfigValue() follows dot paths", () => {
@@ -91,12 +84,12 @@ Deno.test("getConfigValue() shows secret references and masks literal secrets", 
   assert.equal(app.app_id, "cli_legacy");
 });
 
-Deno.test("runConfigGet() prints a scalar bare and an object as JSON", async () => {
+Deno.test("configGet() prints a scalar bare and an object as JSON", async () => {
   await withConfig(SAMPLE, async (ctx) => {
     const s = await session(ctx);
-    runConfigGet(s, { key: "preferences.output_format" });
-    runConfigGet(s, { key: "preferences.color" });
-    runConfigGet(s, { key: "apps.default" });
+    configGet(s, { key: "preferences.output_format" });
+    configGet(s, { key: "preferences.color" });
+    configGet(s, { key: "apps.default" });
     assert.equal(
       ctx.stdout.text(),
       "table\nfalse\n" +
@@ -106,9 +99,9 @@ Deno.test("runConfigGet() prints a scalar bare and an object as JSON", async () 
   });
 });
 
-Deno.test("runConfigGet() with --json prints {key, value}", async () => {
+Deno.test("configGet() with --json prints {key, value}", async () => {
   await withConfig(SAMPLE, async (ctx) => {
-    runConfigGet(await session(ctx, { json: true, format: "json" }), {
+    configGet(await session(ctx, { json: true, format: "json" }), {
       key: "apps.legacy.app_secret",
     });
     assert.deepEqual(JSON.parse(ctx.stdout.text()), {
@@ -118,10 +111,10 @@ Deno.test("runConfigGet() with --json prints {key, value}", async () => {
   });
 });
 
-Deno.test("runConfigGet() of an unset key is a not_found error with exit 1", async () => {
+Deno.test("configGet() of an unset key is a not_found error with exit 1", async () => {
   await withConfig(undefined, async (ctx) => {
     const s = await session(ctx);
-    assert.throws(() => runConfigGet(s, { key: "apps.default.base_url" }), (error: unknown) => {
+    assert.throws(() => configGet(s, { key: "apps.default.base_url" }), (error: unknown) => {
       assert.ok(error instanceof HarkError);
       assert.equal(error.code, 1);
       assert.equal(error.type, "not_found");
@@ -132,16 +125,16 @@ Deno.test("runConfigGet() of an unset key is a not_found error with exit 1", asy
   });
 });
 
-Deno.test("runConfigSet() stores each kind of value, keeping unknown keys", async () => {
+Deno.test("configSet() stores each kind of value, keeping unknown keys", async () => {
   await withConfig(SAMPLE, async (ctx, path) => {
     const s = await session(ctx);
-    await runConfigSet(s, { key: "preferences.output_format", value: "csv" });
-    await runConfigSet(s, { key: "preferences.color", value: "on" });
-    await runConfigSet(s, { key: "apps.work.base_url", value: "https://open.larksuite.com/" });
-    await runConfigSet(s, { key: "apps.work.app_secret", value: "@env:WORK_SECRET" });
-    await runConfigSet(s, { key: "apps.work.credential_command", value: '["vault","hark"]' });
+    await configSet(s, { key: "preferences.output_format", value: "csv" });
+    await configSet(s, { key: "preferences.color", value: "on" });
+    await configSet(s, { key: "apps.work.base_url", value: "https://open.larksuite.com/" });
+    await configSet(s, { key: "apps.work.app_secret", value: "@env:WORK_SECRET" });
+    await configSet(s, { key: "apps.work.credential_command", value: '["vault","hark"]' });
     // A fresh session, as a new invocation would load the config with apps.work in it.
-    await runConfigSet(await session(ctx), { key: "active_profile", value: "work" });
+    await configSet(await session(ctx), { key: "active_profile", value: "work" });
     const written = JSON.parse(await Deno.readTextFile(path));
     assert.deepEqual(written.preferences, { output_format: "csv", color: true });
     assert.deepEqual(written.apps.work, {
@@ -161,18 +154,18 @@ Deno.test("runConfigSet() stores each kind of value, keeping unknown keys", asyn
   });
 });
 
-Deno.test("runConfigSet() creates the config file when there is none", async () => {
+Deno.test("configSet() creates the config file when there is none", async () => {
   await withConfig(undefined, async (ctx, path) => {
-    await runConfigSet(await session(ctx), { key: "preferences.output_format", value: "json" });
+    await configSet(await session(ctx), { key: "preferences.output_format", value: "json" });
     assert.deepEqual(JSON.parse(await Deno.readTextFile(path)), {
       preferences: { output_format: "json" },
     });
   });
 });
 
-Deno.test("runConfigSet() with --json prints {key, value} on stdout", async () => {
+Deno.test("configSet() with --json prints {key, value} on stdout", async () => {
   await withConfig(undefined, async (ctx) => {
-    await runConfigSet(await session(ctx, { json: true, format: "json" }), {
+    await configSet(await session(ctx, { json: true, format: "json" }), {
       key: "preferences.color",
       value: "false",
     });
@@ -181,7 +174,7 @@ Deno.test("runConfigSet() with --json prints {key, value} on stdout", async () =
   });
 });
 
-Deno.test("runConfigSet() refuses bad values and unknown keys without touching the file", async () => {
+Deno.test("configSet() refuses bad values and unknown keys without touching the file", async () => {
   const bad: [string, string, RegExp][] = [
     ["preferences.output_format", "yaml", /expected one of table, json, csv/],
     ["preferences.color", "blue", /expected true or false/],
@@ -196,7 +189,7 @@ Deno.test("runConfigSet() refuses bad values and unknown keys without touching t
     const before = await Deno.readTextFile(path);
     const s = await session(ctx);
     for (const [key, value, pattern] of bad) {
-      await assert.rejects(runConfigSet(s, { key, value }), (error: unknown) => {
+      await assert.rejects(configSet(s, { key, value }), (error: unknown) => {
         assert.ok(error instanceof ValidationError, `${key}=${value}`);
         assert.equal(error.code, 2);
         assert.match(error.message, pattern);

@@ -4,10 +4,10 @@ import {
   createTestContext,
   type TestContext,
   type TestContextOptions,
-} from "../testing/test_context.ts";
-import { MemoryKeychain } from "../keychain/memory_keychain.ts";
-import { ValidationError } from "../errors/mod.ts";
-import { runCli } from "./run_cli.ts";
+} from "../../testing/test_context.ts";
+import { MemoryKeychain } from "../../keychain/memory_keychain.ts";
+import { ValidationError } from "../../errors/mod.ts";
+import { runCli } from "../run_cli.ts";
 
 const SECRET = "app-secret-0123456789";
 

@@ -5,22 +5,20 @@
  * @module
  */
 
-import { Command } from "@commander-js/extra-typings";
-import type { Context } from "../context.ts";
 import {
   checkProfileName,
   DEFAULT_BASE_URL,
   OUTPUT_FORMATS,
   type OutputFormat,
   updateConfig,
-} from "../config/mod.ts";
-import { findKeySpec } from "../config/config_keys.ts";
-import { ValidationError } from "../errors/mod.ts";
-import { keychainPath } from "../keychain/keychain.ts";
-import { writeData } from "../output/output.ts";
-import { withExamples } from "./help.ts";
-import { askChoice, askSecret, askText, canPrompt, confirm } from "./prompt.ts";
-import { openSession, previewChange, type Session, wantsJson } from "./session.ts";
+} from "../../config/mod.ts";
+import { findKeySpec } from "../../config/config_keys.ts";
+import { ValidationError } from "../../errors/mod.ts";
+import { keychainPath } from "../../keychain/keychain.ts";
+import { writeData } from "../../output/output.ts";
+import { askChoice, askSecret, askText, canPrompt, confirm } from "../prompt.ts";
+import type { CommandCall } from "../command_spec.ts";
+import { openSession, type Session } from "../session.ts";
 
 /** Well-known service addresses by alias. */
 export const BASE_URL_ALIASES: Record<string, string> = {
@@ -28,7 +26,31 @@ export const BASE_URL_ALIASES: Record<string, string> = {
   feishu: "https://open.feishu.cn",
 };
 
-/** Options of {@link runConfigInit}, as given on the command line. */
+/**
+ * Runs `config init`.
+ *
+ * @param call the parsed command line
+ */
+export async function runConfigInit(call: CommandCall): Promise<void> {
+  const { flags } = call;
+  const options: ConfigInitOptions = {
+    nonInteractive: flags["non-interactive"] === true,
+    appId: flags["app-id"] as string | undefined,
+    appSecret: flags["app-secret"] as string | undefined,
+    appSecretStdin: flags["app-secret-stdin"] === true,
+    baseUrl: flags["base-url"] as string | undefined,
+    outputFormat: flags["output-format"] as string | undefined,
+    force: flags.force === true,
+  };
+  if (options.appSecret !== undefined && options.appSecretStdin) {
+    throw new ValidationError("Give either --app-secret or --app-secret-stdin, not both", {
+      param: "--app-secret-stdin",
+    });
+  }
+  await configInit(await openSession(call.ctx, call.globals), options);
+}
+
+/** Options of {@link configInit}, as given on the command line. */
 export interface ConfigInitOptions {
   /** Never prompt. */
   nonInteractive: boolean;
@@ -64,13 +86,8 @@ interface Answers {
  * @throws {ValidationError} for a missing or bad value, or an existing profile without `--force`
  * @throws {KeychainError} when the keychain cannot store the secret
  */
-export async function runConfigInit(session: Session, options: ConfigInitOptions): Promise<void> {
+export async function configInit(session: Session, options: ConfigInitOptions): Promise<void> {
   const { ctx } = session;
-  if (options.appSecret !== undefined && options.appSecretStdin) {
-    throw new ValidationError("Give either --app-secret or --app-secret-stdin, not both", {
-      param: "--app-secret-stdin",
-    });
-  }
   const interactive = !options.nonInteractive && canPrompt(ctx);
   const answers = interactive ? await ask(session, options) : await fromFlags(session, options);
 
@@ -93,7 +110,7 @@ export async function runConfigInit(session: Session, options: ConfigInitOptions
     keychain: ctx.keychain.backend,
     config: session.configPath,
   };
-  if (previewChange(session, plan)) return;
+  if (session.previewChange(plan)) return;
   if (existing && !options.force) {
     const replace = await confirm(
       ctx,
@@ -142,7 +159,7 @@ export async function runConfigInit(session: Session, options: ConfigInitOptions
     config: session.configPath,
   };
   // The result for machines on stdout in JSON mode; the same news for people on stderr always.
-  if (wantsJson(session)) writeData(ctx, session.output, result);
+  if (session.wantsJson()) writeData(ctx, session.output, result);
   ctx.stderr.write(
     `Saved profile "${answers.profile}" (app ${answers.appId}, ${answers.baseUrl}) to ` +
       `${session.configPath}\nThe app secret is in the ${ctx.keychain.backend} keychain at ` +
@@ -282,40 +299,4 @@ function checkFormat(value: string | undefined): OutputFormat | undefined {
 function withParam(error: unknown, param: string): unknown {
   if (!(error instanceof ValidationError)) return error;
   return new ValidationError(error.message, { param, cause: error });
-}
-
-/**
- * The `config init` command.
- *
- * @param ctx the context
- */
-export function configInitCommand(ctx: Context): Command {
-  const init = new Command("init")
-    .description(
-      "Create or replace an app profile; the app secret goes to the keychain, never the file",
-    )
-    .option("--non-interactive", "never prompt; missing values are errors")
-    .option("--app-id <id>", "the app id, such as cli_a1b2c3")
-    .option("--app-secret <secret>", "the app secret (prefer --app-secret-stdin)")
-    .option("--app-secret-stdin", "read the app secret from stdin")
-    .option("--base-url <url>", "lark, feishu, or the URL of a private deployment")
-    .option("--output-format <format>", `default output format: ${OUTPUT_FORMATS.join(", ")}`)
-    .option("--force", "replace an existing profile without asking")
-    .action(async (flags, command) => {
-      await runConfigInit(await openSession(ctx, command), {
-        nonInteractive: flags.nonInteractive === true,
-        appId: flags.appId,
-        appSecret: flags.appSecret,
-        appSecretStdin: flags.appSecretStdin === true,
-        baseUrl: flags.baseUrl,
-        outputFormat: flags.outputFormat,
-        force: flags.force === true,
-      });
-    });
-  withExamples(init, [
-    "hark config init",
-    'printf %s "$APP_SECRET" | hark config init --non-interactive --app-id cli_a1b2c3 --app-secret-stdin',
-    "hark config init --profile feishu --base-url feishu --app-id cli_x --app-secret-stdin < secret.txt",
-  ]);
-  return init as unknown as Command;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { previewRequest, requestHeaders, requestUrl } from "./preview_request.ts";
+import { previewRequest, requestHeaders, requestUrl } from "./request.ts";
 import { VERSION } from "../version.ts";
 
 Deno.test("previewRequest() shows the full URL, query and headers with Authorization masked", () => {

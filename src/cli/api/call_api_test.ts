@@ -8,34 +8,26 @@ import {
   readJsonFlag,
   runApi,
   tableData,
-} from "./api.ts";
-import type { Session } from "./session.ts";
-import type { GlobalOptions } from "./globals.ts";
-import { ValidationError } from "../errors/mod.ts";
+} from "./call_api.ts";
+import type { GlobalOptions } from "../globals.ts";
+import { type TestSession, testSession } from "../_test_session.ts";
+import { ValidationError } from "../../errors/mod.ts";
 import {
   createTestContext,
   FetchStub,
   jsonResponse,
   type TestContextOptions,
-} from "../testing/test_context.ts";
+} from "../../testing/test_context.ts";
 
 const BASE = "https://open.example.test";
 
 function session(
   globals: Partial<GlobalOptions> = {},
   options: TestContextOptions = {},
-): Session & { ctx: ReturnType<typeof createTestContext> } {
-  const ctx = createTestContext(options);
-  const all: GlobalOptions = { json: false, dryRun: false, color: false, debug: false, ...globals };
-  return {
-    ctx,
-    globals: all,
-    configPath: "/nonexistent/hark/config.json",
-    config: { apps: { default: { app_id: "cli_1", base_url: BASE } } },
-    profile: "default",
-    profileExplicit: false,
-    output: { format: all.format, color: false },
-  };
+): TestSession {
+  return testSession(createTestContext(options), globals, {
+    apps: { default: { app_id: "cli_1", base_url: BASE } },
+  });
 }
 
 Deno.test("parseMethod() accepts any case and names a bad method", () => {

@@ -1,21 +1,19 @@
 import assert from "node:assert/strict";
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
-import { ValidationError } from "../errors/mod.ts";
-import { createTestContext } from "../testing/test_context.ts";
-import { buildRoot } from "./root.ts";
+import { ValidationError } from "../../errors/mod.ts";
+import { createTestContext } from "../../testing/test_context.ts";
+import { buildRoot } from "../root.ts";
 import {
   buildSchema,
   type HarkSchema,
   runSchema,
   selectSchema,
   type ShortcutSchema,
-} from "./schema.ts";
+} from "./describe.ts";
 
-const ctx = createTestContext();
-const root = buildRoot(ctx) as CommandUnknownOpts;
+const root = buildRoot();
 
-Deno.test("buildSchema() lists global flags, system commands and every shortcut", () => {
-  const schema = buildSchema(root);
+Deno.test("buildSchema() lists global flags, system commands and every shortcut", async () => {
+  const schema = await buildSchema(root);
   assert.equal(schema.name, "hark");
   assert.ok(schema.global_options.some((o) => o.name === "dry-run" && o.type === "bool"));
   assert.deepEqual(
@@ -34,15 +32,15 @@ Deno.test("buildSchema() lists global flags, system commands and every shortcut"
   );
 });
 
-Deno.test("the schema of a shortcut gives types, required, defaults, allowed, identities, scopes", () => {
-  const send = selectSchema(buildSchema(root), "im", "+send") as ShortcutSchema;
+Deno.test("the schema of a shortcut gives types, required, defaults, allowed, identities, scopes", async () => {
+  const send = selectSchema(await buildSchema(root), "im", "+send") as ShortcutSchema;
   assert.deepEqual(send.identities, ["user", "bot"]);
   assert.deepEqual(send.scopes, ["im:message:send"]);
   const msgType = send.params.find((p) => p.name === "msg-type")!;
   assert.equal(msgType.type, "enum");
   assert.ok(msgType.allowed!.includes("interactive"));
   assert.equal(msgType.env, "HARK_IM_MSG_TYPE");
-  const agenda = selectSchema(buildSchema(root), "calendar", "agenda") as ShortcutSchema;
+  const agenda = selectSchema(await buildSchema(root), "calendar", "agenda") as ShortcutSchema;
   assert.deepEqual(agenda.params.find((p) => p.name === "calendar-id"), {
     name: "calendar-id",
     flag: "--calendar-id",
@@ -52,13 +50,13 @@ Deno.test("the schema of a shortcut gives types, required, defaults, allowed, id
     default: "primary",
     env: "HARK_CALENDAR_CALENDAR_ID",
   });
-  const create = selectSchema(buildSchema(root), "calendar", "+create") as ShortcutSchema;
+  const create = selectSchema(await buildSchema(root), "calendar", "+create") as ShortcutSchema;
   assert.equal(create.params.find((p) => p.name === "summary")?.required, true);
   assert.ok(create.examples.length > 0);
 });
 
-Deno.test("selectSchema() finds a service, a system command and a sub-command", () => {
-  const schema = buildSchema(root);
+Deno.test("selectSchema() finds a service, a system command and a sub-command", async () => {
+  const schema = await buildSchema(root);
   assert.equal((selectSchema(schema, "contact") as { name: string }).name, "contact");
   const config = selectSchema(schema, "config") as HarkSchema["commands"][number];
   assert.equal(config.name, "config");
@@ -67,8 +65,8 @@ Deno.test("selectSchema() finds a service, a system command and a sub-command", 
   assert.ok(set.arguments.length > 0);
 });
 
-Deno.test("selectSchema() lists the known names for an unknown one", () => {
-  const schema = buildSchema(root);
+Deno.test("selectSchema() lists the known names for an unknown one", async () => {
+  const schema = await buildSchema(root);
   assert.throws(
     () => selectSchema(schema, "mail"),
     (e: unknown) =>
@@ -81,8 +79,8 @@ Deno.test("selectSchema() lists the known names for an unknown one", () => {
   );
 });
 
-Deno.test("runSchema() writes JSON to stdout", () => {
+Deno.test("runSchema() writes JSON to stdout", async () => {
   const out = createTestContext();
-  runSchema(out, { root, name: "calendar", verb: "+freebusy" });
+  await runSchema(out, root, "calendar", "+freebusy");
   assert.equal(JSON.parse(out.stdout.text()).name, "calendar +freebusy");
 });

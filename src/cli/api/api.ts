@@ -1,0 +1,54 @@
+/**
+ * `hark api <METHOD> <path>`: a raw call to any Open Platform endpoint, with the same auth,
+ * retries, errors and output as the shortcuts.
+ *
+ * @module
+ */
+
+import type { HttpMethod } from "../../http/request.ts";
+import type { CommandSpec } from "../command_spec.ts";
+
+/** The methods `hark api` accepts. */
+export const API_METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/** `hark api`. */
+export const apiCommand: CommandSpec = {
+  name: "api",
+  description:
+    "Call any Open Platform endpoint with hark's auth, retries and errors; prints the answer's data",
+  args: [
+    { name: "METHOD", description: `HTTP method: ${API_METHODS.join(", ")}`, required: true },
+    {
+      name: "path",
+      description: "the endpoint, such as /open-apis/calendar/v4/calendars (prefix optional)",
+      required: true,
+    },
+  ],
+  flags: [
+    {
+      name: "params",
+      value: "<json>",
+      description: "query parameters as a JSON object, @file, or - for stdin",
+    },
+    { name: "data", value: "<json>", description: "request body as JSON, @file, or - for stdin" },
+    {
+      name: "idempotency-key",
+      value: "<key>",
+      description: "mark a POST/PATCH as safe to retry (the body must carry the key, e.g. as uuid)",
+    },
+    {
+      name: "scope",
+      value: "<scope>",
+      description: "a scope the call needs, named if permission is denied",
+      repeatable: true,
+    },
+  ],
+  examples: [
+    "hark api GET /open-apis/calendar/v4/calendars",
+    `hark api GET search/v1/user --params '{"query": "ann", "page_size": 5}'`,
+    'hark api POST /open-apis/im/v1/messages --params \'{"receive_id_type": "chat_id"}\' ' +
+    "--data @message.json",
+    "hark api GET /open-apis/authen/v1/user_info --dry-run",
+  ],
+  run: async (call) => (await import("./call_api.ts")).runApiCommand(call),
+};

@@ -1,0 +1,79 @@
+/**
+ * The `auth` command group: `login`, `logout`, `status`, `check`, `token`. Each verb's code is in
+ * its own file and loads only when that verb runs.
+ *
+ * @module
+ */
+
+import type { CommandSpec } from "../command_spec.ts";
+
+const scopeFlag = (description: string) => ({
+  name: "scope",
+  value: "<scope>",
+  description,
+  repeatable: true,
+});
+
+/** `hark auth`. */
+export const authCommand: CommandSpec = {
+  name: "auth",
+  description: "Sign in and out, and inspect the sign-in",
+  examples: ["hark auth login", "hark auth status --json"],
+  commands: [
+    {
+      name: "login",
+      description: "Sign in with the device flow: approve in a browser, on any device",
+      flags: [
+        scopeFlag(
+          "a permission to add to those already granted (space/comma separated too); " +
+            "default: all hark needs",
+        ),
+        {
+          name: "wait",
+          negated: true,
+          description: "print the device code and the sign-in URL, and return without waiting",
+        },
+        {
+          name: "device-code",
+          value: "<code>",
+          description: "finish a sign-in started with --no-wait",
+        },
+      ],
+      examples: [
+        "hark auth login",
+        "hark auth login --scope calendar:calendar:readonly --scope im:message:send",
+        "hark auth login --no-wait --json  # hand the URL to a person",
+        "hark auth login --device-code <device_code>  # then finish",
+      ],
+      run: async (call) => (await import("./login.ts")).runLogin(call),
+    },
+    {
+      name: "logout",
+      description: "Sign out: delete the stored tokens and the user entry",
+      examples: ["hark auth logout", "hark auth logout --profile work"],
+      run: async (call) => (await import("./logout.ts")).runLogout(call),
+    },
+    {
+      name: "status",
+      description: "Show the sign-in state: valid, needs_refresh, expired or signed_out",
+      examples: ["hark auth status", "hark auth status --json"],
+      run: async (call) => (await import("./status.ts")).runStatus(call),
+    },
+    {
+      name: "check",
+      description: "Check that the signed-in user granted the given scopes",
+      flags: [scopeFlag("a scope to check (space/comma separated too)")],
+      examples: ["hark auth check --scope calendar:calendar:readonly"],
+      run: async (call) => (await import("./check.ts")).runCheck(call),
+    },
+    {
+      name: "token",
+      description: "Print the current access token, refreshed first if needed (for piping)",
+      examples: [
+        "hark auth token",
+        'curl -H "Authorization: Bearer $(hark auth token)" https://open.larksuite.com/open-apis/authen/v1/user_info',
+      ],
+      run: async (call) => (await import("./token.ts")).runToken(call),
+    },
+  ],
+};

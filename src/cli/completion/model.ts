@@ -1,0 +1,153 @@
+/**
+ * What shell completion knows of the command tree, and the quoting the generated scripts share.
+ * The scripts are static: every command, alias, flag and allowed value is written into them
+ * when they are generated, so completing costs no hark process.
+ *
+ * @module
+ */
+
+import { flagName, type FlagSpec } from "../command_spec.ts";
+import type { TreeNode } from "../command_tree.ts";
+
+/** A flag as completion sees it. */
+export interface CompletionFlag {
+  /** The spellings, long first: `["--format"]`, `["--yes", "-y"]`. */
+  names: string[];
+  /** One line of help. */
+  description: string;
+  /** Whether a value follows the flag (`--profile <name>`, `--level [n]`). */
+  takesValue: boolean;
+  /** The allowed values, empty when any value goes. */
+  choices: string[];
+  /** Whether the value is a file name (its value name mentions a file or a dir). */
+  files: boolean;
+}
+
+/** A positional argument as completion sees it. */
+export interface CompletionArgument {
+  /** The allowed values, empty when any value goes. */
+  choices: string[];
+  /** Whether the value is a file name. */
+  files: boolean;
+}
+
+/** A command as completion sees it. */
+export interface CompletionNode {
+  /** The canonical names from the root, such as `["hark", "calendar", "+agenda"]`. */
+  path: string[];
+  /** Other names of the command. */
+  aliases: string[];
+  /** One line of help. */
+  description: string;
+  /** The visible sub-commands. */
+  commands: CompletionNode[];
+  /** Its own visible flags, then those of its ancestors (accepted after it too). */
+  flags: CompletionFlag[];
+  /** Its positional arguments, in order. */
+  args: CompletionArgument[];
+}
+
+const FILE_VALUE = /file|dir/i;
+
+/**
+ * The completion model of the command tree: visible commands (with a `help` command in every
+ * group, whose argument completes the sibling commands), every flag accepted at each command
+ * (its own, then the global ones), aliases and allowed values.
+ *
+ * @param tree the loaded command tree
+ */
+export function completionModel(tree: TreeNode): CompletionNode {
+  const globals = tree.flags.filter((f) => f.name !== "help").map(completionFlag);
+  return walk(tree, globals);
+}
+
+function completionFlag(flag: FlagSpec): CompletionFlag {
+  const names = [flagName(flag), ...(flag.short ? [`-${flag.short}`] : [])];
+  const takesValue = flag.value !== undefined;
+  return {
+    names,
+    description: oneLine(flag.description),
+    takesValue,
+    choices: takesValue ? [...(flag.choices ?? [])] : [],
+    files: takesValue && !flag.choices && FILE_VALUE.test(flag.value ?? ""),
+  };
+}
+
+function walk(node: TreeNode, globals: CompletionFlag[]): CompletionNode {
+  const commands = node.commands.map((child) => walk(child, globals));
+  if (commands.length > 0) {
+    // `help [command]` in every group: its argument completes the sibling commands.
+    commands.push({
+      path: [...node.path, "help"],
+      aliases: [],
+      description: "display help for command",
+      commands: [],
+      flags: globals,
+      args: [{ choices: commands.map((c) => c.path.at(-1)!), files: false }],
+    });
+  }
+  return {
+    path: node.path,
+    aliases: [...(node.spec.aliases ?? [])],
+    description: oneLine(node.spec.description),
+    commands,
+    flags: node.flags.map(completionFlag),
+    args: (node.spec.args ?? []).map((arg) => ({
+      choices: [...(arg.choices ?? [])],
+      files: !arg.choices && FILE_VALUE.test(arg.name),
+    })),
+  };
+}
+function oneLine(text: string): string {
+  return (text.split("\n")[0] ?? "").replaceAll("\t", " ").trim();
+}
+
+/** Every node, parents first. */
+export function allNodes(node: CompletionNode): CompletionNode[] {
+  return [node, ...node.commands.flatMap(allNodes)];
+}
+
+/** The lookup key of a positional argument in the generated data, `#0` for the first. */
+function argKey(index: number): string {
+  return `#${index}`;
+}
+
+/** Every (key, values) pair a command completes values for: flags with values, arguments. */
+export function valueKeys(
+  node: CompletionNode,
+): { keys: string[]; choices: string[]; files: boolean }[] {
+  const entries: { keys: string[]; choices: string[]; files: boolean }[] = [];
+  for (const flag of node.flags) {
+    if (flag.takesValue && (flag.choices.length > 0 || flag.files)) {
+      entries.push({ keys: flag.names, choices: flag.choices, files: flag.files });
+    }
+  }
+  node.args.forEach((arg, index) => {
+    if (arg.choices.length === 0 && !arg.files) return;
+    entries.push({ keys: [argKey(index)], choices: arg.choices, files: arg.files });
+  });
+  return entries;
+}
+
+/**
+ * Quotes a word for bash or zsh: single quotes, with `'` written as `'\''`.
+ *
+ * @param word any text
+ */
+export function shellQuote(word: string): string {
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * Quotes a word for fish: single quotes, with `\` and `'` escaped by a backslash.
+ *
+ * @param word any text
+ */
+export function fishQuote(word: string): string {
+  return `'${word.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
+}
+
+/** An identifier-safe form of the program name, for function names. */
+export function ident(name: string): string {
+  return name.replace(/[^A-Za-z0-9_]/g, "_");
+}

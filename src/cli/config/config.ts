@@ -1,0 +1,86 @@
+/**
+ * The `config` command group: `init`, `get`, `set`.
+ *
+ * @module
+ */
+
+import { OUTPUT_FORMATS } from "../../config/config.ts";
+import type { CommandSpec } from "../command_spec.ts";
+
+/** `hark config`. */
+export const configCommand: CommandSpec = {
+  name: "config",
+  description: "Read and change settings",
+  examples: [
+    "hark config get preferences.output_format",
+    "hark config set apps.default.base_url https://open.feishu.cn",
+  ],
+  commands: [
+    {
+      name: "init",
+      description:
+        "Create or replace an app profile; the app secret goes to the keychain, never the file",
+      flags: [
+        { name: "non-interactive", description: "never prompt; missing values are errors" },
+        { name: "app-id", value: "<id>", description: "the app id, such as cli_a1b2c3" },
+        {
+          name: "app-secret",
+          value: "<secret>",
+          description: "the app secret (prefer --app-secret-stdin)",
+        },
+        { name: "app-secret-stdin", description: "read the app secret from stdin" },
+        {
+          name: "base-url",
+          value: "<url>",
+          description: "lark, feishu, or the URL of a private deployment",
+        },
+        {
+          name: "output-format",
+          value: "<format>",
+          description: `default output format: ${OUTPUT_FORMATS.join(", ")}`,
+        },
+        { name: "force", description: "replace an existing profile without asking" },
+      ],
+      examples: [
+        "hark config init",
+        'printf %s "$APP_SECRET" | hark config init --non-interactive --app-id cli_a1b2c3 --app-secret-stdin',
+        "hark config init --profile feishu --base-url feishu --app-id cli_x --app-secret-stdin < secret.txt",
+      ],
+      run: async (call) => (await import("./init.ts")).runConfigInit(call),
+    },
+    {
+      name: "get",
+      description: "Print a setting (secrets show as references, never values)",
+      args: [{
+        name: "key",
+        description: "dot path, such as preferences.output_format; omit for all",
+        required: false,
+      }],
+      examples: [
+        "hark config get preferences.output_format",
+        "hark config get apps.default --json",
+        "hark config get",
+      ],
+      run: async (call) => (await import("./get.ts")).runConfigGet(call),
+    },
+    {
+      name: "set",
+      description: "Change a setting; the value is checked against the key",
+      args: [
+        { name: "key", description: "dot path, such as apps.default.base_url", required: true },
+        { name: "value", description: "the new value", required: true },
+      ],
+      examples: [
+        "hark config set preferences.output_format json",
+        "hark config set preferences.color false",
+        "hark config set apps.default.base_url https://open.feishu.cn",
+        "hark config set apps.work.app_secret @env:WORK_APP_SECRET",
+      ],
+      notes: "Settable keys:\n  preferences.output_format  table, json or csv\n" +
+        "  preferences.color          true or false\n  active_profile             a profile name\n" +
+        "  apps.<profile>.app_id, app_secret (@keychain: or @env: reference), base_url,\n" +
+        "  accounts_url, device_authorization_path, credential_command (JSON array)",
+      run: async (call) => (await import("./set.ts")).runConfigSet(call),
+    },
+  ],
+};

@@ -1,0 +1,92 @@
+/**
+ * `hark config get`: print a setting, with secrets shown as references.
+ *
+ * @module
+ */
+
+import { type Config, maskSecret, parseSecretInput } from "../../config/mod.ts";
+import { SECRET_FIELDS } from "../../config/config_keys.ts";
+import { HarkError, ValidationError } from "../../errors/mod.ts";
+import { ExitCode } from "../../errors/exit_code.ts";
+import { writeData } from "../../output/output.ts";
+import type { CommandCall } from "../command_spec.ts";
+import { openSession, type Session } from "../session.ts";
+
+/**
+ * Runs `config get [key]`.
+ *
+ * @param call the parsed command line
+ */
+export async function runConfigGet(call: CommandCall): Promise<void> {
+  configGet(await openSession(call.ctx, call.globals), { key: call.args[0] ?? "" });
+}
+
+/**
+ * The value at a dot path, with secrets shown as references (a literal secret is masked).
+ *
+ * @param config the config
+ * @param key a dot path; empty for the whole config
+ */
+export function getConfigValue(config: Config, key: string): unknown {
+  let value: unknown = config;
+  for (const part of key ? key.split(".") : []) {
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+    if (!Object.hasOwn(value, part)) return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return redact(value, key.split(".").at(-1) ?? "");
+}
+
+function redact(value: unknown, field: string): unknown {
+  if (typeof value === "string" && SECRET_FIELDS.has(field)) {
+    const kind = parseSecretInput(value).kind;
+    return kind === "keychain" || kind === "env" ? value : maskSecret(value);
+  }
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, k)]));
+  }
+  return value;
+}
+
+/** Options of {@link runConfigGet}. */
+export interface ConfigGetOptions {
+  /** The dot path; empty for everything. */
+  key: string;
+}
+
+/**
+ * Prints a setting: the bare value for a scalar, JSON for objects or with `--json`.
+ *
+ * @param session the command's session
+ * @param options the key
+ * @throws {ValidationError} when the key is not a dot path (an empty part, white space or
+ *   control characters)
+ * @throws {HarkError} of type `not_found` (exit 1) when the key is not set
+ */
+export function configGet(session: Session, options: ConfigGetOptions): void {
+  const { ctx, config, globals } = session;
+  if (
+    options.key !== "" &&
+    (options.key.split(".").includes("") || /[\s\p{Cc}]/u.test(options.key))
+  ) {
+    const shown = options.key.length > 80 ? `${options.key.slice(0, 80)}…` : options.key;
+    throw new ValidationError(`Invalid key ${JSON.stringify(shown)}: expected a dot path`, {
+      param: "<key>",
+      suggestion: "Give a dot path such as preferences.output_format, or nothing for everything",
+    });
+  }
+  const value = getConfigValue(config, options.key);
+  if (value === undefined) {
+    throw new HarkError(ExitCode.General, "not_found", `"${options.key}" is not set`, {
+      suggestion: `Set it with hark config set ${options.key} <value>`,
+      command: "hark config get",
+    });
+  }
+  if (globals.format === "json") {
+    writeData(ctx, session.output, { key: options.key, value });
+  } else if (value !== null && typeof value === "object") {
+    ctx.stdout.write(JSON.stringify(value, null, 2) + "\n");
+  } else {
+    ctx.stdout.write(`${value}\n`);
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * `hark config set`: change a setting, checked against its key, atomically.
+ *
+ * @module
+ */
+
+import { requireKnownProfile, updateConfig } from "../../config/mod.ts";
+import { findKeySpec } from "../../config/config_keys.ts";
+import { ValidationError } from "../../errors/mod.ts";
+import { writeData } from "../../output/output.ts";
+import type { CommandCall } from "../command_spec.ts";
+import { openSession, type Session } from "../session.ts";
+
+/**
+ * Runs `config set <key> <value>`.
+ *
+ * @param call the parsed command line
+ */
+export async function runConfigSet(call: CommandCall): Promise<void> {
+  const [key, value] = call.args;
+  await configSet(await openSession(call.ctx, call.globals), { key, value });
+}
+
+/** Options of {@link runConfigSet}. */
+export interface ConfigSetOptions {
+  /** The dot path. */
+  key: string;
+  /** The value as typed. */
+  value: string;
+}
+
+/**
+ * Validates and stores a setting, atomically.
+ *
+ * @param session the command's session
+ * @param options the key and value
+ * @throws {ValidationError} for an unknown key or a bad value
+ */
+export async function configSet(session: Session, options: ConfigSetOptions): Promise<void> {
+  const { ctx } = session;
+  const spec = findKeySpec(options.key);
+  const value = spec.parse(options.value, options.key);
+  if (options.key === "active_profile") {
+    requireKnownProfile(session.config, value as string, "active_profile");
+  }
+  if (
+    session.previewChange({
+      action: "config set",
+      key: options.key,
+      value,
+      config: session.configPath,
+    })
+  ) return;
+  await updateConfig(ctx, (config) => {
+    if (options.key === "active_profile") {
+      requireKnownProfile(config, value as string, "active_profile");
+    }
+    const parts = options.key.split(".");
+    let node = config as Record<string, unknown>;
+    for (const part of parts.slice(0, -1)) {
+      const next = node[part];
+      if (next === undefined) node[part] = {};
+      else if (next === null || typeof next !== "object" || Array.isArray(next)) {
+        throw new ValidationError(`Cannot set "${options.key}": "${part}" is not an object`, {
+          param: options.key,
+        });
+      }
+      node = node[part] as Record<string, unknown>;
+    }
+    node[parts.at(-1)!] = value;
+  }, session.configPath);
+  if (session.wantsJson()) {
+    writeData(ctx, session.output, { key: options.key, value });
+  } else {
+    ctx.stderr.write(`Set ${options.key} to ${JSON.stringify(value)}\n`);
+  }
+}

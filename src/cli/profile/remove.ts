@@ -1,0 +1,75 @@
+/**
+ * `hark profile remove`: delete a profile and the keychain entries it owns.
+ *
+ * @module
+ */
+
+import { parseSecretInput, requireKnownProfile, updateConfig } from "../../config/mod.ts";
+import { writeData } from "../../output/output.ts";
+import type { CommandCall } from "../command_spec.ts";
+import { confirm } from "../prompt.ts";
+import { openSession, type Session } from "../session.ts";
+
+/**
+ * Runs `profile remove <name> [--yes]`.
+ *
+ * @param call the parsed command line
+ */
+export async function runProfileRemove(call: CommandCall): Promise<void> {
+  await profileRemove(
+    await openSession(call.ctx, call.globals),
+    call.args[0],
+    call.flags.yes === true,
+  );
+}
+
+/**
+ * Removes a profile: its app and user entries and every keychain entry under
+ * `hark/<name>/`. Asks first on a terminal; needs `--yes` otherwise.
+ *
+ * @param session the command's session
+ * @param name the profile
+ * @param yes whether `--yes` was given
+ */
+export async function profileRemove(
+  session: Session,
+  name: string,
+  yes: boolean,
+): Promise<void> {
+  const { ctx } = session;
+  requireKnownProfile(session.config, name);
+  if (session.globals.dryRun) {
+    const entries = (await ctx.keychain.list()).filter((p) => p.startsWith(`hark/${name}/`));
+    session.previewChange({ action: "profile remove", profile: name, keychain_entries: entries });
+    return;
+  }
+  if (!yes) {
+    const sure = await confirm(ctx, `Remove profile "${name}" and its stored secrets?`, "--yes");
+    if (!sure) {
+      ctx.stderr.write("Nothing removed\n");
+      return;
+    }
+  }
+  // A profile owns the entries under hark/<name>/; a reference to another path may be shared.
+  const owned = new Set<string>();
+  const ownPrefix = `hark/${name}/`;
+  await updateConfig(ctx, (config) => {
+    for (const value of [config.apps?.[name]?.app_secret, config.users?.[name]?.access_token]) {
+      if (typeof value !== "string") continue;
+      const input = parseSecretInput(value);
+      if (input.kind === "keychain" && input.path.startsWith(ownPrefix)) owned.add(input.path);
+    }
+    delete config.apps?.[name];
+    delete config.users?.[name];
+    if (config.active_profile === name) delete config.active_profile;
+  }, session.configPath);
+  for (const path of await ctx.keychain.list()) {
+    if (path.startsWith(ownPrefix)) owned.add(path);
+  }
+  for (const path of owned) await ctx.keychain.delete(path);
+  if (session.wantsJson()) {
+    writeData(ctx, session.output, { removed: name, keychain_entries: [...owned].sort() });
+  } else {
+    ctx.stderr.write(`Removed profile "${name}" and ${owned.size} keychain entries\n`);
+  }
+}

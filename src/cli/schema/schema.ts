@@ -1,0 +1,42 @@
+/**
+ * `hark schema [service] [verb]`.
+ *
+ * @module
+ */
+
+import type { CommandSpec } from "../command_spec.ts";
+
+/**
+ * `hark schema`.
+ *
+ * @param root the whole command tree, read when the command runs (it contains this command)
+ */
+export function schemaCommand(root: () => CommandSpec): CommandSpec {
+  return {
+    name: "schema",
+    description:
+      "Describe every command and shortcut as JSON (parameters, types, defaults, identities, scopes)",
+    args: [
+      {
+        name: "service",
+        description: "a service (calendar, contact, im) or a system command (auth, config…)",
+        required: false,
+      },
+      {
+        name: "verb",
+        description: "a shortcut verb such as +agenda, or a sub-command",
+        required: false,
+      },
+    ],
+    examples: [
+      "hark schema",
+      "hark schema calendar",
+      "hark schema im +send",
+      "hark schema auth login",
+    ],
+    run: async (call) => {
+      const { runSchema } = await import("./describe.ts");
+      await runSchema(call.ctx, root(), call.args[0], call.args[1]);
+    },
+  };
+}

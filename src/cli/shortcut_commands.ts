@@ -1,0 +1,95 @@
+/**
+ * The shortcuts as commands: one group per service (`hark calendar`), whose shortcut commands
+ * (`hark calendar +agenda`) load with the service, only when it is named. Each shortcut command
+ * has a flag per parameter, `--input`, examples and a note of its identities and scopes, and runs
+ * the shortcut lifecycle on a session.
+ *
+ * @module
+ */
+
+import type { Identity } from "../auth/identity.ts";
+import { type AnyShortcut, identitiesOf } from "../shortcuts/definition.ts";
+import type { ShortcutSession } from "../shortcuts/lifecycle.ts";
+import { envVarOf, paramHelp, valueNameOf } from "../shortcuts/params.ts";
+import { SERVICE_ENTRIES, type ServiceEntry } from "../shortcuts/services.ts";
+import type { CommandCall, CommandSpec, FlagSpec } from "./command_spec.ts";
+import type { Session } from "./session.ts";
+
+/**
+ * The group command of every service.
+ *
+ * @param entries the services; default every registered one
+ */
+export function serviceCommands(entries: readonly ServiceEntry[] = SERVICE_ENTRIES): CommandSpec[] {
+  return entries.map((entry) => ({
+    name: entry.name,
+    description: entry.description,
+    examples: entry.examples,
+    loadCommands: async () => (await entry.load()).map(shortcutCommand),
+  }));
+}
+
+/**
+ * The command of one shortcut.
+ *
+ * @param shortcut the definition
+ */
+export function shortcutCommand(shortcut: AnyShortcut): CommandSpec {
+  const flags: FlagSpec[] = shortcut.params.map((param) => ({
+    name: param.name,
+    value: param.type === "bool" ? undefined : valueNameOf(param),
+    description: paramHelp(param),
+  }));
+  flags.push({
+    name: "input",
+    value: "<path>",
+    description: "a JSON file of parameter values; - reads it from stdin",
+  });
+  const identities = identitiesOf(shortcut);
+  return {
+    name: shortcut.verb,
+    description: shortcut.description,
+    flags,
+    examples: shortcut.examples,
+    shortcut,
+    notes: `Identities: ${identities.join(", ")} (default ${identities[0]}; choose with --as)\n` +
+      `Scopes: ${shortcut.scopes.join(", ") || "none"}\n` +
+      "Values come from flags, then --input, then stdin, then environment variables " +
+      `(${shortcut.params.slice(0, 2).map((p) => envVarOf(shortcut.service, p)).join(", ")}, …)`,
+    run: async (call: CommandCall) => {
+      const [{ openSession }, { runShortcut }] = await Promise.all([
+        import("./session.ts"),
+        import("../shortcuts/lifecycle.ts"),
+      ]);
+      const argv: Record<string, unknown> = {};
+      for (const param of shortcut.params) argv[param.name] = call.flags[param.name];
+      const session = await openSession(call.ctx, call.globals);
+      await runShortcut(shortcutSession(session), shortcut, {
+        argv,
+        input: call.flags.input as string | undefined,
+      });
+    },
+  };
+}
+
+/**
+ * The narrow view of a session a shortcut runs on.
+ *
+ * @param session the command's session
+ */
+export function shortcutSession(session: Session): ShortcutSession {
+  return {
+    ctx: session.ctx,
+    config: session.config,
+    profile: session.profile,
+    dryRun: session.globals.dryRun,
+    as: session.globals.as,
+    output: session.output,
+    baseUrl: () => session.baseUrl(),
+    async connect(identity: Identity) {
+      const client = session.client(identity);
+      await session.tokens(identity).getToken();
+      return client;
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * "Did you mean …?" for mistyped commands and flags.
+ *
+ * @module
+ */
+
+/**
+ * The optimal-string-alignment distance between two words: insertions, deletions,
+ * substitutions and swaps of two neighbours each count one.
+ *
+ * @param a a word
+ * @param b another word
+ */
+export function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/**
+ * The candidate a mistyped word most likely meant: the closest one within a third of the
+ * word's length in edits (at least one), or one the word is the start of (three letters or
+ * more). `--from` does not suggest `--format`; `--fromat` and `--form` do.
+ *
+ * @param word what was typed, such as `--fromat` or `calender`
+ * @param candidates the valid spellings
+ * @returns the suggestion, or `undefined` when nothing is close
+ */
+export function suggest(word: string, candidates: Iterable<string>): string | undefined {
+  const bare = (s: string) => s.replace(/^-+/, "").toLowerCase();
+  const typed = bare(word);
+  if (typed === "") return undefined;
+  const limit = Math.max(1, Math.floor(typed.length / 3));
+  let best: { candidate: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const target = bare(candidate);
+    const distance = editDistance(typed, target);
+    const prefix = typed.length >= 3 && target.startsWith(typed);
+    if (distance > limit && !prefix) continue;
+    const score = prefix ? Math.min(distance, limit) : distance;
+    if (!best || score < best.distance) best = { candidate, distance: score };
+  }
+  return best?.candidate;
+}

@@ -1,0 +1,67 @@
+/**
+ * The service groups (`hark calendar`, `hark contact`, `hark im`): their names and help, with
+ * their shortcuts loaded on demand, so a command that does not run a shortcut never loads one.
+ * Adding a service: a folder with its shortcuts and one entry here.
+ *
+ * @module
+ */
+
+import type { AnyShortcut } from "./definition.ts";
+
+/** A service group and its shortcuts, loaded. */
+export interface ServiceGroup {
+  /** The group command's name, such as `calendar`. */
+  name: string;
+  /** One line saying what the group covers. */
+  description: string;
+  /** Command lines starting with `hark`; at least one. */
+  examples: readonly string[];
+  /** The shortcuts, in help order. */
+  shortcuts: readonly AnyShortcut[];
+}
+
+/** A service group whose shortcuts load on demand. */
+export interface ServiceEntry extends Omit<ServiceGroup, "shortcuts"> {
+  /** Loads the shortcuts, in help order. */
+  load(): Promise<readonly AnyShortcut[]>;
+}
+
+/** The service groups, in help order. */
+export const SERVICE_ENTRIES: readonly ServiceEntry[] = [
+  {
+    name: "calendar",
+    description: "Calendar: agenda, new events, free/busy",
+    examples: [
+      "hark calendar +agenda --start 2026-11-01 --end 2026-11-30",
+      "hark calendar +create --summary Standup --start '2026-11-24 09:30' --end '2026-11-24 09:45'",
+    ],
+    load: async () => (await import("./calendar/mod.ts")).CALENDAR_SHORTCUTS,
+  },
+  {
+    name: "contact",
+    description: "Contacts: find people",
+    examples: ["hark contact +search-user --query alice"],
+    load: async () => (await import("./contact/mod.ts")).CONTACT_SHORTCUTS,
+  },
+  {
+    name: "im",
+    description: "Instant messaging: send messages",
+    examples: ["hark im +send --chat-id oc_123 --text 'Deploy finished'"],
+    load: async () => (await import("./im/mod.ts")).IM_SHORTCUTS,
+  },
+];
+
+/**
+ * Every service group with its shortcuts loaded (for `hark schema`, completion and the MCP
+ * server).
+ *
+ * @param entries the groups; default {@link SERVICE_ENTRIES}
+ */
+export async function loadServices(
+  entries: readonly ServiceEntry[] = SERVICE_ENTRIES,
+): Promise<ServiceGroup[]> {
+  return await Promise.all(entries.map(async ({ load, ...group }) => ({
+    ...group,
+    shortcuts: await load(),
+  })));
+}
