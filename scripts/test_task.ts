@@ -149,7 +149,8 @@ export function report(
   apt: boolean,
 ): string {
   const programs = [...new Set(skipped.flatMap((s) => s.missing))];
-  const needed = [...new Set(programs.map((p) => packageOf(p, packages).name))];
+  const providers = new Set(programs.map((p) => packageOf(p, packages)));
+  const needed = packages.filter((p) => providers.has(p)).map((p) => p.name);
   const lines = [
     `${skipped.length} ${skipped.length === 1 ? "test" : "tests"} cannot run here and will be ` +
     `reported as ignored: ${programs.join(", ")} ${programs.length === 1 ? "is" : "are"} not ` +

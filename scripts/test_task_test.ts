@@ -18,7 +18,7 @@ const SKIPPED: Skipped[] = [
   },
 ];
 
-Deno.test("report() lists each test by file and one command for every missing package", () => {
+Deno.test("report() lists each test by file and one command for the missing packages", () => {
   assert.equal(
     report(SKIPPED, readTestPackages(), false, true),
     [
@@ -29,7 +29,7 @@ Deno.test("report() lists each test by file and one command for every missing pa
       "    both work (needs zsh, fish)",
       "  tests/b_test.ts",
       "    keyring (needs secret-tool, dbus-daemon)",
-      "To run them, install what they need: sudo apt-get install -y zsh fish libsecret-tools dbus",
+      "To run them, install what they need: sudo apt-get install -y libsecret-tools dbus zsh fish",
       "",
     ].join("\n"),
   );
