@@ -22,7 +22,7 @@ Deno.test("requires() refuses a program that scripts/test_packages.txt does not 
 
 Deno.test({
   name: "deno task test names the tests it cannot run, then reports them as ignored",
-  ignore: Deno.build.os === "windows",
+  ignore: Deno.build.os !== "linux", // the shell tests run on Linux only
   async fn() {
     const empty = await Deno.makeTempDir({ prefix: "hark-no-programs-" });
     try {
