@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { HARK_PERMISSIONS } from "../../scripts/permissions.ts";
 import { createHarkEnv, MAIN_TS } from "../support/hark_env.ts";
+import { requires } from "../support/requires.ts";
 
 /** A tmux session on a private server, killed by {@link Terminal.close}. */
 class Terminal {
@@ -54,19 +55,10 @@ class Terminal {
   }
 }
 
-async function requireTmux(): Promise<void> {
-  try {
-    await new Deno.Command("tmux", { args: ["-V"] }).output();
-  } catch {
-    throw new Error("tmux is missing: apt-get install -y tmux (the interactive tests need it)");
-  }
-}
-
-Deno.test({
+Deno.test(requires(["tmux"], {
   name: "config init asks for everything in a terminal and masks the secret",
   ignore: Deno.build.os !== "linux",
   async fn() {
-    await requireTmux();
     const home = await createHarkEnv();
     try {
       const secret = "typed-secret-value-42";
@@ -137,4 +129,4 @@ Deno.test({
       await home.cleanup();
     }
   },
-});
+}));

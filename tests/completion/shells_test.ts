@@ -18,15 +18,17 @@ import { loadCommandTree, type TreeNode } from "../../src/cli/command_tree.ts";
 import type { Shell } from "../../src/cli/completion/completion.ts";
 import { fishQuote, shellQuote } from "../../src/cli/completion/model.ts";
 import { completionScript } from "../../src/cli/completion/script.ts";
+import { denoDirEnv } from "../support/hark_env.ts";
+import { requires } from "../support/requires.ts";
 
-/** The shells are installed from Debian packages; on macOS and Windows CI these tests are skipped. */
+/**
+ * zsh and fish come from Debian packages (`requires` skips a test whose shell is missing); on
+ * macOS and Windows CI these tests are skipped.
+ */
 const LINUX = Deno.build.os === "linux";
 
 /** A command line being completed; the last word is the one under the cursor. */
 type Words = string[];
-
-/** The Debian package that provides each shell. */
-const PACKAGES: Record<Shell, string> = { bash: "bash", zsh: "zsh", fish: "fish" };
 
 const MARK = "@@case ";
 
@@ -80,28 +82,20 @@ async function run(
   args: string[],
   dir: string,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  let output: Deno.CommandOutput;
-  try {
-    output = await new Deno.Command(shell, {
-      args,
-      cwd: dir,
-      clearEnv: true,
-      env: { HOME: dir, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", TERM: "dumb" },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new Error(
-        `Cannot run "${shell}": it is not installed (install the Debian package "${
-          PACKAGES[shell]
-        }": apt-get install ${PACKAGES[shell]})`,
-        { cause: error },
-      );
-    }
-    throw error;
-  }
+  const output = await new Deno.Command(shell, {
+    args,
+    cwd: dir,
+    clearEnv: true,
+    env: {
+      ...denoDirEnv(),
+      HOME: dir,
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      TERM: "dumb",
+    },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
   const decode = (b: Uint8Array) => new TextDecoder().decode(b);
   return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
 }
@@ -318,57 +312,72 @@ Deno.test(
   },
 );
 
-Deno.test({ name: "zsh reads the script without errors", ignore: !LINUX }, async () => {
-  const dir = await Deno.makeTempDir({ prefix: "hark-completion-" });
-  try {
-    const path = join(dir, "_hark");
-    await Deno.writeTextFile(path, await completionScript("zsh", realRoot()));
-    const result = await run("zsh", ["-n", path], dir);
-    assert.equal(result.stderr, "");
-    assert.equal(result.code, 0);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+Deno.test(
+  requires(["zsh"], { name: "zsh reads the script without errors", ignore: !LINUX }),
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "hark-completion-" });
+    try {
+      const path = join(dir, "_hark");
+      await Deno.writeTextFile(path, await completionScript("zsh", realRoot()));
+      const result = await run("zsh", ["-n", path], dir);
+      assert.equal(result.stderr, "");
+      assert.equal(result.code, 0);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
 
 for (const mode of ["source", "fpath"] as const) {
-  Deno.test({
-    name: `zsh completes the real tree (script ${mode === "source" ? "sourced" : "autoloaded"})`,
-    ignore: !LINUX,
-  }, async () => {
-    const root = realRoot();
-    const expects: Expect[] = [
-      ...(await realCases(root)),
-      { words: ["hark", "--format=c"], exactly: ["--format=csv"] },
-      { words: ["hark", "--format=csv", "conf"], exactly: ["config"] },
-    ];
-    check(`zsh (${mode})`, expects, await completeZsh(root, expects.map((e) => e.words), mode));
-  });
+  Deno.test(
+    requires(["zsh"], {
+      name: `zsh completes the real tree (script ${mode === "source" ? "sourced" : "autoloaded"})`,
+      ignore: !LINUX,
+    }),
+    async () => {
+      const root = realRoot();
+      const expects: Expect[] = [
+        ...(await realCases(root)),
+        { words: ["hark", "--format=c"], exactly: ["--format=csv"] },
+        { words: ["hark", "--format=csv", "conf"], exactly: ["config"] },
+      ];
+      check(`zsh (${mode})`, expects, await completeZsh(root, expects.map((e) => e.words), mode));
+    },
+  );
 }
 
 Deno.test(
-  { name: "zsh completes awkward names literally, +verbs and file names", ignore: !LINUX },
+  requires(["zsh"], {
+    name: "zsh completes awkward names literally, +verbs and file names",
+    ignore: !LINUX,
+  }),
   async () => {
     const expects = awkwardCases(["@files"]);
     check("zsh", expects, await completeZsh(awkwardRoot(), expects.map((e) => e.words), "source"));
   },
 );
 
-Deno.test({
-  name: "fish completes commands, sub-commands, flags and values of the real tree",
-  ignore: !LINUX,
-}, async () => {
-  const root = realRoot();
-  const expects: Expect[] = [
-    ...(await realCases(root)),
-    { words: ["hark", "--format=c"], exactly: ["--format=csv"] },
-    { words: ["hark", "--format=csv", "conf"], exactly: ["config"] },
-  ];
-  check("fish", expects, await completeFish(root, expects.map((e) => e.words)));
-});
+Deno.test(
+  requires(["fish"], {
+    name: "fish completes commands, sub-commands, flags and values of the real tree",
+    ignore: !LINUX,
+  }),
+  async () => {
+    const root = realRoot();
+    const expects: Expect[] = [
+      ...(await realCases(root)),
+      { words: ["hark", "--format=c"], exactly: ["--format=csv"] },
+      { words: ["hark", "--format=csv", "conf"], exactly: ["config"] },
+    ];
+    check("fish", expects, await completeFish(root, expects.map((e) => e.words)));
+  },
+);
 
 Deno.test(
-  { name: "fish completes awkward names literally, +verbs and file names", ignore: !LINUX },
+  requires(["fish"], {
+    name: "fish completes awkward names literally, +verbs and file names",
+    ignore: !LINUX,
+  }),
   async () => {
     const expects = awkwardCases(["nothing.md", "notes.txt"]);
     check("fish", expects, await completeFish(awkwardRoot(), expects.map((e) => e.words)));

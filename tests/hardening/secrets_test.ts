@@ -14,8 +14,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startSandbox } from "../../src/sandbox/mod.ts";
-import { startSecretService } from "../keychain/secret_service.ts";
+import { SECRET_SERVICE_PROGRAMS, startSecretService } from "../keychain/secret_service.ts";
 import { denoDirEnv, type HarkRun, runHark } from "../support/hark_env.ts";
+import { requires } from "../support/requires.ts";
 
 /** Programs hark may start; each is wrapped by a shim that logs its argv. */
 const WRAPPED = ["secret-tool", "kill", "security", "powershell", "pwsh"];
@@ -68,7 +69,7 @@ function leaks(text: string, secrets: Map<string, string>): string[] {
   return [...secrets].filter(([secret]) => text.includes(secret)).map(([, what]) => what);
 }
 
-Deno.test({
+Deno.test(requires(SECRET_SERVICE_PROGRAMS, {
   name: "no secret leaks to files, argv or output in a session on the real Secret Service",
   ignore: Deno.build.os !== "linux",
   async fn() {
@@ -237,4 +238,4 @@ Deno.test({
       await Deno.remove(dir, { recursive: true });
     }
   },
-});
+}));

@@ -4,15 +4,21 @@
  * `HOME` and XDG folders. Only the child processes given {@link SecretService.env} see it; this
  * process's environment is never changed, and the user's real keyring is never touched.
  *
- * Needs the Debian packages `libsecret-tools gnome-keyring dbus dbus-x11`.
+ * Needs the programs of {@link SECRET_SERVICE_PROGRAMS}: a test using it declares them with
+ * `requires(SECRET_SERVICE_PROGRAMS, …)` (tests/support/requires.ts).
  *
  * @module
  */
 
 import { join } from "node:path";
 
-/** The Debian packages the real Secret Service tests need. */
-export const SECRET_SERVICE_PACKAGES = "libsecret-tools gnome-keyring dbus dbus-x11";
+/** The programs the Secret Service tests run (their packages: scripts/test_packages.txt). */
+export const SECRET_SERVICE_PROGRAMS: readonly string[] = [
+  "dbus-daemon",
+  "dbus-send",
+  "gnome-keyring-daemon",
+  "secret-tool",
+];
 
 /** Options of {@link startSecretService}. */
 export interface SecretServiceOptions {
@@ -42,8 +48,7 @@ export interface SecretService {
  * Starts a private D-Bus session bus and, unless told otherwise, an unlocked gnome-keyring on
  * it, and waits until `org.freedesktop.secrets` is owned.
  *
- * @throws {Error} naming the packages to install when a program is missing, or when the keyring
- * does not come up within 10 s
+ * @throws {Error} when the bus cannot start or the keyring does not come up within 10 s
  * @example
  * ```ts
  * const service = await startSecretService();
@@ -57,7 +62,6 @@ export interface SecretService {
 export async function startSecretService(
   options: SecretServiceOptions = {},
 ): Promise<SecretService> {
-  await requirePrograms(["dbus-daemon", "dbus-send", "gnome-keyring-daemon", "secret-tool"]);
   const dir = await Deno.makeTempDir({ prefix: "hark-secret-service-" });
   const folders = {
     HOME: join(dir, "home"),
@@ -184,29 +188,6 @@ async function waitForSecretsOwner(env: Record<string, string>): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error("gnome-keyring-daemon did not own org.freedesktop.secrets within 10 s");
-}
-
-async function requirePrograms(programs: string[]): Promise<void> {
-  const missing: string[] = [];
-  for (const program of programs) {
-    try {
-      await new Deno.Command(program, {
-        args: ["--version"],
-        stdin: "null",
-        stdout: "null",
-        stderr: "null",
-      }).output();
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) missing.push(program);
-      else throw error;
-    }
-  }
-  if (missing.length > 0) {
-    throw new Error(
-      `The Secret Service tests need ${missing.map((p) => `"${p}"`).join(", ")}: install the ` +
-        `Debian packages with "apt-get install -y ${SECRET_SERVICE_PACKAGES}"`,
-    );
-  }
 }
 
 function busConfig(socket: string): string {

@@ -9,7 +9,12 @@ import { join } from "node:path";
 import { createRealContext } from "../../src/runtime/real_context.ts";
 import { KeychainError } from "../../src/keychain/keychain.ts";
 import { LinuxKeychain } from "../../src/keychain/linux_keychain.ts";
-import { lockLoginCollection, startSecretService } from "./secret_service.ts";
+import { requires } from "../support/requires.ts";
+import {
+  lockLoginCollection,
+  SECRET_SERVICE_PROGRAMS,
+  startSecretService,
+} from "./secret_service.ts";
 
 const linux = Deno.build.os === "linux";
 
@@ -27,7 +32,7 @@ function realContext() {
   return createRealContext({ signal: new AbortController().signal });
 }
 
-Deno.test({
+Deno.test(requires(SECRET_SERVICE_PROGRAMS, {
   name: "LinuxKeychain round-trips secrets byte for byte through a real Secret Service",
   ignore: !linux,
   async fn() {
@@ -46,9 +51,9 @@ Deno.test({
       await service.stop();
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(requires(SECRET_SERVICE_PROGRAMS, {
   name: "LinuxKeychain overwrites in place and deletes through a real Secret Service",
   ignore: !linux,
   async fn() {
@@ -77,9 +82,9 @@ Deno.test({
       await service.stop();
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(requires(SECRET_SERVICE_PROGRAMS, {
   name: "LinuxKeychain reports a locked keyring with a clear error in bounded time",
   ignore: !linux,
   async fn() {
@@ -112,9 +117,9 @@ Deno.test({
       await service.stop();
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(requires(["dbus-daemon", "secret-tool"], {
   name: "LinuxKeychain reports a bus with no Secret Service with a clear error",
   ignore: !linux,
   async fn() {
@@ -134,9 +139,9 @@ Deno.test({
       await service.stop();
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(requires(["secret-tool"], {
   name: "LinuxKeychain fails fast and clearly without a D-Bus session",
   ignore: !linux,
   async fn() {
@@ -165,9 +170,9 @@ Deno.test({
       await Deno.remove(dir, { recursive: true });
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(requires(["secret-tool"], {
   name: "LinuxKeychain gives up on a bus that never answers within its timeout",
   ignore: !linux,
   async fn() {
@@ -196,4 +201,4 @@ Deno.test({
       await Deno.remove(dir, { recursive: true });
     }
   },
-});
+}));

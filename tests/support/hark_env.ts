@@ -91,34 +91,67 @@ export async function createHarkEnv(extraEnv: Record<string, string> = {}): Prom
 }
 
 /**
- * The real Deno cache folder, so subprocesses with a temp HOME still find the npm packages.
+ * The variables a Deno (or any) child process must keep when a test clears its environment: how
+ * to reach and trust the network (the CA and proxy settings of a machine behind a
+ * TLS-inspecting proxy, say) and the npm registry.
+ */
+export const NETWORK_ENV_NAMES: readonly string[] = [
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "NODE_EXTRA_CA_CERTS",
+  "DENO_CERT",
+  "DENO_TLS_CA_STORE",
+  "NPM_CONFIG_REGISTRY",
+  ...["HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "NO_PROXY"].flatMap((n) => [n, n.toLowerCase()]),
+];
+
+/**
+ * The environment a child Deno needs besides its own variables: the real Deno cache folder, so
+ * subprocesses with a temp HOME still find the npm packages, and this process's
+ * {@link NETWORK_ENV_NAMES}, so one that downloads (`deno bundle` fetching esbuild) trusts the
+ * same certificates and uses the same proxy. Spread it into every `clearEnv: true` child's env.
  */
 export function denoDirEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of NETWORK_ENV_NAMES) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
+  }
+  const dir = denoDir();
+  if (dir !== undefined) env.DENO_DIR = dir;
+  return env;
+}
+
+/** The Deno cache folder this process uses. */
+function denoDir(): string | undefined {
   const explicit = Deno.env.get("DENO_DIR");
-  if (explicit) return { DENO_DIR: explicit };
+  if (explicit) return explicit;
   const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
   if (Deno.build.os === "windows") {
     const local = Deno.env.get("LOCALAPPDATA");
-    return local ? { DENO_DIR: join(local, "deno") } : {};
+    return local ? join(local, "deno") : undefined;
   }
-  if (!home) return {};
-  if (Deno.build.os === "darwin") return { DENO_DIR: join(home, "Library", "Caches", "deno") };
-  const xdgCache = Deno.env.get("XDG_CACHE_HOME");
-  return { DENO_DIR: join(xdgCache ?? join(home, ".cache"), "deno") };
+  if (!home) return undefined;
+  if (Deno.build.os === "darwin") return join(home, "Library", "Caches", "deno");
+  return join(Deno.env.get("XDG_CACHE_HOME") ?? join(home, ".cache"), "deno");
 }
 
 /**
- * Runs `deno run <HARK_PERMISSIONS> main.ts <args>` with exactly the given environment.
+ * Runs `deno run <HARK_PERMISSIONS> main.ts <args>` with the given environment and nothing else
+ * of this process's but `PATH` and {@link denoDirEnv} (which the given one may override or unset).
  *
  * @param args the arguments after `hark`
  * @param options environment, stdin and timeout
  */
 export async function runHark(args: string[], options: RunHarkOptions = {}): Promise<HarkRun> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(options.env ?? {})) if (v !== undefined) env[k] = v;
-  env.PATH ??= Deno.env.get("PATH") ?? "/usr/bin:/bin";
-  env.DENO_DIR ??= denoDirEnv().DENO_DIR ?? "";
-  if (env.DENO_DIR === "") delete env.DENO_DIR;
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    ...denoDirEnv(),
+  };
+  for (const [k, v] of Object.entries(options.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", "--no-check", ...HARK_PERMISSIONS, MAIN_TS, ...args],
     env,
