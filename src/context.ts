@@ -107,6 +107,11 @@ export interface Context {
   now(): number;
   /** Resolves after `ms` milliseconds; rejects with the signal's reason when aborted. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * A signal aborted with a `TimeoutError` once `ms` milliseconds of this context's clock have
+   * passed (tests drive it with their fake clock).
+   */
+  timeout(ms: number): AbortSignal;
   /** `fetch` bound to the shared keep-alive HTTP client. */
   fetch: typeof fetch;
   /** The environment. */
@@ -117,6 +122,11 @@ export interface Context {
   stdout: OutputStream;
   /** Standard error: everything for people. */
   stderr: OutputStream;
+  /**
+   * Writes a diagnostic line to stderr when `--debug` or `HARK_DEBUG=1` asked for them (secrets
+   * must already be masked); does nothing otherwise.
+   */
+  debug(line: string): void;
   /** Runs a subprocess to completion. Secrets go through `options.stdin`, never `args`. */
   run(cmd: string, args: string[], options?: RunOptions): Promise<RunResult>;
   /** File operations. */

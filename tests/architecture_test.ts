@@ -121,3 +121,16 @@ Deno.test("src/context.ts imports nothing: it only declares the ports", async ()
   const text = await Deno.readTextFile(join(REPO_ROOT, "src/context.ts"));
   assert.deepEqual(staticImports(text), []);
 });
+
+Deno.test("only src/http/ sends requests: nothing else calls ctx.fetch", async () => {
+  const offences: string[] = [];
+  for (const { path, text } of await sources("src")) {
+    if (/^src\/(http|sandbox|testing|runtime)\//.test(path) || path.endsWith("_test.ts")) continue;
+    text.split("\n").forEach((line, i) => {
+      if (/\.fetch\b/.test(line.replace(/\/\/.*$/, "").replace(/^\s*\*.*$/, ""))) {
+        offences.push(`${path}:${i + 1}: ${line.trim()}`);
+      }
+    });
+  }
+  assert.deepEqual(offences, []);
+});

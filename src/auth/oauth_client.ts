@@ -1,7 +1,8 @@
 /**
  * The OAuth and identity endpoints hark signs in with: device authorization (RFC 8628), the
- * token endpoint (device-code and refresh grants), user info and the tenant token. Every call
- * goes through `ctx.fetch`, with a timeout composed with Ctrl-C.
+ * token endpoint (device-code and refresh grants), user info and the tenant token: what each
+ * sends and what its answers mean. Sending is the one transport's (`src/http/transport.ts`),
+ * which follows no redirect for these calls: their bodies and headers carry credentials.
  *
  * @module
  */
@@ -13,7 +14,9 @@ import {
   baseUrl,
   DEFAULT_DEVICE_AUTHORIZATION_PATH,
 } from "../config/mod.ts";
-import { ApiError, AuthError, CancelledError, NetworkError } from "../errors/mod.ts";
+import { ApiError, AuthError } from "../errors/mod.ts";
+import { judgeFailure } from "../http/failure_error.ts";
+import { send, TransportFailure } from "../http/transport.ts";
 import type { TokenGrant } from "./token_record.ts";
 
 /** Path of the token endpoint, under `base_url`. */
@@ -65,68 +68,66 @@ export function endpointsOf(app: AppEntry): OAuthEndpoints {
 export interface HttpAnswer {
   /** The HTTP status. */
   status: number;
-  /** The body parsed as JSON, or `undefined` when it is not JSON. */
+  /** The body parsed as a JSON object, or `undefined` when it is not one. */
   json: Record<string, unknown> | undefined;
   /** The raw body. */
   text: string;
+  /** The service's log id, when given. */
+  requestId?: string;
 }
 
 /**
- * Sends one request and reads the whole body (4xx and 5xx included).
+ * Sends one sign-in request through the transport, following no redirect (these bodies carry
+ * credentials), and reads the whole answer (4xx and 5xx included).
  *
  * @param ctx the context
  * @param url the URL
  * @param init method, headers and body
- * @param timeoutMs the time limit; default {@link OAUTH_TIMEOUT_MS}
+ * @throws {TransportFailure} when there is no usable answer
  * @throws {CancelledError} on Ctrl-C
- * @throws {NetworkError} when the server cannot be reached, drops the connection or times out
  */
-export async function sendRequest(
+async function exchange(
   ctx: Context,
   url: string,
-  init: RequestInit,
-  timeoutMs = OAUTH_TIMEOUT_MS,
+  init: { method: string; headers: Record<string, string>; body?: string },
 ): Promise<HttpAnswer> {
-  const host = new URL(url).host;
-  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
+  const answer = await send(ctx, {
+    ...init,
+    url: new URL(url),
+    redirects: "none",
+    timeoutMs: OAUTH_TIMEOUT_MS,
+  });
+  let json: Record<string, unknown> | undefined;
   try {
-    const response = await ctx.fetch(url, { ...init, signal });
-    const text = await response.text();
-    let json: Record<string, unknown> | undefined;
-    try {
-      const parsed = JSON.parse(text);
-      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) json = parsed;
-    } catch {
-      json = undefined;
-    }
-    return { status: response.status, json, text };
-  } catch (error) {
-    if (ctx.signal.aborted) throw new CancelledError("Cancelled", { cause: error });
-    if (error instanceof DOMException && error.name === "TimeoutError") {
-      throw new NetworkError(`Cannot reach "${host}": no answer within ${timeoutMs} ms`, {
-        cause: error,
-      });
-    }
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new NetworkError(`Cannot reach "${host}": ${reason}`, { cause: error });
+    const parsed = JSON.parse(answer.text);
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) json = parsed;
+  } catch {
+    json = undefined;
   }
+  return { status: answer.status, json, text: answer.text, requestId: answer.requestId };
 }
 
 /**
- * Posts an `application/x-www-form-urlencoded` body.
+ * {@link exchange}, with a failure turned into the error the user sees.
  *
- * @param ctx the context
- * @param url the URL
- * @param form the fields
- * @param headers extra headers
+ * @throws {NetworkError} when the server cannot be reached or does not answer in time
+ * @throws {ApiError} for a redirect, an oversized or a broken answer
  */
-export function postForm(
+async function sendRequest(
   ctx: Context,
   url: string,
-  form: Record<string, string>,
-  headers: Record<string, string> = {},
+  init: { method: string; headers: Record<string, string>; body?: string },
 ): Promise<HttpAnswer> {
-  return sendRequest(ctx, url, {
+  try {
+    return await exchange(ctx, url, init);
+  } catch (error) {
+    if (error instanceof TransportFailure) throw judgeFailure(error, false).error;
+    throw error;
+  }
+}
+
+function formRequest(form: Record<string, string>, headers: Record<string, string> = {}) {
+  return {
     method: "POST",
     headers: {
       "content-type": "application/x-www-form-urlencoded",
@@ -134,7 +135,7 @@ export function postForm(
       ...headers,
     },
     body: new URLSearchParams(form).toString(),
-  });
+  };
 }
 
 /**
@@ -187,9 +188,13 @@ export async function requestDeviceAuthorization(
   scopes: string[],
 ): Promise<DeviceAuthorization> {
   const scope = [...new Set([...scopes, "offline_access"])].join(" ");
-  const answer = await postForm(ctx, url, { client_id: credentials.appId, scope }, {
-    authorization: basicAuthorization(credentials),
-  });
+  const answer = await sendRequest(
+    ctx,
+    url,
+    formRequest({ client_id: credentials.appId, scope }, {
+      authorization: basicAuthorization(credentials),
+    }),
+  );
   const body = answer.json;
   if (
     answer.status === 200 && body && typeof body.device_code === "string" &&
@@ -233,16 +238,20 @@ export async function callTokenEndpoint(
 ): Promise<TokenAnswer> {
   let answer: HttpAnswer;
   try {
-    answer = await postForm(ctx, url, {
-      ...fields,
-      client_id: credentials.appId,
-      client_secret: credentials.appSecret,
-    });
+    answer = await exchange(
+      ctx,
+      url,
+      formRequest({
+        ...fields,
+        client_id: credentials.appId,
+        client_secret: credentials.appSecret,
+      }),
+    );
   } catch (error) {
-    if (error instanceof NetworkError) {
-      return { kind: "transient", reason: error.message, cause: error };
-    }
-    throw error;
+    if (!(error instanceof TransportFailure)) throw error;
+    const judged = judgeFailure(error, false).error;
+    if (error.reason === "redirect" || error.reason === "too_large") throw judged;
+    return { kind: "transient", reason: judged.message, cause: judged };
   }
   const body = answer.json;
   if (answer.status >= 500 || answer.status === 429 || body === undefined) {

@@ -95,7 +95,6 @@ export class Session {
       client = new ApiClient(this.ctx, {
         baseUrl: this.baseUrl(),
         tokens: this.tokens(identity),
-        debug: this.globals.debug,
       });
       this.#clients.set(identity, client);
     }
@@ -159,7 +158,19 @@ export class Session {
  * @throws {ValidationError} for a malformed config or a bad profile name
  */
 export async function openSession(ctx: Context, globals: GlobalOptions): Promise<Session> {
-  const configPath = resolveConfigPath(ctx);
-  const config = await loadConfig(ctx, configPath);
-  return new Session(ctx, globals, configPath, config);
+  const context = globals.debug ? withDebug(ctx) : ctx;
+  const configPath = resolveConfigPath(context);
+  const config = await loadConfig(context, configPath);
+  return new Session(context, globals, configPath, config);
+}
+
+/**
+ * The context with `debug` writing to stderr, for `--debug`. Everything else is the context's
+ * own (its lazy members stay lazy).
+ *
+ * @param ctx the context
+ */
+export function withDebug(ctx: Context): Context {
+  const debug = (line: string) => ctx.stderr.write(`[debug] ${line}\n`);
+  return Object.create(ctx, { debug: { value: debug, enumerable: true } });
 }

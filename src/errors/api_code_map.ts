@@ -17,12 +17,15 @@ const CLASSES: Record<number, ApiCodeClass> = {
   99991677: "token_invalid",
   99991672: "permission",
   99991679: "permission",
+  230002: "permission",
   99991400: "rate_limit",
+  500000: "server",
 };
 
 /**
  * How the HTTP layer treats `apiCode`: refresh and retry (`token_invalid`), fail at once with the
- * needed scope (`permission`), back off (`rate_limit`), or `undefined` for an ordinary API error.
+ * needed scope (`permission`), back off (`rate_limit`), retry when the request is idempotent
+ * (`server`), or `undefined` for an ordinary API error.
  *
  * @param apiCode the `code` of a service envelope
  */
@@ -83,6 +86,7 @@ export function errorFromApiCode(body: ApiErrorBody, context: ApiErrorContext = 
   switch (body.code) {
     case 230001:
       return new AuthError(`Token invalid or expired (code 230001)${detail}`, {
+        requestId: common.requestId,
         code: ExitCode.Validation,
         suggestion: "Sign in again",
         command: "hark auth login",
@@ -90,6 +94,7 @@ export function errorFromApiCode(body: ApiErrorBody, context: ApiErrorContext = 
     case 230002: {
       const scopes = pickScopes(body, context);
       return new PermissionError(`Insufficient permission (code 230002)${detail}`, {
+        requestId: common.requestId,
         code: ExitCode.Validation,
         scopes,
         command: scopes.length > 0 ? undefined : "hark auth login --scope <scope>",
@@ -114,11 +119,13 @@ export function errorFromApiCode(body: ApiErrorBody, context: ApiErrorContext = 
   }
   switch (classifyApiCode(body.code)) {
     case "token_invalid":
-      return new AuthError(`Access token invalid or expired (code ${body.code})${detail}`);
+      return new AuthError(`Access token invalid or expired (code ${body.code})${detail}`, {
+        requestId: common.requestId,
+      });
     case "permission":
       return new PermissionError(
         `Permission denied (code ${body.code})${detail}`,
-        { scopes: pickScopes(body, context) },
+        { scopes: pickScopes(body, context), requestId: common.requestId },
       );
     case "rate_limit":
       return new ApiError(`Rate limited by the service (code ${body.code})${detail}`, {

@@ -13,6 +13,8 @@ export interface ErrorEnvelope {
     type: string;
     message: string;
     recovery: { suggestion: string; command: string };
+    /** The service's log id, when the error came from an answer (what Lark support asks for). */
+    request_id?: string;
   };
 }
 
@@ -23,7 +25,7 @@ export interface ErrorEnvelope {
  * @param helpCommand a fallback command, such as `hark calendar +agenda --help`
  */
 export function toEnvelope(error: HarkError, helpCommand = "hark --help"): ErrorEnvelope {
-  return {
+  const envelope: ErrorEnvelope = {
     error: {
       code: error.code,
       type: error.type,
@@ -34,6 +36,8 @@ export function toEnvelope(error: HarkError, helpCommand = "hark --help"): Error
       },
     },
   };
+  if (error.requestId) envelope.error.request_id = error.requestId;
+  return envelope;
 }
 
 /**
@@ -46,10 +50,11 @@ export function formatErrorText(
   envelope: ErrorEnvelope,
   paint: { red(s: string): string; bold(s: string): string } = { red: id, bold: id },
 ): string {
-  const { message, recovery } = envelope.error;
+  const { message, recovery, request_id: requestId } = envelope.error;
   const lines = [`${paint.red("error:")} ${message}`];
   if (recovery.suggestion) lines.push(`  ${recovery.suggestion}`);
   if (recovery.command) lines.push(`  Run: ${paint.bold(recovery.command)}`);
+  if (requestId) lines.push(`  Log id (for Lark support): ${requestId}`);
   return lines.join("\n") + "\n";
 }
 

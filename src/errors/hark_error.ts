@@ -25,6 +25,8 @@ export interface HarkErrorOptions {
   command?: string;
   /** The underlying error. */
   cause?: unknown;
+  /** The service's log id of the answer that failed (what Lark support asks for). */
+  requestId?: string;
 }
 
 /** Base class of every error shown to users. */
@@ -35,6 +37,8 @@ export class HarkError extends Error {
   readonly type: string;
   /** What the user can do. */
   readonly recovery: Recovery;
+  /** The service's log id of the answer that failed, when there was one. */
+  readonly requestId: string | undefined;
 
   /**
    * @param code the exit code
@@ -42,13 +46,22 @@ export class HarkError extends Error {
    * @param message a user-friendly message
    * @param recovery what the user can do
    * @param cause the underlying error
+   * @param requestId the service's log id
    */
-  constructor(code: number, type: string, message: string, recovery: Recovery, cause?: unknown) {
+  constructor(
+    code: number,
+    type: string,
+    message: string,
+    recovery: Recovery,
+    cause?: unknown,
+    requestId?: string,
+  ) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = "HarkError";
     this.code = code;
     this.type = type;
     this.recovery = recovery;
+    this.requestId = requestId;
   }
 }
 
@@ -91,6 +104,7 @@ export class AuthError extends HarkError {
       message,
       recovery(options, "Sign in again", "hark auth login"),
       options.cause,
+      options.requestId,
     );
     this.name = "AuthError";
   }
@@ -124,6 +138,7 @@ export class PermissionError extends HarkError {
           : "hark auth login",
       ),
       options.cause,
+      options.requestId,
     );
     this.name = "PermissionError";
     this.scopes = scopes;
@@ -136,8 +151,6 @@ export class ApiError extends HarkError {
   readonly apiCode: number | undefined;
   /** The HTTP status, when there was an answer. */
   readonly httpStatus: number | undefined;
-  /** The service's request id (`X-Tt-Logid`), for support. */
-  readonly requestId: string | undefined;
 
   /**
    * @param message a user-friendly message
@@ -148,7 +161,6 @@ export class ApiError extends HarkError {
     options: HarkErrorOptions & {
       apiCode?: number;
       httpStatus?: number;
-      requestId?: string;
       code?: number;
       type?: string;
     } = {},
@@ -159,11 +171,11 @@ export class ApiError extends HarkError {
       message,
       recovery(options, "Check the request and try again"),
       options.cause,
+      options.requestId,
     );
     this.name = "ApiError";
     this.apiCode = options.apiCode;
     this.httpStatus = options.httpStatus;
-    this.requestId = options.requestId;
   }
 }
 
@@ -187,9 +199,18 @@ export class NetworkError extends HarkError {
 
 /** The operation was cancelled by the user (Ctrl-C); exit 1. */
 export class CancelledError extends HarkError {
-  /** @param message what was cancelled */
+  /**
+   * @param message what was cancelled
+   * @param options recovery overrides and the cause (the abort that stopped the work)
+   */
   constructor(message = "Cancelled", options: HarkErrorOptions = {}) {
-    super(ExitCode.General, "cancelled", message, recovery(options, "Run the command again"));
+    super(
+      ExitCode.General,
+      "cancelled",
+      message,
+      recovery(options, "Run the command again"),
+      options.cause,
+    );
     this.name = "CancelledError";
   }
 }

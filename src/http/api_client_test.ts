@@ -58,10 +58,10 @@ interface Setup {
 
 function setup(
   expected: ExpectedRequest[],
-  options: Partial<ApiClientOptions> & { tokens?: FakeTokens } = {},
+  options: Partial<ApiClientOptions> & { tokens?: FakeTokens; debug?: boolean } = {},
 ): Setup {
   const stub = new FetchStub(expected);
-  const ctx = createTestContext({ fetch: stub.fetch });
+  const ctx = createTestContext({ fetch: stub.fetch, debug: options.debug });
   const tokens = options.tokens ?? new FakeTokens();
   const client = new ApiClient(ctx, {
     baseUrl: BASE,
@@ -418,12 +418,17 @@ Deno.test("request() retries a truncated answer to a GET", async () => {
   stub.verify();
 });
 
-Deno.test("request() ends a timeout as a NetworkError at once", async () => {
-  const hang = (request: Request) =>
-    new Promise<Response>((_, reject) => {
-      request.signal.addEventListener("abort", () => reject(request.signal.reason));
-    });
-  const { client, stub } = setup([get(hang)], { timeoutMs: 20 });
+Deno.test("request() ends a timeout as a NetworkError at once, on the context's clock", async () => {
+  const { client, stub, ctx } = setup([
+    get((request: Request) =>
+      new Promise<Response>((_, reject) => {
+        request.signal.addEventListener("abort", () => reject(request.signal.reason));
+        ctx.advance(19);
+        assert.equal(request.signal.aborted, false);
+        ctx.advance(1);
+      })
+    ),
+  ], { timeoutMs: 20 });
   const error = await client.request(agenda).catch((e) => e);
   stub.verify();
   assert.ok(error instanceof NetworkError);

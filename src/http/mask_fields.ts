@@ -60,3 +60,22 @@ export function maskUrl(url: URL): string {
   }
   return copy.toString();
 }
+
+/**
+ * Request headers with the credentials masked: `Authorization` keeps its scheme (`Bearer u-ab…`).
+ *
+ * @param headers the headers
+ * @returns a masked copy
+ */
+export function maskHeaders(headers: Record<string, string>): Record<string, string> {
+  const masked: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.toLowerCase() === "authorization") {
+      const space = value.indexOf(" ");
+      masked[name] = space > 0
+        ? `${value.slice(0, space)} ${maskSecret(value.slice(space + 1))}`
+        : maskSecret(value);
+    } else masked[name] = isSecretField(name.replaceAll("-", "_")) ? maskSecret(value) : value;
+  }
+  return masked;
+}

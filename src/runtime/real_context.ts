@@ -40,9 +40,12 @@ export function createRealContext(options: RealContextOptions): Context {
     return fetch(input, { ...init, client });
   };
   let keychain: Keychain | undefined;
+  const stderr = stream(Deno.stderr);
+  const debugOn = ["1", "true"].includes(env.get("HARK_DEBUG") ?? "");
   const context: Context = {
     now: () => Date.now(),
     sleep,
+    timeout: (ms) => AbortSignal.timeout(ms),
     fetch: sharedFetch,
     env,
     stdin: {
@@ -50,7 +53,10 @@ export function createRealContext(options: RealContextOptions): Context {
       readAll: () => new Response(Deno.stdin.readable).bytes(),
     },
     stdout: stream(Deno.stdout),
-    stderr: stream(Deno.stderr),
+    stderr,
+    debug: (line) => {
+      if (debugOn) stderr.write(`[debug] ${line}\n`);
+    },
     run,
     fs: realFileSystem,
     os,

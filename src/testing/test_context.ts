@@ -52,6 +52,13 @@ export interface TestContextOptions {
   os?: OsName;
   /** The home folder; default undefined. */
   homeDir?: string;
+  /** Whether `debug` lines are written to stderr (as `[debug] …`); default false. */
+  debug?: boolean;
+  /**
+   * How `timeout` signals are made; default on the fake clock. Tests against a real server pass
+   * `AbortSignal.timeout`.
+   */
+  timeout?: (ms: number) => AbortSignal;
 }
 
 /** A test context with its recordings. */
@@ -63,7 +70,7 @@ export interface TestContext extends Context {
   sleeps: number[];
   /** Every subprocess call, in order. */
   runs: RecordedRun[];
-  /** Moves the fake clock forward. */
+  /** Moves the fake clock forward, firing the timeouts that fall due. */
   advance(ms: number): void;
   /** Aborts `signal`, as Ctrl-C would. */
   abort(): void;
@@ -92,13 +99,29 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
       throw new Error(`Unexpected subprocess: ${cmd} ${args.join(" ")}`);
     });
   let uuid = 0;
+  const timers: { due: number; controller: AbortController }[] = [];
+  const tick = (ms: number) => {
+    clock += ms;
+    for (const timer of timers.filter((t) => t.due <= clock)) {
+      timers.splice(timers.indexOf(timer), 1);
+      timer.controller.abort(new DOMException("Signal timed out.", "TimeoutError"));
+    }
+  };
+  const stdout = captured(options.stdoutIsTerminal ?? false, options.columns);
+  const stderr = captured(options.stderrIsTerminal ?? false, options.columns);
   return {
     now: () => clock,
     sleep(ms: number, signal?: AbortSignal) {
       if (signal?.aborted) return Promise.reject(signal.reason);
       sleeps.push(ms);
-      clock += ms;
+      tick(ms);
       return Promise.resolve();
+    },
+    timeout(ms: number) {
+      if (options.timeout) return options.timeout(ms);
+      const controller = new AbortController();
+      timers.push({ due: clock + ms, controller });
+      return controller.signal;
     },
     fetch: options.fetch ??
       ((input) => {
@@ -109,8 +132,11 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
       isTerminal: options.stdinIsTerminal ?? false,
       readAll: () => Promise.resolve(stdin),
     },
-    stdout: captured(options.stdoutIsTerminal ?? false, options.columns),
-    stderr: captured(options.stderrIsTerminal ?? false, options.columns),
+    stdout,
+    stderr,
+    debug(line: string) {
+      if (options.debug) stderr.write(`[debug] ${line}\n`);
+    },
     run(cmd, args, runOptions = {}) {
       runs.push({ cmd, args, options: runOptions });
       return runner(cmd, args, runOptions);
@@ -126,7 +152,7 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
     sleeps,
     runs,
     advance(ms: number) {
-      clock += ms;
+      tick(ms);
     },
     abort() {
       controller.abort(new DOMException("Cancelled", "AbortError"));

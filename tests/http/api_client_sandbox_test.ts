@@ -69,6 +69,7 @@ async function withSandbox(
   try {
     const granted = await sandboxUserToken(sb, tokenOptions);
     const ctx = createTestContext({
+      timeout: (ms) => AbortSignal.timeout(ms),
       fetch: (input, init) => fetch(input, { ...init, client: http }),
     });
     const tokens = new SandboxTokens(sb, granted.accessToken, granted.refreshToken);
@@ -270,7 +271,10 @@ Deno.test("client retries a refused connection, then ends with a NetworkError", 
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
-  const ctx = createTestContext({ fetch: (input, init) => fetch(input, init) });
+  const ctx = createTestContext({
+    fetch: (input, init) => fetch(input, init),
+    timeout: (ms) => AbortSignal.timeout(ms),
+  });
   const tokens: TokenSource = {
     getToken: () => Promise.resolve({ token: "u-x", identity: "user", source: "env" }),
     refreshAfterRejection: () => Promise.reject(new AuthError("no")),

@@ -1,0 +1,189 @@
+/**
+ * What a business answer means: data, a rejected token (refresh and retry once), or an error and
+ * whether another attempt may help. Pure: the table-driven test in `classify_answer_test.ts`
+ * lists every case. What each API code means is decided in `src/errors/api_code_map.ts`.
+ *
+ * @module
+ */
+
+import {
+  ApiError,
+  type ApiErrorBody,
+  AuthError,
+  classifyApiCode,
+  errorFromApiCode,
+  type HarkError,
+  neededScopes,
+  PermissionError,
+} from "../errors/mod.ts";
+import { parseRetryAfter } from "./retry.ts";
+
+/** The facts of an answer that decide its meaning. */
+export interface AnswerFacts {
+  /** The HTTP status. */
+  status: number;
+  /** The `Retry-After` header, when present. */
+  retryAfter?: string | null;
+  /** The body as text. */
+  text: string;
+  /** The service's log id. */
+  requestId?: string;
+}
+
+/** The facts of the request that was answered. */
+export interface AnsweredRequest {
+  /** The method. */
+  method: string;
+  /** The path, for messages. */
+  path: string;
+  /** Scopes the call needs, named when the service names none. */
+  scopes?: string[];
+  /** Whether sending it again is harmless. */
+  idempotent: boolean;
+}
+
+/** What an answer means. */
+export type AnswerVerdict =
+  | { kind: "data"; data: unknown }
+  | { kind: "token_rejected"; error: HarkError }
+  | { kind: "error"; error: HarkError; retry: boolean; retryAfterMs?: number };
+
+/**
+ * Classifies a business answer. A success is `code` 0 (or no `code`) under a 2xx status with a
+ * JSON body, and resolves with the envelope's `data` (the whole body without an envelope,
+ * `undefined` when empty). Otherwise: HTTP 401 or a token-invalid code asks for a refresh;
+ * HTTP 403 or a permission code fails at once naming the scopes; HTTP 429 or a rate-limit code
+ * may be retried after `Retry-After`; a 5xx or a server code, and an unreadable 2xx, may be
+ * retried when the request is idempotent; any other API error is final.
+ *
+ * @param answer the answer
+ * @param request the request it answers
+ * @param now the current time, epoch ms (for a `Retry-After` date)
+ */
+export function classifyAnswer(
+  answer: AnswerFacts,
+  request: AnsweredRequest,
+  now: number,
+): AnswerVerdict {
+  const { status, requestId } = answer;
+  let body: unknown = undefined;
+  let readable = true;
+  if (answer.text.trim() !== "") {
+    try {
+      body = JSON.parse(answer.text);
+    } catch {
+      readable = false;
+    }
+  }
+  const envelope = isEnvelope(body) ? body : undefined;
+  const apiCode = envelope?.code;
+  const where = `${request.method} ${request.path}`;
+  const success = status >= 200 && status < 300;
+  if (success && readable && (apiCode === undefined || apiCode === 0)) {
+    return { kind: "data", data: envelope && "data" in envelope ? envelope.data : body };
+  }
+  const context = { httpStatus: status, requestId, scopes: request.scopes };
+  const fromCode = () => errorFromApiCode(envelope!, context);
+  const kind = apiCode !== undefined ? classifyApiCode(apiCode) : undefined;
+  const retryAfterMs = parseRetryAfter(answer.retryAfter ?? null, now);
+  const maybeApplied = "The request may have been applied: check before retrying";
+  if (status === 401 || kind === "token_invalid") {
+    const error = envelope ? fromCode() : undefined;
+    return {
+      kind: "token_rejected",
+      error: error instanceof AuthError ? error : new AuthError(
+        `The service rejected the access token (HTTP ${status}${
+          apiCode !== undefined ? `, code ${apiCode}` : ""
+        })${envelope?.msg ? `: ${envelope.msg}` : ""}`,
+        { requestId },
+      ),
+    };
+  }
+  if (status === 403 || kind === "permission") {
+    return { kind: "error", retry: false, error: permissionError(envelope, context, where) };
+  }
+  if (status === 429 || kind === "rate_limit") {
+    return {
+      kind: "error",
+      retry: true,
+      retryAfterMs,
+      error: envelope ? fromCode() : new ApiError(
+        `Rate limited by the service (HTTP 429) on ${where}`,
+        {
+          httpStatus: status,
+          requestId,
+          type: "rate_limit",
+          suggestion: "Wait a moment and retry",
+        },
+      ),
+    };
+  }
+  if (status >= 500 || kind === "server") {
+    return {
+      kind: "error",
+      retry: request.idempotent,
+      retryAfterMs,
+      error: envelope ? fromCode() : new ApiError(
+        `The service is unavailable: HTTP ${status} on ${where}`,
+        {
+          httpStatus: status,
+          requestId,
+          type: "server_error",
+          suggestion: request.idempotent ? "Retry later" : maybeApplied,
+        },
+      ),
+    };
+  }
+  if (!readable) {
+    return {
+      kind: "error",
+      retry: success && request.idempotent,
+      error: new ApiError(
+        `The service's answer to ${where} is not JSON (HTTP ${status}): ${snippet(answer.text)}`,
+        {
+          httpStatus: status,
+          requestId,
+          type: "invalid_response",
+          suggestion: request.idempotent ? "Check the base URL, then retry" : maybeApplied,
+        },
+      ),
+    };
+  }
+  return {
+    kind: "error",
+    retry: false,
+    error: envelope ? fromCode() : new ApiError(`The service answered HTTP ${status} to ${where}`, {
+      httpStatus: status,
+      requestId,
+    }),
+  };
+}
+
+function isEnvelope(body: unknown): body is ApiErrorBody & { data?: unknown } {
+  return typeof body === "object" && body !== null && !Array.isArray(body) &&
+    typeof (body as { code?: unknown }).code === "number";
+}
+
+function permissionError(
+  envelope: (ApiErrorBody & { data?: unknown }) | undefined,
+  context: { httpStatus: number; requestId?: string; scopes?: string[] },
+  where: string,
+): HarkError {
+  if (envelope) {
+    const error = errorFromApiCode(envelope, context);
+    if (error instanceof PermissionError) return error;
+  }
+  const named = envelope ? neededScopes(envelope) : [];
+  const scopes = named.length > 0 ? named : (context.scopes ?? []);
+  const detail = envelope?.msg ? `: ${envelope.msg}` : "";
+  const code = envelope ? `, code ${envelope.code}` : "";
+  return new PermissionError(
+    `Permission denied on ${where} (HTTP ${context.httpStatus}${code})${detail}`,
+    { scopes, requestId: context.requestId },
+  );
+}
+
+function snippet(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return JSON.stringify(flat.length > 80 ? `${flat.slice(0, 80)}…` : flat);
+}

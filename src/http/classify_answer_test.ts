@@ -1,0 +1,182 @@
+import assert from "node:assert/strict";
+import { ApiError, AuthError, PermissionError } from "../errors/mod.ts";
+import { type AnswerVerdict, classifyAnswer } from "./classify_answer.ts";
+
+const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
+const GET = { method: "GET", path: "/open-apis/x", idempotent: true, scopes: ["a:b:c"] };
+const POST = { ...GET, method: "POST", idempotent: false };
+
+const json = (body: unknown) => JSON.stringify(body);
+
+/** One row: the answer, the request, and what it must mean. */
+interface Row {
+  name: string;
+  status: number;
+  text: string;
+  request?: typeof GET;
+  retryAfter?: string;
+  expect: {
+    kind: AnswerVerdict["kind"];
+    data?: unknown;
+    error?: new (...args: never[]) => Error;
+    type?: string;
+    code?: number;
+    retry?: boolean;
+    retryAfterMs?: number;
+    scopes?: string[];
+  };
+}
+
+const ROWS: Row[] = [
+  {
+    name: "data of the envelope",
+    status: 200,
+    text: json({ code: 0, data: { a: 1 } }),
+    expect: { kind: "data", data: { a: 1 } },
+  },
+  {
+    name: "a body without envelope",
+    status: 200,
+    text: json({ a: 1 }),
+    expect: { kind: "data", data: { a: 1 } },
+  },
+  { name: "an empty body", status: 204, text: "", expect: { kind: "data", data: undefined } },
+  {
+    name: "code 0 without data",
+    status: 200,
+    text: json({ code: 0, msg: "ok" }),
+    expect: { kind: "data", data: { code: 0, msg: "ok" } },
+  },
+  { name: "HTTP 401", status: 401, text: "", expect: { kind: "token_rejected", error: AuthError } },
+  {
+    name: "code 99991663 under 400",
+    status: 400,
+    text: json({ code: 99991663, msg: "bad" }),
+    expect: { kind: "token_rejected", error: AuthError },
+  },
+  {
+    name: "code 99991677 under 200",
+    status: 200,
+    text: json({ code: 99991677 }),
+    expect: { kind: "token_rejected", error: AuthError },
+  },
+  {
+    name: "HTTP 403 without body names the request's scopes",
+    status: 403,
+    text: "",
+    expect: { kind: "error", error: PermissionError, retry: false, scopes: ["a:b:c"] },
+  },
+  {
+    name: "code 99991672 names the violated scope",
+    status: 400,
+    text: json({
+      code: 99991672,
+      msg: "denied",
+      error: { permission_violations: [{ subject: "x:y:z" }] },
+    }),
+    expect: { kind: "error", error: PermissionError, retry: false, scopes: ["x:y:z"] },
+  },
+  {
+    name: "code 230002 is a permission error, exit 2",
+    status: 400,
+    text: json({ code: 230002 }),
+    expect: { kind: "error", error: PermissionError, code: 2, retry: false },
+  },
+  {
+    name: "HTTP 429 on a POST is retried after Retry-After",
+    status: 429,
+    text: "",
+    request: POST,
+    retryAfter: "3",
+    expect: { kind: "error", type: "rate_limit", retry: true, retryAfterMs: 3000 },
+  },
+  {
+    name: "code 99991400 is a rate limit",
+    status: 400,
+    text: json({ code: 99991400 }),
+    expect: { kind: "error", type: "rate_limit", retry: true },
+  },
+  {
+    name: "HTTP 503 on a GET is retried",
+    status: 503,
+    text: "<html>",
+    expect: { kind: "error", type: "server_error", retry: true },
+  },
+  {
+    name: "HTTP 503 on a POST is not",
+    status: 503,
+    text: "",
+    request: POST,
+    expect: { kind: "error", type: "server_error", retry: false },
+  },
+  {
+    name: "code 500000 is the spec's server error, exit 4",
+    status: 200,
+    text: json({ code: 500000 }),
+    expect: { kind: "error", type: "server_error", code: 4, retry: true },
+  },
+  {
+    name: "an unreadable 200 to a GET is retried",
+    status: 200,
+    text: "not json",
+    expect: { kind: "error", type: "invalid_response", retry: true },
+  },
+  {
+    name: "an unreadable 200 to a POST is not",
+    status: 200,
+    text: "not json",
+    request: POST,
+    expect: { kind: "error", type: "invalid_response", retry: false },
+  },
+  {
+    name: "an unreadable 404 is not",
+    status: 404,
+    text: "nope",
+    expect: { kind: "error", type: "invalid_response", retry: false },
+  },
+  {
+    name: "an ordinary API error is final",
+    status: 400,
+    text: json({ code: 190002, msg: "bad span" }),
+    expect: { kind: "error", error: ApiError, type: "api", retry: false },
+  },
+  {
+    name: "a JSON 404 without envelope",
+    status: 404,
+    text: json({ message: "x" }),
+    expect: { kind: "error", error: ApiError, retry: false },
+  },
+  {
+    name: "code 999914 is the spec's mfa, exit 2",
+    status: 400,
+    text: json({ code: 999914 }),
+    expect: { kind: "error", type: "mfa", code: 2, retry: false },
+  },
+];
+
+for (const row of ROWS) {
+  Deno.test(`classifyAnswer(): ${row.name}`, () => {
+    const verdict = classifyAnswer(
+      { status: row.status, text: row.text, retryAfter: row.retryAfter, requestId: "log-1" },
+      row.request ?? GET,
+      NOW,
+    );
+    assert.equal(verdict.kind, row.expect.kind);
+    if (verdict.kind === "data") {
+      assert.deepEqual(verdict.data, row.expect.data);
+      return;
+    }
+    const { error } = verdict;
+    if (row.expect.error) assert.ok(error instanceof row.expect.error, error.name);
+    if (row.expect.type) assert.equal(error.type, row.expect.type);
+    if (row.expect.code !== undefined) assert.equal(error.code, row.expect.code);
+    if (verdict.kind === "error") {
+      assert.equal(verdict.retry, row.expect.retry);
+      if (row.expect.retryAfterMs !== undefined) {
+        assert.equal(verdict.retryAfterMs, row.expect.retryAfterMs);
+      }
+    }
+    if (row.expect.scopes) assert.deepEqual((error as PermissionError).scopes, row.expect.scopes);
+    assert.equal(error.requestId, "log-1", "every error carries the log id");
+  });
+}

@@ -1,0 +1,218 @@
+import assert from "node:assert/strict";
+import { CancelledError } from "../errors/mod.ts";
+import { createTestContext, FetchStub, jsonResponse } from "../testing/test_context.ts";
+import { send, TransportFailure, type TransportRequest } from "./transport.ts";
+
+const BASE = "https://open.example.test";
+
+function request(overrides: Partial<TransportRequest> = {}): TransportRequest {
+  return {
+    method: "GET",
+    url: new URL(`${BASE}/open-apis/x`),
+    headers: { Authorization: "Bearer u-the-secret-access-token" },
+    redirects: "same-origin",
+    timeoutMs: 30_000,
+    ...overrides,
+  };
+}
+
+const redirect = (status: number, location: string) => () =>
+  new Response(null, { status, headers: { location } });
+
+async function failure(promise: Promise<unknown>): Promise<TransportFailure> {
+  const error = await promise.then(() => undefined, (e) => e);
+  assert.ok(error instanceof TransportFailure, String(error));
+  return error;
+}
+
+Deno.test("send() follows a redirect within the origin that keeps the method", async () => {
+  const stub = new FetchStub([
+    { method: "POST", url: `${BASE}/open-apis/x`, respond: redirect(307, "/open-apis/y") },
+    {
+      method: "POST",
+      url: `${BASE}/open-apis/y`,
+      respond: async (r) => jsonResponse({ got: await r.text() }),
+    },
+  ]);
+  const ctx = createTestContext({ fetch: stub.fetch });
+  const answer = await send(ctx, request({ method: "POST", body: '{"a":1}' }));
+  assert.equal(JSON.parse(answer.text).got, '{"a":1}');
+  stub.verify();
+});
+
+Deno.test("send() never follows a redirect to another origin, and names the target", async () => {
+  for (const target of ["https://evil.example/steal", "http://open.example.test/x"]) {
+    const stub = new FetchStub([{
+      method: "GET",
+      url: `${BASE}/open-apis/x`,
+      respond: redirect(302, target),
+    }]);
+    const error = await failure(send(createTestContext({ fetch: stub.fetch }), request()));
+    assert.equal(error.reason, "redirect");
+    assert.equal(error.status, 302);
+    assert.equal(error.location, target);
+    stub.verify();
+  }
+});
+
+Deno.test("send() does not turn a POST into a GET on a 302, even within the origin", async () => {
+  const stub = new FetchStub([{
+    method: "POST",
+    url: `${BASE}/open-apis/x`,
+    respond: redirect(302, "/open-apis/y"),
+  }]);
+  const error = await failure(
+    send(createTestContext({ fetch: stub.fetch }), request({ method: "POST", body: "{}" })),
+  );
+  assert.equal(error.reason, "redirect");
+  stub.verify();
+});
+
+Deno.test("send() with redirects: none follows nothing, not even within the origin", async () => {
+  const stub = new FetchStub([{
+    method: "POST",
+    url: `${BASE}/open-apis/x`,
+    respond: redirect(307, "/open-apis/y"),
+  }]);
+  const ctx = createTestContext({ fetch: stub.fetch });
+  const error = await failure(send(ctx, request({ method: "POST", redirects: "none" })));
+  assert.equal(error.reason, "redirect");
+  stub.verify();
+});
+
+Deno.test("send() stops after five redirects", async () => {
+  const hops = Array.from({ length: 6 }, (_, i) => ({
+    method: "GET",
+    url: i === 0 ? `${BASE}/open-apis/x` : `${BASE}/hop${i}`,
+    respond: redirect(308, `/hop${i + 1}`),
+  }));
+  const stub = new FetchStub(hops);
+  const error = await failure(send(createTestContext({ fetch: stub.fetch }), request()));
+  assert.equal(error.reason, "redirect");
+  stub.verify();
+});
+
+Deno.test("send() stops reading an endless body at the cap", async () => {
+  let served = 0;
+  const endless = () =>
+    new Response(
+      new ReadableStream({
+        pull(controller) {
+          served += 65_536;
+          controller.enqueue(new Uint8Array(65_536));
+        },
+      }),
+    );
+  const stub = new FetchStub([{ method: "GET", url: `${BASE}/open-apis/x`, respond: endless }]);
+  const error = await failure(
+    send(createTestContext({ fetch: stub.fetch }), request({ maxBodyBytes: 1_000_000 })),
+  );
+  assert.equal(error.reason, "too_large");
+  assert.ok(served < 1_200_000, `read ${served} bytes`);
+});
+
+Deno.test("send() refuses a declared Content-Length over the cap without reading", async () => {
+  const stub = new FetchStub([{
+    method: "GET",
+    url: `${BASE}/open-apis/x`,
+    respond: () => new Response("x".repeat(2_000), { headers: { "content-length": "2000" } }),
+  }]);
+  const error = await failure(
+    send(createTestContext({ fetch: stub.fetch }), request({ maxBodyBytes: 1_000 })),
+  );
+  assert.equal(error.reason, "too_large");
+});
+
+Deno.test("send() sorts fetch failures: never sent, maybe sent, timed out, cancelled", async () => {
+  const failing = (message: string) =>
+    new FetchStub([{
+      method: "GET",
+      url: `${BASE}/open-apis/x`,
+      respond: () => Promise.reject(new TypeError(message)),
+    }]);
+  const dns = await failure(
+    send(
+      createTestContext({ fetch: failing("dns error: failed to lookup address").fetch }),
+      request(),
+    ),
+  );
+  assert.equal(dns.reason, "dns");
+  assert.ok(dns.neverSent);
+  const refused = await failure(
+    send(
+      createTestContext({
+        fetch: failing("client error (Connect): tcp connect error: Connection refused").fetch,
+      }),
+      request(),
+    ),
+  );
+  assert.equal(refused.reason, "connect");
+  const dropped = await failure(
+    send(
+      createTestContext({ fetch: failing("connection closed before message completed").fetch }),
+      request(),
+    ),
+  );
+  assert.equal(dropped.reason, "sent");
+  assert.equal(dropped.neverSent, false);
+
+  const ctx = createTestContext({
+    fetch: (_input, init) =>
+      new Promise((_, reject) => {
+        init!.signal!.addEventListener("abort", () => reject(init!.signal!.reason));
+        ctx.advance(30_000);
+      }),
+  });
+  const timeout = await failure(send(ctx, request()));
+  assert.equal(timeout.reason, "timeout");
+  assert.equal(timeout.timeoutMs, 30_000);
+
+  const cancelled = createTestContext({
+    fetch: (_input, init) =>
+      new Promise((_, reject) => {
+        init!.signal!.addEventListener("abort", () => reject(init!.signal!.reason));
+        cancelled.abort();
+      }),
+  });
+  const error = await send(cancelled, request()).catch((e) => e);
+  assert.ok(error instanceof CancelledError);
+  assert.ok(error.cause !== undefined, "the abort is kept as the cause");
+});
+
+Deno.test("send() logs masked lines: bearer, form secrets, JSON secrets, answer", async () => {
+  const stub = new FetchStub([{
+    method: "POST",
+    url: `${BASE}/open-apis/authen/v2/oauth/token`,
+    respond: () =>
+      jsonResponse(
+        { access_token: "u-fresh-access-token-123", refresh_token: "r-refresh-token-456" },
+        200,
+        { "x-tt-logid": "log-9" },
+      ),
+  }]);
+  const ctx = createTestContext({ fetch: stub.fetch, debug: true });
+  await send(
+    ctx,
+    request({
+      method: "POST",
+      url: new URL(`${BASE}/open-apis/authen/v2/oauth/token`),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body:
+        "grant_type=refresh_token&refresh_token=r-old-refresh-token-789&client_secret=the-app-secret-1",
+    }),
+  );
+  const log = ctx.stderr.text();
+  const lines = log.trimEnd().split("\n");
+  for (
+    const secret of [
+      "r-old-refresh-token-789",
+      "the-app-secret-1",
+      "u-fresh-access-token-123",
+      "r-refresh-token-456",
+    ]
+  ) {
+    assert.ok(!log.includes(secret), `the log shows ${secret}`);
+  }
+  assert.match(lines[0], /^\[debug\] → POST .*\/oauth\/token .*"grant_type":"refresh_token"/);
+  assert.match(lines[1], /^\[debug\] ← 200 POST .* log_id=log-9 /);
+});
