@@ -61,7 +61,7 @@ Deno.test("parseConfig() names file, line and column of a syntax error", () => {
 Deno.test("parseConfig() names line and column of a truncated file", () => {
   assert.throws(
     () => parseConfig('{\n  "apps": ', "/c.json"),
-    assertMalformed("/c.json", /line 2, column 11: Unexpected end of JSON input/),
+    assertMalformed("/c.json", /line 2, column 11: the JSON ends too early$/),
   );
 });
 
@@ -93,7 +93,9 @@ Deno.test("parseConfig() does not quote the file's content in the message", () =
     (error: unknown) => {
       assert.ok(error instanceof ValidationError);
       assert.ok(!error.message.includes("s3cr3t"), error.message);
-      assert.match(error.message, /line 1, column 16: Unexpected token 's'$/);
+      assert.ok(!error.message.includes("'s'"), error.message);
+      assert.match(error.message, /line 1, column 16: expected a value$/);
+      assert.equal(error.cause, undefined); // V8's SyntaxError would quote the content
       return true;
     },
   );
@@ -276,4 +278,35 @@ Deno.test("parseConfig() refuses preferences that would silently change output",
       preferences: { output_format: "csv", color: false },
     },
   );
+});
+
+Deno.test("updateConfig() never rewrites a config holding invalid UTF-8", async () => {
+  await withConfigDir(async (ctx, path) => {
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    const broken = new Uint8Array([
+      ...new TextEncoder().encode('{\n  "apps": {"default": {"app_id": "cli_'),
+      0xff,
+      0xfe,
+      ...new TextEncoder().encode('"}}\n}\n'),
+    ]);
+    await Deno.writeFile(path, broken);
+    await assert.rejects(
+      updateConfig(ctx, (config) => {
+        config.active_profile = "x";
+      }),
+      assertMalformed(path, /line 2, column 39: the bytes are not valid UTF-8/),
+    );
+    assert.deepEqual(await Deno.readFile(path), broken);
+  });
+});
+
+Deno.test("loadConfig() reports deeply nested JSON as a malformed file, not a crash", async () => {
+  await withConfigDir(async (ctx, path) => {
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    await Deno.writeTextFile(path, '{"x":' + "[".repeat(200_000) + "]".repeat(200_000) + "}");
+    await assert.rejects(
+      loadConfig(ctx),
+      assertMalformed(path, /line 1, column 69: nested deeper than 64 levels$/),
+    );
+  });
 });
