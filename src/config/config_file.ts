@@ -1,19 +1,20 @@
 /**
- * Reading and writing the configuration file. Writes are atomic (`<path>.tmp`, mode 0600,
- * flushed, renamed over the target) and serialised across processes by `<path>.lock`, so a
- * reader sees the old or the new content and concurrent writers never lose each other's work.
- * A malformed file (bad JSON, invalid UTF-8, nesting too deep) is an error naming the file and
- * the position, and is never overwritten.
+ * Reading and writing the configuration file. Writes are atomic (a new `<path>.<random>.tmp`
+ * created exclusively with mode 0600, flushed, renamed over the target) and serialised across
+ * processes by `<path>.lock`, so a reader sees the old or the new content and concurrent writers
+ * never lose each other's work. A malformed file (bad JSON, invalid UTF-8, nesting too deep) is
+ * an error naming the file and the position, and is never overwritten.
  *
  * @module
  */
 
-import { dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { Context } from "../context.ts";
-import { ValidationError } from "../errors/mod.ts";
+import { HarkError, ValidationError } from "../errors/mod.ts";
 import { JsonInputError, readJson } from "../json/read_json.ts";
 import { type Config, OUTPUT_FORMATS } from "./config.ts";
-import { resolveConfigPath } from "./config_path.ts";
+import { defaultConfigPath, resolveConfigPath } from "./config_path.ts";
+import { explainWriteFailure } from "./file_error.ts";
 import { withFileLock } from "./file_lock.ts";
 
 /**
@@ -90,13 +91,17 @@ export function parseConfig(content: string | Uint8Array, path: string): Config 
 
 /**
  * Reads, changes and writes the configuration under the config lock. `change` may mutate the
- * config it is given or return a new one. Unknown keys survive.
+ * config it is given or return a new one. Unknown keys survive. The write is atomic and safe
+ * from planted links (see {@link FileSystem.writeFileAtomic}); the default config folder is
+ * hark's own and kept at mode 0700. Temporary files left by a killed writer are removed.
  *
  * @param ctx the context
  * @param change the modification
  * @param path the file; default {@link resolveConfigPath}
  * @returns the config as written
- * @throws {ValidationError} when the existing file is malformed (it is left untouched)
+ * @throws {ValidationError} when the existing file is malformed (it is left untouched), or the
+ * file cannot be written (naming the file or folder, and the fix)
+ * @throws {HarkError} of type `lock` when the config lock cannot be taken
  */
 export async function updateConfig(
   ctx: Context,
@@ -104,12 +109,61 @@ export async function updateConfig(
   path = resolveConfigPath(ctx),
 ): Promise<Config> {
   const folder = dirname(path);
-  if (!(await ctx.fs.exists(folder))) await ctx.fs.mkdir(folder, 0o700);
+  try {
+    if (!(await ctx.fs.exists(folder))) await ctx.fs.mkdir(folder, 0o700);
+  } catch (error) {
+    throw cannotWrite(path, error);
+  }
   return await withFileLock(ctx, `${path}.lock`, async () => {
     const current = await loadConfig(ctx, path);
     const next = (await change(current)) ?? current;
-    await ctx.fs.writeFileAtomic(path, JSON.stringify(next, null, 2) + "\n", 0o600);
+    await removeLeftovers(ctx, path);
+    try {
+      await ctx.fs.writeFileAtomic(path, JSON.stringify(next, null, 2) + "\n", 0o600, {
+        privateFolder: isDefaultPath(ctx, path),
+      });
+    } catch (error) {
+      throw cannotWrite(path, error);
+    }
     return next;
+  });
+}
+
+/** Whether `path` is the default config path, in hark's own folder. */
+function isDefaultPath(ctx: Context, path: string): boolean {
+  try {
+    return path === defaultConfigPath(ctx);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Removes `<path>.<random>.tmp` files that a writer killed mid-write left behind. Runs under the
+ * config lock, so no live writer of this file has one open.
+ */
+async function removeLeftovers(ctx: Context, path: string): Promise<void> {
+  const pattern = new RegExp(`^${RegExp.escape(basename(path))}\\.[0-9a-f]{16}\\.tmp$`);
+  try {
+    for (const name of await ctx.fs.readDir(dirname(path))) {
+      if (pattern.test(name)) await ctx.fs.remove(join(dirname(path), name));
+    }
+  } catch {
+    // Tidying up is best effort; the write itself reports real problems.
+  }
+}
+
+function cannotWrite(path: string, error: unknown): HarkError {
+  if (error instanceof HarkError) return error;
+  const { reason, suggestion } = explainWriteFailure(
+    error,
+    path,
+    "point HARK_CONFIG at a file in a folder of yours",
+  );
+  return new ValidationError(`Cannot write the config file "${path}": ${reason}`, {
+    param: "HARK_CONFIG",
+    suggestion,
+    cause: error,
   });
 }
 

@@ -310,3 +310,86 @@ Deno.test("loadConfig() reports deeply nested JSON as a malformed file, not a cr
     );
   });
 });
+
+Deno.test("updateConfig() removes temporary files a killed writer left behind", async () => {
+  await withConfigDir(async (ctx, path) => {
+    await updateConfig(ctx, () => ({ active_profile: "a" }));
+    const folder = join(path, "..");
+    const leftovers = ["config.json.0123456789abcdef.tmp", "config.json.fedcba9876543210.tmp"];
+    for (const name of leftovers) await Deno.writeTextFile(join(folder, name), "{");
+    // Not ours: other names stay.
+    await Deno.writeTextFile(join(folder, "notes.json.0123456789abcdef.tmp"), "x");
+    await updateConfig(ctx, () => ({ active_profile: "b" }));
+    assert.deepEqual(await ctx.fs.readDir(folder), [
+      "config.json",
+      "notes.json.0123456789abcdef.tmp",
+    ]);
+  });
+});
+
+Deno.test("updateConfig() names the file and the fix when the config path is a folder", async () => {
+  await withConfigDir(async (ctx, path) => {
+    await Deno.mkdir(path, { recursive: true });
+    await assert.rejects(
+      updateConfig(ctx, (config) => {
+        config.active_profile = "x";
+      }),
+      (error: unknown) => {
+        // Reading fails first: the folder cannot be read as a file.
+        assert.ok(error instanceof ValidationError, String(error));
+        assert.equal(error.code, 2);
+        assert.ok(error.message.includes(`"${path}"`), error.message);
+        return true;
+      },
+    );
+  });
+});
+
+Deno.test("updateConfig() turns file system failures into a ValidationError naming the fix", async () => {
+  await withConfigDir(async (base, path) => {
+    const failures: [Error, RegExp][] = [
+      [new Deno.errors.PermissionDenied("denied"), /permission denied in "[^"]+hark"$/],
+      [new Deno.errors.NotFound("gone"), /the folder "[^"]+hark" does not exist$/],
+      [new Deno.errors.IsADirectory("dir"), /"[^"]+config\.json" is a folder$/],
+    ];
+    for (const [failure, reason] of failures) {
+      const ctx = {
+        ...base,
+        fs: { ...base.fs, writeFileAtomic: () => Promise.reject(failure) },
+      };
+      await assert.rejects(updateConfig(ctx, () => ({})), (error: unknown) => {
+        assert.ok(error instanceof ValidationError, String(error));
+        assert.equal(error.code, 2);
+        assert.ok(error.message.startsWith(`Cannot write the config file "${path}": `));
+        assert.match(error.message, reason);
+        assert.match(error.recovery.suggestion, /HARK_CONFIG/);
+        assert.equal(error.cause, failure);
+        return true;
+      });
+    }
+  });
+});
+
+Deno.test({
+  name: "updateConfig() tightens the default config folder to 0700, not a HARK_CONFIG folder",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "hark-config-test-" });
+    try {
+      const xdg = join(dir, "xdg");
+      const own = join(xdg, "hark");
+      const shared = join(dir, "shared");
+      for (const folder of [own, shared]) {
+        await Deno.mkdir(folder, { recursive: true });
+        await Deno.chmod(folder, 0o755);
+      }
+      const ctx = createTestContext({ now: Date.now(), env: { XDG_CONFIG_HOME: xdg } });
+      await updateConfig(ctx, () => ({ active_profile: "a" }));
+      assert.equal((await Deno.stat(own)).mode! & 0o777, 0o700);
+      await updateConfig(ctx, () => ({ active_profile: "b" }), join(shared, "config.json"));
+      assert.equal((await Deno.stat(shared)).mode! & 0o777, 0o755);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
