@@ -13,6 +13,7 @@ import {
   loadConfig,
   requireKnownProfile,
   resolveConfigPath,
+  secretWarnings,
   selectProfile,
 } from "../config/mod.ts";
 import { formatJson, type OutputOptions, resolveFormat } from "../output/output.ts";
@@ -37,7 +38,8 @@ export interface Session {
 }
 
 /**
- * Reads the global flags, loads the config and picks the profile.
+ * Reads the global flags, loads the config and picks the profile, and warns on stderr about a
+ * secret of the profile kept in plaintext in the config.
  *
  * @param ctx the context
  * @param command the command being run
@@ -48,6 +50,9 @@ export async function openSession(ctx: Context, command: CommandUnknownOpts): Pr
   const configPath = resolveConfigPath(ctx);
   const config = await loadConfig(ctx, configPath);
   const profile = selectProfile(ctx, config, globals.profile);
+  for (const warning of secretWarnings(ctx.env, config, profile)) {
+    ctx.stderr.write(`warning: ${warning}\n`);
+  }
   const profileExplicit = globals.profile !== undefined || !!ctx.env.get("HARK_PROFILE") ||
     config.active_profile !== undefined;
   return {
