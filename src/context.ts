@@ -61,10 +61,23 @@ export interface FileSystem {
   /** Reads a file as bytes. */
   readFile(path: string): Promise<Uint8Array>;
   /**
-   * Writes `data` to `path` atomically: `<path>.tmp` with `mode`, flushed to disk, then renamed
-   * over `path`. A reader sees the old or the new content, never a partial one.
+   * Writes `data` to `path` atomically: a new temporary file `<path>.<random>.tmp` in the same
+   * folder, created exclusively with `mode` (a file or link already at that name is never
+   * followed or reused), written, flushed to disk, then renamed over `path`. A reader sees the
+   * old or the new content, never a partial one; on failure the temporary file is removed.
+   *
+   * The folder must exist (else `Deno.errors.NotFound`) and be safe: the write is refused with a
+   * `ValidationError` naming the folder and the fix when every user may write to it, or when
+   * other users may write to it and it belongs to someone else. With `privateFolder` the folder
+   * is hark's own: when it belongs to the user and its mode lets others in, it is tightened to
+   * 0700 instead. (POSIX only; Windows has no such modes.)
    */
-  writeFileAtomic(path: string, data: string | Uint8Array, mode: number): Promise<void>;
+  writeFileAtomic(
+    path: string,
+    data: string | Uint8Array,
+    mode: number,
+    options?: { privateFolder?: boolean },
+  ): Promise<void>;
   /** Creates a folder and its parents with `mode`. */
   mkdir(path: string, mode: number): Promise<void>;
   /** Renames a file, replacing the target; rejects with `Deno.errors.NotFound` when absent. */

@@ -17,6 +17,7 @@ import {
   loadConfig,
   requireKnownProfile,
   resolveConfigPath,
+  secretWarnings,
   selectProfile,
 } from "../config/mod.ts";
 import { ApiClient } from "../http/api_client.ts";
@@ -151,7 +152,7 @@ export class Session {
 }
 
 /**
- * Loads the config and picks the profile for a command.
+ * Loads the config and picks the profile for a command, warning about secrets kept in the clear.
  *
  * @param ctx the context
  * @param globals the global flags
@@ -161,7 +162,11 @@ export async function openSession(ctx: Context, globals: GlobalOptions): Promise
   const context = globals.debug ? withDebug(ctx) : ctx;
   const configPath = resolveConfigPath(context);
   const config = await loadConfig(context, configPath);
-  return new Session(context, globals, configPath, config);
+  const session = new Session(context, globals, configPath, config);
+  for (const warning of secretWarnings(ctx.env, config, session.profile)) {
+    ctx.stderr.write(`warning: ${warning}\n`);
+  }
+  return session;
 }
 
 /**

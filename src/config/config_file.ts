@@ -1,17 +1,20 @@
 /**
- * Reading and writing the configuration file. Writes are atomic (`<path>.tmp`, mode 0600,
- * flushed, renamed over the target) and serialised across processes by `<path>.lock`, so a
- * reader sees the old or the new content and concurrent writers never lose each other's work.
- * A malformed file is an error naming the file and the position, and is never overwritten.
+ * Reading and writing the configuration file. Writes are atomic (a new `<path>.<random>.tmp`
+ * created exclusively with mode 0600, flushed, renamed over the target) and serialised across
+ * processes by `<path>.lock`, so a reader sees the old or the new content and concurrent writers
+ * never lose each other's work. A malformed file (bad JSON, invalid UTF-8, nesting too deep) is
+ * an error naming the file and the position, and is never overwritten.
  *
  * @module
  */
 
-import { dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { Context } from "../context.ts";
-import { ValidationError } from "../errors/mod.ts";
+import { HarkError, ValidationError } from "../errors/mod.ts";
+import { JsonInputError, readJson } from "../json/read_json.ts";
 import { type Config, OUTPUT_FORMATS } from "./config.ts";
-import { resolveConfigPath } from "./config_path.ts";
+import { defaultConfigPath, resolveConfigPath } from "./config_path.ts";
+import { explainWriteFailure } from "./file_error.ts";
 import { withFileLock } from "./file_lock.ts";
 
 /**
@@ -22,9 +25,9 @@ import { withFileLock } from "./file_lock.ts";
  * @throws {ValidationError} when the file is not valid JSON or not a config object
  */
 export async function loadConfig(ctx: Context, path = resolveConfigPath(ctx)): Promise<Config> {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await ctx.fs.readTextFile(path);
+    bytes = await ctx.fs.readFile(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return {};
     throw new ValidationError(`Cannot read the config file "${path}": ${describe(error)}`, {
@@ -33,38 +36,28 @@ export async function loadConfig(ctx: Context, path = resolveConfigPath(ctx)): P
       cause: error,
     });
   }
-  return parseConfig(text, path);
+  return parseConfig(bytes, path);
 }
 
 /**
- * Parses config text, checking the shape of the known keys.
+ * Parses a config file, checking the shape of the known keys. Bytes must be UTF-8 (invalid
+ * bytes make the file malformed; they are never replaced); nesting is limited as
+ * {@link readJson} documents.
  *
- * @param text the file's content
+ * @param content the file's content, as bytes or text
  * @param path the file's path, for messages
- * @throws {ValidationError} naming the file, line and column, or the bad key
+ * @throws {ValidationError} naming the file, line and column, or the bad key; never quoting the
+ * file's content
  */
-export function parseConfig(text: string, path: string): Config {
-  if (text.trim() === "") {
-    throw malformed(path, "the file is empty");
-  }
+export function parseConfig(content: string | Uint8Array, path: string): Config {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = readJson(content, { source: `the config file "${path}"`, param: "HARK_CONFIG" });
   } catch (error) {
-    // V8 gives a position for some errors only ("Unexpected token 'x', ... is not valid JSON"
-    // has none), so find the first syntax error ourselves.
-    const position = /position (\d+)/.exec(describe(error));
-    const offset = syntaxErrorOffset(text) ?? (position ? Number(position[1]) : text.length);
-    const where = lineColumn(text, offset);
-    const reason = describe(error)
-      .replace(/\s*\(line \d+ column \d+\)/, "")
-      // Drop V8's quote of the file's content: it may hold a secret.
-      .replace(/,\s*(\.\.\.)?"[\s\S]*is not valid JSON$/, "");
-    throw malformed(
-      path,
-      `line ${where.line}, column ${where.column}: ${reason}`,
-      error,
-    );
+    if (!(error instanceof JsonInputError)) throw error;
+    const where = error.line === undefined ? "" : `line ${error.line}, column ${error.column}: `;
+    const reason = error.line === undefined ? "the file is empty" : error.reason;
+    throw malformed(path, where + reason);
   }
   if (!isObject(value)) throw malformed(path, "the top level is not a JSON object");
   for (const key of ["apps", "users", "preferences"] as const) {
@@ -98,13 +91,17 @@ export function parseConfig(text: string, path: string): Config {
 
 /**
  * Reads, changes and writes the configuration under the config lock. `change` may mutate the
- * config it is given or return a new one. Unknown keys survive.
+ * config it is given or return a new one. Unknown keys survive. The write is atomic and safe
+ * from planted links (see {@link FileSystem.writeFileAtomic}); the default config folder is
+ * hark's own and kept at mode 0700. Temporary files left by a killed writer are removed.
  *
  * @param ctx the context
  * @param change the modification
  * @param path the file; default {@link resolveConfigPath}
  * @returns the config as written
- * @throws {ValidationError} when the existing file is malformed (it is left untouched)
+ * @throws {ValidationError} when the existing file is malformed (it is left untouched), or the
+ * file cannot be written (naming the file or folder, and the fix)
+ * @throws {HarkError} of type `lock` when the config lock cannot be taken
  */
 export async function updateConfig(
   ctx: Context,
@@ -112,123 +109,69 @@ export async function updateConfig(
   path = resolveConfigPath(ctx),
 ): Promise<Config> {
   const folder = dirname(path);
-  if (!(await ctx.fs.exists(folder))) await ctx.fs.mkdir(folder, 0o700);
+  try {
+    if (!(await ctx.fs.exists(folder))) await ctx.fs.mkdir(folder, 0o700);
+  } catch (error) {
+    throw cannotWrite(path, error);
+  }
   return await withFileLock(ctx, `${path}.lock`, async () => {
     const current = await loadConfig(ctx, path);
     const next = (await change(current)) ?? current;
-    await ctx.fs.writeFileAtomic(path, JSON.stringify(next, null, 2) + "\n", 0o600);
+    await removeLeftovers(ctx, path);
+    try {
+      await ctx.fs.writeFileAtomic(path, JSON.stringify(next, null, 2) + "\n", 0o600, {
+        privateFolder: isDefaultPath(ctx, path),
+      });
+    } catch (error) {
+      throw cannotWrite(path, error);
+    }
     return next;
   });
 }
 
-function malformed(path: string, reason: string, cause?: unknown): ValidationError {
-  return new ValidationError(`Cannot parse the config file "${path}": ${reason}`, {
-    param: "HARK_CONFIG",
-    suggestion: "Fix the file by hand (hark never overwrites a malformed config), or move it away",
-    cause,
-  });
+/** Whether `path` is the default config path, in hark's own folder. */
+function isDefaultPath(ctx: Context, path: string): boolean {
+  try {
+    return path === defaultConfigPath(ctx);
+  } catch {
+    return false;
+  }
 }
 
 /**
- * The offset of the first JSON syntax error in `text` (its length when the text ends early), or
- * `undefined` when none is found.
+ * Removes `<path>.<random>.tmp` files that a writer killed mid-write left behind. Runs under the
+ * config lock, so no live writer of this file has one open.
  */
-function syntaxErrorOffset(text: string): number | undefined {
-  let i = 0;
-  const fail = (): never => {
-    throw new SyntaxAt(i);
-  };
-  const space = () => {
-    while (i < text.length && " \t\n\r".includes(text[i])) i++;
-  };
-  const expect = (char: string) => {
-    space();
-    if (text[i] !== char) fail();
-    i++;
-  };
-  const string = () => {
-    expect('"');
-    for (;;) {
-      if (i >= text.length) fail();
-      const char = text[i];
-      if (char === '"') {
-        i++;
-        return;
-      }
-      if (char === "\\") {
-        i++;
-        if (text[i] === "u") {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail();
-          i += 5;
-          continue;
-        }
-        if (i >= text.length || !'"\\/bfnrt'.includes(text[i])) fail();
-      } else if (char.charCodeAt(0) < 0x20) {
-        fail();
-      }
-      i++;
-    }
-  };
-  const container = (close: string, member: () => void) => {
-    i++;
-    space();
-    if (text[i] === close) {
-      i++;
-      return;
-    }
-    for (;;) {
-      member();
-      space();
-      if (text[i] === ",") i++;
-      else if (text[i] === close) {
-        i++;
-        return;
-      } else fail();
-    }
-  };
-  const value = (): void => {
-    space();
-    const char = text[i];
-    if (char === "{") {
-      return container("}", () => {
-        string();
-        expect(":");
-        value();
-      });
-    }
-    if (char === "[") return container("]", value);
-    if (char === '"') return string();
-    const number = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
-    number.lastIndex = i;
-    if (number.test(text)) {
-      i = number.lastIndex;
-      return;
-    }
-    const word = ["true", "false", "null"].find((w) => text.startsWith(w, i));
-    if (!word) fail();
-    i += word!.length;
-  };
+async function removeLeftovers(ctx: Context, path: string): Promise<void> {
+  const pattern = new RegExp(`^${RegExp.escape(basename(path))}\\.[0-9a-f]{16}\\.tmp$`);
   try {
-    value();
-    space();
-    if (i < text.length) fail();
-  } catch (error) {
-    if (error instanceof SyntaxAt) return Math.min(error.offset, text.length);
-    return undefined; // Nesting too deep for this scanner: use V8's answer.
+    for (const name of await ctx.fs.readDir(dirname(path))) {
+      if (pattern.test(name)) await ctx.fs.remove(join(dirname(path), name));
+    }
+  } catch {
+    // Tidying up is best effort; the write itself reports real problems.
   }
-  return undefined;
 }
 
-/** Thrown inside {@link syntaxErrorOffset} to stop at the first error. */
-class SyntaxAt {
-  constructor(readonly offset: number) {}
+function cannotWrite(path: string, error: unknown): HarkError {
+  if (error instanceof HarkError) return error;
+  const { reason, suggestion } = explainWriteFailure(
+    error,
+    path,
+    "point HARK_CONFIG at a file in a folder of yours",
+  );
+  return new ValidationError(`Cannot write the config file "${path}": ${reason}`, {
+    param: "HARK_CONFIG",
+    suggestion,
+    cause: error,
+  });
 }
 
-function lineColumn(text: string, position: number): { line: number; column: number } {
-  const before = text.slice(0, position);
-  const line = before.split("\n").length;
-  const column = position - before.lastIndexOf("\n");
-  return { line, column };
+function malformed(path: string, reason: string): ValidationError {
+  return new ValidationError(`Cannot parse the config file "${path}": ${reason}`, {
+    param: "HARK_CONFIG",
+    suggestion: "Fix the file by hand (hark never overwrites a malformed config), or move it away",
+  });
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

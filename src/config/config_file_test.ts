@@ -61,7 +61,7 @@ Deno.test("parseConfig() names file, line and column of a syntax error", () => {
 Deno.test("parseConfig() names line and column of a truncated file", () => {
   assert.throws(
     () => parseConfig('{\n  "apps": ', "/c.json"),
-    assertMalformed("/c.json", /line 2, column 11: Unexpected end of JSON input/),
+    assertMalformed("/c.json", /line 2, column 11: the JSON ends too early$/),
   );
 });
 
@@ -93,7 +93,9 @@ Deno.test("parseConfig() does not quote the file's content in the message", () =
     (error: unknown) => {
       assert.ok(error instanceof ValidationError);
       assert.ok(!error.message.includes("s3cr3t"), error.message);
-      assert.match(error.message, /line 1, column 16: Unexpected token 's'$/);
+      assert.ok(!error.message.includes("'s'"), error.message);
+      assert.match(error.message, /line 1, column 16: expected a value$/);
+      assert.equal(error.cause, undefined); // V8's SyntaxError would quote the content
       return true;
     },
   );
@@ -276,4 +278,118 @@ Deno.test("parseConfig() refuses preferences that would silently change output",
       preferences: { output_format: "csv", color: false },
     },
   );
+});
+
+Deno.test("updateConfig() never rewrites a config holding invalid UTF-8", async () => {
+  await withConfigDir(async (ctx, path) => {
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    const broken = new Uint8Array([
+      ...new TextEncoder().encode('{\n  "apps": {"default": {"app_id": "cli_'),
+      0xff,
+      0xfe,
+      ...new TextEncoder().encode('"}}\n}\n'),
+    ]);
+    await Deno.writeFile(path, broken);
+    await assert.rejects(
+      updateConfig(ctx, (config) => {
+        config.active_profile = "x";
+      }),
+      assertMalformed(path, /line 2, column 39: the bytes are not valid UTF-8/),
+    );
+    assert.deepEqual(await Deno.readFile(path), broken);
+  });
+});
+
+Deno.test("loadConfig() reports deeply nested JSON as a malformed file, not a crash", async () => {
+  await withConfigDir(async (ctx, path) => {
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    await Deno.writeTextFile(path, '{"x":' + "[".repeat(200_000) + "]".repeat(200_000) + "}");
+    await assert.rejects(
+      loadConfig(ctx),
+      assertMalformed(path, /line 1, column 69: nested deeper than 64 levels$/),
+    );
+  });
+});
+
+Deno.test("updateConfig() removes temporary files a killed writer left behind", async () => {
+  await withConfigDir(async (ctx, path) => {
+    await updateConfig(ctx, () => ({ active_profile: "a" }));
+    const folder = join(path, "..");
+    const leftovers = ["config.json.0123456789abcdef.tmp", "config.json.fedcba9876543210.tmp"];
+    for (const name of leftovers) await Deno.writeTextFile(join(folder, name), "{");
+    // Not ours: other names stay.
+    await Deno.writeTextFile(join(folder, "notes.json.0123456789abcdef.tmp"), "x");
+    await updateConfig(ctx, () => ({ active_profile: "b" }));
+    assert.deepEqual(await ctx.fs.readDir(folder), [
+      "config.json",
+      "notes.json.0123456789abcdef.tmp",
+    ]);
+  });
+});
+
+Deno.test("updateConfig() names the file and the fix when the config path is a folder", async () => {
+  await withConfigDir(async (ctx, path) => {
+    await Deno.mkdir(path, { recursive: true });
+    await assert.rejects(
+      updateConfig(ctx, (config) => {
+        config.active_profile = "x";
+      }),
+      (error: unknown) => {
+        // Reading fails first: the folder cannot be read as a file.
+        assert.ok(error instanceof ValidationError, String(error));
+        assert.equal(error.code, 2);
+        assert.ok(error.message.includes(`"${path}"`), error.message);
+        return true;
+      },
+    );
+  });
+});
+
+Deno.test("updateConfig() turns file system failures into a ValidationError naming the fix", async () => {
+  await withConfigDir(async (base, path) => {
+    const failures: [Error, RegExp][] = [
+      [new Deno.errors.PermissionDenied("denied"), /permission denied in "[^"]+hark"$/],
+      [new Deno.errors.NotFound("gone"), /the folder "[^"]+hark" does not exist$/],
+      [new Deno.errors.IsADirectory("dir"), /"[^"]+config\.json" is a folder$/],
+    ];
+    for (const [failure, reason] of failures) {
+      const ctx = {
+        ...base,
+        fs: { ...base.fs, writeFileAtomic: () => Promise.reject(failure) },
+      };
+      await assert.rejects(updateConfig(ctx, () => ({})), (error: unknown) => {
+        assert.ok(error instanceof ValidationError, String(error));
+        assert.equal(error.code, 2);
+        assert.ok(error.message.startsWith(`Cannot write the config file "${path}": `));
+        assert.match(error.message, reason);
+        assert.match(error.recovery.suggestion, /HARK_CONFIG/);
+        assert.equal(error.cause, failure);
+        return true;
+      });
+    }
+  });
+});
+
+Deno.test({
+  name: "updateConfig() tightens the default config folder to 0700, not a HARK_CONFIG folder",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "hark-config-test-" });
+    try {
+      const xdg = join(dir, "xdg");
+      const own = join(xdg, "hark");
+      const shared = join(dir, "shared");
+      for (const folder of [own, shared]) {
+        await Deno.mkdir(folder, { recursive: true });
+        await Deno.chmod(folder, 0o755);
+      }
+      const ctx = createTestContext({ now: Date.now(), env: { XDG_CONFIG_HOME: xdg } });
+      await updateConfig(ctx, () => ({ active_profile: "a" }));
+      assert.equal((await Deno.stat(own)).mode! & 0o777, 0o700);
+      await updateConfig(ctx, () => ({ active_profile: "b" }), join(shared, "config.json"));
+      assert.equal((await Deno.stat(shared)).mode! & 0o777, 0o755);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
 });

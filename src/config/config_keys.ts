@@ -5,6 +5,7 @@
  */
 
 import { ValidationError } from "../errors/mod.ts";
+import { readJson } from "../json/read_json.ts";
 import { OUTPUT_FORMATS } from "./config.ts";
 import { checkProfileName } from "./profile.ts";
 import { parseSecretInput } from "./secret_input.ts";
@@ -97,17 +98,20 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     key: `apps.${PROFILE}.credential_command`,
     describe: 'a JSON array: the program and its arguments, such as ["vault-token","hark"]',
     parse: (value, key) => {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(value);
-      } catch {
-        parsed = undefined;
-      }
+      // The command's arguments may hold a token: errors never quote the value.
+      const expected = 'a JSON array of strings, such as ["vault-token","hark"]';
+      const parsed = readJson(value, {
+        source: `the value of "${key}"`,
+        param: key,
+        suggestion: `Give ${expected}`,
+      });
       if (
         !Array.isArray(parsed) || parsed.length === 0 ||
         !parsed.every((p) => typeof p === "string" && p.length > 0)
       ) {
-        throw invalid(key, value, 'a JSON array of strings, such as ["vault-token","hark"]');
+        throw new ValidationError(`Invalid value for "${key}": expected ${expected}`, {
+          param: key,
+        });
       }
       return parsed;
     },

@@ -83,8 +83,33 @@ Deno.test("app_id, device_authorization_path and credential_command are checked"
     parse("apps.default.credential_command", '["vault-token","hark"]'),
     ["vault-token", "hark"],
   );
-  for (const bad of ["vault-token", "[]", '[""]', "[1]", '{"a":1}']) {
+  for (const bad of ["[]", '[""]', "[1]", '{"a":1}']) {
     rejects("apps.default.credential_command", bad, /JSON array/);
+  }
+  rejects(
+    "apps.default.credential_command",
+    "vault-token",
+    /^Invalid JSON in the value of "apps\.default\.credential_command" at line 1, column 1: /,
+  );
+});
+
+Deno.test("credential_command errors never quote the value, which may hold a token", () => {
+  for (
+    const bad of [
+      '["vault", "--token=TOPSECRET"',
+      '["vault", "--token=TOPSECRET"] x',
+      '[1, "TOPSECRET"]',
+    ]
+  ) {
+    assert.throws(() => parse("apps.default.credential_command", bad), (error: unknown) => {
+      assert.ok(error instanceof ValidationError);
+      assert.ok(
+        !`${error.message} ${error.recovery.suggestion}`.includes("TOPSECRET"),
+        error.message,
+      );
+      assert.equal(error.cause, undefined);
+      return true;
+    });
   }
 });
 

@@ -19,6 +19,17 @@ import { ValidationError } from "../errors/mod.ts";
 export function resolveConfigPath(ctx: Pick<Context, "env" | "os" | "homeDir">): string {
   const explicit = ctx.env.get("HARK_CONFIG");
   if (explicit) return explicit;
+  return defaultConfigPath(ctx);
+}
+
+/**
+ * The configuration file's path when `HARK_CONFIG` is not set: the one whose folder is hark's
+ * own (`…/hark/`), which hark keeps private (mode 0700).
+ *
+ * @param ctx the context (env, os, home)
+ * @throws {ValidationError} when no location can be determined
+ */
+export function defaultConfigPath(ctx: Pick<Context, "env" | "os" | "homeDir">): string {
   if (ctx.os === "windows") {
     const appData = ctx.env.get("APPDATA");
     if (appData) return join(appData, "hark", "config.json");

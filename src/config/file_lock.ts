@@ -7,6 +7,7 @@
 import type { Context } from "../context.ts";
 import { HarkError } from "../errors/mod.ts";
 import { ExitCode } from "../errors/exit_code.ts";
+import { explainWriteFailure } from "./file_error.ts";
 
 /** Options of {@link withFileLock}. */
 export interface FileLockOptions {
@@ -42,7 +43,9 @@ interface LockHolder {
  * @param lockPath the lock file, such as `<config>.lock`
  * @param fn the work to do under the lock
  * @param options timing
- * @throws {HarkError} of type `lock` when the lock cannot be taken in time
+ * @throws {HarkError} of type `lock` when the lock cannot be taken in time, or cannot be created
+ * at all (a read-only or missing folder)
+ * @throws {ValidationError} when the lock's folder is unsafe (other users may write to it)
  */
 export async function withFileLock<T>(
   ctx: Context,
@@ -61,7 +64,7 @@ export async function withFileLock<T>(
       await ctx.fs.createExclusive(lockPath, JSON.stringify(mine));
       break;
     } catch (error) {
-      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw cannotLock(lockPath, error);
     }
     const holder = await readHolder(ctx, lockPath);
     if (holder && await isAbandoned(ctx, lockPath, holder, staleMs)) {
@@ -82,6 +85,15 @@ export async function withFileLock<T>(
     const holder = await readHolder(ctx, lockPath);
     if (holder?.nonce === nonce) await ctx.fs.remove(lockPath);
   }
+}
+
+function cannotLock(lockPath: string, error: unknown): HarkError {
+  if (error instanceof HarkError) return error;
+  const { reason, suggestion } = explainWriteFailure(error, lockPath, "use another config file");
+  return new HarkError(ExitCode.General, "lock", `Cannot take the lock "${lockPath}": ${reason}`, {
+    suggestion,
+    command: "",
+  }, error);
 }
 
 async function readHolder(ctx: Context, lockPath: string): Promise<LockHolder | undefined> {

@@ -25,5 +25,6 @@ export {
   parseSecretInput,
   resolveSecretInput,
   type SecretInput,
+  secretWarnings,
 } from "./secret_input.ts";
 export { checkProfileName, requireKnownProfile, selectProfile } from "./profile.ts";

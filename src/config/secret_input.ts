@@ -5,6 +5,7 @@
  */
 
 import type { Context } from "../context.ts";
+import type { Config } from "./config.ts";
 import { ValidationError } from "../errors/mod.ts";
 import { KeychainError } from "../keychain/keychain.ts";
 
@@ -38,8 +39,8 @@ export function isSecretReference(value: string): boolean {
 }
 
 /**
- * Resolves a SecretInput to the secret. A `@plain:` value while `CI` is set writes a warning to
- * stderr.
+ * Resolves a SecretInput to the secret. Nothing is printed: how the secret is kept may deserve
+ * a warning, which {@link secretWarnings} gives the caller to show.
  *
  * @param ctx the context
  * @param value the configured value
@@ -79,13 +80,54 @@ export async function resolveSecretInput(
       return secret;
     }
     case "plain":
-      if (ctx.env.get("CI")) {
-        ctx.stderr.write(
-          `warning: ${what} is a @plain: secret; keep secrets in the keychain or in @env: in CI\n`,
-        );
-      }
-      return input.text;
     case "bare":
       return input.text;
   }
+}
+
+/**
+ * Warnings about the secrets a profile keeps in the config file, for the caller to print: a bare
+ * literal (plaintext on disk, with no prefix saying it was meant) always, and a `@plain:` value
+ * while `CI` is set, as the spec asks. Each names the key and how to move the secret out; none
+ * holds the secret.
+ *
+ * @param env the environment (`CI`)
+ * @param config the loaded config
+ * @param profile the profile in use
+ * @returns the warnings, without the `warning: ` prefix; empty when all is well
+ * @example
+ * ```ts
+ * secretWarnings(ctx.env, { apps: { default: { app_secret: "s3cret" } } }, "default");
+ * // ['apps.default.app_secret holds a secret in plaintext in the config file; move it …']
+ * ```
+ */
+export function secretWarnings(env: Context["env"], config: Config, profile: string): string[] {
+  const flag = profile === "default" ? "" : ` --profile ${profile}`;
+  const fields: [string, unknown, string][] = [
+    [
+      `apps.${profile}.app_secret`,
+      config.apps?.[profile]?.app_secret,
+      `move it to the keychain with "hark config init --force${flag}" (it asks for the secret ` +
+      `again), or refer to a variable with "hark config set apps.${profile}.app_secret ` +
+      `@env:<VARIABLE>"`,
+    ],
+    [
+      `users.${profile}.access_token`,
+      config.users?.[profile]?.access_token,
+      `sign in again with "hark auth login${flag}", which keeps the token in the keychain`,
+    ],
+  ];
+  const warnings: string[] = [];
+  for (const [key, value, fix] of fields) {
+    if (typeof value !== "string" || value === "") continue;
+    const kind = parseSecretInput(value).kind;
+    if (kind === "bare") {
+      warnings.push(`${key} holds a secret in plaintext in the config file; ${fix}`);
+    } else if (kind === "plain" && env.get("CI")) {
+      warnings.push(
+        `${key} is a @plain: secret; keep secrets in the keychain or in @env: in CI (${fix})`,
+      );
+    }
+  }
+  return warnings;
 }

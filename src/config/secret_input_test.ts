@@ -3,7 +3,13 @@ import { createTestContext } from "../testing/test_context.ts";
 import { MemoryKeychain } from "../keychain/memory_keychain.ts";
 import { KeychainError } from "../keychain/keychain.ts";
 import { ValidationError } from "../errors/mod.ts";
-import { isSecretReference, parseSecretInput, resolveSecretInput } from "./secret_input.ts";
+import type { Config } from "./config.ts";
+import {
+  isSecretReference,
+  parseSecretInput,
+  resolveSecretInput,
+  secretWarnings,
+} from "./secret_input.ts";
 
 Deno.test("parseSecretInput() recognises the four forms", () => {
   assert.deepEqual(parseSecretInput("@keychain:hark/default/app_secret"), {
@@ -68,27 +74,59 @@ Deno.test("resolveSecretInput() fails naming an unset or empty variable", async 
   }
 });
 
-Deno.test("resolveSecretInput() returns @plain: and bare text as they are, silently outside CI", async () => {
-  const ctx = createTestContext();
-  assert.equal(await resolveSecretInput(ctx, "@plain:dev:secret", "s"), "dev:secret");
-  assert.equal(await resolveSecretInput(ctx, "bare-secret", "s"), "bare-secret");
-  assert.equal(ctx.stderr.text(), "");
-  assert.equal(ctx.stdout.text(), "");
+Deno.test("resolveSecretInput() returns @plain: and bare text as they are, printing nothing", async () => {
+  for (const env of [{}, { CI: "true" }] as Record<string, string>[]) {
+    const ctx = createTestContext({ env });
+    assert.equal(await resolveSecretInput(ctx, "@plain:dev:secret", "s"), "dev:secret");
+    assert.equal(await resolveSecretInput(ctx, "bare-secret", "s"), "bare-secret");
+    assert.equal(ctx.stderr.text(), "");
+    assert.equal(ctx.stdout.text(), "");
+  }
 });
 
-Deno.test("resolveSecretInput() warns on stderr about @plain: while CI is set, without the value", async () => {
-  const ctx = createTestContext({ env: { CI: "true" } });
-  assert.equal(
-    await resolveSecretInput(ctx, "@plain:dev-secret-123", "apps.default.app_secret"),
-    "dev-secret-123",
+const ENV = (vars: Record<string, string>) => createTestContext({ env: vars }).env;
+
+Deno.test("secretWarnings() warns about a bare secret in and out of CI, naming key and fix", () => {
+  const config: Config = {
+    apps: { work: { app_id: "cli_1", app_secret: "bare-secret-123" } },
+    users: { work: { access_token: "u-token-456" } },
+  };
+  for (const env of [ENV({}), ENV({ CI: "1" })]) {
+    const warnings = secretWarnings(env, config, "work");
+    assert.equal(warnings.length, 2);
+    assert.match(warnings[0], /^apps\.work\.app_secret holds a secret in plaintext/);
+    assert.match(warnings[0], /hark config init --force --profile work/);
+    assert.match(warnings[0], /hark config set apps\.work\.app_secret @env:<VARIABLE>/);
+    assert.match(warnings[1], /^users\.work\.access_token holds a secret in plaintext/);
+    assert.match(warnings[1], /hark auth login --profile work/);
+    for (const warning of warnings) assert.ok(!/bare-secret|u-token/.test(warning), warning);
+  }
+  assert.match(
+    secretWarnings(ENV({}), { apps: { default: { app_secret: "x" } } }, "default")[0],
+    /"hark config init --force" \(it asks/,
   );
-  assert.match(ctx.stderr.text(), /^warning: apps\.default\.app_secret is a @plain: secret/);
-  assert.ok(!ctx.stderr.text().includes("dev-secret-123"));
-  assert.equal(ctx.stdout.text(), "");
 });
 
-Deno.test("resolveSecretInput() does not warn about bare strings in CI", async () => {
-  const ctx = createTestContext({ env: { CI: "1" } });
-  await resolveSecretInput(ctx, "bare", "s");
-  assert.equal(ctx.stderr.text(), "");
+Deno.test("secretWarnings() warns about @plain: only while CI is set, without the value", () => {
+  const config: Config = { apps: { default: { app_secret: "@plain:dev-secret-123" } } };
+  assert.deepEqual(secretWarnings(ENV({}), config, "default"), []);
+  const [warning, ...rest] = secretWarnings(ENV({ CI: "true" }), config, "default");
+  assert.deepEqual(rest, []);
+  assert.match(warning, /^apps\.default\.app_secret is a @plain: secret/);
+  assert.ok(!warning.includes("dev-secret-123"));
+});
+
+Deno.test("secretWarnings() is silent for references, other profiles and absent secrets", () => {
+  const config: Config = {
+    apps: {
+      default: { app_secret: "@keychain:hark/default/app_secret" },
+      ci: { app_secret: "@env:APP_SECRET" },
+      other: { app_secret: "plaintext-elsewhere" },
+      empty: { app_secret: "" },
+    },
+    users: { default: { access_token: "@keychain:hark/default/user_token" } },
+  };
+  for (const profile of ["default", "ci", "empty", "missing"]) {
+    assert.deepEqual(secretWarnings(ENV({ CI: "1" }), config, profile), [], profile);
+  }
 });

@@ -1,7 +1,8 @@
 /**
  * The encrypted-file keychain, for containers and CI machines with no OS keychain: opt in with
  * `HARK_KEYCHAIN=file` and set `HARK_KEYCHAIN_PASSWORD`. Each secret is one file under
- * `<data folder>/keychain/` (folder mode 0700, file mode 0600), written atomically, holding
+ * `<data folder>/keychain/` (folder mode 0700, tightened when looser; file mode 0600), written
+ * atomically through a fresh temporary file that a planted link cannot redirect, holding
  * `{v, kdf, iterations, salt, iv, ciphertext}` as JSON: AES-256-GCM with a key derived by
  * PBKDF2-SHA256 from the password, and the keychain path as additional data, so a file moved to
  * another path does not decrypt.
@@ -11,6 +12,7 @@
 
 import { join } from "node:path";
 import type { Context } from "../context.ts";
+import { HarkError } from "../errors/mod.ts";
 import { checkKeychainPath, type Keychain, KeychainError } from "./keychain.ts";
 
 const BACKEND = "file";
@@ -177,8 +179,11 @@ export class FileKeychain implements Keychain {
     };
     try {
       await this.#ctx.fs.mkdir(this.dir, 0o700);
-      await this.#ctx.fs.writeFileAtomic(file, JSON.stringify(record) + "\n", 0o600);
+      await this.#ctx.fs.writeFileAtomic(file, JSON.stringify(record) + "\n", 0o600, {
+        privateFolder: true,
+      });
     } catch (error) {
+      if (error instanceof HarkError) throw error; // an unsafe folder, already explained
       throw new KeychainError(BACKEND, `Cannot write "${path}" to the file keychain: ${error}`, {
         suggestion: `Check that "${this.dir}" is writable, or set HARK_DATA_DIR`,
         cause: error,

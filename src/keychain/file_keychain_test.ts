@@ -197,3 +197,25 @@ Deno.test("fileNameOfPath() and pathOfFileName() are inverse and reject strays",
   assert.equal(pathOfFileName("hark%2Fdefault%2Fapp_secret.json.tmp"), undefined);
   assert.equal(pathOfFileName("other.json"), undefined);
 });
+
+Deno.test({
+  name: "FileKeychain never writes through a link planted at a temp name and tightens its folder",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await withDir(async (dir) => {
+      const keychain = new FileKeychain(context(dir), { iterations: 1_000 });
+      const folder = join(dir, "keychain");
+      await Deno.mkdir(folder, { mode: 0o700 });
+      await Deno.chmod(folder, 0o755);
+      const victim = join(dir, "victim");
+      await Deno.writeTextFile(victim, "precious");
+      const entry = join(folder, fileNameOfPath("hark/default/app_secret"));
+      await Deno.symlink(victim, `${entry}.tmp`);
+      await keychain.set("hark/default/app_secret", "s3cret");
+      assert.equal(await Deno.readTextFile(victim), "precious");
+      assert.equal(await keychain.get("hark/default/app_secret"), "s3cret");
+      assert.equal((await Deno.stat(folder)).mode! & 0o777, 0o700);
+      assert.ok((await Deno.lstat(`${entry}.tmp`)).isSymlink);
+    });
+  },
+});

@@ -6,7 +6,9 @@
  * @module
  */
 
+import { dirname } from "node:path";
 import type { Context, Env, FileSystem, OsName, RunOptions, RunResult } from "../context.ts";
+import { ValidationError } from "../errors/mod.ts";
 import type { Keychain } from "../keychain/keychain.ts";
 import { selectKeychain } from "../keychain/select_keychain.ts";
 
@@ -163,19 +165,24 @@ async function run(cmd: string, args: string[], options: RunOptions = {}): Promi
 export const realFileSystem: FileSystem = {
   readTextFile: (path) => Deno.readTextFile(path),
   readFile: (path) => Deno.readFile(path),
-  async writeFileAtomic(path, data, mode) {
-    const tmp = `${path}.tmp`;
+  async writeFileAtomic(path, data, mode, options = {}) {
     const bytes = typeof data === "string" ? encoder.encode(data) : data;
-    const file = await Deno.open(tmp, { write: true, create: true, truncate: true, mode });
+    const { file, tmp } = await createTempFile(path, mode);
     try {
-      if (Deno.build.os !== "windows") await Deno.chmod(tmp, mode);
-      let offset = 0;
-      while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
-      await file.sync();
-    } finally {
-      file.close();
+      try {
+        await secureFolder(dirname(path), file, options.privateFolder === true);
+        await ensureMode(file, tmp, mode);
+        let offset = 0;
+        while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
+        await file.sync();
+      } finally {
+        file.close();
+      }
+      await Deno.rename(tmp, path);
+    } catch (error) {
+      await Deno.remove(tmp).catch(() => {});
+      throw error;
     }
-    await Deno.rename(tmp, path);
   },
   async mkdir(path, mode) {
     await Deno.mkdir(path, { recursive: true, mode });
@@ -212,9 +219,15 @@ export const realFileSystem: FileSystem = {
   async createExclusive(path, data) {
     const file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
     try {
-      await file.write(encoder.encode(data));
-    } finally {
-      file.close();
+      try {
+        await secureFolder(dirname(path), file, false);
+        await file.write(encoder.encode(data));
+      } finally {
+        file.close();
+      }
+    } catch (error) {
+      await Deno.remove(path).catch(() => {});
+      throw error;
     }
   },
   async mtime(path) {
@@ -226,3 +239,76 @@ export const realFileSystem: FileSystem = {
     }
   },
 };
+
+/** How many random temporary names {@link createTempFile} tries before giving up. */
+const TEMP_ATTEMPTS = 8;
+
+/**
+ * Creates `<path>.<16 hex digits>.tmp` exclusively: `createNew` fails on anything already at
+ * that name, a link (dangling or not) included, so a planted link is never followed.
+ */
+async function createTempFile(
+  path: string,
+  mode: number,
+): Promise<{ file: Deno.FsFile; tmp: string }> {
+  for (let attempt = 1;; attempt++) {
+    const suffix = [...crypto.getRandomValues(new Uint8Array(8))]
+      .map((b) => b.toString(16).padStart(2, "0"))
+      .join("");
+    const tmp = `${path}.${suffix}.tmp`;
+    try {
+      return { file: await Deno.open(tmp, { write: true, createNew: true, mode }), tmp };
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists) || attempt >= TEMP_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/**
+ * Checks the folder a file was just created in (`created`, still open), as
+ * {@link FileSystem.writeFileAtomic} documents: refuses a folder every user may write to, or one
+ * other users may write to that belongs to someone else; tightens a private folder of the user's
+ * to 0700. The user is the owner of `created`, which needs no extra permission to learn.
+ *
+ * @throws {ValidationError} naming the folder and the fix when it is not safe
+ */
+async function secureFolder(
+  folder: string,
+  created: Deno.FsFile,
+  privateFolder: boolean,
+): Promise<void> {
+  const info = await Deno.stat(folder);
+  const user = (await created.stat()).uid;
+  if (info.mode === null || info.uid === null || user === null) return; // Windows
+  const ours = info.uid === user;
+  if (ours && privateFolder) {
+    if ((info.mode & 0o077) !== 0) await Deno.chmod(folder, 0o700);
+    return;
+  }
+  const everyone = (info.mode & 0o002) !== 0;
+  const group = (info.mode & 0o020) !== 0;
+  if (!everyone && !(group && !ours)) return;
+  const who = ours ? "every user can write to it" : "other users can write to it and it " +
+    `belongs to someone else (uid ${info.uid})`;
+  throw new ValidationError(`Cannot write in the folder "${folder}": ${who}`, {
+    param: folder,
+    suggestion: ours
+      ? `Make it private with: chmod 700 "${folder}", or use a folder only you can write to`
+      : "Use a folder of your own that only you can write to (set HARK_CONFIG or " +
+        `HARK_DATA_DIR), or have its owner run: chmod go-w "${folder}"`,
+  });
+}
+
+/**
+ * Gives the new file exactly `mode` when the umask took bits away. The path is changed only
+ * while it still names the open file, so a link swapped in meanwhile is not followed.
+ */
+async function ensureMode(file: Deno.FsFile, path: string, mode: number): Promise<void> {
+  const opened = await file.stat();
+  if (opened.mode === null || (opened.mode & 0o777) === mode) return;
+  const named = await Deno.lstat(path);
+  if (!named.isFile || named.ino !== opened.ino || named.dev !== opened.dev) {
+    throw new Deno.errors.PermissionDenied(`"${path}" was replaced while being written`);
+  }
+  await Deno.chmod(path, mode);
+}
