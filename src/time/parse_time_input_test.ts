@@ -93,7 +93,7 @@ Deno.test("parseTimeInput() reads now, today, tomorrow and yesterday in the zone
   assert.equal(dateOf("yesterday", "Pacific/Kiritimati"), "2026-03-12");
 });
 
-Deno.test("parseTimeInput() reads offsets from now: days and weeks as days, hours as instants", () => {
+Deno.test("parseTimeInput() reads +2d and -1w as days, +3h and -30m as instants", () => {
   assert.equal(dateOf("+2d"), "2026-03-14");
   assert.equal(dateOf("-1d"), "2026-03-11");
   assert.equal(dateOf("+1w"), "2026-03-19");
