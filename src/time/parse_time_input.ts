@@ -56,7 +56,7 @@ const LOCAL =
   /^(\d{4})-(\d{2})-(\d{2})(?:(?:[Tt]|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?$/;
 const UNIX_SECONDS = /^\d{9,10}$/;
 const DAY_OFFSET = /^([+-])\s*(\d{1,4})\s*([dw])$/i;
-const WORDS: Record<string, number> = { today: 0, tomorrow: 1, yesterday: -1 };
+const WORDS = new Map([["today", 0], ["tomorrow", 1], ["yesterday", -1]]);
 
 /**
  * Parses a time typed by the user, keeping what kind of thing was typed:
@@ -90,7 +90,8 @@ export function parseTimeInput(text: string, options: ParseTimeOptions): TimeInp
   const lower = value.toLowerCase();
 
   if (lower === "now") return instant(now);
-  if (lower in WORDS) return date(addDays(dateIn(now, timeZone), WORDS[lower]));
+  const word = WORDS.get(lower);
+  if (word !== undefined) return date(addDays(dateIn(now, timeZone), word));
   const dayOffset = DAY_OFFSET.exec(value);
   if (dayOffset) {
     const days = Number(dayOffset[2]) * (dayOffset[3].toLowerCase() === "w" ? 7 : 1);

@@ -158,6 +158,8 @@ Deno.test("parseTimeInput() refuses other text, listing the accepted forms and t
       "2026-03-12T14:00+0800",
       "+2x",
       "next week",
+      "constructor",
+      "toString",
     ]
   ) {
     const error = rejects(text, /expected a date \(2026-03-12\), a local time .*RFC 3339.*\+2d/);
