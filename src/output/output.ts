@@ -18,6 +18,11 @@ export interface OutputOptions {
   color: boolean;
   /** The config's preferences. */
   preferences?: Preferences;
+  /**
+   * Leave CSV cells that a spreadsheet would run as a formula as they are (`--csv-raw`);
+   * default false: they are prefixed with `'`.
+   */
+  csvRaw?: boolean;
 }
 
 /** A table or CSV column. */
@@ -44,8 +49,10 @@ export function resolveFormat(ctx: Context, options: OutputOptions): OutputForma
  * Writes `data` to stdout in the resolved format. A list renders one row per item; a single
  * object renders as FIELD / VALUE rows when no columns are given.
  *
+ * Table and CSV cells are made safe for a terminal; JSON stays exact.
+ *
  * @param ctx the context
- * @param options format, colour and preferences
+ * @param options format, colour, preferences and `csvRaw`
  * @param data the data
  * @param columns the table and CSV columns; default every key of the first item
  */
@@ -62,7 +69,7 @@ export function writeData<T>(
   }
   const { headers, rows } = tabulate(data, columns);
   if (format === "csv") {
-    ctx.stdout.write(renderCsv(headers, rows));
+    ctx.stdout.write(renderCsv(headers, rows, { raw: options.csvRaw }));
     return;
   }
   const colors = paint(

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createTestContext } from "../testing/test_context.ts";
-import { formatJson, type OutputOptions, resolveFormat, writeData } from "./output.ts";
+import { type Column, formatJson, type OutputOptions, resolveFormat, writeData } from "./output.ts";
 
 const rows = [
   { name: "Ada, Countess", id: "ou_1", tags: ["a", "b"] },
@@ -117,4 +117,34 @@ Deno.test("writeData() of an empty list prints the header only in table and CSV"
   const json = createTestContext();
   writeData(json, { format: "json", color: true }, []);
   assert.equal(json.stdout.text(), "[]\n");
+});
+
+/** The attack of issue 12, as a service would send it in a name or a summary. */
+const ATTACK = "Denied\x1b]0;pwned\x07\x1b[2J\x1b[41;97m  ACCESS GRANTED  \x1b[0m\u202e";
+
+Deno.test("writeData() neutralises network text in tables and CSV, and keeps JSON exact", () => {
+  const data = [{ name: ATTACK, id: "ou_1" }];
+  const columns: Column[] = [{ header: "NAME", value: "name" }, { header: "ID", value: "id" }];
+  for (const format of ["table", "csv"] as const) {
+    const ctx = createTestContext({ stdoutIsTerminal: true, env: { NO_COLOR: "1" } });
+    writeData(ctx, { format, color: true }, data, columns);
+    const out = ctx.stdout.text();
+    // deno-lint-ignore no-control-regex
+    assert.ok(!/[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e]/.test(out), `${format}: ${out}`);
+    assert.ok(out.includes("Denied\\x1b]0;pwned\\x07\\x1b[2J\\x1b[41;97m"), format);
+    assert.ok(out.includes("\\u202e"), format);
+  }
+  const json = createTestContext();
+  writeData(json, { format: "json", color: true }, data, columns);
+  assert.deepEqual(JSON.parse(json.stdout.text()), data);
+});
+
+Deno.test("writeData() prefixes CSV formula cells with ' unless csvRaw is set", () => {
+  const data = [{ name: '=HYPERLINK("http://evil")', n: "-1" }];
+  const safe = createTestContext();
+  writeData(safe, { format: "csv", color: true }, data);
+  assert.equal(safe.stdout.text(), 'NAME,N\r\n"\'=HYPERLINK(""http://evil"")",\'-1\r\n');
+  const raw = createTestContext();
+  writeData(raw, { format: "csv", color: true, csvRaw: true }, data);
+  assert.equal(raw.stdout.text(), 'NAME,N\r\n"=HYPERLINK(""http://evil"")",-1\r\n');
 });

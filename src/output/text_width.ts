@@ -4,6 +4,8 @@
  * @module
  */
 
+import { terminalSafe } from "./terminal_safe.ts";
+
 /**
  * The number of terminal columns `text` takes: wide East Asian characters and emoji count two,
  * combining marks zero.
@@ -36,16 +38,14 @@ export function truncateToWidth(text: string, max: number): string {
 }
 
 /**
- * Replaces control characters (which could move the cursor or change colours) by visible
- * escapes, and newlines and tabs by spaces, so a value prints on one line safely.
+ * Makes a value fit for one table cell: line breaks and tabs become spaces, and every control,
+ * bidi or invisible format character is escaped visibly ({@link terminalSafe}).
  *
  * @param text untrusted text
+ * @returns one line, safe to print
  */
 export function sanitizeCell(text: string): string {
-  return text
-    .replace(/[\r\n\t]+/g, " ")
-    // deno-lint-ignore no-control-regex
-    .replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return terminalSafe(text, { breaks: "space" });
 }
 
 function charWidth(code: number): number {
