@@ -1,5 +1,5 @@
 /**
- * Output: json / table / csv, colour and terminal rules, terminal-safe text.
+ * Output: json / table / csv, colour and terminal rules, terminal-safe text, the spinner.
  *
  * @module
  */
@@ -8,5 +8,6 @@ export { colorEnabled, type ColorSettings, type Paint, paint } from "./color.ts"
 export { csvCell, csvField, type CsvOptions, renderCsv } from "./csv.ts";
 export { type Column, formatJson, type OutputOptions, resolveFormat, writeData } from "./output.ts";
 export { renderTable, type TableOptions } from "./table.ts";
+export { createSpinner, type Spinner, spinnerEnabled, type SpinnerOptions } from "./spinner.ts";
 export { terminalSafe, type TerminalSafeOptions } from "./terminal_safe.ts";
 export { sanitizeCell, textWidth, truncateToWidth } from "./text_width.ts";
