@@ -6,8 +6,22 @@
 
 export { colorEnabled, type ColorSettings, type Paint, paint } from "./color.ts";
 export { csvCell, csvField, type CsvOptions, renderCsv } from "./csv.ts";
-export { type Column, formatJson, type OutputOptions, resolveFormat, writeData } from "./output.ts";
-export { renderTable, type TableOptions } from "./table.ts";
+export {
+  type Column,
+  DEFAULT_TERMINAL_WIDTH,
+  formatJson,
+  type OutputOptions,
+  resolveFormat,
+  terminalWidth,
+  writeData,
+} from "./output.ts";
+export {
+  type ColumnKind,
+  type RenderedTable,
+  renderTable,
+  type TableColumn,
+  type TableOptions,
+} from "./table.ts";
 export { createSpinner, type Spinner, spinnerEnabled, type SpinnerOptions } from "./spinner.ts";
 export { terminalSafe, type TerminalSafeOptions } from "./terminal_safe.ts";
 export { sanitizeCell, textWidth, truncateToWidth } from "./text_width.ts";
