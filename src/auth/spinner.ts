@@ -1,42 +1,11 @@
 /**
- * A small spinner on stderr, shown only when stderr is a terminal.
+ * The waiting line of `auth login`: the spinner itself lives in `src/output/spinner.ts` and is
+ * re-exported here for the callers that import it from this file.
  *
  * @module
  */
 
-import type { Context } from "../context.ts";
-
-const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
-
-/** A spinner line. */
-export interface Spinner {
-  /** Redraws the line with `text` and the next frame. */
-  update(text: string): void;
-  /** Clears the line. */
-  stop(): void;
-}
-
-/**
- * Creates a spinner on `ctx.stderr`; every call is a no-op when stderr is not a terminal.
- *
- * @param ctx the context
- */
-export function createSpinner(ctx: Context): Spinner {
-  const on = ctx.stderr.isTerminal;
-  let frame = 0;
-  let drawn = false;
-  return {
-    update(text: string) {
-      if (!on) return;
-      ctx.stderr.write(`\r\x1b[2K${FRAMES[frame++ % FRAMES.length]} ${text}`);
-      drawn = true;
-    },
-    stop() {
-      if (on && drawn) ctx.stderr.write("\r\x1b[2K");
-      drawn = false;
-    },
-  };
-}
+export { createSpinner, type Spinner } from "../output/spinner.ts";
 
 /**
  * Formats a duration as `m:ss`.

@@ -1,22 +1,27 @@
 /**
- * Colour rules: off with `--no-color`, `NO_COLOR`, `preferences.color = false`, or when the
- * stream is not a terminal.
+ * Colour: hark decides whether to colour ({@link colorEnabled}); the escape codes come from
+ * `ansi-styles`.
+ *
+ * Why `ansi-styles` and not a colour library with its own switch (picocolors, tinyrainbow,
+ * ansis): those read `process.env` and `process.stdout` when imported, which loads Deno's Node
+ * `process` emulation, about 16–22 ms on every start, `--version` included; `ansi-styles` is a
+ * table of codes and costs nothing (figures in the commit that brought it in). The switch is
+ * ours anyway: hark's rules decide, never the library's detection.
  *
  * @module
  */
 
+import ansiStyles from "ansi-styles";
 import type { Context, OutputStream } from "../context.ts";
 
 /** Colour helpers; each is the identity when colours are off. */
 export interface Paint {
   /** Whether colours are on. */
   enabled: boolean;
+  /** Red: the `error:` label. */
   red(text: string): string;
-  green(text: string): string;
-  yellow(text: string): string;
-  cyan(text: string): string;
+  /** Bold: table headers, the command to run after an error. */
   bold(text: string): string;
-  dim(text: string): string;
 }
 
 /** Inputs of {@link colorEnabled}. */
@@ -28,11 +33,13 @@ export interface ColorSettings {
 }
 
 /**
- * Whether to colour what is written to `stream`.
+ * Whether to colour what is written to `stream`: off with `--no-color`, a non-empty
+ * `NO_COLOR`, `preferences.color = false`, `TERM=dumb`, or when the stream is not a terminal.
  *
  * @param ctx the context (env)
  * @param stream the stream written to
  * @param settings the flag and preference
+ * @returns whether to colour
  */
 export function colorEnabled(
   ctx: Pick<Context, "env">,
@@ -42,6 +49,7 @@ export function colorEnabled(
   if (!settings.color) return false;
   if (ctx.env.get("NO_COLOR")) return false;
   if (settings.preference === false) return false;
+  if (ctx.env.get("TERM") === "dumb") return false;
   return stream.isTerminal;
 }
 
@@ -49,17 +57,11 @@ export function colorEnabled(
  * Colour helpers, on or off.
  *
  * @param enabled whether colours are on
+ * @returns the helpers; identities when `enabled` is false
  */
 export function paint(enabled: boolean): Paint {
-  const wrap = (open: number, close: number) => (text: string) =>
-    enabled ? `\x1b[${open}m${text}\x1b[${close}m` : text;
-  return {
-    enabled,
-    red: wrap(31, 39),
-    green: wrap(32, 39),
-    yellow: wrap(33, 39),
-    cyan: wrap(36, 39),
-    bold: wrap(1, 22),
-    dim: wrap(2, 22),
-  };
+  const style = ({ open, close }: { open: string; close: string }) => (text: string) =>
+    // Re-open after a nested close of the same kind, so the outer style goes on.
+    enabled ? open + text.replaceAll(close, close + open) + close : text;
+  return { enabled, red: style(ansiStyles.red), bold: style(ansiStyles.bold) };
 }

@@ -32,6 +32,13 @@ Deno.test("colorEnabled() judges the stream written to", () => {
   assert.equal(colorEnabled(ctx, ctx.stdout, { color: true }), false);
 });
 
+Deno.test("colorEnabled() is off with TERM=dumb", () => {
+  const ctx = createTestContext({ stdoutIsTerminal: true, env: { TERM: "dumb" } });
+  assert.equal(colorEnabled(ctx, ctx.stdout, { color: true, preference: true }), false);
+  const xterm = createTestContext({ stdoutIsTerminal: true, env: { TERM: "xterm-256color" } });
+  assert.equal(colorEnabled(xterm, xterm.stdout, { color: true }), true);
+});
+
 Deno.test("paint() wraps text in ANSI codes only when enabled", () => {
   const on = paint(true);
   assert.equal(on.enabled, true);
@@ -39,7 +46,10 @@ Deno.test("paint() wraps text in ANSI codes only when enabled", () => {
   assert.equal(on.bold("x"), "\x1b[1mx\x1b[22m");
   const off = paint(false);
   assert.equal(off.enabled, false);
-  for (const style of [off.red, off.green, off.yellow, off.cyan, off.bold, off.dim]) {
-    assert.equal(style("x"), "x");
-  }
+  for (const style of [off.red, off.bold]) assert.equal(style("x"), "x");
+});
+
+Deno.test("paint() keeps the outer style on after a nested one of the same kind ends", () => {
+  const { bold } = paint(true);
+  assert.equal(bold(`a ${bold("b")} c`), "\x1b[1ma \x1b[1mb\x1b[22m\x1b[1m c\x1b[22m");
 });

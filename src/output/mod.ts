@@ -1,11 +1,27 @@
 /**
- * Output: json / table / csv, colour and terminal rules.
+ * Output: json / table / csv, colour and terminal rules, terminal-safe text, the spinner.
  *
  * @module
  */
 
 export { colorEnabled, type ColorSettings, type Paint, paint } from "./color.ts";
-export { csvField, renderCsv } from "./csv.ts";
-export { type Column, formatJson, type OutputOptions, resolveFormat, writeData } from "./output.ts";
-export { renderTable, type TableOptions } from "./table.ts";
+export { csvCell, csvField, type CsvOptions, renderCsv } from "./csv.ts";
+export {
+  type Column,
+  DEFAULT_TERMINAL_WIDTH,
+  formatJson,
+  type OutputOptions,
+  resolveFormat,
+  terminalWidth,
+  writeData,
+} from "./output.ts";
+export {
+  type ColumnKind,
+  type RenderedTable,
+  renderTable,
+  type TableColumn,
+  type TableOptions,
+} from "./table.ts";
+export { createSpinner, type Spinner, spinnerEnabled, type SpinnerOptions } from "./spinner.ts";
+export { terminalSafe, type TerminalSafeOptions } from "./terminal_safe.ts";
 export { sanitizeCell, textWidth, truncateToWidth } from "./text_width.ts";

@@ -8,7 +8,7 @@ import type { Context } from "../context.ts";
 import type { OutputFormat, Preferences } from "../config/config.ts";
 import { colorEnabled, paint } from "./color.ts";
 import { renderCsv } from "./csv.ts";
-import { renderTable } from "./table.ts";
+import { type ColumnKind, renderTable, type TableColumn } from "./table.ts";
 
 /** What decides how data is written. */
 export interface OutputOptions {
@@ -18,6 +18,11 @@ export interface OutputOptions {
   color: boolean;
   /** The config's preferences. */
   preferences?: Preferences;
+  /**
+   * Leave CSV cells that a spreadsheet would run as a formula as they are (`--csv-raw`);
+   * default false: they are prefixed with `'`.
+   */
+  csvRaw?: boolean;
 }
 
 /** A table or CSV column. */
@@ -26,7 +31,20 @@ export interface Column<T = Record<string, unknown>> {
   header: string;
   /** The field read from each row, or a function computing the cell. */
   value: string | ((row: T) => unknown);
+  /**
+   * What the column holds: `"id"` and `"time"` are never cut to fit a terminal, `"text"` (the
+   * default) is cut with `…`.
+   */
+  kind?: ColumnKind;
+  /**
+   * How useful the column is in a table too narrow for all: the lowest are hidden first, and a
+   * footer on stderr says so. Default 0; among equal priorities the rightmost goes first.
+   */
+  priority?: number;
 }
+
+/** The width assumed for a terminal that reports none (or 0) and no sane `COLUMNS`. */
+export const DEFAULT_TERMINAL_WIDTH = 80;
 
 /**
  * The format to use: the flag, then `preferences.output_format`, then `table` on a terminal and
@@ -44,8 +62,12 @@ export function resolveFormat(ctx: Context, options: OutputOptions): OutputForma
  * Writes `data` to stdout in the resolved format. A list renders one row per item; a single
  * object renders as FIELD / VALUE rows when no columns are given.
  *
+ * On a terminal a table fits its width ({@link terminalWidth}): the least useful columns are
+ * hidden (a footer on stderr names them), then free text is cut. Piped, a table is never cut.
+ * Table and CSV cells are made safe for a terminal; JSON stays exact.
+ *
  * @param ctx the context
- * @param options format, colour and preferences
+ * @param options format, colour, preferences and `csvRaw`
  * @param data the data
  * @param columns the table and CSV columns; default every key of the first item
  */
@@ -60,20 +82,40 @@ export function writeData<T>(
     ctx.stdout.write(formatJson(data, ctx.stdout.isTerminal) + "\n");
     return;
   }
-  const { headers, rows } = tabulate(data, columns);
+  const { specs, rows } = tabulate(data, columns);
   if (format === "csv") {
-    ctx.stdout.write(renderCsv(headers, rows));
+    ctx.stdout.write(renderCsv(specs.map((c) => c.header), rows, { raw: options.csvRaw }));
     return;
   }
   const colors = paint(
     colorEnabled(ctx, ctx.stdout, { color: options.color, preference: options.preferences?.color }),
   );
-  ctx.stdout.write(
-    renderTable(headers, rows, {
-      maxWidth: ctx.stdout.isTerminal ? ctx.stdout.columns : undefined,
-      header: colors.bold,
-    }),
-  );
+  const maxWidth = ctx.stdout.isTerminal ? terminalWidth(ctx) : undefined;
+  const table = renderTable(specs, rows, { maxWidth, header: colors.bold });
+  ctx.stdout.write(table.text);
+  if (table.hidden.length > 0) ctx.stderr.write(hiddenFooter(table.hidden, maxWidth) + "\n");
+}
+
+/**
+ * The width a table on stdout fits: the terminal's, or, when it reports none or 0 (some ptys
+ * report 0×0), `COLUMNS` when it is a whole number from 10 to 10 000, else 80.
+ *
+ * @param ctx the context
+ * @returns the width in columns
+ */
+export function terminalWidth(ctx: Pick<Context, "env" | "stdout">): number {
+  const reported = ctx.stdout.columns;
+  if (reported !== undefined && reported > 0) return reported;
+  const columns = ctx.env.get("COLUMNS")?.trim() ?? "";
+  const fromEnv = /^\d{2,5}$/.test(columns) ? Number(columns) : NaN;
+  return fromEnv >= 10 && fromEnv <= 10_000 ? fromEnv : DEFAULT_TERMINAL_WIDTH;
+}
+
+/** The note that columns were hidden: with their names when that fits on one line. */
+function hiddenFooter(hidden: string[], width = Infinity): string {
+  const count = hidden.length === 1 ? "1 column" : `${hidden.length} columns`;
+  const named = `${count} hidden (${hidden.join(", ")}); --format json for all`;
+  return named.length <= width ? named : `${count} hidden; --format json for all`;
 }
 
 /**
@@ -99,19 +141,22 @@ function sortKeys(value: unknown): unknown {
 function tabulate<T>(
   data: T | T[],
   columns: Column<T>[] | undefined,
-): { headers: string[]; rows: string[][] } {
+): { specs: TableColumn[]; rows: string[][] } {
   if (!Array.isArray(data)) {
     if (columns) return tabulate([data], columns);
     const entries = Object.entries((data ?? {}) as Record<string, unknown>);
-    return { headers: ["FIELD", "VALUE"], rows: entries.map(([k, v]) => [k, cell(v)]) };
+    return {
+      specs: [{ header: "FIELD", kind: "id" }, { header: "VALUE" }],
+      rows: entries.map(([k, v]) => [k, cell(v)]),
+    };
   }
-  const cols = columns ??
+  const cols: Column<T>[] = columns ??
     Object.keys((data[0] ?? {}) as Record<string, unknown>).map((key) => ({
       header: key.toUpperCase(),
       value: key,
     }));
   return {
-    headers: cols.map((c) => c.header),
+    specs: cols.map(({ header, kind, priority }) => ({ header, kind, priority })),
     rows: data.map((row) =>
       cols.map((c) =>
         cell(

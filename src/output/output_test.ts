@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { createTestContext } from "../testing/test_context.ts";
-import { formatJson, type OutputOptions, resolveFormat, writeData } from "./output.ts";
+import {
+  type Column,
+  formatJson,
+  type OutputOptions,
+  resolveFormat,
+  terminalWidth,
+  writeData,
+} from "./output.ts";
+import { textWidth } from "./text_width.ts";
 
 const rows = [
   { name: "Ada, Countess", id: "ou_1", tags: ["a", "b"] },
@@ -117,4 +125,130 @@ Deno.test("writeData() of an empty list prints the header only in table and CSV"
   const json = createTestContext();
   writeData(json, { format: "json", color: true }, []);
   assert.equal(json.stdout.text(), "[]\n");
+});
+
+/** The attack of issue 12, as a service would send it in a name or a summary. */
+const ATTACK = "Denied\x1b]0;pwned\x07\x1b[2J\x1b[41;97m  ACCESS GRANTED  \x1b[0m\u202e";
+
+Deno.test("writeData() neutralises network text in tables and CSV, and keeps JSON exact", () => {
+  const data = [{ name: ATTACK, id: "ou_1" }];
+  const columns: Column[] = [{ header: "NAME", value: "name" }, { header: "ID", value: "id" }];
+  for (const format of ["table", "csv"] as const) {
+    const ctx = createTestContext({ stdoutIsTerminal: true, env: { NO_COLOR: "1" } });
+    writeData(ctx, { format, color: true }, data, columns);
+    const out = ctx.stdout.text();
+    // deno-lint-ignore no-control-regex
+    assert.ok(!/[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e]/.test(out), `${format}: ${out}`);
+    assert.ok(out.includes("Denied\\x1b]0;pwned\\x07\\x1b[2J\\x1b[41;97m"), format);
+    assert.ok(out.includes("\\u202e"), format);
+  }
+  const json = createTestContext();
+  writeData(json, { format: "json", color: true }, data, columns);
+  assert.deepEqual(JSON.parse(json.stdout.text()), data);
+});
+
+Deno.test("writeData() prefixes CSV formula cells with ' unless csvRaw is set", () => {
+  const data = [{ name: '=HYPERLINK("http://evil")', n: "-1" }];
+  const safe = createTestContext();
+  writeData(safe, { format: "csv", color: true }, data);
+  assert.equal(safe.stdout.text(), 'NAME,N\r\n"\'=HYPERLINK(""http://evil"")",\'-1\r\n');
+  const raw = createTestContext();
+  writeData(raw, { format: "csv", color: true, csvRaw: true }, data);
+  assert.equal(raw.stdout.text(), 'NAME,N\r\n"=HYPERLINK(""http://evil"")",-1\r\n');
+});
+
+const people = [
+  {
+    name: "Ada Lovelace",
+    open_id: "ou_fd020f5b1c3c4a8e9f0a1b2c3d4e5f60",
+    user_id: "5d9bd1a2",
+    department_ids: ["od-4e6ac9c3f1b2a0e5d7c8b9a6f3e2d1c0", "od-11"],
+  },
+];
+const peopleColumns: Column[] = [
+  { header: "NAME", value: "name", priority: 3 },
+  { header: "OPEN ID", value: "open_id", kind: "id", priority: 4 },
+  { header: "USER ID", value: "user_id", kind: "id", priority: 2 },
+  { header: "DEPARTMENTS", value: "department_ids", priority: 1 },
+];
+
+Deno.test("writeData() hides columns that do not fit and says so on stderr only", () => {
+  const ctx = createTestContext({ stdoutIsTerminal: true, columns: 60, env: { NO_COLOR: "1" } });
+  writeData(ctx, { color: true }, people, peopleColumns);
+  assert.equal(
+    ctx.stdout.text(),
+    "NAME          OPEN ID                              USER ID\n" +
+      "Ada Lovelace  ou_fd020f5b1c3c4a8e9f0a1b2c3d4e5f60  5d9bd1a2\n",
+  );
+  assert.equal(ctx.stderr.text(), "1 column hidden (DEPARTMENTS); --format json for all\n");
+});
+
+Deno.test("writeData() leaves the names out of a footer too long for the terminal", () => {
+  const ctx = createTestContext({ stdoutIsTerminal: true, columns: 40, env: { NO_COLOR: "1" } });
+  writeData(ctx, { color: true }, people, peopleColumns);
+  assert.equal(ctx.stdout.text(), "OPEN ID\nou_fd020f5b1c3c4a8e9f0a1b2c3d4e5f60\n");
+  assert.equal(
+    ctx.stderr.text(),
+    "3 columns hidden; --format json for all\n",
+  );
+});
+
+Deno.test("writeData() writes no footer when everything fits or output is piped", () => {
+  const wide = createTestContext({ stdoutIsTerminal: true, columns: 160, env: { NO_COLOR: "1" } });
+  writeData(wide, { color: true }, people, peopleColumns);
+  assert.ok(wide.stdout.text().includes("od-4e6ac9c3f1b2a0e5d7c8b9a6f3e2d1c0, od-11"));
+  assert.equal(wide.stderr.text(), "");
+  const piped = createTestContext({ columns: 40 });
+  writeData(piped, { format: "table", color: true }, people, peopleColumns);
+  assert.ok(piped.stdout.text().includes("DEPARTMENTS"));
+  assert.equal(piped.stderr.text(), "");
+});
+
+Deno.test("writeData() fits a terminal that reports 0 columns to COLUMNS, else 80", () => {
+  const summary = "s".repeat(200);
+  for (
+    const [env, width] of [[{}, 80], [{ COLUMNS: "50" }, 50], [{ COLUMNS: "0" }, 80], [{
+      COLUMNS: "wide",
+    }, 80]] as const
+  ) {
+    const ctx = createTestContext({
+      stdoutIsTerminal: true,
+      columns: 0,
+      env: { NO_COLOR: "1", ...env },
+    });
+    writeData(ctx, { color: true }, [{ id: "ev_1", summary }], [
+      { header: "ID", value: "id", kind: "id" },
+      { header: "SUMMARY", value: "summary" },
+    ]);
+    const lines = ctx.stdout.text().trimEnd().split("\n");
+    assert.equal(textWidth(lines[1]), width, JSON.stringify(env));
+    assert.ok(lines[1].startsWith("ev_1  sss"), "no column shrinks to 3 characters");
+  }
+});
+
+Deno.test("terminalWidth() prefers the reported width, then a sane COLUMNS, then 80", () => {
+  const reported = createTestContext({
+    stdoutIsTerminal: true,
+    columns: 120,
+    env: { COLUMNS: "50" },
+  });
+  assert.equal(terminalWidth(reported), 120);
+  for (
+    const [columns, expected] of [
+      ["50", 50],
+      ["10000", 10000],
+      ["9", 80],
+      ["100001", 80],
+      ["-5", 80],
+      ["", 80],
+      ["7e1", 80],
+    ] as const
+  ) {
+    const ctx = createTestContext({
+      stdoutIsTerminal: true,
+      columns: 0,
+      env: { COLUMNS: columns },
+    });
+    assert.equal(terminalWidth(ctx), expected, columns);
+  }
 });

@@ -1,43 +1,154 @@
 import assert from "node:assert/strict";
-import { renderTable } from "./table.ts";
+import { renderTable, type TableColumn } from "./table.ts";
 import { textWidth } from "./text_width.ts";
 
+/** The columns of `calendar +agenda`. */
+const AGENDA: TableColumn[] = [
+  { header: "START", kind: "time", priority: 5 },
+  { header: "END", kind: "time", priority: 3 },
+  { header: "SUMMARY", priority: 4 },
+  { header: "STATUS", priority: 1 },
+  { header: "EVENT ID", kind: "id", priority: 2 },
+];
+const EVENT_ID = "00592a0e-7edf-4678-bc9d-1b77383ef08e_0";
+const AGENDA_ROWS = [
+  [
+    "2026-11-23 09:00",
+    "2026-11-23 10:00",
+    "Quarterly planning with the whole team",
+    "confirmed",
+    EVENT_ID,
+  ],
+  ["2026-11-23", "2026-11-24", "Offsite 🏔️ day", "tentative", "e2"],
+];
+
+function lines(text: string): string[] {
+  return text.trimEnd().split("\n");
+}
+
+function assertFits(text: string, width: number): void {
+  for (const line of lines(text)) {
+    assert.ok(textWidth(line) <= width, `${textWidth(line)}: ${line}`);
+  }
+}
+
 Deno.test("renderTable() aligns columns under their headers", () => {
-  const text = renderTable(["NAME", "ID"], [["Ada Lovelace", "ou_1"], ["Bob", "ou_22"]]);
+  const { text, hidden } = renderTable(["NAME", "ID"], [["Ada Lovelace", "ou_1"], [
+    "Bob",
+    "ou_22",
+  ]]);
   assert.equal(
     text,
     "NAME          ID\n" +
       "Ada Lovelace  ou_1\n" +
       "Bob           ou_22\n",
   );
+  assert.deepEqual(hidden, []);
 });
 
-Deno.test("renderTable() aligns wide characters by display width", () => {
-  const text = renderTable(["A", "B"], [["日程", "x"], ["ab", "y"]]);
-  const lines = text.trimEnd().split("\n");
-  assert.deepEqual(lines.map((l) => textWidth(l.slice(0, l.length - 1))), [6, 6, 6]);
+Deno.test("renderTable() aligns emoji, ZWJ sequences and CJK by display width", () => {
+  const { text } = renderTable(
+    ["A", "B"],
+    [["日程", "x"], ["ab", "y"], ["✅", "z"], ["👨‍👩‍👧", "w"], ["e\u0301e\u0301", "v"]],
+  );
+  const starts = lines(text).map((line) => textWidth(line.slice(0, -1)));
+  assert.deepEqual(starts, [6, 6, 6, 6, 6, 6], text);
 });
 
-Deno.test("renderTable() shrinks the widest column to fit maxWidth", () => {
-  const long = "x".repeat(100);
-  const text = renderTable(["ID", "SUMMARY"], [["ev_1", long]], { maxWidth: 40 });
-  for (const line of text.trimEnd().split("\n")) {
-    assert.ok(textWidth(line) <= 40, `${textWidth(line)}: ${line}`);
-  }
-  assert.match(text, /ev_1 {2}x+…\n$/);
+Deno.test("renderTable() at 160 columns shows every column whole", () => {
+  const { text, hidden } = renderTable(AGENDA, AGENDA_ROWS, { maxWidth: 160 });
+  assert.deepEqual(hidden, []);
+  assert.ok(text.includes("Quarterly planning with the whole team"));
+  assert.ok(text.includes(EVENT_ID));
+  assert.match(lines(text)[0], /^START +END +SUMMARY +STATUS +EVENT ID$/);
 });
 
-Deno.test("renderTable() without maxWidth never truncates", () => {
+Deno.test("renderTable() at 80 columns hides the least useful column that does not fit", () => {
+  const { text, hidden } = renderTable(AGENDA, AGENDA_ROWS, { maxWidth: 80 });
+  assertFits(text, 80);
+  assert.deepEqual(hidden, ["EVENT ID"]);
+  assert.match(lines(text)[0], /^START +END +SUMMARY +STATUS$/);
+  assert.match(
+    lines(text)[1],
+    /^2026-11-23 09:00 {2}2026-11-23 10:00 {2}Quarterly planning .*… +confirmed$/,
+  );
+  assert.equal(textWidth(lines(text)[1]), 80, "cut text fills the width exactly");
+});
+
+Deno.test("renderTable() at 40 columns keeps the start time whole and cuts the summary", () => {
+  const { text, hidden } = renderTable(AGENDA, AGENDA_ROWS, { maxWidth: 40 });
+  assertFits(text, 40);
+  assert.deepEqual(hidden, ["END", "EVENT ID"]);
+  assert.match(lines(text)[0], /^START +SUMMARY +STATUS$/);
+  assert.ok(lines(text)[1].startsWith("2026-11-23 09:00  Quarterly…"), lines(text)[1]);
+});
+
+Deno.test("renderTable() never cuts ids or times, even when one column alone is too wide", () => {
+  const { text, hidden } = renderTable(
+    [{ header: "OPEN ID", kind: "id", priority: 2 }, { header: "NAME", priority: 1 }],
+    [["ou_fd020f5b1c3c4a8e9f0a1b2c3d4e5f60", "Ada"]],
+    { maxWidth: 20 },
+  );
+  assert.deepEqual(hidden, ["NAME"]);
+  assert.equal(text, "OPEN ID\nou_fd020f5b1c3c4a8e9f0a1b2c3d4e5f60\n");
+});
+
+Deno.test("renderTable() hides the rightmost of equal priorities first", () => {
+  const { text, hidden } = renderTable(["A", "B", "C"], [[
+    "a".repeat(30),
+    "b".repeat(30),
+    "c".repeat(30),
+  ]], {
+    maxWidth: 30,
+  });
+  assert.deepEqual(hidden, ["C"]);
+  assert.match(lines(text)[0], /^A +B$/);
+  assertFits(text, 30);
+});
+
+Deno.test("renderTable() cuts free text with an ellipsis, measured by display width", () => {
+  const { text } = renderTable(
+    [{ header: "ID", kind: "id" }, { header: "SUMMARY" }],
+    [["ev_1", "✅ 日程安排 " + "x".repeat(100)]],
+    { maxWidth: 24 },
+  );
+  assertFits(text, 24);
+  assert.equal(lines(text)[1], "ev_1  ✅ 日程安排 xxxxx…");
+});
+
+Deno.test("renderTable() without maxWidth never cuts", () => {
   const long = "y".repeat(300);
-  assert.ok(renderTable(["A"], [[long]]).includes(long));
+  const { text, hidden } = renderTable(["A", "B"], [[long, long]]);
+  assert.ok(text.includes(`${long}  ${long}`));
+  assert.deepEqual(hidden, []);
 });
 
-Deno.test("renderTable() sanitises cells and styles the header only", () => {
-  const text = renderTable(["NAME"], [["evil\x1b[2J\nname"]], { header: (s) => `<${s}>` });
-  assert.equal(text, "<NAME>\nevil\\x1b[2J name\n");
+Deno.test("renderTable() sanitises cells and headers and styles the header only", () => {
+  const { text } = renderTable(["NAME"], [["evil\x1b[2J\nname\u202e"]], {
+    header: (s) => `<${s}>`,
+  });
+  assert.equal(text, "<NAME>\nevil\\x1b[2J name\\u202e\n");
 });
 
 Deno.test("renderTable() fills missing cells and trims trailing spaces", () => {
-  const text = renderTable(["A", "B", "C"], [["1"], ["22", "x", ""]]);
+  const { text } = renderTable(["A", "B", "C"], [["1"], ["22", "x", ""]]);
   assert.equal(text, "A   B  C\n1\n22  x\n");
+});
+
+Deno.test("renderTable() cuts the least useful text first, the widest of equals first", () => {
+  const { text } = renderTable(
+    [
+      { header: "NAME", priority: 3 },
+      { header: "OPEN ID", kind: "id", priority: 4 },
+      { header: "DEPARTMENTS", priority: 1 },
+    ],
+    [["Quentin Anderson", "ou_8ff49b6f772632716c43069c43a8c3b7", "od-f26165a881cd424e42a85e1c"]],
+    { maxWidth: 70 },
+  );
+  assert.equal(
+    lines(text)[1],
+    "Quentin Anderson  ou_8ff49b6f772632716c43069c43a8c3b7  od-f26165a881c…",
+  );
+  const equal = renderTable(["A", "B"], [["a".repeat(60), "b".repeat(50)]], { maxWidth: 42 });
+  assert.equal(lines(equal.text)[1], `${"a".repeat(19)}…  ${"b".repeat(19)}…`);
 });

@@ -196,10 +196,20 @@ export const agenda = defineShortcut<AgendaItem[]>({
     return mergeAgenda(pieces);
   },
   columns: [
-    { header: "START", value: (row) => showEventTime(row.start_time as EventTime) },
-    { header: "END", value: (row) => showEventTime(row.end_time as EventTime) },
-    { header: "SUMMARY", value: "summary" },
-    { header: "STATUS", value: "status" },
-    { header: "EVENT ID", value: "event_id" },
+    {
+      header: "START",
+      value: (row) => showEventTime(row.start_time as EventTime),
+      kind: "time",
+      priority: 5,
+    },
+    {
+      header: "END",
+      value: (row) => showEventTime(row.end_time as EventTime),
+      kind: "time",
+      priority: 3,
+    },
+    { header: "SUMMARY", value: "summary", priority: 4 },
+    { header: "STATUS", value: "status", priority: 1 },
+    { header: "EVENT ID", value: "event_id", kind: "id", priority: 2 },
   ],
 });

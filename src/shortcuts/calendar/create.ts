@@ -181,12 +181,23 @@ export const create = defineShortcut<CreatedEvent>({
   },
   output: (result) => ({ ...result.event, attendees: result.attendees }),
   columns: [
-    { header: "EVENT ID", value: "event_id" },
-    { header: "SUMMARY", value: "summary" },
-    { header: "START", value: (row) => showEventTime(row.start_time as EventTime) },
-    { header: "END", value: (row) => showEventTime(row.end_time as EventTime) },
+    { header: "EVENT ID", value: "event_id", kind: "id", priority: 5 },
+    { header: "SUMMARY", value: "summary", priority: 3 },
+    {
+      header: "START",
+      value: (row) => showEventTime(row.start_time as EventTime),
+      kind: "time",
+      priority: 4,
+    },
+    {
+      header: "END",
+      value: (row) => showEventTime(row.end_time as EventTime),
+      kind: "time",
+      priority: 2,
+    },
     {
       header: "ATTENDEES",
+      priority: 1,
       value: (row) =>
         (row.attendees as Record<string, unknown>[]).map((a) => a.display_name ?? a.user_id),
     },

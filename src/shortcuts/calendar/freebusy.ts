@@ -137,7 +137,15 @@ export const freebusy = defineShortcut<BusyInterval[]>({
     return mergeBusy(pieces.flat());
   },
   columns: [
-    { header: "START", value: (row) => formatLocalDateTime(Date.parse(row.start_time as string)) },
-    { header: "END", value: (row) => formatLocalDateTime(Date.parse(row.end_time as string)) },
+    {
+      header: "START",
+      value: (row) => formatLocalDateTime(Date.parse(row.start_time as string)),
+      kind: "time",
+    },
+    {
+      header: "END",
+      value: (row) => formatLocalDateTime(Date.parse(row.end_time as string)),
+      kind: "time",
+    },
   ],
 });

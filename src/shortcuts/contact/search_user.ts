@@ -108,9 +108,9 @@ export const searchUser = defineShortcut<FoundUser[]>({
     return all ? users : users.slice(0, limit);
   },
   columns: [
-    { header: "NAME", value: "name" },
-    { header: "OPEN ID", value: "open_id" },
-    { header: "USER ID", value: "user_id" },
-    { header: "DEPARTMENTS", value: "department_ids" },
+    { header: "NAME", value: "name", priority: 3 },
+    { header: "OPEN ID", value: "open_id", kind: "id", priority: 4 },
+    { header: "USER ID", value: "user_id", kind: "id", priority: 2 },
+    { header: "DEPARTMENTS", value: "department_ids", priority: 1 },
   ],
 });

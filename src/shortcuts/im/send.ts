@@ -208,11 +208,13 @@ export const send = defineShortcut<Record<string, unknown>>({
   requests: (input) => [sendRequest(input, keyOf(input))],
   run: (input, client) => client.request(sendRequest(input, keyOf(input))),
   columns: [
-    { header: "MESSAGE ID", value: "message_id" },
-    { header: "CHAT ID", value: "chat_id" },
-    { header: "MSG TYPE", value: "msg_type" },
+    { header: "MESSAGE ID", value: "message_id", kind: "id", priority: 4 },
+    { header: "CHAT ID", value: "chat_id", kind: "id", priority: 3 },
+    { header: "MSG TYPE", value: "msg_type", priority: 1 },
     {
       header: "SENT",
+      kind: "time",
+      priority: 2,
       // The service gives epoch milliseconds as a string.
       value: (m) => {
         const ms = Number((m as { create_time?: unknown }).create_time);
