@@ -15,6 +15,7 @@ import {
   CredentialProviderError,
   type TokenSpec,
 } from "./credential_provider.ts";
+import { readJson } from "../json/read_json.ts";
 
 /** How long the credential command may run, in ms. */
 export const CREDENTIAL_COMMAND_TIMEOUT_MS = 30_000;
@@ -136,12 +137,14 @@ export function parseAnswer(
         cause,
       },
     );
-  let value: Record<string, unknown>;
+  let parsed: unknown;
   try {
-    value = JSON.parse(stdout);
+    // readJson never quotes what it read: the answer holds a token.
+    parsed = readJson(stdout, { source: `the answer of the credential command "${program}"` });
   } catch (error) {
-    throw malformed("not JSON", error);
+    throw malformed(error instanceof Error ? error.message : "not JSON");
   }
+  const value = parsed as Record<string, unknown>;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw malformed("not a JSON object");
   }

@@ -6,9 +6,14 @@
  * @module
  */
 
-import { dirname } from "node:path";
 import type { Context } from "../context.ts";
-import { type Config, parseSecretInput, updateConfig, withFileLock } from "../config/mod.ts";
+import {
+  type Config,
+  ensureConfigFolder,
+  parseSecretInput,
+  updateConfig,
+  withFileLock,
+} from "../config/mod.ts";
 import { ApiError, AuthError, NetworkError } from "../errors/mod.ts";
 import { appOf, resolveAppCredentials } from "./app_credentials.ts";
 import { notSignedIn } from "./credential_provider.ts";
@@ -91,8 +96,7 @@ async function refreshLocked(
   stale: (record: TokenRecord) => boolean,
 ): Promise<TokenRecord> {
   const { config, profile, configPath } = target;
-  const folder = dirname(configPath);
-  if (!(await ctx.fs.exists(folder))) await ctx.fs.mkdir(folder, 0o700);
+  await ensureConfigFolder(ctx, configPath);
   return await withFileLock(ctx, `${configPath}.refresh-${profile}.lock`, async () => {
     const path = tokenPathOf(config, profile);
     const record = await readTokenRecord(ctx.keychain, path);

@@ -38,6 +38,11 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
     choices: IDENTITIES,
   },
   { name: "debug", description: "log requests and show stack traces (also HARK_DEBUG=1)" },
+  {
+    name: "csv-raw",
+    description: "keep CSV cells as they are (by default a cell a spreadsheet would run as a " +
+      "formula, starting with = + - @ or tab, gets a leading ')",
+  },
 ];
 
 /** The parsed global flags. */
@@ -56,6 +61,8 @@ export interface GlobalOptions {
   as?: Identity;
   /** `--debug` or `HARK_DEBUG=1`. */
   debug: boolean;
+  /** `--csv-raw`. */
+  csvRaw?: boolean;
 }
 
 /**
@@ -91,6 +98,7 @@ export function readGlobals(ctx: Context, values: FlagValues): GlobalOptions {
     profile: values.profile as string | undefined,
     as: values.as as Identity | undefined,
     debug: values.debug === true || debugFromEnv(ctx),
+    csvRaw: values["csv-raw"] === true,
   };
 }
 
@@ -101,5 +109,10 @@ export function readGlobals(ctx: Context, values: FlagValues): GlobalOptions {
  * @param config the loaded config
  */
 export function outputOptions(globals: GlobalOptions, config: Config): OutputOptions {
-  return { format: globals.format, color: globals.color, preferences: config.preferences };
+  return {
+    format: globals.format,
+    color: globals.color,
+    preferences: config.preferences,
+    csvRaw: globals.csvRaw === true,
+  };
 }

@@ -33,6 +33,7 @@ Deno.test("readGlobals() gives the defaults when no flag is given", async () => 
     profile: undefined,
     as: undefined,
     debug: false,
+    csvRaw: false,
   });
 });
 
@@ -59,6 +60,7 @@ Deno.test("readGlobals() reads every global flag before the command", async () =
       profile: "work",
       as: "bot",
       debug: true,
+      csvRaw: false,
     },
   );
 });
@@ -83,6 +85,7 @@ Deno.test("readGlobals() reads global flags between and after the commands", asy
       profile: "p1",
       as: "user",
       debug: false,
+      csvRaw: false,
     },
   );
 });
@@ -114,10 +117,13 @@ Deno.test("outputOptions() combines the flags with the config's preferences", as
     format: "csv",
     color: false,
     preferences,
+    csvRaw: false,
   });
   assert.deepEqual(outputOptions(await parse(["sub", "leaf"]), {}), {
     format: undefined,
     color: true,
     preferences: undefined,
+    csvRaw: false,
   });
+  assert.equal(outputOptions(await parse(["sub", "leaf", "--csv-raw"]), {}).csvRaw, true);
 });

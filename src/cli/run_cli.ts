@@ -116,10 +116,11 @@ export async function errorStyle(ctx: Context, outcome: CliOutcome): Promise<Err
       preferences = undefined;
     }
   }
-  const dumb = ctx.env.get("TERM") === "dumb";
   return {
     json: outcome.json || preferences?.output_format === "json",
-    color: !dumb &&
-      colorEnabled(ctx, ctx.stderr, { color: !outcome.noColor, preference: preferences?.color }),
+    color: colorEnabled(ctx, ctx.stderr, {
+      color: !outcome.noColor,
+      preference: preferences?.color,
+    }),
   };
 }

@@ -47,6 +47,7 @@ Deno.test("openSession() loads the config and picks the profile from the flags",
       format: undefined,
       color: false,
       preferences: { output_format: "csv" },
+      csvRaw: false,
     });
     assert.equal((await open(ctx, ["--profile", "other", "leaf"])).profile, "other");
     assert.equal((await open(ctx, ["leaf", "--json"])).output.format, "json");

@@ -108,12 +108,7 @@ export async function updateConfig(
   change: (config: Config) => Config | void | Promise<Config | void>,
   path = resolveConfigPath(ctx),
 ): Promise<Config> {
-  const folder = dirname(path);
-  try {
-    if (!(await ctx.fs.exists(folder))) await ctx.fs.mkdir(folder, 0o700);
-  } catch (error) {
-    throw cannotWrite(path, error);
-  }
+  await ensureConfigFolder(ctx, path);
   return await withFileLock(ctx, `${path}.lock`, async () => {
     const current = await loadConfig(ctx, path);
     const next = (await change(current)) ?? current;
@@ -127,6 +122,23 @@ export async function updateConfig(
     }
     return next;
   });
+}
+
+/**
+ * Creates the folder of a config file (mode 0700) when it does not exist yet; the config's lock
+ * files live there too.
+ *
+ * @param ctx the context
+ * @param path the config file
+ * @throws {ValidationError} naming the folder and the fix when it cannot be created
+ */
+export async function ensureConfigFolder(ctx: Context, path: string): Promise<void> {
+  const folder = dirname(path);
+  try {
+    if (!(await ctx.fs.exists(folder))) await ctx.fs.mkdir(folder, 0o700);
+  } catch (error) {
+    throw cannotWrite(path, error);
+  }
 }
 
 /** Whether `path` is the default config path, in hark's own folder. */

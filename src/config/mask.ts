@@ -18,17 +18,3 @@ export function maskSecret(secret: string): string {
   if (secret.length < 12) return "****";
   return `${secret.slice(0, 4)}…(${secret.length} chars)`;
 }
-
-/**
- * Replaces every occurrence of each secret in `text` by its mask.
- *
- * @param text the text to clean
- * @param secrets the secrets to hide; empty strings are ignored
- */
-export function maskSecretsIn(text: string, secrets: Iterable<string>): string {
-  let result = text;
-  for (const secret of secrets) {
-    if (secret.length >= 4) result = result.split(secret).join(maskSecret(secret));
-  }
-  return result;
-}

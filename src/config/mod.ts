@@ -17,9 +17,9 @@ export {
   type UserEntry,
 } from "./config.ts";
 export { resolveConfigPath } from "./config_path.ts";
-export { loadConfig, parseConfig, updateConfig } from "./config_file.ts";
+export { ensureConfigFolder, loadConfig, parseConfig, updateConfig } from "./config_file.ts";
 export { type FileLockOptions, withFileLock } from "./file_lock.ts";
-export { maskSecret, maskSecretsIn } from "./mask.ts";
+export { maskSecret } from "./mask.ts";
 export {
   isSecretReference,
   parseSecretInput,

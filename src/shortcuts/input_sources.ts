@@ -9,6 +9,7 @@
 
 import type { Context } from "../context.ts";
 import { ValidationError } from "../errors/mod.ts";
+import { readJson } from "../json/read_json.ts";
 import type { ParamSpec, ParamValues } from "./definition.ts";
 import { envVarOf, flagOf, parseParamValue } from "./params.ts";
 
@@ -115,26 +116,20 @@ async function readInput(
   params: ParamSpec[],
   path: string,
 ): Promise<Record<string, unknown>> {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = path === "-"
-      ? new TextDecoder().decode(await ctx.stdin.readAll())
-      : await ctx.fs.readTextFile(path);
+    bytes = path === "-" ? await ctx.stdin.readAll() : await ctx.fs.readFile(path);
   } catch (error) {
     throw new ValidationError(
       `Cannot read --input ${JSON.stringify(path)}: ${(error as Error).message}`,
       { param: "--input", cause: error },
     );
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new ValidationError(
-      `Cannot parse --input ${JSON.stringify(path)}: ${(error as Error).message}`,
-      { param: "--input", suggestion: "Give a JSON object of parameter values", cause: error },
-    );
-  }
+  const parsed = readJson(bytes, {
+    source: `--input ${JSON.stringify(path)}`,
+    param: "--input",
+    suggestion: "Give a JSON object of parameter values",
+  });
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw new ValidationError(`Invalid --input ${JSON.stringify(path)}: expected a JSON object`, {
       param: "--input",

@@ -80,7 +80,7 @@ Deno.test("bindParams() rejects a bad --input naming it", async () => {
   for (
     const [content, pattern] of [
       ["[1]", /expected a JSON object/],
-      ["{", /Cannot parse --input/],
+      ["{", /Invalid JSON in --input .* at line 1, column 2: the JSON ends too early/],
       ['{"colour": "red"}', /Unknown parameter "colour"/],
     ] as const
   ) {

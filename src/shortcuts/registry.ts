@@ -18,6 +18,7 @@ export const RESERVED_FLAGS: readonly string[] = [
   "profile",
   "as",
   "debug",
+  "csv-raw",
   "help",
   "version",
 ];

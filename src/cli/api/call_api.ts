@@ -8,6 +8,7 @@
 import type { Context } from "../../context.ts";
 import { parseScopes } from "../../auth/scopes.ts";
 import { ValidationError } from "../../errors/mod.ts";
+import { readJson } from "../../json/read_json.ts";
 import { type ApiRequest, type HttpMethod, previewRequest } from "../../http/request.ts";
 import { formatJson, writeData } from "../../output/output.ts";
 import type { CommandCall } from "../command_spec.ts";
@@ -115,8 +116,8 @@ export function parseApiPath(path: string): { path: string; query: URLSearchPara
  * @throws {ValidationError} naming the flag, and the line and column of a syntax error
  */
 export async function readJsonFlag(ctx: Context, value: string, flag: string): Promise<unknown> {
-  let text = value;
-  let source = "";
+  let input: string | Uint8Array = value;
+  let source = flag;
   if (value === "-") {
     if (ctx.stdin.isTerminal) {
       throw new ValidationError(`Cannot read ${flag} from stdin: stdin is a terminal`, {
@@ -124,12 +125,12 @@ export async function readJsonFlag(ctx: Context, value: string, flag: string): P
         suggestion: `Pipe the JSON in, or pass it inline or as ${flag} @file`,
       });
     }
-    text = new TextDecoder().decode(await ctx.stdin.readAll());
-    source = " (stdin)";
+    input = await ctx.stdin.readAll();
+    source = `${flag} (stdin)`;
   } else if (value.startsWith("@")) {
     const path = value.slice(1);
     try {
-      text = await ctx.fs.readTextFile(path);
+      input = await ctx.fs.readFile(path);
     } catch (error) {
       const reason = error instanceof Error && error.name === "NotFound"
         ? "no such file"
@@ -141,27 +142,9 @@ export async function readJsonFlag(ctx: Context, value: string, flag: string): P
         cause: error,
       });
     }
-    source = ` (file "${path}")`;
+    source = `${flag} (file "${path}")`;
   }
-  if (text.trim() === "") {
-    throw new ValidationError(`Invalid JSON in ${flag}${source}: it is empty`, { param: flag });
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const position = /position (\d+)/.exec(message);
-    const offset = position ? Number(position[1]) : text.trimEnd().length;
-    const before = text.slice(0, offset);
-    const line = before.split("\n").length;
-    const column = offset - before.lastIndexOf("\n");
-    const reason = message.replace(/\s*\(line \d+ column \d+\)/, "")
-      .replace(/\s*in JSON at position \d+$/, "");
-    throw new ValidationError(
-      `Invalid JSON in ${flag}${source} at line ${line}, column ${column}: ${reason}`,
-      { param: flag, suggestion: `Check the JSON given to ${flag}`, cause: error },
-    );
-  }
+  return readJson(input, { source, param: flag });
 }
 
 type QueryValue = string | number | boolean;

@@ -18,7 +18,9 @@ import {
   scopesToRequest,
   startDeviceAuthorization,
 } from "../../auth/mod.ts";
-import { createSpinner, formatRemaining } from "../../auth/spinner.ts";
+import { colorEnabled } from "../../output/color.ts";
+import { createSpinner } from "../../output/spinner.ts";
+import { terminalSafe } from "../../output/terminal_safe.ts";
 import { AuthError, ValidationError } from "../../errors/mod.ts";
 import { writeData } from "../../output/output.ts";
 import type { CommandCall } from "../command_spec.ts";
@@ -130,7 +132,12 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
         "--device-code <device_code>",
     });
   }
-  const spinner = createSpinner(ctx);
+  const spinner = createSpinner(ctx, {
+    color: colorEnabled(ctx, ctx.stderr, {
+      color: session.globals.color,
+      preference: session.config.preferences?.color,
+    }),
+  });
   const onTick = (p: { remainingMs?: number }) =>
     spinner.update(
       "Waiting for approval in the browser" +
@@ -155,18 +162,37 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
   } finally {
     spinner.stop();
   }
-  for (const warning of result.warnings) ctx.stderr.write(`warning: ${warning}\n`);
+  for (const warning of result.warnings) {
+    ctx.stderr.write(`warning: ${terminalSafe(warning, { breaks: "space" })}\n`);
+  }
   const { warnings: _, ...data } = result;
   if (session.wantsJson()) {
     writeData(ctx, session.output, data);
   } else {
     const who = result.user.name ?? result.user.open_id ?? "the user";
-    ctx.stderr.write(`Signed in as ${who} to profile "${profile}"\n`);
+    ctx.stderr.write(
+      `Signed in as ${terminalSafe(who, { breaks: "space" })} to profile "${profile}"\n`,
+    );
   }
 }
 
+/** How to approve the sign-in; every part came from the server, so none may drive the terminal. */
 function instructions(auth: DeviceAuthorization): string {
-  let text = `To sign in, open ${auth.verification_uri}\nand enter the code: ${auth.user_code}\n`;
-  if (auth.verification_uri_complete) text += `(or open ${auth.verification_uri_complete})\n`;
+  const safe = (text: string) => terminalSafe(text, { breaks: "escape" });
+  let text = `To sign in, open ${safe(auth.verification_uri)}\nand enter the code: ` +
+    `${safe(auth.user_code)}\n`;
+  if (auth.verification_uri_complete) {
+    text += `(or open ${safe(auth.verification_uri_complete)})\n`;
+  }
   return text;
+}
+
+/**
+ * A duration as `m:ss`.
+ *
+ * @param ms milliseconds
+ */
+export function formatRemaining(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
 }

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { type Config, maskSecret, parseSecretInput } from "../../config/mod.ts";
+import { type Config, isSecretReference, maskSecret } from "../../config/mod.ts";
 import { SECRET_FIELDS } from "../../config/config_keys.ts";
 import { HarkError, ValidationError } from "../../errors/mod.ts";
 import { ExitCode } from "../../errors/exit_code.ts";
@@ -39,8 +39,7 @@ export function getConfigValue(config: Config, key: string): unknown {
 
 function redact(value: unknown, field: string): unknown {
   if (typeof value === "string" && SECRET_FIELDS.has(field)) {
-    const kind = parseSecretInput(value).kind;
-    return kind === "keychain" || kind === "env" ? value : maskSecret(value);
+    return isSecretReference(value) ? value : maskSecret(value);
   }
   if (value !== null && typeof value === "object" && !Array.isArray(value)) {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, k)]));

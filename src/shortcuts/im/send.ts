@@ -7,6 +7,7 @@
 
 import { SCOPE_IM_SEND } from "../../auth/scopes.ts";
 import { ValidationError } from "../../errors/mod.ts";
+import { readJson } from "../../json/read_json.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { formatLocalDateTime } from "../params.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
@@ -108,19 +109,7 @@ export function messageOf(input: ShortcutInput): { msgType: string; content: str
       suggestion: `Give --msg-type, one of ${MSG_TYPES.join(", ")}`,
     });
   }
-  const text = values.content as string;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new ValidationError(
-      `Invalid value for --content: not JSON (${(error as Error).message})`,
-      {
-        param: "--content",
-        cause: error,
-      },
-    );
-  }
+  const parsed = readJson(values.content as string, { source: "--content", param: "--content" });
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw new ValidationError("Invalid value for --content: expected a JSON object", {
       param: "--content",
