@@ -267,6 +267,12 @@ function applyFields(event: Partial<CalendarEvent>, body: Body): void {
   for (const key of copy) {
     if (body[key] !== undefined) (event as Record<string, unknown>)[key] = body[key];
   }
+  // A patch marks attachments to drop with `is_deleted` (calendar.v4.calendarEvent.patch).
+  if (Array.isArray(body.attachments)) {
+    event.attachments = (body.attachments as { file_token?: string; is_deleted?: boolean }[])
+      .filter((a) => a.is_deleted !== true)
+      .map((a) => ({ file_token: a.file_token }));
+  }
 }
 
 // ---- handlers ----

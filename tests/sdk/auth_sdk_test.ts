@@ -64,7 +64,7 @@ Deno.test("SDK: the tenant token the SDK fetches itself works, and its answer ha
 Deno.test("SDK: user_info with a device-flow user token has the SDK's shape", async () => {
   await withSdkSandbox({}, async ({ sandbox, client, signIn, asUser }) => {
     const user = sandbox.users[3];
-    const token = await signIn(["calendar:calendar:readonly"], user.open_id);
+    const token = await signIn(["calendar:calendar.event:read"], user.open_id);
     const info = await client.authen.v1.userInfo.get({}, asUser(token));
     assertShape(info, envelope(USER_INFO), "user_info");
     assert.equal(info.data?.open_id, user.open_id);
