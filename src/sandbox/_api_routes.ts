@@ -81,7 +81,7 @@ export function serveApi(ctx: SandboxContext, incoming: Incoming): Response {
   }
   const record = lookup.record;
   const { route, params } = match;
-  if (record.kind === "tenant" && route.userOnly) {
+  if (record.kind === "tenant" && (route.userOnly || (route.scopes && !route.scopes.bot))) {
     return larkError(
       USER_TOKEN_REQUIRED,
       "Invalid access token for authorization: this API needs a user access token, " +

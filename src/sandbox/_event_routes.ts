@@ -359,6 +359,12 @@ function getEvent(
   });
 }
 
+/**
+ * `PATCH …/events/{event_id}`. Lark's event has no `update_time` or version field
+ * (types/index.d.ts, calendar.v4.calendarEvent.get and .patch: only `create_time`), so there is
+ * nothing to bump: a client that must not overwrite a concurrent change compares the fields it
+ * read with a fresh GET.
+ */
 function patchEvent(
   ctx: SandboxContext,
   incoming: Incoming,
