@@ -24,7 +24,11 @@ export const IM_ROUTES: Route[] = [
   {
     method: "POST",
     pattern: /^\/open-apis\/im\/v1\/messages$/,
-    scopes: { user: ["im:message:send"], bot: ["im:message:send"] },
+    // lark-cli shortcuts/im/im_messages_send.go: UserScopes, BotScopes (im:message grants both).
+    scopes: {
+      user: ["im:message.send_as_user", "im:message"],
+      bot: ["im:message:send_as_bot", "im:message"],
+    },
     handle: sendMessage,
   },
 ];

@@ -17,8 +17,9 @@ export interface Caller {
 }
 
 /**
- * The scopes a route needs, per identity: any one of the listed scopes grants access. An
- * identity that is absent cannot call the route at all.
+ * The scopes a route needs, per identity: any one of the listed scopes grants access. Without a
+ * `bot` list a tenant token cannot call the route at all (code 20027, as `userOnly`); without a
+ * `user` list user tokens are not checked.
  */
 export interface RouteScopes {
   /** Scopes a user token may carry; any one suffices. */

@@ -164,7 +164,7 @@ Deno.test(requires(SECRET_SERVICE_PROGRAMS, {
         ["api", "GET", "/open-apis/authen/v1/user_info", "--debug"],
         ["api", "POST", "/open-apis/im/v1/messages", "--data", "{}", "--dry-run", "--debug"],
         ["contact", "+search-user", "--query", "a", "--format", "csv", "--debug"],
-        ["auth", "check", "--scope", "im:message:send", "--json"],
+        ["auth", "check", "--scope", "im:message.send_as_user", "--json"],
         ["profile", "list"],
         ["profile", "list", "--json"],
         ["config", "get"],
