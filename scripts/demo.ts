@@ -130,7 +130,8 @@ async function main(): Promise<number> {
       "auth",
       "login",
       "--scope",
-      "calendar:calendar:readonly,calendar:calendar,contact:user:search",
+      "calendar:calendar.event:read,calendar:calendar.event:create,calendar:calendar.event:update," +
+      "calendar:calendar.event:delete,calendar:calendar.free_busy:read,contact:user:search",
     ]);
     await hark(["auth", "status"]);
 
@@ -215,7 +216,7 @@ async function main(): Promise<number> {
       expect: 1,
     });
     say(bold("\n# … so run the recovery command it printed, then send again\n"));
-    await hark(["auth", "login", "--scope", "im:message:send"]);
+    await hark(["auth", "login", "--scope", "im:message.send_as_user"]);
     await hark(["im", "+send", "--chat-id", chat.chat_id, "--text", "Deploy finished"]);
 
     say(bold("\n# 8. Sign out: the tokens leave the keychain and the config\n"));

@@ -29,7 +29,7 @@ Deno.test("deno task demo runs every step, exits 0 and cleans up", async () => {
         "hark calendar +freebusy",
         "hark contact +search-user",
         "--dry-run",
-        "hark auth login --scope im:message:send",
+        "hark auth login --scope im:message.send_as_user",
         "hark auth logout",
         "Demo finished",
       ]
@@ -38,7 +38,7 @@ Deno.test("deno task demo runs every step, exits 0 and cleans up", async () => {
     }
     assert.match(stdout, /4 instance_view requests/);
     assert.match(stderr, /enter the code: [A-Z]{4}-[A-Z]{4}/);
-    assert.match(stderr, /"command":"hark auth login --scope im:message:send"/);
+    assert.match(stderr, /"command":"hark auth login --scope im:message\.send_as_user\b/);
     const dir = /keychain in (\S+)/.exec(stdout)?.[1];
     assert.ok(dir, "the demo did not say where its throwaway files are");
     await assert.rejects(Deno.stat(dir), Deno.errors.NotFound);

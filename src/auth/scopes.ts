@@ -19,10 +19,14 @@ export const SCOPE_OFFLINE = "offline_access";
 
 /** Scopes `hark auth login` asks for when no `--scope` is given. */
 export const DEFAULT_SCOPES: readonly string[] = [
-  SCOPE_CALENDAR_READ,
-  SCOPE_CALENDAR_WRITE,
-  SCOPE_CONTACT_SEARCH,
-  SCOPE_IM_SEND,
+  "calendar:calendar:read",
+  "calendar:calendar.event:read",
+  "calendar:calendar.event:create",
+  "calendar:calendar.event:update",
+  "calendar:calendar.event:delete",
+  "calendar:calendar.free_busy:read",
+  "contact:user:search",
+  "im:message.send_as_user",
 ];
 
 /**

@@ -37,7 +37,7 @@ Deno.test("buildSchema() lists global flags, system commands and every shortcut"
 Deno.test("the schema of a shortcut gives types, required, defaults, allowed, identities, scopes", () => {
   const send = selectSchema(buildSchema(root), "im", "+send") as ShortcutSchema;
   assert.deepEqual(send.identities, ["user", "bot"]);
-  assert.deepEqual(send.scopes, ["im:message:send"]);
+  assert.deepEqual(send.scopes, ["im:message.send_as_user"]);
   const msgType = send.params.find((p) => p.name === "msg-type")!;
   assert.equal(msgType.type, "enum");
   assert.ok(msgType.allowed!.includes("interactive"));

@@ -6,7 +6,15 @@
  */
 
 import { BOT_OWNER } from "./calendar_store.ts";
-import { findUser, type Incoming, larkError, larkOk, type SandboxContext } from "./_context.ts";
+import type { TokenRecord } from "./auth_store.ts";
+import {
+  findUser,
+  type Incoming,
+  larkError,
+  larkOk,
+  logId,
+  type SandboxContext,
+} from "./_context.ts";
 import { CALENDAR_ROUTES } from "./_calendar_routes.ts";
 import { CONTACT_ROUTES } from "./_contact_routes.ts";
 import { IM_ROUTES } from "./_im_routes.ts";
@@ -17,6 +25,10 @@ import type { Caller, Route } from "./_route.ts";
  * one to "token invalid", which would make clients refresh and retry for nothing.
  */
 export const USER_TOKEN_REQUIRED = 20027;
+/** The app has not enabled any scope the route accepts (lark-cli lark_errors.go). */
+export const APP_SCOPE_NOT_ENABLED = 99991672;
+/** The user has not granted any scope the route accepts (lark-cli lark_errors.go). */
+export const USER_SCOPE_NOT_GRANTED = 99991679;
 
 const ROUTES: Route[] = [
   {
@@ -76,22 +88,54 @@ export function serveApi(ctx: SandboxContext, incoming: Incoming): Response {
         "a tenant access token is not supported",
     );
   }
-  const needed = record.kind === "user" ? route.scopes?.user : undefined;
-  if (needed && !needed.some((scope) => record.scopes.includes(scope))) {
-    return larkError(
-      99991672,
-      `Access denied. One of the following scopes is required: [${needed[0]}]. ` +
-        "Sign in again requesting it.",
-      400,
-      {
-        error: {
-          permission_violations: [{ type: "action_scope_required", subject: needed[0] }],
-        },
-      },
-    );
-  }
+  const denied = scopeDenial(ctx, route, record);
+  if (denied) return denied;
   const caller = { record, owner: record.kind === "user" ? record.openId! : BOT_OWNER };
   return route.handle(ctx, incoming, caller, params);
+}
+
+/**
+ * Lark's answer when the token may not call the route, or undefined when it may. A route names
+ * alternatives per identity; any one grants access. The app must have enabled one of them
+ * (99991672, fixed in the developer console), and a user token must also carry one the app
+ * still has enabled (99991679, fixed by signing in again): lark-cli `internal/output/lark_errors.go` (LarkErrAppScopeNotEnabled,
+ * LarkErrUserScopeInsufficient) and `cmd/root.go` (enrichPermissionError reads every
+ * `error.permission_violations[].subject`).
+ */
+function scopeDenial(ctx: SandboxContext, route: Route, record: TokenRecord): Response | undefined {
+  if (!route.scopes) return undefined;
+  const alternatives = (record.kind === "user" ? route.scopes.user : route.scopes.bot) ?? [];
+  if (alternatives.length === 0) return undefined;
+  const list = alternatives.join(", ");
+  const error = {
+    log_id: logId(ctx),
+    permission_violations: alternatives.map((subject) => ({
+      type: "action_scope_required",
+      subject,
+    })),
+  };
+  if (!alternatives.some((scope) => ctx.appScopes.has(scope))) {
+    return larkError(
+      APP_SCOPE_NOT_ENABLED,
+      `Access denied. One of the following scopes is required: [${list}]. ` +
+        `The app "${ctx.appId}" has enabled none of them; enable one in the developer console.`,
+      400,
+      { error },
+    );
+  }
+  // A granted scope the app has since disabled no longer counts.
+  const usable = (scope: string) => ctx.appScopes.has(scope) && record.scopes.includes(scope);
+  if (record.kind === "user" && !alternatives.some(usable)) {
+    return larkError(
+      USER_SCOPE_NOT_GRANTED,
+      "Unauthorized. You do not have permission to perform the requested operation on the " +
+        "resource. Please request user re-authorization and try again. required one of these " +
+        `privileges under the user identity: [${list}]`,
+      400,
+      { error },
+    );
+  }
+  return undefined;
 }
 
 function userInfo(ctx: SandboxContext, _incoming: Incoming, caller: Caller): Response {

@@ -1,299 +1,325 @@
 /**
- * The calendar routes of the sandbox: instance view, event create and delete, attendees and
- * free/busy.
+ * The calendar routes of the sandbox: calendars (list, get, primary), the instance view and
+ * free/busy; events are in `_event_routes.ts`, attendees in `_attendee_routes.ts`.
+ *
+ * Scopes: each route accepts the scopes lark-cli's API catalogue lists for its method
+ * (`internal/registry/meta_data.json` at commit d5d198a, `scopes`; any one grants access, and
+ * `accessTokens` allows both identities); lark-cli's `skills/lark-calendar/SKILL.md` names the
+ * fine-grained one it recommends per method.
  *
  * @module
  */
 
-import { parseRule, timeToSeconds } from "./expand_event.ts";
-import type { CalendarEvent, EventTime } from "./seed_data.ts";
-import { findUser, type Incoming, larkError, larkOk, type SandboxContext } from "./_context.ts";
-import { type Caller, jsonBody, type Route } from "./_route.ts";
+import { timeToSeconds } from "./expand_event.ts";
+import { calendarView, instanceView, userIdOf } from "./_calendar_view.ts";
+import {
+  both,
+  calendarFor,
+  checkedBody,
+  EVENT_READ_SCOPES,
+  invalidParams,
+  pageOf,
+  pageToken,
+  userById,
+  userIdTypeOf,
+} from "./_calendar_common.ts";
+import { type Incoming, larkError, larkOk, type SandboxContext } from "./_context.ts";
+import { EVENT_ROUTES } from "./_event_routes.ts";
+import type { FieldSpec } from "./_body_check.ts";
+import type { Caller, Route } from "./_route.ts";
+import { ATTENDEE_ROUTES } from "./_attendee_routes.ts";
+import { BOT_OWNER } from "./calendar_store.ts";
 
 const DAY = 86_400;
-/** Longest span instance_view and freebusy accept. */
+/** Longest span instance_view accepts (lark-cli calendar_agenda.go: 193103 over 40 days). */
 export const MAX_SPAN_SECONDS = 40 * DAY;
-/** Most instances instance_view returns. */
+/** Most instances instance_view returns (lark-cli calendar_agenda.go: 193104 over 1000). */
 export const MAX_INSTANCES = 1000;
-/** Code for "invalid parameters" on calendar routes. */
-export const CALENDAR_INVALID_PARAMS = 190002;
+/**
+ * Longest free/busy span (MCP server `calendar_v4` schema of `freebusy.list`: "time_min 与
+ * time_max 之间的时间间隔不能大于 90 天").
+ */
+export const MAX_FREEBUSY_SECONDS = 90 * DAY;
 
-const READ = "calendar:calendar:readonly";
-const WRITE = "calendar:calendar";
-const read = { user: [READ, WRITE], bot: [READ, WRITE] };
-const write = { user: [WRITE], bot: [WRITE] };
+/**
+ * Scopes that grant free/busy: freebusys.list in lark-cli meta_data.json (d5d198a) and Lark's
+ * freebusy/list.md; freebusy/batch is not in the catalogue and takes the same.
+ */
+const FREEBUSY_SCOPES = [
+  "calendar:calendar:readonly",
+  "calendar:calendar",
+  "calendar:calendar.free_busy:read",
+];
 
-/** The calendar routes. */
+/** The calendar routes, the event and attendee routes included. */
 export const CALENDAR_ROUTES: Route[] = [
   {
     method: "GET",
+    pattern: /^\/open-apis\/calendar\/v4\/calendars$/,
+    scopes: both([
+      "calendar:calendar:readonly",
+      "calendar:calendar",
+      "calendar:calendar.calendar:readonly",
+      "calendar:calendar:read",
+    ]),
+    handle: listCalendars,
+  },
+  {
+    method: "POST",
+    pattern: /^\/open-apis\/calendar\/v4\/calendars\/primary$/,
+    // No coarse calendar:calendar here: meta_data.json and Lark's calendar/primary.md list only
+    // these.
+    scopes: both([
+      "calendar:calendar:readonly",
+      "calendar:calendar.calendar:readonly",
+      "calendar:calendar:read",
+    ]),
+    handle: primaryCalendar,
+  },
+  {
+    method: "GET",
+    pattern: /^\/open-apis\/calendar\/v4\/calendars\/([^/]+)$/,
+    scopes: both(["calendar:calendar:readonly", "calendar:calendar", "calendar:calendar:read"]),
+    handle: getCalendar,
+  },
+  {
+    method: "GET",
     pattern: /^\/open-apis\/calendar\/v4\/calendars\/([^/]+)\/events\/instance_view$/,
-    scopes: read,
-    handle: instanceView,
+    scopes: both(EVENT_READ_SCOPES),
+    handle: viewInstances,
   },
-  {
-    method: "POST",
-    pattern: /^\/open-apis\/calendar\/v4\/calendars\/([^/]+)\/events$/,
-    scopes: write,
-    handle: createEvent,
-  },
-  {
-    method: "POST",
-    pattern: /^\/open-apis\/calendar\/v4\/calendars\/([^/]+)\/events\/([^/]+)\/attendees$/,
-    scopes: write,
-    handle: addAttendees,
-  },
-  {
-    method: "DELETE",
-    pattern: /^\/open-apis\/calendar\/v4\/calendars\/([^/]+)\/events\/([^/]+)$/,
-    scopes: write,
-    handle: deleteEvent,
-  },
+  ...EVENT_ROUTES,
+  ...ATTENDEE_ROUTES,
   {
     method: "POST",
     pattern: /^\/open-apis\/calendar\/v4\/freebusy\/list$/,
-    scopes: read,
-    handle: freebusy,
+    scopes: both(FREEBUSY_SCOPES),
+    handle: freebusyList,
+  },
+  {
+    method: "POST",
+    pattern: /^\/open-apis\/calendar\/v4\/freebusy\/batch$/,
+    scopes: both(FREEBUSY_SCOPES),
+    handle: freebusyBatch,
   },
 ];
 
-function calendarOwner(
-  ctx: SandboxContext,
-  calendarId: string,
-  caller: Caller,
-): string | Response {
-  const owner = ctx.calendars.ownerOf(calendarId, caller.owner);
-  if (owner === undefined) return larkError(191002, `calendar not found: "${calendarId}"`, 404);
-  return owner;
+// lark-cli meta_data.json, calendars.list `page_size`: default 500, min 50, max 1000.
+const CALENDAR_PAGE = { default: 500, min: 50, max: 1000 };
+const SYNC_PREFIX = "sync:";
+
+function listCalendars(ctx: SandboxContext, incoming: Incoming, caller: Caller): Response {
+  const q = incoming.url.searchParams;
+  const sync = q.get("sync_token");
+  const all = ctx.calendars.listOf(caller.owner);
+  if (sync !== null && sync !== "") {
+    if (q.get("page_token")) {
+      return larkError(190009, "sync token cannot be used with other request restrictions");
+    }
+    if (sync !== syncToken(caller.owner)) {
+      return larkError(190008, "page_token or sync_token expired");
+    }
+    // Calendars never change in the sandbox: nothing changed since the token was issued.
+    return larkOk({ has_more: false, sync_token: sync, calendar_list: [] });
+  }
+  const page = pageOf(incoming, CALENDAR_PAGE);
+  if (page instanceof Response) return page;
+  const slice = all.slice(page.offset, page.offset + page.size);
+  const hasMore = page.offset + page.size < all.length;
+  const data: Record<string, unknown> = {
+    has_more: hasMore,
+    calendar_list: slice.map((c) => calendarView(c, ctx.calendars.roleOf(c, caller.owner)!)),
+  };
+  if (hasMore) data.page_token = pageToken(page.offset + page.size);
+  else data.sync_token = syncToken(caller.owner);
+  return larkOk(data);
 }
 
-function instanceView(
+function syncToken(owner: string): string {
+  return btoa(`${SYNC_PREFIX}${owner}`).replace(/=+$/, "");
+}
+
+function getCalendar(
+  ctx: SandboxContext,
+  _incoming: Incoming,
+  caller: Caller,
+  [calendarId]: string[],
+): Response {
+  const found = calendarFor(ctx, caller, calendarId, "free_busy_reader");
+  if (found instanceof Response) return found;
+  return larkOk(calendarView(found.calendar, found.role));
+}
+
+function primaryCalendar(ctx: SandboxContext, incoming: Incoming, caller: Caller): Response {
+  const idType = userIdTypeOf(incoming);
+  if (idType instanceof Response) return idType;
+  // Lark's calendar/primary.md: with a tenant token, user_id_type cannot be user_id.
+  if (caller.owner === BOT_OWNER && idType === "user_id") {
+    return invalidParams("user_id_type cannot be user_id with a tenant access token");
+  }
+  const calendar = ctx.calendars.primaryOf(caller.owner)!;
+  return larkOk({
+    calendars: [{
+      calendar: calendarView(calendar, "owner"),
+      user_id: userIdOf(ctx, caller.owner, idType),
+    }],
+  });
+}
+
+function viewInstances(
   ctx: SandboxContext,
   incoming: Incoming,
   caller: Caller,
   [calendarId]: string[],
 ): Response {
-  const owner = calendarOwner(ctx, calendarId, caller);
-  if (owner instanceof Response) return owner;
+  const found = calendarFor(ctx, caller, calendarId, "reader");
+  if (found instanceof Response) return found;
+  const idType = userIdTypeOf(incoming);
+  if (idType instanceof Response) return idType;
   const q = incoming.url.searchParams;
   const start = q.get("start_time") ?? "";
   const end = q.get("end_time") ?? "";
   if (!/^\d+$/.test(start) || !/^\d+$/.test(end)) {
-    return larkError(
-      CALENDAR_INVALID_PARAMS,
-      "invalid parameters in request: start_time and end_time must be Unix seconds",
-    );
+    return invalidParams("start_time and end_time must be Unix seconds");
   }
   const from = Number(start);
   const to = Number(end);
-  if (to <= from) {
-    return larkError(
-      CALENDAR_INVALID_PARAMS,
-      "invalid parameters in request: end_time must be after start_time",
-    );
-  }
+  if (to <= from) return invalidParams("end_time must be after start_time");
   if (to - from > MAX_SPAN_SECONDS) {
     return larkError(193103, "the time span of instance_view must not exceed 40 days");
   }
-  const items = ctx.calendars.instances(owner, from, to);
-  if (items.length > MAX_INSTANCES) {
+  const occurrences = ctx.calendars.occurrences(found.calendar, from, to);
+  if (occurrences.length > MAX_INSTANCES) {
     return larkError(
       193104,
-      `too many instances (${items.length}) in the time span, the limit is ${MAX_INSTANCES}; ` +
-        "narrow the time span",
+      `too many instances (${occurrences.length}) in the time span, the limit is ` +
+        `${MAX_INSTANCES}; narrow the time span`,
     );
   }
-  return larkOk({ items });
-}
-
-function readEventTime(value: unknown, field: string): EventTime | string {
-  if (typeof value !== "object" || value === null) return `${field} is required`;
-  const v = value as Record<string, unknown>;
-  if (typeof v.timestamp === "string" && /^\d+$/.test(v.timestamp)) {
-    return { timestamp: v.timestamp };
-  }
-  if (typeof v.date === "string" && /^\d{4}-\d{2}-\d{2}$/.test(v.date)) return { date: v.date };
-  return `${field} needs a timestamp (Unix seconds as a string) or a date (YYYY-MM-DD)`;
-}
-
-function createEvent(
-  ctx: SandboxContext,
-  incoming: Incoming,
-  caller: Caller,
-  [calendarId]: string[],
-): Response {
-  const owner = calendarOwner(ctx, calendarId, caller);
-  if (owner instanceof Response) return owner;
-  const body = jsonBody(incoming);
-  if (body instanceof Response) return body;
-  const invalid = (why: string) =>
-    larkError(CALENDAR_INVALID_PARAMS, `invalid parameters in request: ${why}`);
-  const start = readEventTime(body.start_time, "start_time");
-  if (typeof start === "string") return invalid(start);
-  const end = readEventTime(body.end_time, "end_time");
-  if (typeof end === "string") return invalid(end);
-  if (("date" in start) !== ("date" in end)) {
-    return invalid("start_time and end_time must both be timestamps or both be dates");
-  }
-  if (timeToSeconds(end) <= timeToSeconds(start)) {
-    return invalid("end_time must be after start_time");
-  }
-  for (const field of ["summary", "description", "recurrence"]) {
-    if (body[field] !== undefined && typeof body[field] !== "string") {
-      return invalid(`${field} must be a string`);
-    }
-  }
-  if (body.recurrence) {
-    try {
-      parseRule(body.recurrence as string);
-    } catch (error) {
-      return invalid((error as Error).message);
-    }
-  }
-  const key = incoming.url.searchParams.get("idempotency_key");
-  const idempotencyKey = key ? `${owner}|${key}` : undefined;
-  if (idempotencyKey) {
-    const earlier = ctx.eventByIdempotencyKey.get(idempotencyKey);
-    if (earlier) return larkOk({ event: eventView(ctx, owner, earlier) });
-  }
-  const freeBusy = body.free_busy_status === "free" ? "free" : "busy";
-  const event = ctx.calendars.create(owner, {
-    summary: (body.summary as string | undefined) ?? "",
-    description: (body.description as string | undefined) ?? "",
-    start_time: start,
-    end_time: end,
-    status: "confirmed",
-    free_busy_status: freeBusy,
-    self_rsvp_status: "accept",
-    recurrence: (body.recurrence as string | undefined) || undefined,
+  // "self" is the owner of a primary calendar (an attendee sees their own answer there), else
+  // the caller.
+  const self = found.calendar.type === "primary" ? found.calendar.owner : caller.owner;
+  return larkOk({
+    items: occurrences.map((o) =>
+      instanceView(ctx, o.event, o, {
+        who: self,
+        rsvp: ctx.calendars.rsvpOf(o.event, self, o),
+        idType,
+      })
+    ),
   });
-  if (idempotencyKey) ctx.eventByIdempotencyKey.set(idempotencyKey, event);
-  return larkOk({ event: eventView(ctx, owner, event) });
 }
 
-function eventView(ctx: SandboxContext, owner: string, event: CalendarEvent) {
-  return {
-    event_id: event.event_id,
-    organizer_calendar_id: ctx.calendars.calendarIdOf(owner),
-    summary: event.summary,
-    description: event.description,
-    start_time: { ...event.start_time, timezone: "UTC" },
-    end_time: { ...event.end_time, timezone: "UTC" },
-    status: event.status,
-    free_busy_status: event.free_busy_status,
-    visibility: "default",
-    recurrence: event.recurrence ?? "",
-    create_time: event.create_time,
-  };
-}
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-function addAttendees(
-  ctx: SandboxContext,
-  incoming: Incoming,
-  caller: Caller,
-  [calendarId, eventId]: string[],
-): Response {
-  const owner = calendarOwner(ctx, calendarId, caller);
-  if (owner instanceof Response) return owner;
-  const event = ctx.calendars.find(owner, eventId);
-  if (!event) return larkError(193001, `event not found: "${eventId}"`, 404);
-  const body = jsonBody(incoming);
-  if (body instanceof Response) return body;
-  const idType = incoming.url.searchParams.get("user_id_type") ?? "open_id";
-  const invalid = (why: string) =>
-    larkError(CALENDAR_INVALID_PARAMS, `invalid parameters in request: ${why}`);
-  if (!["open_id", "user_id", "union_id"].includes(idType)) {
-    return invalid(`user_id_type "${idType}" is not supported`);
-  }
-  if (!Array.isArray(body.attendees) || body.attendees.length === 0) {
-    return invalid("attendees must be a non-empty list");
-  }
-  const added: Record<string, unknown>[] = [];
-  for (const raw of body.attendees as Record<string, unknown>[]) {
-    const type = raw?.type;
-    const attendeeId = `user_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`;
-    const common = {
-      type,
-      attendee_id: attendeeId,
-      rsvp_status: "needs_action",
-      is_optional: false,
-    };
-    if (type === "user") {
-      const user = typeof raw.user_id === "string" ? findUser(ctx, raw.user_id, idType) : undefined;
-      if (!user) {
-        return invalid(`attendee user_id "${String(raw.user_id ?? "")}" (${idType}) not found`);
-      }
-      added.push({
-        ...common,
-        user_id: raw.user_id,
-        display_name: user.name,
-        is_organizer: false,
-        is_external: false,
-      });
-    } else if (type === "chat") {
-      const chat = ctx.chats.find((c) => c.chat_id === raw.chat_id);
-      if (!chat) return invalid(`attendee chat_id "${String(raw.chat_id ?? "")}" not found`);
-      added.push({ ...common, chat_id: chat.chat_id, display_name: chat.name });
-    } else if (type === "third_party") {
-      if (typeof raw.third_party_email !== "string" || !raw.third_party_email.includes("@")) {
-        return invalid("third_party attendees need third_party_email");
-      }
-      added.push({ ...common, third_party_email: raw.third_party_email, is_external: true });
-    } else {
-      return invalid(`attendee type "${String(type ?? "")}" is not supported`);
-    }
-  }
-  ctx.calendars.noteAttendees(event.event_id, added);
-  return larkOk({ attendees: added });
-}
-
-function deleteEvent(
-  ctx: SandboxContext,
-  _incoming: Incoming,
-  caller: Caller,
-  [calendarId, eventId]: string[],
-): Response {
-  const owner = calendarOwner(ctx, calendarId, caller);
-  if (owner instanceof Response) return owner;
-  if (!ctx.calendars.remove(owner, eventId)) {
-    return larkError(193001, `event not found: "${eventId}"`, 404);
-  }
-  return larkOk({});
-}
+// types/index.d.ts, calendar.v4.freebusy.list and .batch request bodies.
+const FREEBUSY_OPTIONS: Record<string, FieldSpec> = {
+  time_min: "string",
+  time_max: "string",
+  include_external_calendar: "boolean",
+  only_busy: "boolean",
+  need_rsvp_status: "boolean",
+};
+const LIST_BODY: FieldSpec = {
+  object: { ...FREEBUSY_OPTIONS, user_id: "string", room_id: "string" },
+  required: ["time_min", "time_max"],
+};
+const BATCH_BODY: FieldSpec = {
+  object: { ...FREEBUSY_OPTIONS, user_ids: { array: "string" } },
+  required: ["time_min", "time_max", "user_ids"],
+};
 
 function rfc3339(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
-function freebusy(ctx: SandboxContext, incoming: Incoming): Response {
-  const body = jsonBody(incoming);
-  if (body instanceof Response) return body;
-  const invalid = (why: string) =>
-    larkError(CALENDAR_INVALID_PARAMS, `invalid parameters in request: ${why}`);
+/** The window and options of a free/busy request, or 190002. */
+function freebusyWindow(
+  body: Record<string, unknown>,
+): { from: number; to: number; onlyBusy: boolean; withRsvp: boolean } | Response {
   const parse = (value: unknown) =>
-    typeof value === "string" && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
-  const from = parse(body.time_min) / 1000;
-  const to = parse(body.time_max) / 1000;
+    typeof value === "string" && RFC3339.test(value) ? Date.parse(value) / 1000 : NaN;
+  const from = parse(body.time_min);
+  const to = parse(body.time_max);
   if (Number.isNaN(from) || Number.isNaN(to)) {
-    return invalid("time_min and time_max must be RFC 3339 times");
+    return invalidParams("time_min and time_max must be RFC 3339 date-times");
   }
-  if (to <= from) return invalid("time_max must be after time_min");
-  if (to - from > MAX_SPAN_SECONDS) {
-    return larkError(193103, "the time span of freebusy must not exceed 40 days");
+  if (to <= from) return invalidParams("time_max must be after time_min");
+  if (to - from > MAX_FREEBUSY_SECONDS) {
+    return invalidParams("the span from time_min to time_max must not exceed 90 days");
   }
-  const idType = incoming.url.searchParams.get("user_id_type") ?? "open_id";
+  return {
+    from,
+    to,
+    // MCP server `calendar_v4` schema: only_busy defaults to true.
+    onlyBusy: body.only_busy !== false,
+    withRsvp: body.need_rsvp_status === true,
+  };
+}
+
+/**
+ * The busy times of a user's primary calendar: seeded and created events and those the user is
+ * invited to, without cancelled ones, ones the user declined or was removed from, and (with
+ * `onlyBusy`) free ones.
+ */
+function busyOf(
+  ctx: SandboxContext,
+  openId: string,
+  window: { from: number; to: number; onlyBusy: boolean; withRsvp: boolean },
+): Record<string, unknown>[] {
+  const calendar = ctx.calendars.primaryOf(openId)!;
+  const out: Record<string, unknown>[] = [];
+  for (const o of ctx.calendars.occurrences(calendar, window.from, window.to)) {
+    const event = o.event;
+    if ((o.override?.status ?? event.status) === "cancelled") continue;
+    const rsvp = ctx.calendars.rsvpOf(event, openId, o);
+    if (rsvp === "decline" || rsvp === "removed") continue;
+    const personal = ctx.calendars.attendeeOf(event, openId)?.personal;
+    if (window.onlyBusy && (personal?.free_busy_status ?? event.free_busy_status) === "free") {
+      continue;
+    }
+    const item: Record<string, unknown> = {
+      start_time: rfc3339(timeToSeconds(o.start_time)),
+      end_time: rfc3339(timeToSeconds(o.end_time)),
+    };
+    if (window.withRsvp) item.rsvp_status = rsvp;
+    out.push(item);
+  }
+  return out;
+}
+
+function freebusyList(ctx: SandboxContext, incoming: Incoming): Response {
+  const body = checkedBody(incoming, LIST_BODY);
+  if (body instanceof Response) return body;
+  const window = freebusyWindow(body);
+  if (window instanceof Response) return window;
+  const idType = userIdTypeOf(incoming);
+  if (idType instanceof Response) return idType;
   if (typeof body.user_id !== "string" || body.user_id === "") {
-    return invalid("user_id is required");
+    if (typeof body.room_id === "string") {
+      return invalidParams(`room_id "${body.room_id}" not found (the sandbox has no rooms)`);
+    }
+    return invalidParams("user_id or room_id is required");
   }
-  const user = findUser(ctx, body.user_id, idType);
-  if (!user) return invalid(`user_id "${body.user_id}" (${idType}) not found`);
-  const busy = ctx.calendars.instances(user.open_id, from, to).filter((i) =>
-    i.status !== "cancelled" && i.free_busy_status === "busy" && i.self_rsvp_status !== "decline"
-  );
-  return larkOk({
-    freebusy_list: busy.map((i) => ({
-      start_time: rfc3339(timeToSeconds(i.start_time)),
-      end_time: rfc3339(timeToSeconds(i.end_time)),
-    })),
-  });
+  const user = userById(ctx, body.user_id, idType);
+  if (!user) return invalidParams(`user_id "${body.user_id}" (${idType}) not found`);
+  return larkOk({ freebusy_list: busyOf(ctx, user.open_id, window) });
+}
+
+function freebusyBatch(ctx: SandboxContext, incoming: Incoming): Response {
+  const body = checkedBody(incoming, BATCH_BODY);
+  if (body instanceof Response) return body;
+  const window = freebusyWindow(body);
+  if (window instanceof Response) return window;
+  const idType = userIdTypeOf(incoming);
+  if (idType instanceof Response) return idType;
+  const ids = body.user_ids as string[];
+  if (ids.length === 0) return invalidParams("user_ids must not be empty");
+  const lists = [];
+  for (const id of ids) {
+    const user = userById(ctx, id, idType);
+    if (!user) return invalidParams(`user_id "${id}" (${idType}) not found`);
+    lists.push({ user_id: id, freebusy_items: busyOf(ctx, user.open_id, window) });
+  }
+  return larkOk({ freebusy_lists: lists });
 }

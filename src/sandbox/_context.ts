@@ -9,7 +9,7 @@ import type { CalendarStore } from "./calendar_store.ts";
 import type { FaultRegistry } from "./fault_registry.ts";
 import type { ImStore, MessageItem } from "./im_store.ts";
 import type { RequestLog } from "./request_log.ts";
-import type { CalendarEvent, SeedChat, SeedUser } from "./seed_data.ts";
+import type { SeedChat, SeedUser } from "./seed_data.ts";
 
 /** A message sent or replied through the sandbox: the API shape plus how it was addressed. */
 export interface SentMessage extends MessageItem {
@@ -27,6 +27,13 @@ export interface SandboxContext {
   appId: string;
   appSecret: string;
   tenantKey: string;
+  /** The open_id the bot has as a user (the organizer of events it creates). */
+  botOpenId: string;
+  /**
+   * The scopes the app has enabled in its developer console: a tenant token reaches only routes
+   * one of whose bot scopes is enabled, and a sign-in is granted only enabled scopes.
+   */
+  appScopes: Set<string>;
   users: SeedUser[];
   chats: SeedChat[];
   auth: AuthStore;
@@ -38,8 +45,6 @@ export interface SandboxContext {
   messages: SentMessage[];
   /** uuid idempotency: key `<sender>|<uuid>` → the first message and when it was sent (ms). */
   messageByUuid: Map<string, { message: SentMessage; at: number }>;
-  /** Event create idempotency: key `<owner>|<idempotency_key>` → the first event. */
-  eventByIdempotencyKey: Map<string, CalendarEvent>;
   now(): number;
 }
 
@@ -71,6 +76,17 @@ export function larkError(code: number, msg: string, status = 400, extra = {}): 
 /** The Lark success envelope. */
 export function larkOk(data: unknown): Response {
   return json({ code: 0, msg: "success", data });
+}
+
+/**
+ * A request id in the shape of Lark's `error.log_id`: the UTC time to the second, then random
+ * upper-case hex (`20260302101500A1B2C3D4E5F6A7B8C9`).
+ */
+export function logId(ctx: SandboxContext): string {
+  const stamp = new Date(ctx.now()).toISOString().replace(/\D/g, "").slice(0, 14);
+  const random = [...crypto.getRandomValues(new Uint8Array(9))]
+    .map((b) => b.toString(16).padStart(2, "0")).join("").toUpperCase();
+  return stamp + random;
 }
 
 /** An RFC 6749 error body. */

@@ -6,6 +6,7 @@
  */
 
 import { OAuthError } from "./auth_store.ts";
+import { unknownScopes } from "./lark_scopes.ts";
 import {
   hasContentType,
   type Incoming,
@@ -77,6 +78,17 @@ export function deviceAuthorization(ctx: SandboxContext, incoming: Incoming): Re
     return oauthError("invalid_client", `Unknown client_id "${clientId ?? ""}"`);
   }
   const scopes = (form.get("scope") ?? "").split(/\s+/).filter((s) => s !== "");
+  // One unknown scope rejects the whole request (lark-cli issue #416: "The provided scope list
+  // contains invalid or malformed scopes. Please ensure all scopes are valid."). lark-cli
+  // device_flow.go reports `error_description` of any 4xx answer; the `error` value is RFC 6749's
+  // for this case.
+  if (unknownScopes(scopes).length > 0) {
+    return oauthError(
+      "invalid_scope",
+      "The provided scope list contains invalid or malformed scopes. Please ensure all scopes " +
+        "are valid.",
+    );
+  }
   const grant = ctx.auth.createDeviceGrant(scopes);
   const verify = `${ctx.baseUrl}/sandbox/verify`;
   return json({
@@ -120,13 +132,33 @@ export function token(ctx: SandboxContext, incoming: Incoming): Response {
       return json(ctx.auth.refresh(refreshToken));
     }
   } catch (error) {
-    if (error instanceof OAuthError) return oauthError(error.error, error.message, error.status);
-    throw error;
+    if (!(error instanceof OAuthError)) throw error;
+    if (error.code === undefined) return oauthError(error.error, error.message, error.status);
+    return tokenError(error.code, error.error, error.message, error.status);
   }
   return oauthError(
     "unsupported_grant_type",
     `Unsupported grant_type "${grantType ?? ""}"`,
   );
+}
+
+/**
+ * A failure of the token endpoint: Lark's numeric `code` beside RFC 6749's `error` and
+ * `error_description` (lark-cli `internal/auth/uat_client.go` reads `code`, `error` and
+ * `error_description` of the answer, and treats a non-zero code or a non-empty error as failure).
+ *
+ * @param code Lark's code, e.g. 20073
+ * @param error the RFC 6749 error, e.g. "invalid_grant"
+ * @param description the `error_description`
+ * @param status the HTTP status
+ */
+export function tokenError(
+  code: number,
+  error: string,
+  description: string,
+  status = 400,
+): Response {
+  return json({ code, error, error_description: description }, status);
 }
 
 /** `POST /open-apis/auth/v3/tenant_access_token/internal`. */

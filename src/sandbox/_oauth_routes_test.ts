@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { withSandbox } from "./_test_client.ts";
 
-const SCOPE = "calendar:calendar:readonly offline_access";
+const SCOPE = "calendar:calendar.event:read offline_access";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 Deno.test("device authorization answers the RFC 8628 fields and records the scopes", async () => {
@@ -194,6 +194,7 @@ Deno.test("refresh rotates: the old refresh token stops working", async () => {
     const old = await client.refresh(first.refresh_token);
     assert.equal(old.status, 400);
     assert.equal(old.body.error, "invalid_grant");
+    assert.equal(old.body.code, 20073);
     const info = await client.send("GET", "/open-apis/authen/v1/user_info", {
       token: second.body.access_token,
     });
@@ -203,14 +204,14 @@ Deno.test("refresh rotates: the old refresh token stops working", async () => {
 
 Deno.test("no refresh token without offline_access", async () => {
   await withSandbox({ interval: 0, autoApproveAfter: 0 }, async (_sandbox, client) => {
-    const { body } = await client.deviceCode("calendar:calendar:readonly");
+    const { body } = await client.deviceCode("calendar:calendar.event:read");
     const tokens = await client.poll(body.device_code);
     assert.equal(tokens.status, 200);
     assert.equal(tokens.body.refresh_token, undefined);
   });
 });
 
-Deno.test("an expired refresh token is invalid_grant", async () => {
+Deno.test("an expired refresh token is invalid_grant with code 20037", async () => {
   await withSandbox({ interval: 0 }, async (_sandbox, client) => {
     const { body } = await client.deviceCode(SCOPE);
     await client.json("POST", "/sandbox/approve", {
@@ -224,7 +225,87 @@ Deno.test("an expired refresh token is invalid_grant", async () => {
     const answer = await client.refresh(tokens.refresh_token);
     assert.equal(answer.status, 400);
     assert.equal(answer.body.error, "invalid_grant");
+    assert.equal(answer.body.code, 20037);
     assert.match(answer.body.error_description, /expired/);
+  });
+});
+
+Deno.test("refresh failures carry Lark's code: 20026 unknown, 20064 revoked, 20073 used", async () => {
+  await withSandbox({ interval: 0, autoApproveAfter: 0 }, async (sandbox, client) => {
+    const unknown = await client.refresh("ur-never-issued");
+    assert.equal(unknown.status, 400);
+    assert.deepEqual(Object.keys(unknown.body).sort(), ["code", "error", "error_description"]);
+    assert.equal(unknown.body.code, 20026);
+    assert.equal(unknown.body.error, "invalid_grant");
+
+    const one = (await client.poll((await client.deviceCode(SCOPE)).body.device_code)).body;
+    const two = (await client.poll((await client.deviceCode(SCOPE)).body.device_code)).body;
+    const revoked = await client.json("POST", "/sandbox/revoke", {
+      refresh_token: one.refresh_token,
+    });
+    assert.deepEqual(revoked.body, { revoked: 1 });
+    const refused = await client.refresh(one.refresh_token);
+    assert.equal(refused.body.code, 20064);
+    assert.equal(refused.body.error, "invalid_grant");
+    // Revoking a user withdraws every token of theirs, the access tokens included.
+    const all = await client.json("POST", "/sandbox/revoke", { open_id: sandbox.users[0].open_id });
+    assert.deepEqual(all.body, { revoked: 1 });
+    assert.equal((await client.refresh(two.refresh_token)).body.code, 20064);
+    const info = await client.send("GET", "/open-apis/authen/v1/user_info", {
+      token: two.access_token,
+    });
+    assert.equal(info.body.code, 99991663);
+    const bad = await client.json("POST", "/sandbox/revoke", {});
+    assert.equal(bad.status, 400);
+  });
+});
+
+Deno.test("a 5xx fault on the token endpoint answers 20050, and the refresh token survives it", async () => {
+  await withSandbox({ interval: 0, autoApproveAfter: 0 }, async (_sandbox, client) => {
+    const tokens = (await client.poll((await client.deviceCode(SCOPE)).body.device_code)).body;
+    await client.json("POST", "/sandbox/faults", {
+      route: "POST /open-apis/authen/v2/oauth/token",
+      kind: "status",
+      status: 503,
+      times: 1,
+    });
+    const busy = await client.refresh(tokens.refresh_token);
+    assert.equal(busy.status, 503);
+    assert.equal(busy.body.code, 20050);
+    assert.equal(busy.body.error, "server_error");
+    assert.equal(typeof busy.body.error_description, "string");
+    const retried = await client.refresh(tokens.refresh_token);
+    assert.equal(retried.status, 200);
+    assert.equal(retried.body.code, 0);
+  });
+});
+
+Deno.test("device authorization refuses the whole request when one scope is unknown", async () => {
+  await withSandbox({ interval: 0, autoApproveAfter: 0 }, async (_sandbox, client) => {
+    const answer = await client.deviceCode("calendar:calendar.event:read im:message:send");
+    assert.equal(answer.status, 400);
+    assert.equal(answer.body.error, "invalid_scope");
+    assert.equal(
+      answer.body.error_description,
+      "The provided scope list contains invalid or malformed scopes. Please ensure all scopes " +
+        "are valid.",
+    );
+    const known = await client.deviceCode("calendar:calendar.event:read im:message.send_as_user");
+    assert.equal(known.status, 200);
+  });
+});
+
+Deno.test("a sign-in grants only the scopes the app has enabled", async () => {
+  await withSandbox({
+    interval: 0,
+    autoApproveAfter: 0,
+    appScopes: ["calendar:calendar.event:read", "offline_access"],
+  }, async (_sandbox, client) => {
+    const { body } = await client.deviceCode(
+      "calendar:calendar.event:read im:message.send_as_user offline_access",
+    );
+    const tokens = await client.poll(body.device_code);
+    assert.equal(tokens.body.scope, "calendar:calendar.event:read offline_access");
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * The unauthenticated /sandbox/ routes for people and tests: the verification page, approval,
- * token minting, faults, the request log, statistics and the stored messages and events.
+ * token minting and revocation, the app's enabled scopes, faults, the request log, statistics and
+ * the stored messages and events.
  *
  * @module
  */
@@ -9,6 +10,7 @@ import { OAuthError } from "./auth_store.ts";
 import { type FaultSpec, validateFault } from "./fault_registry.ts";
 import { publicMessage } from "./_im_routes.ts";
 import { hasContentType, type Incoming, json, type SandboxContext } from "./_context.ts";
+import { KNOWN_SCOPES, unknownScopes } from "./lark_scopes.ts";
 
 function jsonInput(incoming: Incoming): unknown | Response {
   try {
@@ -142,6 +144,10 @@ function mintToken(ctx: SandboxContext, incoming: Incoming): Response {
     if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === "string")) {
       throw new OAuthError("invalid_request", "scopes must be a list of strings");
     }
+    const unknown = unknownScopes(scopes);
+    if (unknown.length > 0) {
+      throw new OAuthError("invalid_scope", `Unknown scopes "${unknown.join('", "')}"`);
+    }
     return json(ctx.auth.issueUserTokens(openId, scopes, {
       accessTokenTtl: optionalTtl(body.access_token_ttl, "access_token_ttl"),
       refreshTokenTtl: optionalTtl(body.refresh_token_ttl, "refresh_token_ttl"),
@@ -150,6 +156,53 @@ function mintToken(ctx: SandboxContext, incoming: Incoming): Response {
     if (!(error instanceof OAuthError)) throw error;
     return json({ error: error.error, error_description: error.message }, error.status);
   }
+}
+
+/**
+ * `GET /sandbox/app_scopes` lists the scopes the app has enabled; `POST` with
+ * `{"scopes": [...]}` replaces them (every name must be a scope Lark knows); `DELETE` enables
+ * every known scope again.
+ */
+function appScopes(ctx: SandboxContext, incoming: Incoming): Response {
+  if (incoming.method === "DELETE") {
+    ctx.appScopes = new Set(KNOWN_SCOPES);
+  } else if (incoming.method === "POST") {
+    const input = jsonInput(incoming);
+    if (input instanceof Response) return input;
+    const scopes = (input as { scopes?: unknown } | null)?.scopes;
+    if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === "string")) {
+      return json({ error: "invalid_request", error_description: 'Send {"scopes": [...]}' }, 400);
+    }
+    const unknown = unknownScopes(scopes);
+    if (unknown.length > 0) {
+      return json({
+        error: "invalid_scope",
+        error_description: `Unknown scopes "${unknown.join('", "')}"`,
+      }, 400);
+    }
+    ctx.appScopes = new Set(scopes);
+  }
+  return json({ scopes: [...ctx.appScopes].sort() });
+}
+
+/**
+ * `POST /sandbox/revoke` with `{"refresh_token": "..."}` or `{"open_id": "..."}` revokes refresh
+ * tokens (and, for a user, their access tokens), as a user withdrawing the app's authorization
+ * does: the next refresh answers 20064.
+ */
+function revoke(ctx: SandboxContext, incoming: Incoming): Response {
+  const input = jsonInput(incoming);
+  if (input instanceof Response) return input;
+  const body = (input ?? {}) as Record<string, unknown>;
+  const refreshToken = typeof body.refresh_token === "string" ? body.refresh_token : undefined;
+  const openId = typeof body.open_id === "string" ? body.open_id : undefined;
+  if (refreshToken === undefined && openId === undefined) {
+    return json({
+      error: "invalid_request",
+      error_description: 'Send {"refresh_token": ...} or {"open_id": ...}',
+    }, 400);
+  }
+  return json({ revoked: ctx.auth.revoke({ refreshToken, openId }) });
 }
 
 function faults(ctx: SandboxContext, incoming: Incoming): Response {
@@ -179,6 +232,8 @@ const OPS: Record<string, Record<string, OpsRoute>> = {
   "/sandbox/verify": { GET: verifyPage, POST: verifyPage },
   "/sandbox/approve": { POST: approve },
   "/sandbox/token": { POST: mintToken },
+  "/sandbox/revoke": { POST: revoke },
+  "/sandbox/app_scopes": { GET: appScopes, POST: appScopes, DELETE: appScopes },
   "/sandbox/faults": { GET: faults, POST: faults, DELETE: faults },
   "/sandbox/requests": {
     GET: (ctx) => json(ctx.log.list()),

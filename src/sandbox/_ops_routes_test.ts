@@ -120,7 +120,7 @@ Deno.test("fetch retries a drop on a reused connection once, so times=2 is neede
 
 Deno.test("drop after serving keeps the side effect, and uuid makes the retry safe", async () => {
   await withSandbox({}, async (sandbox, client) => {
-    const token = await client.userToken(["im:message:send"]);
+    const token = await client.userToken(["im:message.send_as_user"]);
     await client.json("POST", "/sandbox/faults", {
       route: "POST /open-apis/im/v1/messages",
       kind: "drop",
@@ -201,7 +201,7 @@ Deno.test("a startup fault profile and probability 0", async () => {
 
 Deno.test("the request log records requests with Authorization masked; DELETE clears", async () => {
   await withSandbox({}, async (sandbox, client) => {
-    const token = await client.userToken(["im:message:send"]);
+    const token = await client.userToken(["im:message.send_as_user"]);
     await client.send("GET", `${INFO}?a=1&a=2&b=x`, { token, headers: { "x-request-id": "r1" } });
     await client.refresh("ur-nothing");
     const log = (await client.send("GET", "/sandbox/requests")).body;
@@ -268,5 +268,36 @@ Deno.test("approve validates its input", async () => {
     assert.equal(unknown.status, 404);
     const notFound = await client.send("GET", "/sandbox/nothing");
     assert.equal(notFound.status, 404);
+  });
+});
+
+Deno.test("app_scopes lists, replaces and resets the app's enabled scopes, known names only", async () => {
+  await withSandbox({}, async (_sandbox, client) => {
+    const all = await client.send("GET", "/sandbox/app_scopes");
+    assert.ok(all.body.scopes.length > 1000);
+    assert.ok(all.body.scopes.includes("calendar:calendar.event:read"));
+    const set = await client.json("POST", "/sandbox/app_scopes", {
+      scopes: ["calendar:calendar.event:read", "offline_access"],
+    });
+    assert.deepEqual(set.body, { scopes: ["calendar:calendar.event:read", "offline_access"] });
+    const unknown = await client.json("POST", "/sandbox/app_scopes", {
+      scopes: ["im:message:send"],
+    });
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.body.error, "invalid_scope");
+    assert.match(unknown.body.error_description, /"im:message:send"/);
+    const notList = await client.json("POST", "/sandbox/app_scopes", { scopes: "x" });
+    assert.equal(notList.status, 400);
+    assert.equal((await client.send("GET", "/sandbox/app_scopes")).body.scopes.length, 2);
+    const reset = await client.send("DELETE", "/sandbox/app_scopes");
+    assert.deepEqual(reset.body.scopes, all.body.scopes);
+  });
+});
+
+Deno.test("token minting refuses scopes Lark does not know", async () => {
+  await withSandbox({}, async (_sandbox, client) => {
+    const answer = await client.json("POST", "/sandbox/token", { scopes: ["im:message:send"] });
+    assert.equal(answer.status, 400);
+    assert.equal(answer.body.error, "invalid_scope");
   });
 });

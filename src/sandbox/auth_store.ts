@@ -22,6 +22,12 @@ export interface AuthPolicy {
   autoApproveAfter?: number;
   /** The user an automatic approval signs in. */
   defaultOpenId: string;
+  /**
+   * Whether a sign-in may grant a scope: the app must have enabled it. Scopes it may not grant
+   * are left out of the token, as Lark's consent page leaves them out (lark-cli issue #746).
+   * Default: every scope.
+   */
+  grantable?: (scope: string) => boolean;
 }
 
 /** A device authorization in progress. */
@@ -49,6 +55,8 @@ export interface TokenRecord {
 }
 
 interface RefreshRecord {
+  /** Set by {@link AuthStore.revoke}; the token then answers 20064. */
+  revoked?: boolean;
   openId: string;
   scopes: string[];
   expiresAt: number;
@@ -73,12 +81,31 @@ export class OAuthError extends Error {
    * @param error the `error` field, e.g. "authorization_pending"
    * @param description the `error_description`
    * @param status the HTTP status (400 unless said otherwise)
+   * @param code Lark's numeric `code`, sent beside `error` by the token endpoint
    */
-  constructor(readonly error: string, description: string, readonly status = 400) {
+  constructor(
+    readonly error: string,
+    description: string,
+    readonly status = 400,
+    readonly code?: number,
+  ) {
     super(description);
     this.name = "OAuthError";
   }
 }
+
+/**
+ * Lark's codes for refresh failures (lark-cli `internal/output/lark_errors.go`): 20026 invalid,
+ * 20037 expired, 20064 revoked, 20073 already used (refresh tokens are single-use), 20050 a
+ * server error worth one retry (`internal/auth/errors.go`, RefreshTokenRetryable).
+ */
+export const REFRESH_ERRORS = {
+  invalid: 20026,
+  expired: 20037,
+  revoked: 20064,
+  alreadyUsed: 20073,
+  serverError: 20050,
+} as const;
 
 /** How a bearer token lookup ended. */
 export type TokenLookup =
@@ -112,6 +139,7 @@ export class AuthStore {
   #byUserCode = new Map<string, DeviceGrant>();
   #tokens = new Map<string, TokenRecord>();
   #refresh = new Map<string, RefreshRecord>();
+  #usedRefresh = new Set<string>();
 
   /**
    * @param policy lifetimes and auto-approval
@@ -210,7 +238,9 @@ export class AuthStore {
       throw new OAuthError("authorization_pending", "The user has not approved the request yet");
     }
     grant.state = "consumed";
-    return this.issueUserTokens(grant.openId!, grant.scopes, {
+    const grantable = this.policy.grantable ?? (() => true);
+    const granted = grant.scopes.filter((scope) => grantable(scope));
+    return this.issueUserTokens(grant.openId!, granted, {
       accessTokenTtl: grant.accessTokenTtl,
       refreshTokenTtl: grant.refreshTokenTtl,
     });
@@ -257,18 +287,52 @@ export class AuthStore {
   /**
    * Exchanges a refresh token for new tokens; the old refresh token stops working.
    *
-   * @throws {OAuthError} invalid_grant for an unknown, used or expired refresh token
+   * @throws {OAuthError} "invalid_grant" with Lark's code: 20073 for a token already used, 20026
+   * for an unknown one, 20064 for a revoked one, 20037 for an expired one
    */
   refresh(refreshToken: string): TokenGrant {
+    const fail = (code: number, description: string) =>
+      new OAuthError("invalid_grant", description, 400, code);
+    if (this.#usedRefresh.has(refreshToken)) {
+      throw fail(
+        REFRESH_ERRORS.alreadyUsed,
+        "The refresh token has already been used. A refresh token can be used only once",
+      );
+    }
     const record = this.#refresh.get(refreshToken);
-    if (!record) {
-      throw new OAuthError("invalid_grant", "The refresh token is invalid or was already used");
+    if (!record) throw fail(REFRESH_ERRORS.invalid, "The refresh token passed is invalid");
+    if (record.revoked) {
+      throw fail(REFRESH_ERRORS.revoked, "The refresh token has been revoked; sign in again");
+    }
+    if (this.now() >= record.expiresAt) {
+      throw fail(REFRESH_ERRORS.expired, "The refresh token has expired; sign in again");
     }
     this.#refresh.delete(refreshToken);
-    if (this.now() >= record.expiresAt) {
-      throw new OAuthError("invalid_grant", "The refresh token has expired; sign in again");
-    }
+    this.#usedRefresh.add(refreshToken);
     return this.issueUserTokens(record.openId, record.scopes, record);
+  }
+
+  /**
+   * Revokes refresh tokens, as a user withdrawing the app's authorization does: one token, or
+   * every token (refresh and access) of a user.
+   *
+   * @returns how many refresh tokens were revoked
+   */
+  revoke(target: { refreshToken?: string; openId?: string }): number {
+    let count = 0;
+    for (const [token, record] of this.#refresh) {
+      if (record.revoked) continue;
+      if (token === target.refreshToken || record.openId === target.openId) {
+        record.revoked = true;
+        count++;
+      }
+    }
+    if (target.openId !== undefined) {
+      for (const [token, record] of this.#tokens) {
+        if (record.kind === "user" && record.openId === target.openId) this.#tokens.delete(token);
+      }
+    }
+    return count;
   }
 
   /** Issues a tenant (bot) token. */

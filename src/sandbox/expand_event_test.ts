@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { expandEvent, parseRule } from "./expand_event.ts";
+import { occurrencesOf, parseRule } from "./expand_event.ts";
 import type { CalendarEvent } from "./seed_data.ts";
 
 const MONDAY = Date.parse("2026-03-02T10:00:00Z") / 1000;
@@ -19,35 +19,35 @@ function series(recurrence: string): CalendarEvent {
   };
 }
 
-Deno.test("expandEvent() expands weekly BYDAY series with instance ids", () => {
-  const out = expandEvent(series("FREQ=WEEKLY;BYDAY=MO,WE"), MONDAY, MONDAY + 14 * DAY);
-  assert.deepEqual(out.map((i) => i.event_id), [0, 2, 7, 9].map((d) => `abc_${MONDAY + d * DAY}`));
-  assert.ok(out.every((i) => i.recurring_event_id === "abc_0"));
+Deno.test("occurrencesOf() expands weekly BYDAY series with instance ids", () => {
+  const out = occurrencesOf(series("FREQ=WEEKLY;BYDAY=MO,WE"), MONDAY, MONDAY + 14 * DAY);
+  assert.deepEqual(out.map((o) => o.id), [0, 2, 7, 9].map((d) => `abc_${MONDAY + d * DAY}`));
+  assert.ok(out.every((o) => o.event.event_id === "abc_0"));
+  assert.deepEqual(out.map((o) => o.originalStart), [0, 2, 7, 9].map((d) => MONDAY + d * DAY));
 });
 
-Deno.test("expandEvent() honours COUNT, UNTIL, INTERVAL and exceptions", () => {
-  assert.equal(expandEvent(series("FREQ=DAILY;COUNT=3"), 0, MONDAY + 30 * DAY).length, 3);
-  assert.equal(expandEvent(series("FREQ=DAILY;INTERVAL=2"), MONDAY, MONDAY + 10 * DAY).length, 5);
+Deno.test("occurrencesOf() honours COUNT, UNTIL, INTERVAL and exceptions", () => {
+  assert.equal(occurrencesOf(series("FREQ=DAILY;COUNT=3"), 0, MONDAY + 30 * DAY).length, 3);
+  assert.equal(occurrencesOf(series("FREQ=DAILY;INTERVAL=2"), MONDAY, MONDAY + 10 * DAY).length, 5);
   assert.equal(
-    expandEvent(series("FREQ=DAILY;UNTIL=20260304T235959Z"), 0, MONDAY + 30 * DAY).length,
+    occurrencesOf(series("FREQ=DAILY;UNTIL=20260304T235959Z"), 0, MONDAY + 30 * DAY).length,
     3,
   );
   const event = series("FREQ=DAILY;COUNT=3");
   event.exceptions = { [String(MONDAY + DAY)]: { status: "cancelled" } };
-  const [, second] = expandEvent(event, 0, MONDAY + 30 * DAY);
-  assert.equal(second.status, "cancelled");
-  assert.equal(second.is_exception, true);
+  const [, second] = occurrencesOf(event, 0, MONDAY + 30 * DAY);
+  assert.equal(second.override?.status, "cancelled");
   // COUNT counts from the series start even when the window starts later.
   assert.equal(
-    expandEvent(series("FREQ=DAILY;COUNT=3"), MONDAY + DAY, MONDAY + 30 * DAY).length,
+    occurrencesOf(series("FREQ=DAILY;COUNT=3"), MONDAY + DAY, MONDAY + 30 * DAY).length,
     2,
   );
 });
 
-Deno.test("expandEvent() returns an overlapping one-off event as is", () => {
+Deno.test("occurrencesOf() returns an overlapping one-off event as is", () => {
   const event = { ...series(""), recurrence: undefined };
-  assert.equal(expandEvent(event, MONDAY + 1799, MONDAY + 2000).length, 1);
-  assert.equal(expandEvent(event, MONDAY + 1800, MONDAY + 2000).length, 0);
+  assert.equal(occurrencesOf(event, MONDAY + 1799, MONDAY + 2000).length, 1);
+  assert.equal(occurrencesOf(event, MONDAY + 1800, MONDAY + 2000).length, 0);
 });
 
 Deno.test("parseRule() rejects unsupported rules", () => {

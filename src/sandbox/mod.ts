@@ -16,9 +16,16 @@
 export { type Sandbox, type SandboxOptions, startSandbox } from "./start_sandbox.ts";
 export { type ActiveFault, FAULT_KINDS, type FaultSpec } from "./fault_registry.ts";
 export type { LoggedRequest, RequestStats } from "./request_log.ts";
-export type { CalendarEvent, EventTime, SeedChat, SeedUser } from "./seed_data.ts";
-export type { EventInstance } from "./expand_event.ts";
-export type { CreatedEvent } from "./calendar_store.ts";
+export type {
+  Attendee,
+  CalendarEvent,
+  EventTime,
+  RsvpStatus,
+  SeedChat,
+  SeedUser,
+} from "./seed_data.ts";
+export type { Occurrence } from "./expand_event.ts";
+export type { Calendar, CreatedEvent, StoredEvent } from "./calendar_store.ts";
 export type { SentMessage } from "./_context.ts";
 export type { TokenGrant } from "./auth_store.ts";
 export { parseSandboxArgs, type SandboxCliOptions } from "./parse_sandbox_args.ts";

@@ -38,6 +38,7 @@ Options:
                              memory benchmark (generated lazily; default: --messages-per-chat)
   --start-day YYYY-MM-DD     anchor day of the seeded events (default today, UTC)
   --faults <json|@file>      startup fault profile: a FaultSpec or a list of them
+  --app-scopes a,b,...       scopes the app has enabled (default: every scope Lark knows)
   --json                     print {"base_url","app_id","app_secret"} as one JSON line
   --quiet                    do not log requests to stderr
   -h, --help                 show this help
@@ -113,6 +114,8 @@ export function parseSandboxArgs(
       options[STRING_FLAGS[flag]] = value();
     } else if (flag === "--faults") {
       result.options.faults = parseFaults(value(), readFile);
+    } else if (flag === "--app-scopes") {
+      result.options.appScopes = value().split(/[\s,]+/).filter((s) => s !== "");
     } else {
       throw new Error(`Unknown option "${arg}"; see --help`);
     }

@@ -24,6 +24,8 @@ Deno.test("parseSandboxArgs() reads every flag", () => {
     "2026-01-05",
     "--faults",
     '{"kind":"latency","ms":5}',
+    "--app-scopes",
+    "calendar:calendar.event:read, offline_access",
     "--json",
   ]);
   assert.deepEqual(cli, {
@@ -38,6 +40,7 @@ Deno.test("parseSandboxArgs() reads every flag", () => {
       appSecret: "b",
       accessTokenTtl: 1.5,
       refreshTokenTtl: 60,
+      appScopes: ["calendar:calendar.event:read", "offline_access"],
       interval: 0,
       eventsPerDay: 55,
       startDay: "2026-01-05",

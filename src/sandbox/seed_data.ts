@@ -50,8 +50,61 @@ export const CHAT_WITHOUT_FIRST_USER = 8;
 /** Index of the seeded chat the bot is not a member of (to exercise Lark's 230002). */
 export const CHAT_WITHOUT_BOT = 9;
 
-/** Time of an event: a Unix second, or a whole day for all-day events. */
-export type EventTime = { timestamp: string } | { date: string };
+/**
+ * Time of an event: a Unix second, or a whole day for all-day events; `timezone` is the IANA zone
+ * the event is shown in (types/index.d.ts, calendar.v4.calendarEvent: `{date?, timestamp?,
+ * timezone?}`).
+ */
+export type EventTime = { timestamp: string; timezone?: string } | {
+  date: string;
+  timezone?: string;
+};
+
+/** An RSVP status (types/index.d.ts, calendar.v4.calendarEventAttendee: `rsvp_status`). */
+export type RsvpStatus = "accept" | "decline" | "tentative" | "needs_action" | "removed";
+
+/** The status of an event or instance. */
+export type EventStatus = "confirmed" | "tentative" | "cancelled";
+
+/** What one instance of a series changes, keyed in `exceptions` by its original start second. */
+export interface InstanceOverride {
+  status?: EventStatus;
+  summary?: string;
+  description?: string;
+  start_time?: EventTime;
+  end_time?: EventTime;
+  location?: EventLocation;
+  /** RSVP of attendees for this instance only, by open_id. */
+  rsvp?: Record<string, RsvpStatus>;
+}
+
+/** An event's place (types/index.d.ts: `location`). */
+export interface EventLocation {
+  name?: string;
+  address?: string;
+  latitude?: number;
+  longitude?: number;
+}
+
+/** One attendee of an event (types/index.d.ts, calendar.v4.calendarEventAttendee). */
+export interface Attendee {
+  attendee_id: string;
+  type: "user" | "chat" | "third_party" | "resource";
+  /** The user's open_id (type "user"). */
+  open_id?: string;
+  chat_id?: string;
+  third_party_email?: string;
+  rsvp_status: RsvpStatus;
+  is_optional: boolean;
+  display_name: string;
+  /** Settings an attendee changed for themselves only (PATCH by a non-organizer). */
+  personal?: {
+    free_busy_status?: "busy" | "free";
+    visibility?: "default" | "public" | "private";
+    color?: number;
+    reminders?: { minutes?: number }[];
+  };
+}
 
 /** A stored calendar event (a one-off event, or the master of a recurring series). */
 export interface CalendarEvent {
@@ -60,15 +113,27 @@ export interface CalendarEvent {
   description: string;
   start_time: EventTime;
   end_time: EventTime;
-  status: "confirmed" | "tentative" | "cancelled";
+  status: EventStatus;
   free_busy_status: "busy" | "free";
-  self_rsvp_status: "accept" | "decline" | "tentative" | "needs_action";
+  /** The RSVP of the owner of the event's calendar (the organizer for created events). */
+  self_rsvp_status: Exclude<RsvpStatus, "removed">;
   /** RFC 5545 rule such as "FREQ=WEEKLY;BYDAY=MO;COUNT=60"; absent for one-off events. */
   recurrence?: string;
   /** Instances of a series that differ from the master, keyed by the instance's start second. */
-  exceptions?: Record<string, { status: "cancelled" | "confirmed"; summary?: string }>;
-  attendees?: Record<string, unknown>[];
+  exceptions?: Record<string, InstanceOverride>;
+  attendees?: Attendee[];
   create_time?: string;
+  visibility?: "default" | "public" | "private";
+  attendee_ability?: "none" | "can_see_others" | "can_invite_others" | "can_modify_event";
+  location?: EventLocation;
+  vchat?: Record<string, unknown>;
+  reminders?: { minutes?: number }[];
+  color?: number;
+  description_rich?: string;
+  source?: string;
+  schemas?: { ui_name?: string; ui_status?: string; app_link?: string }[];
+  event_check_in?: Record<string, unknown>;
+  attachments?: { file_token?: string }[];
 }
 
 /** Everything the seed determines up front. */
@@ -236,6 +301,13 @@ function pick<T>(random: () => number, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)];
 }
 
+/** The open_id of the app's bot: `ou_` and 32 hex digits derived from the app id. */
+export function botOpenIdOf(appId: string): string {
+  let h = 0x811c9dc5;
+  for (const c of appId) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
+  return `ou_${hex(mulberry32(h), 32)}`;
+}
+
 /** Formats a Unix second as the UTC date "YYYY-MM-DD". */
 export function isoDate(seconds: number): string {
   return new Date(seconds * 1000).toISOString().slice(0, 10);
@@ -352,8 +424,8 @@ export function createSeedCalendar(
       event_id: eventId(),
       summary,
       description: `${summary} (recurring)`,
-      start_time: { timestamp: String(start) },
-      end_time: { timestamp: String(start + minutes * 60) },
+      start_time: { timestamp: String(start), timezone: "UTC" },
+      end_time: { timestamp: String(start + minutes * 60), timezone: "UTC" },
       status: "confirmed",
       free_busy_status: summary === "Focus time" ? "free" : "busy",
       self_rsvp_status: "accept",
@@ -375,8 +447,8 @@ export function createSeedCalendar(
         event_id: eventId(),
         summary: pick(random, MEETINGS),
         description: "",
-        start_time: { timestamp: String(start) },
-        end_time: { timestamp: String(start + length) },
+        start_time: { timestamp: String(start), timezone: "UTC" },
+        end_time: { timestamp: String(start + length), timezone: "UTC" },
         status: r < 0.08 ? "cancelled" : r < 0.15 ? "tentative" : "confirmed",
         free_busy_status: "busy",
         self_rsvp_status: rsvp(),
@@ -388,8 +460,8 @@ export function createSeedCalendar(
         event_id: eventId(),
         summary: pick(random, ALL_DAY),
         description: "",
-        start_time: { date: isoDate(day) },
-        end_time: { date: isoDate(day + days * DAY) },
+        start_time: { date: isoDate(day), timezone: "UTC" },
+        end_time: { date: isoDate(day + days * DAY), timezone: "UTC" },
         status: random() < 0.1 ? "cancelled" : "confirmed",
         free_busy_status: "free",
         self_rsvp_status: "accept",

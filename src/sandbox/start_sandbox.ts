@@ -9,7 +9,8 @@ import { CalendarStore } from "./calendar_store.ts";
 import { ImStore } from "./im_store.ts";
 import { defaultFaultCode, FaultRegistry, type FaultSpec } from "./fault_registry.ts";
 import { RequestLog } from "./request_log.ts";
-import { createSeedData, type SeedChat, type SeedUser } from "./seed_data.ts";
+import { botOpenIdOf, createSeedData, type SeedChat, type SeedUser } from "./seed_data.ts";
+import { KNOWN_SCOPES, unknownScopes } from "./lark_scopes.ts";
 import { type HttpReply, serveHttp } from "./_http_server.ts";
 import { hasContentType, type Incoming, json, larkError, type SandboxContext } from "./_context.ts";
 import {
@@ -19,6 +20,7 @@ import {
   tenantToken,
   token,
   TOKEN_PATH,
+  tokenError,
 } from "./_oauth_routes.ts";
 import { serveApi } from "./_api_routes.ts";
 import { serveOps } from "./_ops_routes.ts";
@@ -60,6 +62,12 @@ export interface SandboxOptions {
   largeChatMessages?: number;
   /** Faults active from the start. */
   faults?: FaultSpec[];
+  /**
+   * The scopes the app has enabled in its developer console; default every scope Lark knows
+   * (`KNOWN_SCOPES`). A tenant token is refused (99991672) on a route none of whose bot scopes
+   * is enabled, and a sign-in grants only enabled scopes. `POST /sandbox/app_scopes` changes it.
+   */
+  appScopes?: string[];
   /** UTC day ("YYYY-MM-DD") the seeded events are anchored to; default today (UTC). */
   startDay?: string;
   /** Do not log requests to stderr; default true (the CLI turns logging on). */
@@ -116,12 +124,25 @@ function route(ctx: SandboxContext, incoming: Incoming): Response {
   return larkError(404, "404 page not found", 404);
 }
 
-function faultResponse(fault: FaultSpec): Response {
+function faultResponse(fault: FaultSpec, path: string): Response {
   const status = fault.status ?? 500;
   const headers: Record<string, string> = {};
   const retryAfter = fault.retry_after ?? (status === 429 ? 1 : undefined);
   if (retryAfter !== undefined) headers["retry-after"] = String(retryAfter);
   const msg = fault.msg ?? `Injected fault: HTTP ${status}`;
+  if (path === TOKEN_PATH) {
+    // The token endpoint's own shape; a 5xx is Lark's 20050, the refresh error worth one retry
+    // (lark-cli internal/auth/errors.go, RefreshTokenRetryable).
+    const server = status >= 500;
+    const reply = tokenError(
+      fault.code ?? (server ? 20050 : status),
+      server ? "server_error" : "invalid_request",
+      msg,
+      status,
+    );
+    for (const [name, value] of Object.entries(headers)) reply.headers.set(name, value);
+    return reply;
+  }
   return json({ code: fault.code ?? defaultFaultCode(status), msg }, status, headers);
 }
 
@@ -154,12 +175,19 @@ function start(options: SandboxOptions): Sandbox {
   faults.add(options.faults ?? []);
   const anchorDay = anchorOf(options.startDay);
   const tenantKey = `sandbox_tenant_${seed}`;
+  const unknown = unknownScopes(options.appScopes ?? []);
+  if (unknown.length > 0) {
+    throw new Error(`Cannot start sandbox: unknown app scopes "${unknown.join('", "')}"`);
+  }
+  const appScopes = new Set(options.appScopes ?? KNOWN_SCOPES);
 
   const ctx: SandboxContext = {
     baseUrl: "",
     appId,
     appSecret,
     tenantKey,
+    botOpenId: botOpenIdOf(appId),
+    appScopes,
     users,
     chats,
     auth: new AuthStore({
@@ -170,6 +198,7 @@ function start(options: SandboxOptions): Sandbox {
       interval: options.interval ?? 5,
       autoApproveAfter: options.autoApproveAfter,
       defaultOpenId: users[0].open_id,
+      grantable: (scope) => ctx.appScopes.has(scope),
     }),
     calendars: new CalendarStore({
       seed,
@@ -192,7 +221,6 @@ function start(options: SandboxOptions): Sandbox {
     log: new RequestLog(),
     messages: [],
     messageByUuid: new Map(),
-    eventByIdempotencyKey: new Map(),
     now: Date.now,
   };
 
@@ -233,7 +261,7 @@ function start(options: SandboxOptions): Sandbox {
         await sleep(ctx.faults.delayOf(fault), server.signal);
       }
       const fault = fired.find((f) => f.kind !== "latency");
-      if (fault?.kind === "status") return faultResponse(fault);
+      if (fault?.kind === "status") return faultResponse(fault, incoming.path);
       if (fault?.kind === "drop" && fault.stage !== "after") return { drop: true };
       if (fault?.kind === "malformed") {
         return new Response("<html><body><h1>502 Bad Gateway</h1></body></html>", {

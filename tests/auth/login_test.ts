@@ -26,7 +26,7 @@ Deno.test("auth login signs in through the sandbox API, then status, check, toke
     const result = JSON.parse(login.stdout);
     assert.equal(result.profile, "default");
     assert.equal(result.user.open_id, world.sb.users[0].open_id);
-    assert.ok(result.scopes.includes("im:message:send"));
+    assert.ok(result.scopes.includes("im:message.send_as_user"));
     assert.match(login.stderr, /\/sandbox\/verify/);
 
     const log = await requestLog(world.sb);
@@ -61,7 +61,7 @@ Deno.test("auth login signs in through the sandbox API, then status, check, toke
       "auth",
       "check",
       "--scope",
-      "im:message:send,calendar:calendar:readonly",
+      "im:message.send_as_user,calendar:calendar.event:read",
       "--json",
     ]);
     assert.equal(granted.code, 0, granted.stderr);
@@ -105,7 +105,7 @@ Deno.test("auth login --no-wait prints the device data, and --device-code finish
       "--no-wait",
       "--json",
       "--scope",
-      "im:message:send",
+      "im:message.send_as_user",
     ]);
     assert.equal(started.code, 0, started.stderr);
     const data = JSON.parse(started.stdout);
@@ -139,7 +139,10 @@ Deno.test("auth login --no-wait prints the device data, and --device-code finish
       "--json",
     ]);
     assert.equal(finished.code, 0, finished.stderr);
-    assert.deepEqual(JSON.parse(finished.stdout).scopes, ["im:message:send", "offline_access"]);
+    assert.deepEqual(JSON.parse(finished.stdout).scopes, [
+      "im:message.send_as_user",
+      "offline_access",
+    ]);
     const status = await world.env.run(["auth", "status", "--json"]);
     assert.equal(JSON.parse(status.stdout).state, "valid");
   } finally {

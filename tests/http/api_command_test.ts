@@ -135,8 +135,8 @@ Deno.test("hark api reports a missing scope with the upgrade command, exit 1", a
     const { error } = JSON.parse(run.stderr);
     assert.equal(error.type, "permission");
     assert.equal(error.code, 1);
-    assert.equal(error.recovery.command, "hark auth login --scope im:message:send");
-  }, ["calendar:calendar:readonly"]);
+    assert.match(error.recovery.command, /^hark auth login --scope im:message\.send_as_user\b/);
+  }, ["calendar:calendar.event:read"]);
 });
 
 Deno.test("hark api retries 5xx and posts a message once across a dropped answer", async () => {

@@ -37,10 +37,15 @@ export interface SandboxTokens {
 
 /** The scopes granted when none are asked for. */
 export const ALL_TEST_SCOPES = [
-  "calendar:calendar:readonly",
-  "calendar:calendar",
+  "calendar:calendar:read",
+  "calendar:calendar.event:read",
+  "calendar:calendar.event:create",
+  "calendar:calendar.event:update",
+  "calendar:calendar.event:delete",
+  "calendar:calendar.event:reply",
+  "calendar:calendar.free_busy:read",
   "contact:user:search",
-  "im:message:send",
+  "im:message.send_as_user",
 ];
 
 /**
@@ -53,7 +58,7 @@ export const ALL_TEST_SCOPES = [
  * @example
  * ```ts
  * const sb = await startSandbox({ quiet: true });
- * const { accessToken } = await sandboxUserToken(sb, { scopes: ["im:message:send"] });
+ * const { accessToken } = await sandboxUserToken(sb, { scopes: ["im:message.send_as_user"] });
  * ```
  */
 export async function sandboxUserToken(

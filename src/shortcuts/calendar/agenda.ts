@@ -4,7 +4,6 @@
  * @module
  */
 
-import { SCOPE_CALENDAR_READ } from "../../auth/scopes.ts";
 import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/preview_request.ts";
 import { defineShortcut, type ParamSpec, type ShortcutInput } from "../definition.ts";
@@ -85,7 +84,7 @@ function pieceRequest(calendarId: string, piece: Span): ApiRequest {
     method: "GET",
     path: instanceViewPath(calendarId),
     query: { start_time: piece.start, end_time: piece.end },
-    scopes: [SCOPE_CALENDAR_READ],
+    scopes: ["calendar:calendar.event:read"],
   };
 }
 
@@ -177,7 +176,7 @@ export const agenda = defineShortcut<AgendaItem[]>({
     "hark calendar +agenda --start 2026-01-01 --end 2026-12-31 --format csv",
   ],
   identities: ["user", "bot"],
-  scopes: [SCOPE_CALENDAR_READ],
+  scopes: ["calendar:calendar.event:read"],
   params: [...SPAN_PARAMS, CALENDAR_ID_PARAM],
   validate(input) {
     checkCalendarId(input);

@@ -5,7 +5,6 @@
  * @module
  */
 
-import { SCOPE_CALENDAR_WRITE } from "../../auth/scopes.ts";
 import { ApiError, HarkError, ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/preview_request.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
@@ -77,7 +76,7 @@ export function createEventRequest(input: ShortcutInput, idempotencyKey: string)
     query: { idempotency_key: idempotencyKey },
     body,
     idempotencyKey,
-    scopes: [SCOPE_CALENDAR_WRITE],
+    scopes: ["calendar:calendar.event:create"],
   };
 }
 
@@ -99,7 +98,7 @@ export function addAttendeesRequest(
     path: `${eventsPath(calendarId)}/${id}/attendees`,
     query: { user_id_type: "open_id" },
     body: { attendees: attendees.map((userId) => ({ type: "user", user_id: userId })) },
-    scopes: [SCOPE_CALENDAR_WRITE],
+    scopes: ["calendar:calendar.event:update"],
   };
 }
 
@@ -116,7 +115,7 @@ export const create = defineShortcut<CreatedEvent>({
     "--end 2026-11-27T11:00:00+01:00 --attendees ou_1,ou_2 --description 'Bring notes'",
   ],
   identities: ["user", "bot"],
-  scopes: [SCOPE_CALENDAR_WRITE],
+  scopes: ["calendar:calendar.event:create", "calendar:calendar.event:update"],
   params: [
     { name: "summary", type: "string", description: "the title", required: true },
     {
@@ -215,7 +214,7 @@ async function rollBack(
     await client.request({
       method: "DELETE",
       path: `${eventsPath(calendarId)}/${encodeURIComponent(eventId)}`,
-      scopes: [SCOPE_CALENDAR_WRITE],
+      scopes: ["calendar:calendar.event:delete"],
       cleanup: true,
       signal: AbortSignal.timeout(ROLLBACK_TIMEOUT_MS),
     });

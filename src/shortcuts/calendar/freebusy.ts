@@ -4,7 +4,6 @@
  * @module
  */
 
-import { SCOPE_CALENDAR_READ } from "../../auth/scopes.ts";
 import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/preview_request.ts";
 import { type ApiCaller, defineShortcut, type ShortcutInput } from "../definition.ts";
@@ -43,7 +42,7 @@ export function freebusyRequest(userId: string, piece: Span): ApiRequest {
     },
     // It only reads: safe to retry.
     idempotencyKey: `freebusy-${userId}-${piece.start}-${piece.end}`,
-    scopes: [SCOPE_CALENDAR_READ],
+    scopes: ["calendar:calendar.free_busy:read"],
   };
 }
 
@@ -99,7 +98,7 @@ export const freebusy = defineShortcut<BusyInterval[]>({
     "hark calendar +freebusy --user-id ou_123 --start 2026-11-01 --end 2027-02-28 --as bot",
   ],
   identities: ["user", "bot"],
-  scopes: [SCOPE_CALENDAR_READ],
+  scopes: ["calendar:calendar.free_busy:read"],
   params: [
     ...SPAN_PARAMS,
     {

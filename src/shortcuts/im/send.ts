@@ -5,7 +5,6 @@
  * @module
  */
 
-import { SCOPE_IM_SEND } from "../../auth/scopes.ts";
 import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/preview_request.ts";
 import { formatLocalDateTime } from "../params.ts";
@@ -145,7 +144,7 @@ export function sendRequest(input: ShortcutInput, uuid: string): ApiRequest {
     query: { receive_id_type: receiver.type },
     body: { receive_id: receiver.id, msg_type: msgType, content, uuid },
     idempotencyKey: uuid,
-    scopes: [SCOPE_IM_SEND],
+    scopes: ["im:message.send_as_user"],
   };
 }
 
@@ -166,7 +165,7 @@ export const send = defineShortcut<Record<string, unknown>>({
     `hark im +send --chat-id oc_123 --msg-type interactive --content '{"elements": []}' --as bot`,
   ],
   identities: ["user", "bot"],
-  scopes: [SCOPE_IM_SEND],
+  scopes: ["im:message.send_as_user"],
   params: [
     { name: "chat-id", type: "string", description: "the chat to send to", valueName: "<oc_id>" },
     {
