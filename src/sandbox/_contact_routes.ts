@@ -19,22 +19,20 @@ import type { SeedUser } from "./seed_data.ts";
 
 /**
  * A user's profile: lark-cli `+get-user` declares contact:user.basic_profile:readonly for users
- * and contact:user.base:readonly / contact:contact.base:readonly for bots; Lark's doc adds the
- * contact:contact scopes.
+ * and contact:user.base:readonly / contact:contact.base:readonly for bots; Lark's doc adds
+ * contact:contact:readonly_as_app (and contact:contact:readonly and
+ * contact:contact:access_as_app, which lark-cli's scope registry does not know).
  */
 export const USER_GET_SCOPES: RouteScopes = {
   user: [
     "contact:user.basic_profile:readonly",
     "contact:user.base:readonly",
     "contact:contact.base:readonly",
-    "contact:contact:readonly",
   ],
   bot: [
     "contact:user.base:readonly",
     "contact:contact.base:readonly",
     "contact:contact:readonly_as_app",
-    "contact:contact:access_as_app",
-    "contact:contact:readonly",
   ],
 };
 
@@ -109,12 +107,6 @@ function avatarOf(user: SeedUser) {
 }
 
 const DEPARTMENT_ID_TYPES = ["department_id", "open_department_id"];
-/** Scopes that unlock every field (Lark's doc lists them for each field). */
-const WHOLE_DIRECTORY = [
-  "contact:contact:readonly",
-  "contact:contact:readonly_as_app",
-  "contact:contact:access_as_app",
-];
 
 function getUser(
   ctx: SandboxContext,
@@ -134,8 +126,7 @@ function getUser(
   if (!user) return larkFail(CONTACT_ERRORS.invalidUserId);
   // Tenant tokens: the sandbox's app has every field permission.
   const scopes = caller.record.kind === "user" ? caller.record.scopes : undefined;
-  const may = (scope: string) =>
-    !scopes || scopes.includes(scope) || WHOLE_DIRECTORY.some((s) => scopes.includes(s));
+  const may = (scope: string) => !scopes || scopes.includes(scope);
   const departments = user.department_ids.map((id) =>
     departmentType === "open_department_id" ? id : `D${id.slice(3, 11)}`
   );

@@ -64,14 +64,16 @@ Deno.test("contact user get shows email, mobile and user_id only with their scop
     const bot = await client.tenantToken();
     const full = (await client.send("GET", path, { token: bot })).body.data.user;
     assert.equal(full.email, sandbox.users[2].email);
-    const directory = await client.userToken(["contact:contact:readonly"]);
-    assert.equal(
-      (await client.send("GET", path, { token: directory })).body.data.user.mobile,
-      sandbox.users[2].mobile,
-    );
+    const email = await client.userToken([
+      "contact:user.basic_profile:readonly",
+      "contact:user.email:readonly",
+    ]);
+    const some = (await client.send("GET", path, { token: email })).body.data.user;
+    assert.equal(some.email, sandbox.users[2].email);
+    assert.equal("mobile" in some, false);
     const none = await client.userToken(["im:message:readonly"]);
     const refused = await client.send("GET", path, { token: none });
-    assert.equal(refused.body.code, 99991672);
+    assert.equal(refused.body.code, 99991679);
     assert.match(refused.body.msg, /contact:user\.basic_profile:readonly/);
   });
 });

@@ -212,7 +212,7 @@ Deno.test("chat create refuses bad members, names and fields", async () => {
     }
     const noScope = await client.userToken(["im:chat:read"]);
     const refused = await client.json("POST", "/open-apis/im/v1/chats", {}, noScope);
-    assert.equal(refused.body.code, 99991672);
+    assert.equal(refused.body.code, 99991679, "the user has not granted a create scope");
   });
 });
 

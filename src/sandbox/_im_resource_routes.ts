@@ -36,20 +36,17 @@ export const FILE_TYPES = ["opus", "mp4", "pdf", "doc", "xls", "ppt", "stream"] 
  * `+messages-send`/`+messages-reply`, whose send scopes therefore also allow it.
  */
 export const UPLOAD_SCOPES: RouteScopes = {
-  user: [
-    "im:message.send_as_user",
-    "im:message",
-    "im:resource",
-    "im:resource:upload",
-    "im:message:send",
-  ],
+  user: ["im:message.send_as_user", "im:message", "im:resource", "im:resource:upload"],
   bot: ["im:message:send_as_bot", "im:message", "im:resource", "im:resource:upload"],
 };
 
-/** Downloading: lark-cli `+messages-resources-download`; Lark's resource doc adds the rest. */
+/**
+ * Downloading: lark-cli `+messages-resources-download` declares im:message:readonly; Lark's
+ * resource doc adds im:message (and im:message.history:readonly, unknown to lark-cli's registry).
+ */
 export const DOWNLOAD_SCOPES: RouteScopes = {
-  user: ["im:message:readonly", "im:message", "im:message.history:readonly"],
-  bot: ["im:message:readonly", "im:message", "im:message.history:readonly"],
+  user: ["im:message:readonly", "im:message"],
+  bot: ["im:message:readonly", "im:message"],
 };
 
 /** The upload and resource routes. */

@@ -423,7 +423,7 @@ Deno.test("get and mget return data.items with recalled content left out", async
     const refused = await client.send("GET", `/open-apis/im/v1/messages/${ids[0]}`, {
       token: wrongScope,
     });
-    assert.equal(refused.body.code, 99991672);
+    assert.equal(refused.body.code, 99991679);
     assert.match(refused.body.msg, /im:message\.group_msg:get_as_user/);
   });
 });

@@ -9,7 +9,7 @@ import type { Answer, TestClient } from "./_test_client.ts";
 
 /** Scopes that reach every IM route as a user. */
 export const IM_USER_SCOPES = [
-  "im:message:send",
+  "im:message.send_as_user",
   "im:message:readonly",
   "im:resource",
   "im:chat:read",
