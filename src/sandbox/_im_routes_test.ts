@@ -621,3 +621,33 @@ Deno.test("a 50,000-message chat pages through in order: 1,000 pages of 50", asy
     assert.equal(other.length, 60, "only the first chat is large");
   });
 });
+
+Deno.test("the bot reaches an IM route only when the app enabled one of its bot scopes", async () => {
+  await withSandbox(
+    { startDay: START_DAY, appScopes: ["im:message:send_as_bot"] },
+    async (sandbox, client) => {
+      const bot = await client.tenantToken();
+      const chat = sandbox.chats[0].chat_id;
+      const sent = await sendMessage(client, bot, "chat_id", {
+        receive_id: chat,
+        msg_type: "text",
+        content: '{"text":"hello"}',
+      });
+      assert.equal(sent.body.code, 0);
+      const list = await listMessages(client, bot, {
+        container_id_type: "chat",
+        container_id: chat,
+      });
+      assert.equal(list.body.code, 99991672);
+      assert.deepEqual(
+        list.body.error.permission_violations.map((v: { subject: string }) => v.subject),
+        [
+          "im:message.group_msg",
+          "im:message.p2p_msg:readonly",
+          "im:message:readonly",
+          "im:message",
+        ],
+      );
+    },
+  );
+});
