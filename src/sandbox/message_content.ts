@@ -56,11 +56,7 @@ const KIB = 1024;
  * posts and cards (send docs, error 230025); other types are small by construction.
  */
 export function contentLimit(msgType: string): number {
-  return msgType === "text"
-    ? 150 * KIB
-    : msgType === "post" || msgType === "interactive"
-    ? 30 * KIB
-    : 150 * KIB;
+  return msgType === "post" || msgType === "interactive" ? 30 * KIB : 150 * KIB;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -211,14 +211,17 @@ export class SeededHistory {
     return this.threadIdOf(at.index) === threadId ? at.index : undefined;
   }
 
+  #botSender(): MessageItem["sender"] {
+    const { appId, tenantKey } = this.#o;
+    return { id: appId, id_type: "app_id", sender_type: "app", tenant_key: tenantKey };
+  }
+
   #sender(i: number, r: number, salt: number): MessageItem["sender"] {
-    const who = this.#senders[
-      hash32(this.#o.seed, this.#o.chatIndex, i, r, salt) %
-      this.#senders.length
-    ];
+    const { seed, chatIndex, tenantKey } = this.#o;
+    const who = this.#senders[hash32(seed, chatIndex, i, r, salt) % this.#senders.length];
     return who === ""
-      ? { id: this.#o.appId, id_type: "app_id", sender_type: "app", tenant_key: this.#o.tenantKey }
-      : { id: who, id_type: "open_id", sender_type: "user", tenant_key: this.#o.tenantKey };
+      ? this.#botSender()
+      : { id: who, id_type: "open_id", sender_type: "user", tenant_key: tenantKey };
   }
 
   #line(i: number, r: number, salt: number): string {
@@ -297,11 +300,10 @@ export class SeededHistory {
   /** Chat-level message `i` in the read endpoints' shape. */
   itemAt(i: number): MessageItem {
     const kind = this.#kind(i);
-    const botCard = kind === "interactive" && this.#o.chat.bot_member;
-    const sender = botCard
-      ? { id: this.#o.appId, id_type: "app_id", sender_type: "app" as const, tenant_key: "" }
+    // Cards come from the bot when it is in the chat.
+    const sender = kind === "interactive" && this.#o.chat.bot_member
+      ? this.#botSender()
       : this.#sender(i, 0, 15);
-    sender.tenant_key = this.#o.tenantKey;
     const created = this.timeAt(i);
     const updated = kind === "text" && this.#u(i, 16) < 0.03;
     const recalled = this.#recalled(i);
