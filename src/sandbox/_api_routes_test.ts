@@ -184,17 +184,17 @@ Deno.test("im send stores messages, honours uuid and validates content and recei
     }, token);
     assert.equal(objectContent.body.code, 99992402);
     const badText = await client.json("POST", path, { ...body, content: '{"txt":"x"}' }, token);
-    assert.equal(badText.body.code, 99992402);
+    assert.equal(badText.body.code, 230001);
     const badPost = await client.json("POST", path, {
       ...body,
       msg_type: "post",
       content: '{"en_us":{"title":"t"}}',
     }, token);
-    assert.equal(badPost.body.code, 99992402);
+    assert.equal(badPost.body.code, 230001);
     const unknown = await client.json("POST", path, { ...body, receive_id: "oc_nope" }, token);
     assert.equal(unknown.status, 400);
-    assert.equal(unknown.body.code, 230013);
-    assert.match(unknown.body.msg, /oc_nope/);
+    assert.equal(unknown.body.code, 230001);
+    assert.match(unknown.body.msg, /ext=invalid receive_id/);
     const noType = await client.json("POST", "/open-apis/im/v1/messages", body, token);
     assert.equal(noType.body.code, 99992402);
     const notJson = await client.send("POST", path, {

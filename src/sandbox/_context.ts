@@ -7,21 +7,16 @@
 import type { AuthStore } from "./auth_store.ts";
 import type { CalendarStore } from "./calendar_store.ts";
 import type { FaultRegistry } from "./fault_registry.ts";
+import type { ImStore, MessageItem } from "./im_store.ts";
 import type { RequestLog } from "./request_log.ts";
 import type { SeedChat, SeedUser } from "./seed_data.ts";
 
-/** A message sent through the sandbox. */
-export interface SentMessage {
-  message_id: string;
-  chat_id: string;
-  msg_type: string;
-  create_time: string;
-  update_time: string;
-  deleted: boolean;
-  updated: boolean;
+/** A message sent or replied through the sandbox: the API shape plus how it was addressed. */
+export interface SentMessage extends MessageItem {
   body: { content: string };
-  sender: { id: string; id_type: string; sender_type: "user" | "app"; tenant_key: string };
+  /** The receiver, or for a reply the message replied to. */
   receive_id: string;
+  /** The `receive_id_type`, or "message_id" for a reply. */
   receive_id_type: string;
   uuid?: string;
 }
@@ -43,6 +38,8 @@ export interface SandboxContext {
   chats: SeedChat[];
   auth: AuthStore;
   calendars: CalendarStore;
+  /** Chats, messages, threads, images and files. */
+  im: ImStore;
   faults: FaultRegistry;
   log: RequestLog;
   messages: SentMessage[];
@@ -57,7 +54,10 @@ export interface Incoming {
   url: URL;
   method: string;
   path: string;
+  /** The body as text; empty for multipart bodies, which only `body` carries. */
   bodyText: string;
+  /** The raw body. */
+  body: Uint8Array<ArrayBuffer>;
 }
 
 /** A JSON response. */

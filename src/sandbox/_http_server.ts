@@ -37,7 +37,7 @@ const decoder = new TextDecoder();
 class ConnectionClosed extends Error {}
 
 class BufferedConn {
-  #buf = new Uint8Array(0);
+  #buf: Uint8Array<ArrayBuffer> = new Uint8Array(0);
   constructor(readonly conn: Deno.TcpConn) {}
 
   async #fill(): Promise<boolean> {
@@ -68,12 +68,23 @@ class BufferedConn {
     }
   }
 
-  async readExactly(n: number): Promise<Uint8Array> {
-    while (this.#buf.length < n) {
-      if (!(await this.#fill())) throw new ConnectionClosed("Connection closed inside a body");
+  async readExactly(n: number): Promise<Uint8Array<ArrayBuffer>> {
+    if (this.#buf.length >= n) {
+      const out = this.#buf.slice(0, n);
+      this.#buf = this.#buf.slice(n);
+      return out;
     }
-    const out = this.#buf.slice(0, n);
-    this.#buf = this.#buf.slice(n);
+    // Read the rest straight into one buffer of the final size: growing the read buffer chunk
+    // by chunk would copy a 25 MB upload hundreds of times.
+    const out = new Uint8Array(n);
+    out.set(this.#buf);
+    let filled = this.#buf.length;
+    this.#buf = new Uint8Array(0);
+    while (filled < n) {
+      const read = await this.conn.read(out.subarray(filled));
+      if (read === null) throw new ConnectionClosed("Connection closed inside a body");
+      filled += read;
+    }
     return out;
   }
 
@@ -102,7 +113,10 @@ async function writeAll(conn: Deno.TcpConn, data: Uint8Array): Promise<void> {
   while (off < data.length) off += await conn.write(data.subarray(off));
 }
 
-async function readBody(reader: BufferedConn, headers: Headers): Promise<Uint8Array> {
+async function readBody(
+  reader: BufferedConn,
+  headers: Headers,
+): Promise<Uint8Array<ArrayBuffer>> {
   if ((headers.get("transfer-encoding") ?? "").toLowerCase().includes("chunked")) {
     const parts: Uint8Array[] = [];
     let total = 0;
@@ -214,11 +228,8 @@ export function serveHttp(
         const keepAlive = http10 ? connection === "keep-alive" : connection !== "close";
         const url = new URL(target, `http://${headers.get("host") ?? `127.0.0.1:${port}`}`);
         const hasBody = method !== "GET" && method !== "HEAD";
-        const request = new Request(url, {
-          method,
-          headers,
-          body: hasBody ? new Uint8Array(body) : undefined,
-        });
+        // `body` is a fresh buffer nobody else holds, so it needs no defensive copy.
+        const request = new Request(url, { method, headers, body: hasBody ? body : undefined });
         const reply = await handler(request, info);
         if ("drop" in reply) return;
         if ("truncate" in reply) {
@@ -228,10 +239,16 @@ export function serveHttp(
           return;
         }
         const { header, body: out } = await serialize(reply, keepAlive, method === "HEAD");
-        const whole = new Uint8Array(header.length + out.length);
-        whole.set(header);
-        whole.set(out, header.length);
-        await writeAll(conn, whole);
+        if (out.length > 64 * 1024) {
+          // Large bodies (downloads) go out after the head rather than copied next to it.
+          await writeAll(conn, header);
+          await writeAll(conn, out);
+        } else {
+          const whole = new Uint8Array(header.length + out.length);
+          whole.set(header);
+          whole.set(out, header.length);
+          await writeAll(conn, whole);
+        }
         if (!keepAlive) return;
       }
     } catch {

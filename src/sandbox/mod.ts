@@ -27,5 +27,7 @@ export type {
 export type { Occurrence } from "./expand_event.ts";
 export type { Calendar, CreatedEvent, StoredEvent } from "./calendar_store.ts";
 export type { SentMessage } from "./_context.ts";
+export { CHAT_WITHOUT_BOT, CHAT_WITHOUT_FIRST_USER } from "./seed_data.ts";
+export type { MessageItem } from "./im_store.ts";
 export type { TokenGrant } from "./auth_store.ts";
 export { parseSandboxArgs, type SandboxCliOptions } from "./parse_sandbox_args.ts";

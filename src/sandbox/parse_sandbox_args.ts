@@ -33,6 +33,9 @@ Options:
   --device-code-ttl S        device-code lifetime in seconds (default 600)
   --interval S               device poll interval in seconds (default 5)
   --events-per-day N         extra seeded events per day, for load tests (default 0)
+  --messages-per-chat N      messages in each seeded chat's history (default 60)
+  --seed-messages N          messages in the first chat's history instead, e.g. 50000 for the
+                             memory benchmark (generated lazily; default: --messages-per-chat)
   --start-day YYYY-MM-DD     anchor day of the seeded events (default today, UTC)
   --faults <json|@file>      startup fault profile: a FaultSpec or a list of them
   --app-scopes a,b,...       scopes the app has enabled (default: every scope Lark knows)
@@ -51,8 +54,17 @@ const NUMBER_FLAGS: Record<string, keyof SandboxOptions> = {
   "--device-code-ttl": "deviceCodeTtl",
   "--interval": "interval",
   "--events-per-day": "eventsPerDay",
+  "--messages-per-chat": "messagesPerChat",
+  "--seed-messages": "largeChatMessages",
 };
-const INTEGER_FLAGS = new Set(["--port", "--seed", "--auto-approve-after", "--events-per-day"]);
+const INTEGER_FLAGS = new Set([
+  "--port",
+  "--seed",
+  "--auto-approve-after",
+  "--events-per-day",
+  "--messages-per-chat",
+  "--seed-messages",
+]);
 const STRING_FLAGS: Record<string, "appId" | "appSecret" | "startDay"> = {
   "--app-id": "appId",
   "--app-secret": "appSecret",

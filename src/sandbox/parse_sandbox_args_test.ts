@@ -63,3 +63,14 @@ Deno.test("parseSandboxArgs() reads --faults @file and rejects bad input", () =>
   assert.throws(() => parseSandboxArgs(["--faults", "{"]), /not valid JSON/);
   assert.equal(parseSandboxArgs(["-h"]).help, true);
 });
+
+Deno.test("parseSandboxArgs() reads the message seeding flags as integers", () => {
+  const cli = parseSandboxArgs(["--messages-per-chat", "5", "--seed-messages=50000"]);
+  assert.equal(cli.options.messagesPerChat, 5);
+  assert.equal(cli.options.largeChatMessages, 50_000);
+  assert.throws(
+    () => parseSandboxArgs(["--seed-messages", "1.5"]),
+    /expected a non-negative integer/,
+  );
+  assert.throws(() => parseSandboxArgs(["--messages-per-chat", "-1"]), /--messages-per-chat/);
+});

@@ -5,7 +5,7 @@
  * @module
  */
 
-/** A seeded user, as search and user_info report it. */
+/** A seeded user, as search, user_info and the contact API report it. */
 export interface SeedUser {
   open_id: string;
   union_id: string;
@@ -15,14 +15,40 @@ export interface SeedUser {
   email: string;
   department_ids: string[];
   avatar_url: string;
+  /** Phone number in E.164 form. */
+  mobile: string;
+  job_title: string;
+  city: string;
+  /** ISO 3166 country code. */
+  country: string;
+  employee_no: string;
+  /** Unix second the user joined. */
+  join_time: number;
+  /** 0 undisclosed, 1 male, 2 female, 3 other (Lark's codes). */
+  gender: 0 | 1 | 2 | 3;
+  /** The open_id of the user's manager; absent for the top of the tree. */
+  leader_open_id?: string;
+  /** The user has left: still in the directory, no longer reachable by messages. */
+  resigned: boolean;
 }
 
 /** A seeded group chat. */
 export interface SeedChat {
   chat_id: string;
   name: string;
+  description: string;
+  /** Members' open_ids; the first one owns the chat. */
   member_open_ids: string[];
+  /** Whether the app's bot is a member. */
+  bot_member: boolean;
+  /** "public" chats can be found by search without being a member. */
+  chat_type: "private" | "public";
 }
+
+/** Index of the seeded chat the first user is not a member of (to exercise Lark's 230002). */
+export const CHAT_WITHOUT_FIRST_USER = 8;
+/** Index of the seeded chat the bot is not a member of (to exercise Lark's 230002). */
+export const CHAT_WITHOUT_BOT = 9;
 
 /**
  * Time of an event: a Unix second, or a whole day for all-day events; `timezone` is the IANA zone
@@ -181,6 +207,26 @@ const CHAT_NAMES = [
   "Security Council",
   "Offsite Planning",
 ];
+const JOB_TITLES = [
+  "Software Engineer",
+  "Product Manager",
+  "Designer",
+  "Data Scientist",
+  "Engineering Manager",
+  "Support Specialist",
+  "Security Analyst",
+  "Technical Writer",
+];
+const CITIES: [string, string][] = [
+  ["Singapore", "SG"],
+  ["London", "GB"],
+  ["Berlin", "DE"],
+  ["Tokyo", "JP"],
+  ["San Francisco", "US"],
+  ["Shanghai", "CN"],
+  ["Lisbon", "PT"],
+];
+const PUBLIC_CHATS = new Set(["Random", "Offsite Planning"]);
 const MEETINGS = [
   "1:1",
   "Design review",
@@ -209,6 +255,42 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
+/**
+ * A stateless 32-bit hash of some integers (murmur3's finaliser over a running mix): the same
+ * inputs always give the same unsigned result, so lazily generated data needs no stored state.
+ */
+export function hash32(...values: number[]): number {
+  let h = 0x9e37_79b9;
+  for (const value of values) {
+    h = Math.imul(h ^ (value >>> 0), 0x85eb_ca6b);
+    h = (h ^ (h >>> 13)) >>> 0;
+    h = Math.imul(h, 0xc2b2_ae35);
+    h = (h ^ (h >>> 16)) >>> 0;
+  }
+  return h >>> 0;
+}
+
+/** `hash32` as a number in [0, 1). */
+export function unit(...values: number[]): number {
+  return hash32(...values) / 4_294_967_296;
+}
+
+/** `length` lowercase hex digits derived from the integers (a stateless `hex`). */
+export function hashHex(length: number, ...values: number[]): string {
+  let out = "";
+  for (let round = 0; out.length < length; round++) {
+    out += hash32(...values, round).toString(16).padStart(8, "0");
+  }
+  return out.slice(0, length);
+}
+
+/** Folds a string into a 32-bit integer (FNV-1a), for hashing ids with `hash32`. */
+export function hashString(text: string): number {
+  let h = 0x811c_9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x0100_0193);
+  return h >>> 0;
+}
+
 function hex(random: () => number, length: number): string {
   let out = "";
   for (let i = 0; i < length; i++) out += Math.floor(random() * 16).toString(16);
@@ -232,7 +314,9 @@ export function isoDate(seconds: number): string {
 }
 
 /**
- * Builds the users and chats for a seed.
+ * Builds the users and chats for a seed. The first user (who sign-ins default to) and the bot are
+ * members of every chat except `CHAT_WITHOUT_FIRST_USER` and `CHAT_WITHOUT_BOT` respectively;
+ * every chat has at least three members; the last user has resigned.
  *
  * @param seed any integer; equal seeds give equal data
  * @param userCount how many users (default 50)
@@ -241,6 +325,8 @@ export function createSeedData(seed: number, userCount = 50): SeedData {
   const random = mulberry32(seed);
   const users: SeedUser[] = [];
   const taken = new Set<string>();
+  // A second stream for the fields added later, so ids and names stay what they always were.
+  const profile = mulberry32((seed ^ 0x5eed_f11e) >>> 0);
   while (users.length < userCount) {
     const first = pick(random, FIRST);
     const last = pick(random, LAST);
@@ -248,6 +334,7 @@ export function createSeedData(seed: number, userCount = 50): SeedData {
     if (taken.has(name)) continue;
     taken.add(name);
     const local = `${first}.${last}`.toLowerCase();
+    const [city, country] = pick(profile, CITIES);
     users.push({
       open_id: `ou_${hex(random, 32)}`,
       union_id: `on_${hex(random, 32)}`,
@@ -257,11 +344,39 @@ export function createSeedData(seed: number, userCount = 50): SeedData {
       email: `${local}@example.com`,
       department_ids: [`od-${hex(random, 32)}`],
       avatar_url: `https://example.com/avatar/${local}.png`,
+      mobile: `+1555${String(Math.floor(profile() * 10_000_000)).padStart(7, "0")}`,
+      job_title: pick(profile, JOB_TITLES),
+      city,
+      country,
+      employee_no: `E${String(1000 + users.length)}`,
+      join_time: 1_420_070_400 + Math.floor(profile() * 3000) * 86_400,
+      gender: pick(profile, [0, 1, 2, 3] as const),
+      resigned: false,
     });
   }
-  const chats = CHAT_NAMES.map((name) => {
+  for (let i = 1; i < users.length; i++) users[i].leader_open_id = users[(i - 1) >> 2].open_id;
+  if (users.length > 1) users[users.length - 1].resigned = true;
+  const chats = CHAT_NAMES.map((name, index): SeedChat => {
     const members = users.filter(() => random() < 0.3).map((u) => u.open_id);
-    return { chat_id: `oc_${hex(random, 32)}`, name, member_open_ids: members };
+    const chatId = `oc_${hex(random, 32)}`;
+    const first = users[0].open_id;
+    const hasFirst = members.includes(first);
+    if (index === CHAT_WITHOUT_FIRST_USER && hasFirst) members.splice(members.indexOf(first), 1);
+    if (index !== CHAT_WITHOUT_FIRST_USER && !hasFirst) members.unshift(first);
+    for (let k = 1; members.length < 3 && k < users.length; k++) {
+      const extra = users[(index * 7 + k) % users.length].open_id;
+      if (!members.includes(extra) && !(index === CHAT_WITHOUT_FIRST_USER && extra === first)) {
+        members.push(extra);
+      }
+    }
+    return {
+      chat_id: chatId,
+      name,
+      description: `${name} discussions`,
+      member_open_ids: members,
+      bot_member: index !== CHAT_WITHOUT_BOT,
+      chat_type: PUBLIC_CHATS.has(name) ? "public" : "private",
+    };
   });
   return { users, chats };
 }

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { createSeedCalendar, createSeedData } from "./seed_data.ts";
+import {
+  CHAT_WITHOUT_BOT,
+  CHAT_WITHOUT_FIRST_USER,
+  createSeedCalendar,
+  createSeedData,
+} from "./seed_data.ts";
 
 const ANCHOR = Date.parse("2026-03-02T00:00:00Z") / 1000;
 
@@ -27,4 +32,23 @@ Deno.test("createSeedCalendar() spans -200..+250 days and scales with eventsPerD
   assert.ok(Math.max(...starts) > ANCHOR + 240 * 86_400);
   assert.deepEqual(createSeedCalendar(1, 0, ANCHOR), base);
   assert.notDeepEqual(createSeedCalendar(1, 1, ANCHOR), base);
+});
+
+Deno.test("createSeedData() puts the first user and the bot in every chat but one each", () => {
+  const { users, chats } = createSeedData(9);
+  const first = users[0].open_id;
+  chats.forEach((chat, i) => {
+    assert.ok(chat.member_open_ids.length >= 3, `${chat.name} has too few members`);
+    assert.equal(new Set(chat.member_open_ids).size, chat.member_open_ids.length);
+    assert.equal(chat.member_open_ids.includes(first), i !== CHAT_WITHOUT_FIRST_USER);
+    assert.equal(chat.bot_member, i !== CHAT_WITHOUT_BOT);
+  });
+  assert.deepEqual(chats.filter((c) => c.chat_type === "public").map((c) => c.name), [
+    "Random",
+    "Offsite Planning",
+  ]);
+  assert.deepEqual(users.map((u) => u.resigned).lastIndexOf(true), users.length - 1);
+  assert.equal(users.filter((u) => u.resigned).length, 1);
+  assert.ok(users.slice(1).every((u) => users.some((l) => l.open_id === u.leader_open_id)));
+  assert.ok(users.every((u) => /^\+1555\d{7}$/.test(u.mobile) && u.job_title !== ""));
 });

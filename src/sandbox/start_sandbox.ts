@@ -6,12 +6,13 @@
 
 import { AuthStore } from "./auth_store.ts";
 import { CalendarStore } from "./calendar_store.ts";
+import { ImStore } from "./im_store.ts";
 import { defaultFaultCode, FaultRegistry, type FaultSpec } from "./fault_registry.ts";
 import { RequestLog } from "./request_log.ts";
 import { botOpenIdOf, createSeedData, type SeedChat, type SeedUser } from "./seed_data.ts";
 import { KNOWN_SCOPES, unknownScopes } from "./lark_scopes.ts";
 import { type HttpReply, serveHttp } from "./_http_server.ts";
-import { type Incoming, json, larkError, type SandboxContext } from "./_context.ts";
+import { hasContentType, type Incoming, json, larkError, type SandboxContext } from "./_context.ts";
 import {
   DEVICE_AUTHORIZATION_PATH,
   deviceAuthorization,
@@ -52,6 +53,13 @@ export interface SandboxOptions {
   interval?: number;
   /** Extra seeded one-off events per day in every user's calendar (load tests); default 0. */
   eventsPerDay?: number;
+  /** Messages in each seeded chat's history, generated lazily; default 60. */
+  messagesPerChat?: number;
+  /**
+   * Messages in the first seeded chat's history instead, for memory benchmarks (50,000 cost no
+   * memory until read); default 0 (the chat gets `messagesPerChat`).
+   */
+  largeChatMessages?: number;
   /** Faults active from the start. */
   faults?: FaultSpec[];
   /**
@@ -165,6 +173,8 @@ function start(options: SandboxOptions): Sandbox {
   const { users, chats } = createSeedData(seed);
   const faults = new FaultRegistry(seed);
   faults.add(options.faults ?? []);
+  const anchorDay = anchorOf(options.startDay);
+  const tenantKey = `sandbox_tenant_${seed}`;
   const unknown = unknownScopes(options.appScopes ?? []);
   if (unknown.length > 0) {
     throw new Error(`Cannot start sandbox: unknown app scopes "${unknown.join('", "')}"`);
@@ -175,7 +185,7 @@ function start(options: SandboxOptions): Sandbox {
     baseUrl: "",
     appId,
     appSecret,
-    tenantKey: `sandbox_tenant_${seed}`,
+    tenantKey,
     botOpenId: botOpenIdOf(appId),
     appScopes,
     users,
@@ -192,10 +202,20 @@ function start(options: SandboxOptions): Sandbox {
     }),
     calendars: new CalendarStore({
       seed,
-      anchorDay: anchorOf(options.startDay),
+      anchorDay,
       users,
       eventsPerDay: options.eventsPerDay ?? 0,
       appId,
+    }),
+    im: new ImStore({
+      seed,
+      appId,
+      tenantKey,
+      users,
+      chats,
+      anchorMs: anchorDay * 1000,
+      messagesPerChat: options.messagesPerChat ?? 60,
+      largeChatMessages: options.largeChatMessages ?? 0,
     }),
     faults,
     log: new RequestLog(),
@@ -211,12 +231,16 @@ function start(options: SandboxOptions): Sandbox {
   async function handle(request: Request, remotePort: number): Promise<HttpReply> {
     const started = Date.now();
     const url = new URL(request.url);
+    const body = new Uint8Array(await request.arrayBuffer());
+    // Uploads stay bytes: decoding 25 MB of binary as text would only waste memory.
+    const multipart = hasContentType(request, "multipart/form-data");
     const incoming: Incoming = {
       request,
       url,
       method: request.method,
       path: url.pathname,
-      bodyText: await request.text(),
+      bodyText: multipart ? "" : new TextDecoder().decode(body),
+      body,
     };
     if (incoming.path === "/sandbox" || incoming.path.startsWith("/sandbox/")) {
       return serveOps(ctx, incoming);
@@ -224,7 +248,11 @@ function start(options: SandboxOptions): Sandbox {
     if (incoming.path === "/") {
       return Response.redirect(`${ctx.baseUrl}/sandbox/verify`, 302);
     }
-    ctx.log.record(request, incoming.bodyText, remotePort);
+    ctx.log.record(
+      request,
+      multipart ? `<multipart/form-data, ${body.length} bytes>` : incoming.bodyText,
+      remotePort,
+    );
     const end = incoming.path.startsWith("/open-apis/") ? ctx.log.begin() : () => {};
     let status = 0;
     try {

@@ -1,0 +1,127 @@
+/**
+ * The official SDK against the sandbox's contact endpoints: `contact.v3.user.get` built by the
+ * SDK, its answer checked against the SDK's response type (types/index.d.ts), nothing more.
+ *
+ * Search v1 user (`GET /open-apis/search/v1/user`) is not in the SDK; it goes through the SDK's
+ * generic `client.request`, checked against Lark's "搜索用户" doc
+ * (https://open.feishu.cn/document/ukTMukTMukTM/uMTM4UjLzEDO14yMxgTN): `users[]` of
+ * `{name, open_id, user_id, department_ids, avatar{avatar_72, avatar_240, avatar_640,
+ * avatar_origin}}`, `has_more`, `page_token`.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { assertShape, envelope, sdkError, t, withSdkSandbox } from "./_harness.ts";
+
+const AVATAR = t.optional(t.object({
+  avatar_72: t.optional(t.string),
+  avatar_240: t.optional(t.string),
+  avatar_640: t.optional(t.string),
+  avatar_origin: t.optional(t.string),
+}));
+// types/index.d.ts, contact.v3.user.get.
+const USER = t.object({
+  union_id: t.optional(t.string),
+  user_id: t.optional(t.string),
+  open_id: t.optional(t.string),
+  name: t.optional(t.string),
+  en_name: t.optional(t.string),
+  nickname: t.optional(t.string),
+  email: t.optional(t.string),
+  mobile: t.optional(t.string),
+  mobile_visible: t.optional(t.boolean),
+  gender: t.optional(t.number),
+  avatar: AVATAR,
+  status: t.optional(t.object({
+    is_frozen: t.optional(t.boolean),
+    is_resigned: t.optional(t.boolean),
+    is_activated: t.optional(t.boolean),
+    is_exited: t.optional(t.boolean),
+    is_unjoin: t.optional(t.boolean),
+  })),
+  department_ids: t.optional(t.array(t.string)),
+  leader_user_id: t.optional(t.string),
+  city: t.optional(t.string),
+  country: t.optional(t.string),
+  work_station: t.optional(t.string),
+  join_time: t.optional(t.number),
+  is_tenant_manager: t.optional(t.boolean),
+  employee_no: t.optional(t.string),
+  employee_type: t.optional(t.number),
+  positions: t.optional(t.array(t.object({
+    position_code: t.optional(t.string),
+    position_name: t.optional(t.string),
+    department_id: t.optional(t.string),
+    leader_user_id: t.optional(t.string),
+    leader_position_code: t.optional(t.string),
+    is_major: t.optional(t.boolean),
+  }))),
+  orders: t.optional(t.array(t.object({
+    department_id: t.optional(t.string),
+    user_order: t.optional(t.number),
+    department_order: t.optional(t.number),
+    is_primary_dept: t.optional(t.boolean),
+  }))),
+  enterprise_email: t.optional(t.string),
+  time_zone: t.optional(t.string),
+  description: t.optional(t.string),
+  job_title: t.optional(t.string),
+  geo: t.optional(t.string),
+  job_level_id: t.optional(t.string),
+  job_family_id: t.optional(t.string),
+  dotted_line_leader_user_ids: t.optional(t.array(t.string)),
+});
+const SEARCH_USERS = t.object({
+  users: t.array(t.object({
+    name: t.string,
+    open_id: t.string,
+    user_id: t.string,
+    department_ids: t.array(t.string),
+    avatar: AVATAR,
+  })),
+  has_more: t.boolean,
+  page_token: t.optional(t.string),
+});
+
+Deno.test("SDK: contact user get by every id type, as the bot and as a user", async () => {
+  await withSdkSandbox({}, async ({ sandbox, client, signIn, asUser }) => {
+    const person = sandbox.users[4];
+    for (
+      const [type, id] of [
+        ["open_id", person.open_id],
+        ["union_id", person.union_id],
+        ["user_id", person.user_id],
+      ] as const
+    ) {
+      const answer = await client.contact.v3.user.get({
+        path: { user_id: id },
+        params: { user_id_type: type, department_id_type: "open_department_id" },
+      });
+      assertShape(answer, envelope(t.object({ user: t.optional(USER) })), `user.get ${type}`);
+      assert.equal(answer.data?.user?.open_id, person.open_id);
+      assert.equal(answer.data?.user?.email, person.email);
+    }
+    const user = asUser(await signIn(["contact:user.basic_profile:readonly"]));
+    const limited = await client.contact.v3.user.get({ path: { user_id: person.open_id } }, user);
+    assertShape(limited, envelope(t.object({ user: t.optional(USER) })), "user.get as a user");
+    assert.equal(limited.data?.user?.name, person.name);
+    assert.equal(limited.data?.user?.email, undefined, "email needs its own scope");
+    const unknown = await sdkError(client.contact.v3.user.get({ path: { user_id: "ou_nobody" } }));
+    assert.deepEqual(unknown.body, { code: 41012, msg: "user id invalid error" });
+  });
+});
+
+Deno.test("SDK request: search v1 user (not in the SDK) answers the documented shape", async () => {
+  await withSdkSandbox({}, async ({ sandbox, client, signIn, asUser }) => {
+    const user = asUser(await signIn(["contact:user:search"]));
+    const first = sandbox.users[0];
+    const answer = await client.request({
+      method: "GET",
+      url: "/open-apis/search/v1/user",
+      params: { query: first.name, page_size: 5 },
+    }, user);
+    assertShape(answer, envelope(SEARCH_USERS), "search v1 user");
+    assert.equal(answer.data.users[0].open_id, first.open_id);
+  });
+});
