@@ -89,8 +89,10 @@ export interface FileSystem {
   /** Lists the names in a folder; empty when the folder does not exist. */
   readDir(path: string): Promise<string[]>;
   /**
-   * Creates `path` exclusively (fails with `Deno.errors.AlreadyExists` when present), writing
-   * `data`. Used for lock files.
+   * Creates `path` exclusively (fails with `Deno.errors.AlreadyExists` when present) holding
+   * `data`: the file appears whole or not at all, so a process killed mid-way leaves no empty
+   * file behind. Refuses a folder other users may write to, as {@link writeFileAtomic} does.
+   * Used for lock files.
    */
   createExclusive(path: string, data: string): Promise<void>;
   /** Modification time in epoch milliseconds, or `undefined` when absent. */
@@ -140,6 +142,14 @@ export interface Context {
    * must already be masked); does nothing otherwise.
    */
   debug(line: string): void;
+  /**
+   * Shows how long work is going (pieces done, pages read, a rate-limit wait) on one line of
+   * stderr, redrawn in place, once the command has run for about a second; `undefined` clears it.
+   * Does nothing when stderr is not a terminal. The text must already be terminal-safe.
+   */
+  status(line: string | undefined): void;
+  /** The user's IANA time zone (`TZ`, else the system's): local times are read and shown in it. */
+  timeZone: string;
   /** Runs a subprocess to completion. Secrets go through `options.stdin`, never `args`. */
   run(cmd: string, args: string[], options?: RunOptions): Promise<RunResult>;
   /** File operations. */

@@ -107,7 +107,7 @@ Deno.test("runCli() rejects a bad --format or --as value listing the choices", a
   await withCli(async (ctx) => {
     const error = validation(await runCli(ctx, ["--format", "xml", "profile", "list"]));
     assert.match(error.message, /'--format <format>' argument 'xml' is invalid/);
-    assert.match(error.message, /table, json, csv/);
+    assert.match(error.message, /table, json, ndjson, csv/);
   });
   await withCli(async (ctx) => {
     const error = validation(await runCli(ctx, ["profile", "list", "--as", "robot"]));

@@ -6,7 +6,7 @@
  */
 
 /** Output formats. */
-export const OUTPUT_FORMATS = ["table", "json", "csv"] as const;
+export const OUTPUT_FORMATS = ["table", "json", "ndjson", "csv"] as const;
 /** One of {@link OUTPUT_FORMATS}. */
 export type OutputFormat = typeof OUTPUT_FORMATS[number];
 

@@ -266,7 +266,7 @@ Deno.test("loadConfig() reports an unreadable path as a ValidationError naming i
 Deno.test("parseConfig() refuses preferences that would silently change output", () => {
   assert.throws(
     () => parseConfig('{"preferences":{"output_format":"xml"}}', "/c.json"),
-    /"preferences.output_format" must be one of table, json, csv, not "xml"/,
+    /"preferences.output_format" must be one of table, json, ndjson, csv, not "xml"/,
   );
   assert.throws(
     () => parseConfig('{"preferences":{"color":"yes"}}', "/c.json"),

@@ -15,14 +15,14 @@ function rejects(key: string, value: string, pattern: RegExp = /./): void {
   });
 }
 
-Deno.test("preferences.output_format accepts table, json, csv only", () => {
-  for (const value of ["table", "json", "csv"]) {
+Deno.test("preferences.output_format accepts table, json, ndjson, csv only", () => {
+  for (const value of ["table", "json", "ndjson", "csv"]) {
     assert.equal(parse("preferences.output_format", value), value);
   }
   rejects(
     "preferences.output_format",
     "xml",
-    /^Invalid value "xml" for "preferences\.output_format": expected one of table, json, csv$/,
+    /^Invalid value "xml" for "preferences\.output_format": expected one of table, json, ndjson, csv$/,
   );
   rejects("preferences.output_format", "JSON");
 });

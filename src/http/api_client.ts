@@ -118,11 +118,21 @@ export class ApiClient {
         retries,
         sleep: ctx.sleep,
         signal,
-        onRetry: ({ attempt, delayMs, error }) =>
+        onRetry: ({ attempt, delayMs, error }) => {
           ctx.debug(
             `↻ retry ${attempt + 1}/${retries} of ${request.method} ${maskUrl(call.url)}` +
               ` in ${delayMs} ms: ${error instanceof Error ? error.message : String(error)}`,
-          ),
+          );
+          if (delayMs >= 1000) {
+            const what = error instanceof HarkError && error.type === "rate_limit"
+              ? "Rate limited"
+              : "The service did not answer well";
+            ctx.status(
+              `${what}, retrying in ${Math.ceil(delayMs / 1000)} s ` +
+                `(attempt ${attempt + 2} of ${retries + 1})`,
+            );
+          }
+        },
       });
     } catch (error) {
       if (error instanceof HarkError) throw error;

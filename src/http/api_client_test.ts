@@ -227,6 +227,8 @@ Deno.test("request() backs off a 429 for Retry-After seconds, even on a POST", a
   assert.deepEqual(await client.request(send), { message_id: "om_1" });
   stub.verify();
   assert.deepEqual(ctx.sleeps, [250, 2000]);
+  // A wait of a second or more is shown on the status line; a short one is not.
+  assert.deepEqual(ctx.statuses, ["Rate limited, retrying in 2 s (attempt 3 of 4)"]);
 });
 
 Deno.test("request() backs off a 429 until the Retry-After date", async () => {

@@ -8,8 +8,10 @@ export { colorEnabled, type ColorSettings, type Paint, paint } from "./color.ts"
 export { csvCell, csvField, type CsvOptions, renderCsv } from "./csv.ts";
 export {
   type Column,
+  type DataStream,
   DEFAULT_TERMINAL_WIDTH,
   formatJson,
+  openDataStream,
   type OutputOptions,
   resolveFormat,
   terminalWidth,

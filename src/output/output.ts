@@ -82,6 +82,22 @@ export function writeData<T>(
     ctx.stdout.write(formatJson(data, ctx.stdout.isTerminal) + "\n");
     return;
   }
+  if (format === "ndjson") {
+    for (const item of Array.isArray(data) ? data : [data]) {
+      ctx.stdout.write(formatJson(item, false) + "\n");
+    }
+    return;
+  }
+  writeTable(ctx, options, format, data, columns);
+}
+
+function writeTable<T>(
+  ctx: Context,
+  options: OutputOptions,
+  format: "table" | "csv",
+  data: T | T[],
+  columns?: Column<T>[],
+): void {
   const { specs, rows } = tabulate(data, columns);
   if (format === "csv") {
     ctx.stdout.write(renderCsv(specs.map((c) => c.header), rows, { raw: options.csvRaw }));
@@ -94,6 +110,71 @@ export function writeData<T>(
   const table = renderTable(specs, rows, { maxWidth, header: colors.bold });
   ctx.stdout.write(table.text);
   if (table.hidden.length > 0) ctx.stderr.write(hiddenFooter(table.hidden, maxWidth) + "\n");
+}
+
+/** A listing written as it arrives. */
+export interface DataStream<T> {
+  /** Writes the next items, in order. */
+  write(items: readonly T[]): void;
+  /** Ends the listing (closes the JSON array; renders a table). */
+  end(): void;
+}
+
+/**
+ * Writes a listing batch by batch, so memory does not grow with its length: JSON streams one
+ * array (byte for byte what {@link writeData} writes for the whole list), NDJSON one line per
+ * item, CSV its rows after one header. A table must measure every cell first, so it collects
+ * the items and renders them at the end (tables are for terminals, not for a year of data).
+ *
+ * @param ctx the context
+ * @param options format, colour, preferences and `csvRaw`
+ * @param columns the table and CSV columns; default every key of the first item
+ */
+export function openDataStream<T>(
+  ctx: Context,
+  options: OutputOptions,
+  columns?: Column<T>[],
+): DataStream<T> {
+  const format = resolveFormat(ctx, options);
+  const pretty = ctx.stdout.isTerminal;
+  let count = 0;
+  if (format === "json" || format === "ndjson") {
+    return {
+      write(items) {
+        for (const item of items) {
+          if (format === "ndjson") ctx.stdout.write(formatJson(item, false) + "\n");
+          else if (pretty) {
+            const text = formatJson(item, true).replaceAll("\n", "\n  ");
+            ctx.stdout.write(`${count === 0 ? "[\n" : ",\n"}  ${text}`);
+          } else ctx.stdout.write(`${count === 0 ? "[" : ","}${formatJson(item, false)}`);
+          count++;
+        }
+      },
+      end() {
+        if (format === "ndjson") return;
+        ctx.stdout.write(count === 0 ? "[]\n" : pretty ? "\n]\n" : "]\n");
+      },
+    };
+  }
+  if (format === "csv" && columns) {
+    return {
+      write(items) {
+        const { specs, rows } = tabulate([...items], columns);
+        const text = renderCsv(specs.map((c) => c.header), rows, { raw: options.csvRaw });
+        // The header is the first line of every rendering: keep only the first one.
+        ctx.stdout.write(count === 0 ? text : text.slice(text.indexOf("\r\n") + 2));
+        count += items.length;
+      },
+      end() {
+        if (count === 0) writeTable(ctx, options, "csv", [] as T[], columns);
+      },
+    };
+  }
+  const all: T[] = [];
+  return {
+    write: (items) => void all.push(...items),
+    end: () => writeTable(ctx, options, format === "csv" ? "csv" : "table", all, columns),
+  };
 }
 
 /**

@@ -252,3 +252,43 @@ Deno.test("terminalWidth() prefers the reported width, then a sane COLUMNS, then
     assert.equal(terminalWidth(ctx), expected, columns);
   }
 });
+
+Deno.test("openDataStream() writes JSON byte for byte as writeData() does, batch by batch", async () => {
+  const { createTestContext } = await import("../testing/test_context.ts");
+  const { openDataStream, writeData } = await import("./output.ts");
+  const items = [{ b: 2, a: "x" }, { b: 3, a: "y" }, { b: 4, a: "z\n" }];
+  for (const terminal of [false, true]) {
+    for (const list of [items, []]) {
+      const whole = createTestContext({ stdoutIsTerminal: terminal });
+      writeData(whole, { format: "json", color: false }, list);
+      const streamed = createTestContext({ stdoutIsTerminal: terminal });
+      const stream = openDataStream(streamed, { format: "json", color: false });
+      stream.write(list.slice(0, 1));
+      stream.write([]);
+      stream.write(list.slice(1));
+      stream.end();
+      assert.equal(streamed.stdout.text(), whole.stdout.text(), `terminal ${terminal}`);
+    }
+  }
+});
+
+Deno.test("openDataStream() writes NDJSON lines and CSV with one header", async () => {
+  const { createTestContext } = await import("../testing/test_context.ts");
+  const { openDataStream } = await import("./output.ts");
+  const ndjson = createTestContext();
+  const lines = openDataStream(ndjson, { format: "ndjson", color: false });
+  lines.write([{ b: 1, a: 2 }]);
+  lines.write([{ a: 3 }]);
+  lines.end();
+  assert.equal(ndjson.stdout.text(), '{"a":2,"b":1}\n{"a":3}\n');
+  const csv = createTestContext();
+  const columns = [{ header: "A", value: "a" }, { header: "B", value: "b" }];
+  const rows = openDataStream(csv, { format: "csv", color: false }, columns);
+  rows.write([{ a: 1, b: "=cmd" }]);
+  rows.write([{ a: 2, b: "x" }]);
+  rows.end();
+  assert.equal(csv.stdout.text(), "A,B\r\n1,'=cmd\r\n2,x\r\n");
+  const empty = createTestContext();
+  openDataStream(empty, { format: "csv", color: false }, columns).end();
+  assert.equal(empty.stdout.text(), "A,B\r\n");
+});

@@ -44,6 +44,7 @@ export function createRealContext(options: RealContextOptions): Context {
   let keychain: Keychain | undefined;
   const stderr = stream(Deno.stderr);
   const debugOn = ["1", "true"].includes(env.get("HARK_DEBUG") ?? "");
+  const started = Date.now();
   const context: Context = {
     now: () => Date.now(),
     sleep,
@@ -59,6 +60,8 @@ export function createRealContext(options: RealContextOptions): Context {
     debug: (line) => {
       if (debugOn) stderr.write(`[debug] ${line}\n`);
     },
+    status: statusLine(stderr, () => Date.now() - started),
+    timeZone: systemTimeZone(),
     run,
     fs: realFileSystem,
     os,
@@ -98,6 +101,41 @@ function stream(file: typeof Deno.stdout): Context["stdout"] {
       }
     },
   };
+}
+
+/** How long a command runs before a status line appears, in ms. */
+const STATUS_DELAY_MS = 1_000;
+
+/**
+ * The status line of {@link Context.status} on `stderr`: drawn in place with `\r` and erase,
+ * cut to the terminal's width, shown only on a terminal and after the first second.
+ */
+function statusLine(
+  stderr: Context["stderr"],
+  elapsed: () => number,
+): (line: string | undefined) => void {
+  let shown = false;
+  return (line) => {
+    if (!stderr.isTerminal) return;
+    if (line === undefined) {
+      if (shown) stderr.write("\r\x1b[2K");
+      shown = false;
+      return;
+    }
+    if (elapsed() < STATUS_DELAY_MS) return;
+    const width = Math.max(20, (stderr.columns ?? 80) - 1);
+    stderr.write(`\r\x1b[2K${line.length > width ? `${line.slice(0, width - 1)}…` : line}`);
+    shown = true;
+  };
+}
+
+/** The IANA zone of this process (Deno reads `TZ`), or UTC when the system names none. */
+function systemTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  } catch {
+    return "UTC";
+  }
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -217,17 +255,21 @@ export const realFileSystem: FileSystem = {
     return names.sort();
   },
   async createExclusive(path, data) {
-    const file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
+    // The content is written to a temporary file first and linked into place, so the file
+    // appears whole or not at all: a writer killed mid-way leaves no empty lock behind.
+    const { file, tmp } = await createTempFile(path, 0o600);
     try {
       try {
         await secureFolder(dirname(path), file, false);
-        await file.write(encoder.encode(data));
+        const bytes = encoder.encode(data);
+        let offset = 0;
+        while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
       } finally {
         file.close();
       }
-    } catch (error) {
-      await Deno.remove(path).catch(() => {});
-      throw error;
+      await Deno.link(tmp, path);
+    } finally {
+      await Deno.remove(tmp).catch(() => {});
     }
   },
   async mtime(path) {

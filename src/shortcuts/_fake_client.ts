@@ -9,6 +9,7 @@ import { createTestContext, type TestContext } from "../testing/test_context.ts"
 import type { ApiCaller, ParamValues, ShortcutInput } from "./definition.ts";
 import type { Identity } from "../auth/identity.ts";
 import type { Config } from "../config/mod.ts";
+import type { InstantInput } from "../time/mod.ts";
 
 /** A fake client whose answers come from `handler`; a throw in it is the call's failure. */
 export class FakeClient implements ApiCaller {
@@ -33,6 +34,16 @@ export const NO_CALLS = new FakeClient((r) => {
   throw new Error(`Unexpected request: ${r.method} ${r.path}`);
 });
 
+/**
+ * A moment as a `datetime` parameter binds it.
+ *
+ * @param epochMs the moment
+ * @param param the flag, for messages
+ */
+export function at(epochMs: number, param = "--start"): InstantInput {
+  return { kind: "instant", epochMs, text: new Date(epochMs).toISOString(), param };
+}
+
 /** Builds a shortcut input for hook tests. */
 export function inputOf(
   values: ParamValues,
@@ -42,6 +53,7 @@ export function inputOf(
     ctx: options.ctx ?? createTestContext(),
     values,
     identity: options.identity ?? "user",
+    timeZone: options.ctx?.timeZone ?? "UTC",
     config: options.config ?? {},
     profile: "default",
   };

@@ -11,6 +11,7 @@ import type { Config } from "../config/mod.ts";
 import type { Identity } from "../auth/identity.ts";
 import type { ApiRequest } from "../http/request.ts";
 import type { Column } from "../output/mod.ts";
+import type { TimeInput } from "../time/mod.ts";
 
 /** The parameter types of the spec. */
 export const PARAM_TYPES = ["string", "int", "bool", "enum", "datetime", "file"] as const;
@@ -34,8 +35,6 @@ export interface ParamSpec {
   default?: string | number | boolean;
   /** The allowed values of an `enum`. */
   allowed?: readonly string[];
-  /** For `datetime`: whether a date-only value means the start or the end of that day. */
-  dayEdge?: "start" | "end";
   /** Placeholder of the value in help, such as `<id>`; default from the type. */
   valueName?: string;
   /**
@@ -55,9 +54,11 @@ export interface FileValue {
   text: string;
 }
 
-/** A bound parameter value: string, enum → string; int → number; bool → boolean;
- * datetime → epoch milliseconds; file → {@link FileValue}. */
-export type ParamValue = string | number | boolean | FileValue;
+/**
+ * A bound parameter value: string, enum → string; int → number; bool → boolean; datetime → a
+ * {@link TimeInput} (a whole day or a moment, as typed); file → {@link FileValue}.
+ */
+export type ParamValue = string | number | boolean | FileValue | TimeInput;
 
 /** The bound parameters, keyed by {@link ParamSpec.name}; absent ones are missing. */
 export type ParamValues = Record<string, ParamValue | undefined>;
@@ -70,6 +71,11 @@ export interface ShortcutInput {
   values: ParamValues;
   /** The identity the shortcut acts as. */
   identity: Identity;
+  /**
+   * The IANA zone times are read and shown in: the shortcut's `--timezone` when it has one and it
+   * was given, else the user's ({@link Context.timeZone}).
+   */
+  timeZone: string;
   /** The loaded config. */
   config: Config;
   /** The profile in use. */
@@ -109,9 +115,11 @@ export interface ShortcutDefinition<R = unknown> {
   /** Builds the requests, calls the service and returns the result. */
   run(input: ShortcutInput, client: ApiCaller): Promise<R>;
   /** Turns the result into the data written out; default the result itself. */
-  output?(result: R): unknown;
-  /** Table and CSV columns of the output rows. */
-  columns?: Column<Record<string, unknown>>[];
+  output?(result: R, input: ShortcutInput): unknown;
+  /** Table and CSV columns of the output rows (a function when they depend on the input). */
+  columns?:
+    | Column<Record<string, unknown>>[]
+    | ((input: ShortcutInput) => Column<Record<string, unknown>>[]);
 }
 
 /** A definition with its result type erased, as the registry holds them. */

@@ -11,6 +11,7 @@ import type { Context } from "../context.ts";
 import { ValidationError } from "../errors/mod.ts";
 import { readJson } from "../json/read_json.ts";
 import type { ParamSpec, ParamValues } from "./definition.ts";
+import { checkTimeZone } from "../time/mod.ts";
 import { envVarOf, flagOf, parseParamValue } from "./params.ts";
 
 /** Where a bound value came from. */
@@ -30,7 +31,15 @@ export interface BoundParams {
   values: ParamValues;
   /** The source of each bound value. */
   sources: Record<string, ParamSource>;
+  /** The zone `datetime` values were read in: `--timezone` when given, else the user's. */
+  timeZone: string;
 }
+
+/**
+ * The parameter that names the zone other parameters are read in: a `string` parameter named
+ * `timezone`, bound before any `datetime`.
+ */
+export const TIMEZONE_PARAM = "timezone";
 
 /**
  * Binds every parameter from its highest-ranked source, parses it, and checks that required
@@ -63,12 +72,20 @@ export async function bindParams(
     return stdinText;
   };
 
+  let timeZone = ctx.timeZone;
   const bind = async (spec: ParamSpec, raw: unknown, source: ParamSource, label: string) => {
-    values[spec.name] = await parseParamValue(ctx, spec, raw, label);
+    values[spec.name] = await parseParamValue(ctx, spec, raw, label, timeZone);
     sources[spec.name] = source;
+    if (spec.name === TIMEZONE_PARAM && typeof values[spec.name] === "string") {
+      const where = { param: flagOf(spec), source: label === flagOf(spec) ? undefined : label };
+      timeZone = checkTimeZone(values[spec.name] as string, where);
+      values[spec.name] = timeZone;
+    }
   };
 
-  const ordered = [...params.filter((p) => !p.stdin), ...params.filter((p) => p.stdin)];
+  const zoneFirst = (p: ParamSpec) => (p.name === TIMEZONE_PARAM ? 0 : 1);
+  const ordered = [...params.filter((p) => !p.stdin), ...params.filter((p) => p.stdin)]
+    .sort((a, b) => zoneFirst(a) - zoneFirst(b));
   for (const spec of ordered) {
     const fromArgv = options.argv[spec.name];
     if (fromArgv !== undefined) {
@@ -108,7 +125,7 @@ export async function bindParams(
       });
     }
   }
-  return { values, sources };
+  return { values, sources, timeZone };
 }
 
 async function readInput(

@@ -96,11 +96,17 @@ export async function runShortcut(
 ): Promise<void> {
   const { ctx } = session;
   const identity = matchIdentity(definition, session.as);
-  const { values } = await bindParams(ctx, definition.service, definition.params, args);
+  const { values, timeZone } = await bindParams(
+    ctx,
+    definition.service,
+    definition.params,
+    args,
+  );
   const input: ShortcutInput = {
     ctx,
     values,
     identity,
+    timeZone,
     config: session.config,
     profile: session.profile,
   };
@@ -118,6 +124,10 @@ export async function runShortcut(
   } catch (error) {
     throw toHarkError(error);
   }
-  const data = definition.output ? definition.output(result) : result;
-  writeData(ctx, session.output, data as Record<string, unknown>, definition.columns);
+  const data = definition.output ? definition.output(result, input) : result;
+  const columns = typeof definition.columns === "function"
+    ? definition.columns(input)
+    : definition.columns;
+  ctx.status(undefined);
+  writeData(ctx, session.output, data as Record<string, unknown>, columns);
 }

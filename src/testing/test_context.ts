@@ -59,6 +59,8 @@ export interface TestContextOptions {
    * `AbortSignal.timeout`.
    */
   timeout?: (ms: number) => AbortSignal;
+  /** The user's time zone; default `UTC`. */
+  timeZone?: string;
 }
 
 /** A test context with its recordings. */
@@ -70,6 +72,8 @@ export interface TestContext extends Context {
   sleeps: number[];
   /** Every subprocess call, in order. */
   runs: RecordedRun[];
+  /** Every status line shown (`undefined` for a clear), in order. */
+  statuses: (string | undefined)[];
   /** Moves the fake clock forward, firing the timeouts that fall due. */
   advance(ms: number): void;
   /** Aborts `signal`, as Ctrl-C would. */
@@ -90,6 +94,7 @@ export interface TestContext extends Context {
 export function createTestContext(options: TestContextOptions = {}): TestContext {
   let clock = options.now ?? Date.UTC(2026, 10, 21, 9, 0, 0);
   const sleeps: number[] = [];
+  const statuses: (string | undefined)[] = [];
   const runs: RecordedRun[] = [];
   const controller = new AbortController();
   const env = { ...(options.env ?? {}) };
@@ -137,6 +142,10 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
     debug(line: string) {
       if (options.debug) stderr.write(`[debug] ${line}\n`);
     },
+    status(line: string | undefined) {
+      statuses.push(line);
+    },
+    timeZone: options.timeZone ?? "UTC",
     run(cmd, args, runOptions = {}) {
       runs.push({ cmd, args, options: runOptions });
       return runner(cmd, args, runOptions);
@@ -151,6 +160,7 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
     pid: 4242,
     sleeps,
     runs,
+    statuses,
     advance(ms: number) {
       tick(ms);
     },

@@ -167,7 +167,7 @@ Deno.test("config get and set check every kind of key, showing secrets as refere
 
     const before = await Deno.readTextFile(env.configPath);
     const bad: [string, string, RegExp][] = [
-      ["preferences.output_format", "xml", /expected one of table, json, csv/],
+      ["preferences.output_format", "xml", /expected one of table, json, ndjson, csv/],
       ["preferences.color", "purple", /expected true or false/],
       ["apps.default.base_url", "ftp://files", /http\(s\) URL/],
       ["apps.x.app_secret", "plaintext", /Refusing to write a plaintext secret/],

@@ -244,7 +244,7 @@ async function realCases(root: CommandSpec): Promise<Expect[]> {
     { words: ["hark", "config", ""], includes: ["get", "set"] },
     { words: ["hark", "profile", ""], includes: ["list", "use", "remove"] },
     { words: ["hark", "config", "get", "--"], includes: [...GLOBAL_FLAGS, "--help"] },
-    { words: ["hark", "--format", ""], exactly: ["csv", "json", "table"] },
+    { words: ["hark", "--format", ""], exactly: ["csv", "json", "ndjson", "table"] },
     { words: ["hark", "--as", ""], exactly: ["bot", "user"] },
     { words: ["hark", "config", "get", "--format", "j"], exactly: ["json"] },
     { words: ["hark", "completion", ""], exactly: ["bash", "fish", "zsh"] },
@@ -297,7 +297,7 @@ Deno.test({
   const expects: Expect[] = [
     ...(await realCases(root)),
     // bash splits --format=value into --format, = and value.
-    { words: ["hark", "--format", "=", ""], exactly: ["csv", "json", "table"] },
+    { words: ["hark", "--format", "=", ""], exactly: ["csv", "json", "ndjson", "table"] },
     { words: ["hark", "--format", "=", "c"], exactly: ["csv"] },
     { words: ["hark", "--format", "=", "csv", "conf"], exactly: ["config"] },
   ];

@@ -65,7 +65,7 @@ export const CONTROL = [
 const BAD_DATETIMES = [
   "",
   " ",
-  "tomorrow",
+  "the day after tomorrow",
   "next week",
   "2026-13-01",
   "2026-00-10",

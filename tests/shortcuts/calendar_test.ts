@@ -110,7 +110,7 @@ Deno.test("calendar shortcuts against the sandbox", async (t) => {
       assert.equal(today.code, 0, today.stderr);
       const [request] = await env.requests();
       const span = Number(request.query.end_time) - Number(request.query.start_time);
-      assert.equal(span, DAY - 1);
+      assert.equal(span, DAY, "the whole of today: the end is exclusive");
       const bot = await env.run(["calendar", "+agenda", "--as", "bot", "--json"], {
         env: { HARK_USER_ACCESS_TOKEN: undefined },
       });

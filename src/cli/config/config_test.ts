@@ -176,7 +176,7 @@ Deno.test("configSet() with --json prints {key, value} on stdout", async () => {
 
 Deno.test("configSet() refuses bad values and unknown keys without touching the file", async () => {
   const bad: [string, string, RegExp][] = [
-    ["preferences.output_format", "yaml", /expected one of table, json, csv/],
+    ["preferences.output_format", "yaml", /expected one of table, json, ndjson, csv/],
     ["preferences.color", "blue", /expected true or false/],
     ["apps.default.base_url", "not a url", /http\(s\) URL/],
     ["apps.default.app_secret", "plaintext", /Refusing to write a plaintext secret/],

@@ -7,7 +7,14 @@
 import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { defineShortcut, type ParamSpec, type ShortcutInput } from "../definition.ts";
-import { formatLocalDateTime } from "../params.ts";
+import {
+  formatEventSpan,
+  larkEventSpan,
+  readLarkEventTime,
+  resolveTimeRange,
+  startOfDay,
+  type TimeInput,
+} from "../../time/mod.ts";
 import { queryAcrossSpan, type Span, splitSpan } from "./split_span.ts";
 
 /** An event time as the service gives it: Unix seconds, or a date for all-day events. */
@@ -61,22 +68,19 @@ export function instanceViewPath(calendarId: string): string {
 }
 
 /**
- * The span of `--start` and `--end`, in Unix seconds.
+ * The span of `--start` and `--end`, in Unix seconds: a date-only `--end` includes that day, and
+ * without `--end` the span is the rest of `--start`'s day.
  *
  * @param input the shortcut input
- * @throws {ValidationError} naming `--end` when it is not after `--start`
+ * @throws {ValidationError} naming `--end` when it is not after `--start`, quoting both as typed
  */
 export function spanOf(input: ShortcutInput): Span {
-  const start = Math.floor((input.values.start as number) / 1000);
-  const end = Math.floor((input.values.end as number) / 1000);
-  if (end <= start) {
-    throw new ValidationError(
-      `Invalid time range: --end (${new Date(end * 1000).toISOString()}) must be after --start ` +
-        `(${new Date(start * 1000).toISOString()})`,
-      { param: "--end" },
-    );
-  }
-  return { start, end };
+  const range = resolveTimeRange(
+    input.values.start as TimeInput,
+    input.values.end as TimeInput | undefined,
+    input.timeZone,
+  );
+  return { start: Math.floor(range.start / 1000), end: Math.ceil(range.end / 1000) };
 }
 
 function pieceRequest(calendarId: string, piece: Span): ApiRequest {
@@ -89,15 +93,16 @@ function pieceRequest(calendarId: string, piece: Span): ApiRequest {
 }
 
 /**
- * Seconds since the epoch of an event time; an all-day date counts from its local midnight.
+ * Seconds since the epoch of an event time; an all-day date counts from its midnight in
+ * `timeZone`.
  *
  * @param time the event time
+ * @param timeZone the viewer's IANA zone
  */
-export function eventSeconds(time: EventTime | undefined): number {
-  if (time?.timestamp !== undefined) return Number(time.timestamp);
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(time?.date ?? "");
-  if (!m) return Number.POSITIVE_INFINITY;
-  return new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3])).getTime() / 1000;
+export function eventSeconds(time: EventTime | undefined, timeZone: string): number {
+  const read = readLarkEventTime(time);
+  if (read === undefined) return Number.POSITIVE_INFINITY;
+  return ("epochMs" in read ? read.epochMs : startOfDay(read.date, timeZone)) / 1000;
 }
 
 /**
@@ -106,8 +111,9 @@ export function eventSeconds(time: EventTime | undefined): number {
  * then id).
  *
  * @param pieces each piece's items
+ * @param timeZone the viewer's IANA zone (where all-day events begin)
  */
-export function mergeAgenda(pieces: AgendaItem[][]): AgendaItem[] {
+export function mergeAgenda(pieces: AgendaItem[][], timeZone: string): AgendaItem[] {
   const seen = new Set<string>();
   const merged: AgendaItem[] = [];
   for (const item of pieces.flat()) {
@@ -120,39 +126,49 @@ export function mergeAgenda(pieces: AgendaItem[][]): AgendaItem[] {
     merged.push(item);
   }
   return merged.sort((a, b) =>
-    eventSeconds(a.start_time) - eventSeconds(b.start_time) ||
-    eventSeconds(a.end_time) - eventSeconds(b.end_time) ||
+    eventSeconds(a.start_time, timeZone) - eventSeconds(b.start_time, timeZone) ||
+    eventSeconds(a.end_time, timeZone) - eventSeconds(b.end_time, timeZone) ||
     a.event_id.localeCompare(b.event_id)
   );
 }
 
 /**
- * How a time shows in a table: local `YYYY-MM-DD HH:MM`, or the date of an all-day event.
+ * An event's start and end as a table shows them: local time in `timeZone`, or the first and the
+ * real last day of an all-day event (Lark's end date is exclusive).
  *
- * @param time the event time
+ * @param row an event with Lark's `start_time` and `end_time`
+ * @param timeZone the viewer's IANA zone
  */
-export function showEventTime(time: EventTime | undefined): string {
-  if (time?.date) return time.date;
-  if (time?.timestamp !== undefined) return formatLocalDateTime(Number(time.timestamp) * 1000);
-  return "";
+export function showEventSpan(
+  row: { start_time?: EventTime; end_time?: EventTime },
+  timeZone: string,
+): { start: string; end: string } {
+  const span = larkEventSpan(row.start_time, row.end_time, timeZone);
+  return span ? formatEventSpan(span, timeZone, "local") : { start: "", end: "" };
 }
 
-/** `--start` and `--end` of the span-based calendar shortcuts (agenda, free/busy). */
+/** `--timezone` of the calendar shortcuts. */
+export const TIMEZONE_PARAM: ParamSpec = {
+  name: "timezone",
+  type: "string",
+  description: "the IANA time zone times are read and shown in (default: $TZ, the system's)",
+  valueName: "<zone>",
+};
+
+/** `--start`, `--end` and `--timezone` of the span-based calendar shortcuts (agenda, free/busy). */
 export const SPAN_PARAMS: readonly ParamSpec[] = [
   {
     name: "start",
     type: "datetime",
     description: "the first moment; a date means its beginning",
     default: "today",
-    dayEdge: "start",
   },
   {
     name: "end",
     type: "datetime",
-    description: "the last moment; a date means its end (23:59:59)",
-    default: "today",
-    dayEdge: "end",
+    description: "the end; a date includes that whole day (default: the end of --start's day)",
   },
+  TIMEZONE_PARAM,
 ];
 
 /** `--calendar-id` of the calendar shortcuts. */
@@ -192,18 +208,18 @@ export const agenda = defineShortcut<AgendaItem[]>({
       const data = await client.request<{ items?: AgendaItem[] }>(pieceRequest(calendarId, piece));
       return data?.items ?? [];
     });
-    return mergeAgenda(pieces);
+    return mergeAgenda(pieces, input.timeZone);
   },
-  columns: [
+  columns: (input) => [
     {
       header: "START",
-      value: (row) => showEventTime(row.start_time as EventTime),
+      value: (row) => showEventSpan(row, input.timeZone).start,
       kind: "time",
       priority: 5,
     },
     {
       header: "END",
-      value: (row) => showEventTime(row.end_time as EventTime),
+      value: (row) => showEventSpan(row, input.timeZone).end,
       kind: "time",
       priority: 3,
     },

@@ -8,13 +8,13 @@
 import { ApiError, HarkError, ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
+import { type TimeInput, toLarkEventTimes } from "../../time/mod.ts";
 import {
   type AgendaItem,
   CALENDAR_ID_PARAM,
   checkCalendarId,
-  type EventTime,
-  showEventTime,
-  spanOf,
+  showEventSpan,
+  TIMEZONE_PARAM,
 } from "./agenda.ts";
 
 /** How long the rollback of a half-made event may take. */
@@ -56,6 +56,21 @@ export function parseAttendees(text: string | undefined): string[] {
 }
 
 /**
+ * Lark's `start_time` and `end_time` of `--start` and `--end`: two dates make an all-day event
+ * (Lark's end date is exclusive), otherwise a timed event in the user's zone.
+ *
+ * @param input the shortcut input
+ * @throws {ValidationError} naming `--end` when it is not after `--start`
+ */
+export function eventTimes(input: ShortcutInput) {
+  return toLarkEventTimes(
+    input.values.start as TimeInput,
+    input.values.end as TimeInput,
+    input.timeZone,
+  );
+}
+
+/**
  * The event-creation request. `idempotency_key` makes a retried create return the first event.
  *
  * @param input the shortcut input
@@ -63,11 +78,9 @@ export function parseAttendees(text: string | undefined): string[] {
  */
 export function createEventRequest(input: ShortcutInput, idempotencyKey: string): ApiRequest {
   const { values } = input;
-  const span = spanOf(input);
   const body: Record<string, unknown> = {
     summary: values.summary,
-    start_time: { timestamp: String(span.start) },
-    end_time: { timestamp: String(span.end) },
+    ...eventTimes(input),
   };
   if (values.description !== undefined) body.description = values.description;
   return {
@@ -121,16 +134,14 @@ export const create = defineShortcut<CreatedEvent>({
     {
       name: "start",
       type: "datetime",
-      description: "when it starts; a date means its beginning",
+      description: "when it starts; with a date-only --end too, an all-day event",
       required: true,
-      dayEdge: "start",
     },
     {
       name: "end",
       type: "datetime",
-      description: "when it ends, after --start; a date means its end",
+      description: "when it ends, after --start; a date includes that whole day",
       required: true,
-      dayEdge: "end",
     },
     { name: "description", type: "string", description: "the details" },
     {
@@ -140,6 +151,7 @@ export const create = defineShortcut<CreatedEvent>({
       valueName: "<ids>",
     },
     CALENDAR_ID_PARAM,
+    TIMEZONE_PARAM,
   ],
   validate(input) {
     if ((input.values.summary as string).trim() === "") {
@@ -148,7 +160,7 @@ export const create = defineShortcut<CreatedEvent>({
       });
     }
     checkCalendarId(input);
-    spanOf(input);
+    eventTimes(input);
     parseAttendees(input.values.attendees as string | undefined);
   },
   requests(input) {
@@ -179,18 +191,18 @@ export const create = defineShortcut<CreatedEvent>({
     }
   },
   output: (result) => ({ ...result.event, attendees: result.attendees }),
-  columns: [
+  columns: (input) => [
     { header: "EVENT ID", value: "event_id", kind: "id", priority: 5 },
     { header: "SUMMARY", value: "summary", priority: 3 },
     {
       header: "START",
-      value: (row) => showEventTime(row.start_time as EventTime),
+      value: (row) => showEventSpan(row, input.timeZone).start,
       kind: "time",
       priority: 4,
     },
     {
       header: "END",
-      value: (row) => showEventTime(row.end_time as EventTime),
+      value: (row) => showEventSpan(row, input.timeZone).end,
       kind: "time",
       priority: 2,
     },

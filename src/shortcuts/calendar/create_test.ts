@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { ApiError, ValidationError } from "../../errors/mod.ts";
-import { FakeClient, inputOf } from "../_fake_client.ts";
+import { at, FakeClient, inputOf } from "../_fake_client.ts";
 import { create, parseAttendees } from "./create.ts";
 
 const START = Date.UTC(2026, 10, 25, 14);
 const values = (extra = {}) => ({
   summary: "Review",
-  start: START,
-  end: START + 3600_000,
+  start: at(START),
+  end: at(START + 3600_000, "--end"),
   "calendar-id": "primary",
   ...extra,
 });
@@ -32,8 +32,8 @@ Deno.test("create previews the event and the attendee call with an {event_id} pl
   assert.deepEqual(requests[0].body, {
     summary: "Review",
     description: "d",
-    start_time: { timestamp: String(START / 1000) },
-    end_time: { timestamp: String(START / 1000 + 3600) },
+    start_time: { timestamp: String(START / 1000), timezone: "UTC" },
+    end_time: { timestamp: String(START / 1000 + 3600), timezone: "UTC" },
   });
   assert.equal(
     requests[1].path,
@@ -44,7 +44,7 @@ Deno.test("create previews the event and the attendee call with an {event_id} pl
 });
 
 Deno.test("create validate rejects an end that is not after the start", () => {
-  assert.throws(() => create.validate!(inputOf(values({ end: START }))), /--end/);
+  assert.throws(() => create.validate!(inputOf(values({ end: at(START, "--end") }))), /--end/);
 });
 
 Deno.test("create adds attendees after creating the event", async () => {

@@ -7,7 +7,7 @@
 import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { type ApiCaller, defineShortcut, type ShortcutInput } from "../definition.ts";
-import { formatLocalDateTime, formatRfc3339 } from "../params.ts";
+import { formatLocalTime, formatRfc3339InZone, mergeIntervals } from "../../time/mod.ts";
 import { SPAN_PARAMS, spanOf } from "./agenda.ts";
 import { queryAcrossSpan, type Span, splitSpan } from "./split_span.ts";
 
@@ -29,15 +29,16 @@ export const SIGNED_IN_USER = "{open_id of the signed-in user}";
  *
  * @param userId the person's open id
  * @param piece the piece, Unix seconds
+ * @param timeZone the user's zone (the offset the times are written with)
  */
-export function freebusyRequest(userId: string, piece: Span): ApiRequest {
+export function freebusyRequest(userId: string, piece: Span, timeZone: string): ApiRequest {
   return {
     method: "POST",
     path: "/open-apis/calendar/v4/freebusy/list",
     query: { user_id_type: "open_id" },
     body: {
-      time_min: formatRfc3339(piece.start * 1000),
-      time_max: formatRfc3339(piece.end * 1000),
+      time_min: formatRfc3339InZone(piece.start * 1000, timeZone),
+      time_max: formatRfc3339InZone(piece.end * 1000, timeZone),
       user_id: userId,
     },
     // It only reads: safe to retry.
@@ -47,24 +48,19 @@ export function freebusyRequest(userId: string, piece: Span): ApiRequest {
 }
 
 /**
- * Sorts busy intervals and merges the ones that overlap or touch.
+ * Sorts busy intervals and merges the ones that overlap or touch, written as RFC 3339 with the
+ * offset of `timeZone`.
  *
  * @param intervals the intervals of every piece
+ * @param timeZone the user's IANA zone
  */
-export function mergeBusy(intervals: BusyInterval[]): BusyInterval[] {
+export function mergeBusy(intervals: BusyInterval[], timeZone: string): BusyInterval[] {
   const spans = intervals
     .map((i) => ({ start: Date.parse(i.start_time), end: Date.parse(i.end_time) }))
-    .filter((s) => !Number.isNaN(s.start) && !Number.isNaN(s.end))
-    .sort((a, b) => a.start - b.start || a.end - b.end);
-  const merged: { start: number; end: number }[] = [];
-  for (const span of spans) {
-    const last = merged.at(-1);
-    if (last && span.start <= last.end) last.end = Math.max(last.end, span.end);
-    else merged.push({ ...span });
-  }
-  return merged.map((s) => ({
-    start_time: formatRfc3339(s.start),
-    end_time: formatRfc3339(s.end),
+    .filter((s) => !Number.isNaN(s.start) && !Number.isNaN(s.end));
+  return mergeIntervals(spans).map((s) => ({
+    start_time: formatRfc3339InZone(s.start, timeZone),
+    end_time: formatRfc3339InZone(s.end, timeZone),
   }));
 }
 
@@ -122,28 +118,30 @@ export const freebusy = defineShortcut<BusyInterval[]>({
     const lead: ApiRequest[] = known === undefined ? [{ method: "GET", path: USER_INFO_PATH }] : [];
     return [
       ...lead,
-      ...splitSpan(spanOf(input)).map((p) => freebusyRequest(known ?? SIGNED_IN_USER, p)),
+      ...splitSpan(spanOf(input)).map((p) =>
+        freebusyRequest(known ?? SIGNED_IN_USER, p, input.timeZone)
+      ),
     ];
   },
   async run(input, client) {
     const userId = await resolveUser(input, client);
     const pieces = await queryAcrossSpan(spanOf(input), async (piece) => {
       const data = await client.request<{ freebusy_list?: BusyInterval[] }>(
-        freebusyRequest(userId, piece),
+        freebusyRequest(userId, piece, input.timeZone),
       );
       return data?.freebusy_list ?? [];
     });
-    return mergeBusy(pieces.flat());
+    return mergeBusy(pieces.flat(), input.timeZone);
   },
-  columns: [
+  columns: (input) => [
     {
       header: "START",
-      value: (row) => formatLocalDateTime(Date.parse(row.start_time as string)),
+      value: (row) => formatLocalTime(Date.parse(row.start_time as string), input.timeZone),
       kind: "time",
     },
     {
       header: "END",
-      value: (row) => formatLocalDateTime(Date.parse(row.end_time as string)),
+      value: (row) => formatLocalTime(Date.parse(row.end_time as string), input.timeZone),
       kind: "time",
     },
   ],

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ValidationError } from "../../errors/mod.ts";
-import { FakeClient, inputOf } from "../_fake_client.ts";
+import { at, FakeClient, inputOf } from "../_fake_client.ts";
 import { freebusy, mergeBusy, SIGNED_IN_USER, USER_INFO_PATH } from "./freebusy.ts";
 
 const DAY_MS = 86_400_000;
@@ -13,17 +13,20 @@ Deno.test("mergeBusy() sorts and merges overlapping and touching intervals", () 
       { start_time: "2026-01-01T09:00:00Z", end_time: "2026-01-01T10:00:00Z" },
       { start_time: "2026-01-01T10:30:00Z", end_time: "2026-01-01T10:45:00Z" },
       { start_time: "2026-01-02T09:00:00Z", end_time: "2026-01-02T09:30:00Z" },
-    ]),
+    ], "UTC"),
     [
-      { start_time: "2026-01-01T09:00:00Z", end_time: "2026-01-01T11:00:00Z" },
-      { start_time: "2026-01-02T09:00:00Z", end_time: "2026-01-02T09:30:00Z" },
+      { start_time: "2026-01-01T09:00:00+00:00", end_time: "2026-01-01T11:00:00+00:00" },
+      { start_time: "2026-01-02T09:00:00+00:00", end_time: "2026-01-02T09:30:00+00:00" },
     ],
   );
 });
 
 Deno.test("freebusy needs --user-id as a bot", () => {
   assert.throws(
-    () => freebusy.validate!(inputOf({ start: START, end: START + DAY_MS }, { identity: "bot" })),
+    () =>
+      freebusy.validate!(
+        inputOf({ start: at(START), end: at(START + DAY_MS) }, { identity: "bot" }),
+      ),
     (e: unknown) => e instanceof ValidationError && e.param === "--user-id",
   );
 });
@@ -31,15 +34,15 @@ Deno.test("freebusy needs --user-id as a bot", () => {
 Deno.test("freebusy defaults to the signed-in user from the config", () => {
   const config = { users: { default: { open_id: "ou_me" } } };
   const requests = freebusy.requests(
-    inputOf({ start: START, end: START + 80 * DAY_MS }, { config }),
+    inputOf({ start: at(START), end: at(START + 80 * DAY_MS) }, { config }),
   );
   assert.equal(requests.length, 2);
   assert.deepEqual(requests[0].body, {
-    time_min: "2026-01-01T00:00:00Z",
-    time_max: "2026-02-10T00:00:00Z",
+    time_min: "2026-01-01T00:00:00+00:00",
+    time_max: "2026-02-10T00:00:00+00:00",
     user_id: "ou_me",
   });
-  const unknown = freebusy.requests(inputOf({ start: START, end: START + DAY_MS }));
+  const unknown = freebusy.requests(inputOf({ start: at(START), end: at(START + DAY_MS) }));
   assert.equal(unknown[0].path, USER_INFO_PATH);
   assert.equal((unknown[1].body as { user_id: string }).user_id, SIGNED_IN_USER);
 });
@@ -53,13 +56,13 @@ Deno.test("freebusy asks who is signed in when the config does not say, then mer
     };
   });
   const result = await freebusy.run(
-    inputOf({ start: START, end: START + 60 * DAY_MS }),
+    inputOf({ start: at(START), end: at(START + 60 * DAY_MS) }),
     client,
   );
   assert.equal(client.requests.length, 3);
   assert.equal((client.requests[1].body as { user_id: string }).user_id, "ou_me");
   assert.deepEqual(result, [
-    { start_time: "2026-01-01T00:00:00Z", end_time: "2026-01-01T01:00:00Z" },
-    { start_time: "2026-01-31T00:00:00Z", end_time: "2026-01-31T01:00:00Z" },
+    { start_time: "2026-01-01T00:00:00+00:00", end_time: "2026-01-01T01:00:00+00:00" },
+    { start_time: "2026-01-31T00:00:00+00:00", end_time: "2026-01-31T01:00:00+00:00" },
   ]);
 });

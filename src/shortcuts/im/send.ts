@@ -8,7 +8,7 @@
 import { ValidationError } from "../../errors/mod.ts";
 import { readJson } from "../../json/read_json.ts";
 import type { ApiRequest } from "../../http/request.ts";
-import { formatLocalDateTime } from "../params.ts";
+import { formatLocalTime } from "../../time/mod.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 
 /** Message types the service accepts with `--content`. */
@@ -195,7 +195,7 @@ export const send = defineShortcut<Record<string, unknown>>({
   },
   requests: (input) => [sendRequest(input, keyOf(input))],
   run: (input, client) => client.request(sendRequest(input, keyOf(input))),
-  columns: [
+  columns: (input) => [
     { header: "MESSAGE ID", value: "message_id", kind: "id", priority: 4 },
     { header: "CHAT ID", value: "chat_id", kind: "id", priority: 3 },
     { header: "MSG TYPE", value: "msg_type", priority: 1 },
@@ -206,7 +206,7 @@ export const send = defineShortcut<Record<string, unknown>>({
       // The service gives epoch milliseconds as a string.
       value: (m) => {
         const ms = Number((m as { create_time?: unknown }).create_time);
-        return Number.isFinite(ms) && ms > 0 ? formatLocalDateTime(ms) : "";
+        return Number.isFinite(ms) && ms > 0 ? formatLocalTime(ms, input.timeZone) : "";
       },
     },
   ],

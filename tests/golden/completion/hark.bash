@@ -86,7 +86,7 @@ __hark_flags() {
       ;;
     'hark config init')
       __hark_vals+=('--non-interactive' '--app-id' '--app-secret' '--app-secret-stdin' '--base-url' '--output-format' '--force' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--csv-raw')
-      __hark_descs+=('never prompt; missing values are errors' 'the app id, such as cli_a1b2c3' 'the app secret (prefer --app-secret-stdin)' 'read the app secret from stdin' 'lark, feishu, or the URL of a private deployment' 'default output format: table, json, csv' 'replace an existing profile without asking' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_descs+=('never prompt; missing values are errors' 'the app id, such as cli_a1b2c3' 'the app secret (prefer --app-secret-stdin)' 'read the app secret from stdin' 'lark, feishu, or the URL of a private deployment' 'default output format: table, json, ndjson, csv' 'replace an existing profile without asking' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark config get')
       __hark_vals+=('--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--csv-raw')
@@ -129,16 +129,16 @@ __hark_flags() {
       __hark_descs+=('display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark calendar +agenda')
-      __hark_vals+=('--start' '--end' '--calendar-id' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--csv-raw')
-      __hark_descs+=('the first moment; a date means its beginning (datetime: RFC 3339, YYYY-MM-DD, YYYY-MM-DD HH:MM, Unix s; default: today)' 'the last moment; a date means its end (23:59:59) (datetime: RFC 3339, YYYY-MM-DD, YYYY-MM-DD HH:MM, Unix s; default: today)' 'the calendar (string; default: primary)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_vals+=('--start' '--end' '--timezone' '--calendar-id' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--csv-raw')
+      __hark_descs+=('the first moment; a date means its beginning (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; default: today)' 'the end; a date includes that whole day (default: the end of --start'\''s day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'the IANA time zone times are read and shown in (default: $TZ, the system'\''s) (string)' 'the calendar (string; default: primary)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark calendar +create')
-      __hark_vals+=('--summary' '--start' '--end' '--description' '--attendees' '--calendar-id' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--csv-raw')
-      __hark_descs+=('the title (string; required)' 'when it starts; a date means its beginning (datetime: RFC 3339, YYYY-MM-DD, YYYY-MM-DD HH:MM, Unix s; required)' 'when it ends, after --start; a date means its end (datetime: RFC 3339, YYYY-MM-DD, YYYY-MM-DD HH:MM, Unix s; required)' 'the details (string)' 'open ids of the people to invite, comma-separated (string)' 'the calendar (string; default: primary)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_vals+=('--summary' '--start' '--end' '--description' '--attendees' '--calendar-id' '--timezone' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--csv-raw')
+      __hark_descs+=('the title (string; required)' 'when it starts; with a date-only --end too, an all-day event (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; required)' 'when it ends, after --start; a date includes that whole day (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; required)' 'the details (string)' 'open ids of the people to invite, comma-separated (string)' 'the calendar (string; default: primary)' 'the IANA time zone times are read and shown in (default: $TZ, the system'\''s) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark calendar +freebusy')
-      __hark_vals+=('--start' '--end' '--user-id' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--csv-raw')
-      __hark_descs+=('the first moment; a date means its beginning (datetime: RFC 3339, YYYY-MM-DD, YYYY-MM-DD HH:MM, Unix s; default: today)' 'the last moment; a date means its end (23:59:59) (datetime: RFC 3339, YYYY-MM-DD, YYYY-MM-DD HH:MM, Unix s; default: today)' 'the person'\''s open id (default: the signed-in user; required with --as bot) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_vals+=('--start' '--end' '--timezone' '--user-id' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--csv-raw')
+      __hark_descs+=('the first moment; a date means its beginning (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; default: today)' 'the end; a date includes that whole day (default: the end of --start'\''s day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'the IANA time zone times are read and shown in (default: $TZ, the system'\''s) (string)' 'the person'\''s open id (default: the signed-in user; required with --as bot) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark calendar help')
       __hark_vals+=('--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--csv-raw')
@@ -315,13 +315,13 @@ __hark_takes_value() {
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark calendar +agenda')
-      case $2 in '--start'|'--end'|'--calendar-id'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      case $2 in '--start'|'--end'|'--timezone'|'--calendar-id'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark calendar +create')
-      case $2 in '--summary'|'--start'|'--end'|'--description'|'--attendees'|'--calendar-id'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      case $2 in '--summary'|'--start'|'--end'|'--description'|'--attendees'|'--calendar-id'|'--timezone'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark calendar +freebusy')
-      case $2 in '--start'|'--end'|'--user-id'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      case $2 in '--start'|'--end'|'--timezone'|'--user-id'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark calendar help')
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
@@ -363,206 +363,206 @@ __hark_values() {
   case $1 in
     'hark')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark auth')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark auth login')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark auth logout')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark auth status')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark auth check')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark auth token')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark auth help')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" 'login' 'logout' 'status' 'check' 'token' ;;
       esac
       ;;
     'hark config')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark config init')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark config get')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark config set')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark config help')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" 'init' 'get' 'set' ;;
       esac
       ;;
     'hark profile')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark profile list')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark profile use')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark profile remove')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark profile help')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" 'list' 'use' 'remove' ;;
       esac
       ;;
     'hark api')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar +agenda')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar +create')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar +freebusy')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar help')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" '+agenda' '+create' '+freebusy' ;;
       esac
       ;;
     'hark contact')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark contact +search-user')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark contact help')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" '+search-user' ;;
       esac
       ;;
     'hark im')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im +send')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im help')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" '+send' ;;
       esac
       ;;
     'hark schema')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark completion')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" 'bash' 'zsh' 'fish' ;;
       esac
       ;;
     'hark help')
       case $2 in
-        '--format') __hark_add "$3" 'table' 'json' 'csv' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" 'auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'schema' 'completion' ;;
       esac

@@ -42,7 +42,7 @@ function __hark_flags
     else if test "$argv[1]" = 'hark config'
         printf '%s\t%s\n' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark config init'
-        printf '%s\t%s\n' '--non-interactive' 'never prompt; missing values are errors' '--app-id' 'the app id, such as cli_a1b2c3' '--app-secret' 'the app secret (prefer --app-secret-stdin)' '--app-secret-stdin' 'read the app secret from stdin' '--base-url' 'lark, feishu, or the URL of a private deployment' '--output-format' 'default output format: table, json, csv' '--force' 'replace an existing profile without asking' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+        printf '%s\t%s\n' '--non-interactive' 'never prompt; missing values are errors' '--app-id' 'the app id, such as cli_a1b2c3' '--app-secret' 'the app secret (prefer --app-secret-stdin)' '--app-secret-stdin' 'read the app secret from stdin' '--base-url' 'lark, feishu, or the URL of a private deployment' '--output-format' 'default output format: table, json, ndjson, csv' '--force' 'replace an existing profile without asking' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark config get'
         printf '%s\t%s\n' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark config set'
@@ -64,11 +64,11 @@ function __hark_flags
     else if test "$argv[1]" = 'hark calendar'
         printf '%s\t%s\n' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark calendar +agenda'
-        printf '%s\t%s\n' '--start' 'the first moment; a date means its beginning (datetime: RFC 3339, YYYY-MM-DD, YYYY-MM-DD HH:MM, Unix s; default: today)' '--end' 'the last moment; a date means its end (23:59:59) (datetime: RFC 3339, YYYY-MM-DD, YYYY-MM-DD HH:MM, Unix s; default: today)' '--calendar-id' 'the calendar (string; default: primary)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+        printf '%s\t%s\n' '--start' 'the first moment; a date means its beginning (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; default: today)' '--end' 'the end; a date includes that whole day (default: the end of --start\'s day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--timezone' 'the IANA time zone times are read and shown in (default: $TZ, the system\'s) (string)' '--calendar-id' 'the calendar (string; default: primary)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark calendar +create'
-        printf '%s\t%s\n' '--summary' 'the title (string; required)' '--start' 'when it starts; a date means its beginning (datetime: RFC 3339, YYYY-MM-DD, YYYY-MM-DD HH:MM, Unix s; required)' '--end' 'when it ends, after --start; a date means its end (datetime: RFC 3339, YYYY-MM-DD, YYYY-MM-DD HH:MM, Unix s; required)' '--description' 'the details (string)' '--attendees' 'open ids of the people to invite, comma-separated (string)' '--calendar-id' 'the calendar (string; default: primary)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+        printf '%s\t%s\n' '--summary' 'the title (string; required)' '--start' 'when it starts; with a date-only --end too, an all-day event (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; required)' '--end' 'when it ends, after --start; a date includes that whole day (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; required)' '--description' 'the details (string)' '--attendees' 'open ids of the people to invite, comma-separated (string)' '--calendar-id' 'the calendar (string; default: primary)' '--timezone' 'the IANA time zone times are read and shown in (default: $TZ, the system\'s) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark calendar +freebusy'
-        printf '%s\t%s\n' '--start' 'the first moment; a date means its beginning (datetime: RFC 3339, YYYY-MM-DD, YYYY-MM-DD HH:MM, Unix s; default: today)' '--end' 'the last moment; a date means its end (23:59:59) (datetime: RFC 3339, YYYY-MM-DD, YYYY-MM-DD HH:MM, Unix s; default: today)' '--user-id' 'the person\'s open id (default: the signed-in user; required with --as bot) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+        printf '%s\t%s\n' '--start' 'the first moment; a date means its beginning (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; default: today)' '--end' 'the end; a date includes that whole day (default: the end of --start\'s day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--timezone' 'the IANA time zone times are read and shown in (default: $TZ, the system\'s) (string)' '--user-id' 'the person\'s open id (default: the signed-in user; required with --as bot) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark calendar help'
         printf '%s\t%s\n' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark contact'
@@ -180,11 +180,11 @@ function __hark_takes_value
     else if test "$argv[1]" = 'hark calendar'
         contains -- $argv[2] '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark calendar +agenda'
-        contains -- $argv[2] '--start' '--end' '--calendar-id' '--input' '--format' '--profile' '--as'; and return 0
+        contains -- $argv[2] '--start' '--end' '--timezone' '--calendar-id' '--input' '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark calendar +create'
-        contains -- $argv[2] '--summary' '--start' '--end' '--description' '--attendees' '--calendar-id' '--input' '--format' '--profile' '--as'; and return 0
+        contains -- $argv[2] '--summary' '--start' '--end' '--description' '--attendees' '--calendar-id' '--timezone' '--input' '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark calendar +freebusy'
-        contains -- $argv[2] '--start' '--end' '--user-id' '--input' '--format' '--profile' '--as'; and return 0
+        contains -- $argv[2] '--start' '--end' '--timezone' '--user-id' '--input' '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark calendar help'
         contains -- $argv[2] '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark contact'
@@ -214,56 +214,56 @@ end
 function __hark_values
     if test "$argv[1]" = 'hark'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark auth'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark auth login'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark auth logout'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark auth status'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark auth check'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark auth token'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark auth help'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -273,35 +273,35 @@ function __hark_values
         end
     else if test "$argv[1]" = 'hark config'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark config init'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark config get'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark config set'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark config help'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -311,35 +311,35 @@ function __hark_values
         end
     else if test "$argv[1]" = 'hark profile'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark profile list'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark profile use'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark profile remove'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark profile help'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -349,42 +349,42 @@ function __hark_values
         end
     else if test "$argv[1]" = 'hark api'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark calendar'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark calendar +agenda'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark calendar +create'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark calendar +freebusy'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark calendar help'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -394,21 +394,21 @@ function __hark_values
         end
     else if test "$argv[1]" = 'hark contact'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark contact +search-user'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark contact help'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -418,21 +418,21 @@ function __hark_values
         end
     else if test "$argv[1]" = 'hark im'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark im +send'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark im help'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -442,14 +442,14 @@ function __hark_values
         end
     else if test "$argv[1]" = 'hark schema'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark completion'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -459,7 +459,7 @@ function __hark_values
         end
     else if test "$argv[1]" = 'hark help'
         if contains -- $argv[2] '--format'
-            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'csv'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
