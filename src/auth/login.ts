@@ -153,6 +153,8 @@ export interface LoginResult {
   user: UserInfo;
   /** The granted scopes. */
   scopes: string[];
+  /** The scopes asked for, when known (the pending sign-in's, for `--device-code`). */
+  requested: string[];
   /** When the access token expires, RFC 3339. */
   expires_at: string;
   /** When the refresh token expires, RFC 3339, when known. */
@@ -222,6 +224,7 @@ export async function completeLogin(
     profile,
     user,
     scopes: record.scopes,
+    requested: options.scopes ?? [],
     expires_at: rfc3339(record.expires_at)!,
     refresh_expires_at: rfc3339(record.refresh_expires_at),
     warnings,

@@ -67,14 +67,5 @@ export {
   userTokenPath,
 } from "./token_record.ts";
 export type { ResolvedToken, TokenOrigin, TokenSource } from "./token_source.ts";
-export {
-  checkScope,
-  DEFAULT_SCOPES,
-  parseScopes,
-  SCOPE_CALENDAR_READ,
-  SCOPE_CALENDAR_WRITE,
-  SCOPE_CONTACT_SEARCH,
-  SCOPE_IM_SEND,
-  SCOPE_OFFLINE,
-} from "./scopes.ts";
+export { checkScope, parseScopes, SCOPE_OFFLINE } from "./scopes.ts";
 export { endpointsOf } from "./oauth_client.ts";

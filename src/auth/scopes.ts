@@ -1,33 +1,14 @@
 /**
- * The permission scopes hark's shortcuts need, and the spec's rule for a scope's shape.
+ * The spec's rule for a scope's shape, and the one scope every sign-in asks for. Which scopes a
+ * shortcut needs is declared by the shortcut (`src/shortcuts/`).
  *
  * @module
  */
 
 import { ValidationError } from "../errors/mod.ts";
 
-/** Read the calendar: agendas and free/busy. */
-export const SCOPE_CALENDAR_READ = "calendar:calendar:readonly";
-/** Write the calendar: create and delete events, add attendees. */
-export const SCOPE_CALENDAR_WRITE = "calendar:calendar";
-/** Search users. */
-export const SCOPE_CONTACT_SEARCH = "contact:user:search";
-/** Send messages. */
-export const SCOPE_IM_SEND = "im:message:send";
 /** Keep a refresh token; always requested at sign-in. */
 export const SCOPE_OFFLINE = "offline_access";
-
-/** Scopes `hark auth login` asks for when no `--scope` is given. */
-export const DEFAULT_SCOPES: readonly string[] = [
-  "calendar:calendar:read",
-  "calendar:calendar.event:read",
-  "calendar:calendar.event:create",
-  "calendar:calendar.event:update",
-  "calendar:calendar.event:delete",
-  "calendar:calendar.free_busy:read",
-  "contact:user:search",
-  "im:message.send_as_user",
-];
 
 /**
  * Checks a scope: `<service>:<resource>:<action>`, or fewer parts; empty, no colon, an empty

@@ -8,7 +8,7 @@
  */
 
 import type { Identity } from "../auth/identity.ts";
-import { type AnyShortcut, identitiesOf } from "../shortcuts/definition.ts";
+import { type AnyShortcut, identitiesOf, scopesFor } from "../shortcuts/definition.ts";
 import type { ShortcutSession } from "../shortcuts/lifecycle.ts";
 import { envVarOf, paramHelp, valueNameOf } from "../shortcuts/params.ts";
 import { SERVICE_ENTRIES, type ServiceEntry } from "../shortcuts/services.ts";
@@ -53,7 +53,8 @@ export function shortcutCommand(shortcut: AnyShortcut): CommandSpec {
     examples: shortcut.examples,
     shortcut,
     notes: `Identities: ${identities.join(", ")} (default ${identities[0]}; choose with --as)\n` +
-      `Scopes: ${shortcut.scopes.join(", ") || "none"}\n` +
+      identities.map((id) => `Scopes as ${id}: ${scopesFor(shortcut, id).join(", ") || "none"}\n`)
+        .join("") +
       "Values come from flags, then --input, then stdin, then environment variables " +
       `(${shortcut.params.slice(0, 2).map((p) => envVarOf(shortcut.service, p)).join(", ")}, …)`,
     run: async (call: CommandCall) => {
@@ -90,6 +91,10 @@ export function shortcutSession(session: Session): ShortcutSession {
       const client = session.client(identity);
       await session.tokens(identity).getToken();
       return client;
+    },
+    async confirm(question: string, flag: string) {
+      const { confirm } = await import("./prompt.ts");
+      return await confirm(session.ctx, question, flag);
     },
   };
 }

@@ -47,7 +47,15 @@ export function at(epochMs: number, param = "--start"): InstantInput {
 /** Builds a shortcut input for hook tests. */
 export function inputOf(
   values: ParamValues,
-  options: { identity?: Identity; config?: Config; ctx?: TestContext } = {},
+  options: {
+    identity?: Identity;
+    config?: Config;
+    ctx?: TestContext;
+    /** What a confirmation answers; default no. */
+    confirm?: boolean;
+    /** Collects the warnings. */
+    warnings?: string[];
+  } = {},
 ): ShortcutInput {
   return {
     ctx: options.ctx ?? createTestContext(),
@@ -56,5 +64,20 @@ export function inputOf(
     timeZone: options.ctx?.timeZone ?? "UTC",
     config: options.config ?? {},
     profile: "default",
+    confirm: () => Promise.resolve(options.confirm ?? false),
+    warn: (message) => void options.warnings?.push(message),
   };
+}
+
+/**
+ * Every row a streaming shortcut yields.
+ *
+ * @param batches what `stream` returned
+ */
+export async function collect(
+  batches: AsyncIterable<readonly Record<string, unknown>[]>,
+): Promise<Record<string, unknown>[]> {
+  const rows: Record<string, unknown>[] = [];
+  for await (const batch of batches) rows.push(...batch);
+  return rows;
 }

@@ -80,7 +80,28 @@ export interface ShortcutInput {
   config: Config;
   /** The profile in use. */
   profile: string;
+  /**
+   * Asks the person at the terminal to confirm a change; without a terminal, fails naming
+   * `flag` (such as `--yes`), which answers it.
+   */
+  confirm(question: string, flag: string): Promise<boolean>;
+  /** Notes a warning, printed on stderr after the output. */
+  warn(message: string): void;
 }
+
+/** The scopes each identity needs to run a shortcut: all of the listed ones. */
+export interface ShortcutScopes {
+  /** What a user token must carry (Lark's fine-grained names). */
+  user?: readonly string[];
+  /** What the app must have enabled for its tenant token. */
+  bot?: readonly string[];
+}
+
+/**
+ * What running a shortcut does to the service's data: `read` changes nothing, `write` creates or
+ * changes something, `delete` removes something (or overwrites it without a way back).
+ */
+export type ShortcutEffect = "read" | "write" | "delete";
 
 /** What a shortcut calls the service with: the shared client's `request`. */
 export interface ApiCaller {
@@ -100,8 +121,15 @@ export interface ShortcutDefinition<R = unknown> {
   examples: string[];
   /** Identities supported, the default first; default `["user"]`. */
   identities?: Identity[];
-  /** The scopes a user token needs. */
-  scopes: string[];
+  /** The scopes each supported identity needs. */
+  scopes: ShortcutScopes;
+  /** What it does to the service's data (MCP hints, confirmation, retry advice). */
+  effect: ShortcutEffect;
+  /**
+   * Whether running it twice with the same input has the effect of running it once (a read, or
+   * a write that carries an idempotency key); default true for reads, false otherwise.
+   */
+  idempotent?: boolean;
   /** The parameters. */
   params: ParamSpec[];
   /**
@@ -113,7 +141,16 @@ export interface ShortcutDefinition<R = unknown> {
   /** The requests the shortcut would send, for `--dry-run`; never sends anything. */
   requests(input: ShortcutInput): ApiRequest[];
   /** Builds the requests, calls the service and returns the result. */
-  run(input: ShortcutInput, client: ApiCaller): Promise<R>;
+  run?(input: ShortcutInput, client: ApiCaller): Promise<R>;
+  /**
+   * For listings, instead of `run`: yields the output rows batch by batch (a page, a piece of a
+   * span), in order; each batch is written as it comes, so memory does not grow with the
+   * listing's length.
+   */
+  stream?(
+    input: ShortcutInput,
+    client: ApiCaller,
+  ): AsyncIterable<readonly Record<string, unknown>[]>;
   /** Turns the result into the data written out; default the result itself. */
   output?(result: R, input: ShortcutInput): unknown;
   /** Table and CSV columns of the output rows (a function when they depend on the input). */
@@ -142,6 +179,25 @@ export function defineShortcut<R>(definition: ShortcutDefinition<R>): AnyShortcu
  */
 export function identitiesOf(definition: AnyShortcut): Identity[] {
   return definition.identities ?? ["user"];
+}
+
+/**
+ * The scopes an identity needs to run a shortcut.
+ *
+ * @param definition the shortcut
+ * @param identity the identity
+ */
+export function scopesFor(definition: AnyShortcut, identity: Identity): readonly string[] {
+  return definition.scopes[identity] ?? [];
+}
+
+/**
+ * Whether running a shortcut twice has the effect of running it once.
+ *
+ * @param definition the shortcut
+ */
+export function isIdempotent(definition: AnyShortcut): boolean {
+  return definition.idempotent ?? definition.effect === "read";
 }
 
 /**

@@ -12,7 +12,13 @@ import type { Identity } from "../auth/identity.ts";
 import type { Config } from "../config/mod.ts";
 import { toHarkError, ValidationError } from "../errors/mod.ts";
 import { previewRequest } from "../http/request.ts";
-import { formatJson, type OutputOptions, writeData } from "../output/mod.ts";
+import {
+  formatJson,
+  openDataStream,
+  type OutputOptions,
+  terminalSafe,
+  writeData,
+} from "../output/mod.ts";
 import {
   type AnyShortcut,
   type ApiCaller,
@@ -49,6 +55,12 @@ export interface ShortcutSession {
    * @throws {AuthError} when no usable token can be found
    */
   connect(identity: Identity): Promise<ApiCaller>;
+  /**
+   * Asks the person at the terminal to confirm; without a terminal, fails naming `flag`.
+   *
+   * @throws {ValidationError} naming `flag` when there is no terminal to ask at
+   */
+  confirm(question: string, flag: string): Promise<boolean>;
 }
 
 /** What the command line gave a shortcut (step 1). */
@@ -102,6 +114,7 @@ export async function runShortcut(
     definition.params,
     args,
   );
+  const warnings: string[] = [];
   const input: ShortcutInput = {
     ctx,
     values,
@@ -109,6 +122,8 @@ export async function runShortcut(
     timeZone,
     config: session.config,
     profile: session.profile,
+    confirm: (question, flag) => session.confirm(question, flag),
+    warn: (message) => void warnings.push(message),
   };
   definition.validate?.(input);
   if (session.dryRun) {
@@ -118,16 +133,27 @@ export async function runShortcut(
     return;
   }
   const client = await session.connect(identity);
-  let result: unknown;
-  try {
-    result = await definition.run(input, client);
-  } catch (error) {
-    throw toHarkError(error);
-  }
-  const data = definition.output ? definition.output(result, input) : result;
   const columns = typeof definition.columns === "function"
     ? definition.columns(input)
     : definition.columns;
-  ctx.status(undefined);
-  writeData(ctx, session.output, data as Record<string, unknown>, columns);
+  try {
+    if (definition.stream) {
+      const out = openDataStream(ctx, session.output, columns);
+      for await (const batch of definition.stream(input, client)) out.write(batch);
+      ctx.status(undefined);
+      out.end();
+    } else {
+      const result = await definition.run!(input, client);
+      const data = definition.output ? definition.output(result, input) : result;
+      ctx.status(undefined);
+      writeData(ctx, session.output, data as Record<string, unknown>, columns);
+    }
+  } catch (error) {
+    throw toHarkError(error);
+  } finally {
+    ctx.status(undefined);
+    for (const warning of warnings) {
+      ctx.stderr.write(`warning: ${terminalSafe(warning, { breaks: "space" })}\n`);
+    }
+  }
 }

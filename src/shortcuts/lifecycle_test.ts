@@ -24,6 +24,7 @@ function sessionOf(
     output: { format: options.format, color: false },
     baseUrl: () => "https://open.example.com",
     connect,
+    confirm: () => Promise.resolve(false),
   };
 }
 
@@ -34,7 +35,8 @@ const echo = defineShortcut<{ id: string; name: string }[]>({
   description: "Echoes",
   examples: ["hark demo +echo --name a"],
   identities: ["user", "bot"],
-  scopes: ["demo:echo"],
+  scopes: { user: ["demo:echo"], bot: ["demo:echo"] },
+  effect: "read",
   params: [
     { name: "name", type: "string", description: "a name", required: true },
     { name: "count", type: "int", description: "how many", default: 2 },

@@ -66,6 +66,20 @@ function shortcutProblems(group: ServiceGroup, shortcut: AnyShortcut): string[] 
     }
   }
   if (identitiesOf(shortcut).length === 0) problems.push(`"${name}" supports no identity`);
+  for (const identity of identitiesOf(shortcut)) {
+    if (!shortcut.scopes[identity]) problems.push(`"${name}" declares no scopes for ${identity}`);
+    for (const scope of shortcut.scopes[identity] ?? []) {
+      if (!/^[\w.-]+(:[\w.-]+){1,2}$/.test(scope)) {
+        problems.push(`"${name}": scope "${scope}" is not <service>:<resource>[:<action>]`);
+      }
+    }
+  }
+  if (!["read", "write", "delete"].includes(shortcut.effect)) {
+    problems.push(`"${name}" has no effect (read, write or delete)`);
+  }
+  if ((shortcut.run === undefined) === (shortcut.stream === undefined)) {
+    problems.push(`"${name}" needs exactly one of run and stream`);
+  }
   const params = new Set<string>();
   for (const param of shortcut.params) {
     if (params.has(param.name)) problems.push(`"${name}": duplicate parameter "${param.name}"`);

@@ -6,7 +6,8 @@
  * @module
  */
 
-import type { AnyShortcut } from "./definition.ts";
+import type { Identity } from "../auth/identity.ts";
+import { type AnyShortcut, identitiesOf, scopesFor, shortcutName } from "./definition.ts";
 
 /** A service group and its shortcuts, loaded. */
 export interface ServiceGroup {
@@ -64,4 +65,39 @@ export async function loadServices(
     ...group,
     shortcuts: await load(),
   })));
+}
+
+/**
+ * Every scope a user token needs to run every shortcut as the user: what `hark auth login` asks
+ * for when no `--scope` is given. Sorted, without duplicates.
+ *
+ * @param groups the loaded service groups
+ */
+export function userScopesOf(groups: readonly ServiceGroup[]): string[] {
+  const scopes = new Set<string>();
+  for (const shortcut of groups.flatMap((g) => g.shortcuts)) {
+    if (identitiesOf(shortcut).includes("user")) {
+      for (const scope of scopesFor(shortcut, "user")) scopes.add(scope);
+    }
+  }
+  return [...scopes].sort();
+}
+
+/**
+ * The shortcuts that need any of `scopes` to run as `identity`, by name (`calendar +agenda`).
+ *
+ * @param groups the loaded service groups
+ * @param scopes the scopes in question (not granted, say)
+ * @param identity the identity
+ */
+export function shortcutsNeeding(
+  groups: readonly ServiceGroup[],
+  scopes: readonly string[],
+  identity: Identity,
+): string[] {
+  return groups.flatMap((g) => g.shortcuts)
+    .filter((s) =>
+      identitiesOf(s).includes(identity) && scopesFor(s, identity).some((x) => scopes.includes(x))
+    )
+    .map(shortcutName);
 }

@@ -61,9 +61,17 @@ export const authCommand: CommandSpec = {
     },
     {
       name: "check",
-      description: "Check that the signed-in user granted the given scopes",
+      description:
+        "Check that the signed-in user granted the scopes a shortcut needs, or the given ones",
+      args: [
+        { name: "service", description: "a service, such as calendar", required: false },
+        { name: "verb", description: "a shortcut of it, such as +agenda", required: false },
+      ],
       flags: [scopeFlag("a scope to check (space/comma separated too)")],
-      examples: ["hark auth check --scope calendar:calendar:readonly"],
+      examples: [
+        "hark auth check calendar +agenda",
+        "hark auth check --scope calendar:calendar.event:read",
+      ],
       run: async (call) => (await import("./check.ts")).runCheck(call),
     },
     {

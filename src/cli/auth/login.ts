@@ -8,7 +8,6 @@
 import {
   beginLogin,
   completeLogin,
-  DEFAULT_SCOPES,
   type DeviceAuthorization,
   endpointsOf,
   finishLogin,
@@ -24,6 +23,7 @@ import { terminalSafe } from "../../output/terminal_safe.ts";
 import { AuthError, ValidationError } from "../../errors/mod.ts";
 import { writeData } from "../../output/output.ts";
 import type { CommandCall } from "../command_spec.ts";
+import { loadServices, shortcutsNeeding, userScopesOf } from "../../shortcuts/services.ts";
 import { openSession, type Session } from "../session.ts";
 
 /** The checked flags of `auth login`. */
@@ -79,7 +79,8 @@ export async function runLogin(call: CommandCall): Promise<void> {
  */
 export async function login(session: Session, options: LoginOptions): Promise<void> {
   const { ctx, profile } = session;
-  const scopes = scopesToRequest(session, options.scopes, DEFAULT_SCOPES);
+  const services = await loadServices();
+  const scopes = scopesToRequest(session, options.scopes, userScopesOf(services));
   const flag = profile === "default" ? "" : ` --profile ${profile}`;
   if (session.globals.dryRun) {
     const endpoints = endpointsOf(session.config.apps?.[profile] ?? {});
@@ -165,9 +166,27 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
   for (const warning of result.warnings) {
     ctx.stderr.write(`warning: ${terminalSafe(warning, { breaks: "space" })}\n`);
   }
-  const { warnings: _, ...data } = result;
+  const notGranted = result.requested.filter((s) =>
+    s !== SCOPE_OFFLINE && !result.scopes.includes(s)
+  );
+  const affected = shortcutsNeeding(services, notGranted, "user");
+  if (notGranted.length > 0) {
+    ctx.stderr.write(
+      `warning: ${notGranted.length === 1 ? "this scope was" : "these scopes were"} not ` +
+        `granted: ${terminalSafe(notGranted.join(", "), { breaks: "space" })}` +
+        (affected.length > 0
+          ? `; these shortcuts will fail as the user: ${affected.join(", ")}`
+          : "") +
+        "\n  The app may not have them enabled (developer console), or the user declined them\n",
+    );
+  }
+  const { warnings: _, requested: __, ...data } = result;
   if (session.wantsJson()) {
-    writeData(ctx, session.output, data);
+    writeData(ctx, session.output, {
+      ...data,
+      not_granted: notGranted,
+      affected_shortcuts: affected,
+    });
   } else {
     const who = result.user.name ?? result.user.open_id ?? "the user";
     ctx.stderr.write(

@@ -8,7 +8,13 @@
 import type { Context } from "../../context.ts";
 import { ValidationError } from "../../errors/mod.ts";
 import { formatJson } from "../../output/output.ts";
-import { type AnyShortcut, identitiesOf, shortcutName } from "../../shortcuts/definition.ts";
+import {
+  type AnyShortcut,
+  identitiesOf,
+  isIdempotent,
+  scopesFor,
+  shortcutName,
+} from "../../shortcuts/definition.ts";
 import { envVarOf, flagOf } from "../../shortcuts/params.ts";
 import { VERSION } from "../../version.ts";
 import { type CommandSpec, flagName, type FlagSpec, flagUsage } from "../command_spec.ts";
@@ -48,8 +54,12 @@ export interface ShortcutSchema {
   description: string;
   /** Identities supported, the default first. */
   identities: string[];
-  /** Scopes a user token needs. */
-  scopes: string[];
+  /** The scopes each identity needs, all of them. */
+  scopes: { user?: string[]; bot?: string[] };
+  /** What it does to the service's data: `read`, `write` or `delete`. */
+  effect: string;
+  /** Whether running it twice has the effect of running it once. */
+  idempotent: boolean;
   /** The parameters; every shortcut also takes `--input <path>`. */
   params: ParamSchema[];
   /** Example command lines. */
@@ -140,7 +150,11 @@ export function shortcutSchema(shortcut: AnyShortcut): ShortcutSchema {
     verb: shortcut.verb,
     description: shortcut.description,
     identities: identitiesOf(shortcut),
-    scopes: shortcut.scopes,
+    scopes: Object.fromEntries(
+      identitiesOf(shortcut).map((id) => [id, [...scopesFor(shortcut, id)]]),
+    ),
+    effect: shortcut.effect,
+    idempotent: isIdempotent(shortcut),
     params: shortcut.params.map((p) => {
       const param: ParamSchema = {
         name: p.name,

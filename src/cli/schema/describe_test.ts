@@ -35,7 +35,12 @@ Deno.test("buildSchema() lists global flags, system commands and every shortcut"
 Deno.test("the schema of a shortcut gives types, required, defaults, allowed, identities, scopes", async () => {
   const send = selectSchema(await buildSchema(root), "im", "+send") as ShortcutSchema;
   assert.deepEqual(send.identities, ["user", "bot"]);
-  assert.deepEqual(send.scopes, ["im:message.send_as_user"]);
+  assert.deepEqual(send.scopes, {
+    user: ["im:message.send_as_user"],
+    bot: ["im:message:send_as_bot"],
+  });
+  assert.equal(send.effect, "write");
+  assert.equal(send.idempotent, true);
   const msgType = send.params.find((p) => p.name === "msg-type")!;
   assert.equal(msgType.type, "enum");
   assert.ok(msgType.allowed!.includes("interactive"));

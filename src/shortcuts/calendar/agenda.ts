@@ -192,7 +192,8 @@ export const agenda = defineShortcut<AgendaItem[]>({
     "hark calendar +agenda --start 2026-01-01 --end 2026-12-31 --format csv",
   ],
   identities: ["user", "bot"],
-  scopes: ["calendar:calendar.event:read"],
+  scopes: { user: ["calendar:calendar.event:read"], bot: ["calendar:calendar.event:read"] },
+  effect: "read",
   params: [...SPAN_PARAMS, CALENDAR_ID_PARAM],
   validate(input) {
     checkCalendarId(input);

@@ -66,7 +66,7 @@ Deno.test("agenda run merges the pieces and stops at an error that is not about 
   });
   // A plain Error is not a span error: it ends the run.
   await assert.rejects(
-    agenda.run(
+    agenda.run!(
       inputOf({
         start: at(start * 1000),
         end: at((start + 60 * DAY) * 1000),
@@ -79,7 +79,7 @@ Deno.test("agenda run merges the pieces and stops at an error that is not about 
     const from = Number(r.query!.start_time);
     return { items: [item(`e${from}`, from + 10), item("boundary", start + 30 * DAY - 60)] };
   });
-  const result = await agenda.run(
+  const result = await agenda.run!(
     inputOf({
       start: at(start * 1000),
       end: at((start + 60 * DAY) * 1000),

@@ -128,7 +128,21 @@ export const create = defineShortcut<CreatedEvent>({
     "--end 2026-11-27T11:00:00+01:00 --attendees ou_1,ou_2 --description 'Bring notes'",
   ],
   identities: ["user", "bot"],
-  scopes: ["calendar:calendar.event:create", "calendar:calendar.event:update"],
+  // Deleting is the rollback of an event whose attendees cannot be added.
+  scopes: {
+    user: [
+      "calendar:calendar.event:create",
+      "calendar:calendar.event:update",
+      "calendar:calendar.event:delete",
+    ],
+    bot: [
+      "calendar:calendar.event:create",
+      "calendar:calendar.event:update",
+      "calendar:calendar.event:delete",
+    ],
+  },
+  effect: "write",
+  idempotent: true,
   params: [
     { name: "summary", type: "string", description: "the title", required: true },
     {

@@ -51,7 +51,7 @@ Deno.test("create adds attendees after creating the event", async () => {
   const client = new FakeClient((r) =>
     r.path.endsWith("/attendees") ? { attendees: [{ user_id: "ou_1" }] } : { event: EVENT }
   );
-  const result = await create.run(inputOf(values({ attendees: "ou_1" })), client);
+  const result = await create.run!(inputOf(values({ attendees: "ou_1" })), client);
   assert.deepEqual(result, { event: EVENT, attendees: [{ user_id: "ou_1" }] });
   assert.equal(
     client.requests[1].path,
@@ -67,7 +67,7 @@ Deno.test("create deletes the event when adding attendees fails, and says so", a
     return r.method === "DELETE" ? {} : { event: EVENT };
   });
   await assert.rejects(
-    create.run(inputOf(values({ attendees: "ou_bad" })), client),
+    create.run!(inputOf(values({ attendees: "ou_bad" })), client),
     (e: unknown) =>
       e instanceof ApiError && e.apiCode === 190002 &&
       /attendee not found; event "ev_1" was deleted again/.test(e.message),
@@ -83,7 +83,7 @@ Deno.test("create names the event that remains when the rollback fails too", asy
     return { event: EVENT };
   });
   await assert.rejects(
-    create.run(inputOf(values({ attendees: "ou_bad" })), client),
+    create.run!(inputOf(values({ attendees: "ou_bad" })), client),
     /deleting event "ev_1" failed too, so it remains in calendar "primary"/,
   );
 });

@@ -94,7 +94,11 @@ export const freebusy = defineShortcut<BusyInterval[]>({
     "hark calendar +freebusy --user-id ou_123 --start 2026-11-01 --end 2027-02-28 --as bot",
   ],
   identities: ["user", "bot"],
-  scopes: ["calendar:calendar.free_busy:read"],
+  scopes: {
+    user: ["calendar:calendar.free_busy:read"],
+    bot: ["calendar:calendar.free_busy:read"],
+  },
+  effect: "read",
   params: [
     ...SPAN_PARAMS,
     {

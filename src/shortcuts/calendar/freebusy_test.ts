@@ -55,7 +55,7 @@ Deno.test("freebusy asks who is signed in when the config does not say, then mer
       freebusy_list: [{ start_time: body.time_min, end_time: body.time_min.replace("T00", "T01") }],
     };
   });
-  const result = await freebusy.run(
+  const result = await freebusy.run!(
     inputOf({ start: at(START), end: at(START + 60 * DAY_MS) }),
     client,
   );

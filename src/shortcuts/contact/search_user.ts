@@ -4,10 +4,10 @@
  * @module
  */
 
-import { SCOPE_CONTACT_SEARCH } from "../../auth/scopes.ts";
 import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
+import { followPages, pagingOptions, pagingParams } from "../paging.ts";
 
 /** The most users one search page returns. */
 export const MAX_PAGE_SIZE = 200;
@@ -47,12 +47,12 @@ export function searchRequest(input: ShortcutInput, pageToken?: string): ApiRequ
       page_size: Math.min(limit, MAX_PAGE_SIZE),
       page_token: pageToken,
     },
-    scopes: [SCOPE_CONTACT_SEARCH],
+    scopes: ["contact:user:search"],
   };
 }
 
 /** `contact +search-user`. */
-export const searchUser = defineShortcut<FoundUser[]>({
+export const searchUser = defineShortcut<never>({
   service: "contact",
   verb: "+search-user",
   description: "Search people by name or email",
@@ -61,21 +61,11 @@ export const searchUser = defineShortcut<FoundUser[]>({
     "hark contact +search-user --query chen --page-all --format csv",
   ],
   identities: ["user"],
-  scopes: [SCOPE_CONTACT_SEARCH],
+  scopes: { user: ["contact:user:search"] },
+  effect: "read",
   params: [
     { name: "query", type: "string", description: "words of the name or email", required: true },
-    {
-      name: "limit",
-      type: "int",
-      description: "the most users to return (page size up to 200)",
-      default: 20,
-    },
-    {
-      name: "page-all",
-      type: "bool",
-      description: "follow every page to the end, ignoring --limit",
-      default: false,
-    },
+    ...pagingParams(20, "users"),
   ],
   validate(input) {
     if ((input.values.query as string).trim() === "") {
@@ -83,29 +73,18 @@ export const searchUser = defineShortcut<FoundUser[]>({
         param: "--query",
       });
     }
-    const limit = input.values.limit as number;
-    if (limit < 1) {
-      throw new ValidationError(`Invalid value "${limit}" for --limit: expected at least 1`, {
-        param: "--limit",
-      });
-    }
+    pagingOptions(input, "users");
   },
   requests: (input) => [searchRequest(input)],
-  async run(input, client) {
-    const limit = input.values.limit as number;
-    const all = input.values["page-all"] === true;
-    const users: FoundUser[] = [];
-    const seenTokens = new Set<string>();
-    let pageToken: string | undefined;
-    while (true) {
+  stream(input, client) {
+    return followPages(async (pageToken) => {
       const page = await client.request<SearchPage>(searchRequest(input, pageToken));
-      users.push(...(page?.users ?? []));
-      if (!all && users.length >= limit) return users.slice(0, limit);
-      if (!page?.has_more || !page.page_token || seenTokens.has(page.page_token)) break;
-      seenTokens.add(page.page_token);
-      pageToken = page.page_token;
-    }
-    return all ? users : users.slice(0, limit);
+      return {
+        items: page?.users ?? [],
+        hasMore: page?.has_more === true,
+        pageToken: page?.page_token,
+      };
+    }, pagingOptions(input, "users"));
   },
   columns: [
     { header: "NAME", value: "name", priority: 3 },

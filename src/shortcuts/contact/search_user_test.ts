@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ValidationError } from "../../errors/mod.ts";
-import { FakeClient, inputOf } from "../_fake_client.ts";
+import { collect, FakeClient, inputOf } from "../_fake_client.ts";
 import { searchUser } from "./search_user.ts";
 
 const users = (from: number, n: number) =>
@@ -21,26 +21,54 @@ function pagedClient(total: number) {
 
 Deno.test("search-user returns one page of --limit users", async () => {
   const client = pagedClient(50);
-  const found = await searchUser.run(inputOf({ query: "u", limit: 20, "page-all": false }), client);
-  assert.equal((found as unknown[]).length, 20);
+  const found = await collect(
+    searchUser.stream!(inputOf({ query: "u", limit: 20, "page-all": false }), client),
+  );
+  assert.equal(found.length, 20);
   assert.equal(client.requests.length, 1);
   assert.deepEqual(client.requests[0].query, { query: "u", page_size: 20, page_token: undefined });
 });
 
 Deno.test("search-user --page-all follows page_token to the end", async () => {
   const client = pagedClient(45);
-  const found = await searchUser.run(inputOf({ query: "u", limit: 20, "page-all": true }), client);
-  assert.equal((found as unknown[]).length, 45);
+  const found = await collect(
+    searchUser.stream!(inputOf({ query: "u", limit: 20, "page-all": true }), client),
+  );
+  assert.equal(found.length, 45);
   assert.deepEqual(client.requests.map((r) => r.query!.page_token), [undefined, "p20", "p40"]);
+});
+
+Deno.test("search-user --max-pages stops a long listing with a warning", async () => {
+  const client = pagedClient(450);
+  const warnings: string[] = [];
+  const input = inputOf({ query: "u", limit: 200, "page-all": true, "max-pages": 2 }, {
+    warnings,
+  });
+  const found = await collect(searchUser.stream!(input, client));
+  assert.equal(found.length, 400);
+  assert.match(warnings[0], /Stopped after 2 pages \(--max-pages\)/);
+});
+
+Deno.test("search-user stops when the service repeats a page token", async () => {
+  const client = new FakeClient(() => ({
+    users: [{ name: "a", open_id: "ou_a" }],
+    has_more: true,
+    page_token: "same",
+  }));
+  const input = inputOf({ query: "u", limit: 20, "page-all": true });
+  await assert.rejects(
+    collect(searchUser.stream!(input, client)),
+    /page token it had given before/,
+  );
+  assert.equal(client.requests.length, 2);
 });
 
 Deno.test("search-user pages past 200 when --limit asks for more", async () => {
   const client = pagedClient(450);
-  const found = await searchUser.run(
-    inputOf({ query: "u", limit: 300, "page-all": false }),
-    client,
+  const found = await collect(
+    searchUser.stream!(inputOf({ query: "u", limit: 300, "page-all": false }), client),
   );
-  assert.equal((found as unknown[]).length, 300);
+  assert.equal(found.length, 300);
   assert.deepEqual(client.requests.map((r) => r.query!.page_size), [200, 200]);
 });
 

@@ -133,7 +133,7 @@ export function sendRequest(input: ShortcutInput, uuid: string): ApiRequest {
     query: { receive_id_type: receiver.type },
     body: { receive_id: receiver.id, msg_type: msgType, content, uuid },
     idempotencyKey: uuid,
-    scopes: ["im:message.send_as_user"],
+    scopes: [input.identity === "bot" ? "im:message:send_as_bot" : "im:message.send_as_user"],
   };
 }
 
@@ -154,7 +154,9 @@ export const send = defineShortcut<Record<string, unknown>>({
     `hark im +send --chat-id oc_123 --msg-type interactive --content '{"elements": []}' --as bot`,
   ],
   identities: ["user", "bot"],
-  scopes: ["im:message.send_as_user"],
+  scopes: { user: ["im:message.send_as_user"], bot: ["im:message:send_as_bot"] },
+  effect: "write",
+  idempotent: true,
   params: [
     { name: "chat-id", type: "string", description: "the chat to send to", valueName: "<oc_id>" },
     {

@@ -55,7 +55,7 @@ Deno.test("send rejects no body, two bodies, bad content and a stray --msg-type"
 
 Deno.test("send passes the idempotency key as uuid and to the client", async () => {
   const client = new FakeClient(() => ({ message_id: "om_1" }));
-  const result = await send.run(
+  const result = await send.run!(
     inputOf({ "chat-id": "oc_1", text: "hi", "idempotency-key": "key-1" }),
     client,
   );
@@ -73,7 +73,7 @@ Deno.test("send passes the idempotency key as uuid and to the client", async () 
 
 Deno.test("send generates a key when none is given", async () => {
   const client = new FakeClient(() => ({}));
-  await send.run(inputOf({ email: "a@b.c", text: "hi" }), client);
+  await send.run!(inputOf({ email: "a@b.c", text: "hi" }), client);
   assert.match(client.requests[0].idempotencyKey!, /^[0-9a-f-]{36}$/);
   assert.equal(
     (client.requests[0].body as { uuid: string }).uuid,

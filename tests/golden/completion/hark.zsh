@@ -24,7 +24,7 @@ __hark_subcommands() {
       ;;
     'hark auth')
       __hark_vals+=('login' 'logout' 'status' 'check' 'token' 'help')
-      __hark_descs+=('Sign in with the device flow: approve in a browser, on any device' 'Sign out: delete the stored tokens and the user entry' 'Show the sign-in state: valid, needs_refresh, expired or signed_out' 'Check that the signed-in user granted the given scopes' 'Print the current access token, refreshed first if needed (for piping)' 'display help for command')
+      __hark_descs+=('Sign in with the device flow: approve in a browser, on any device' 'Sign out: delete the stored tokens and the user entry' 'Show the sign-in state: valid, needs_refresh, expired or signed_out' 'Check that the signed-in user granted the scopes a shortcut needs, or the given ones' 'Print the current access token, refreshed first if needed (for piping)' 'display help for command')
       ;;
     'hark config')
       __hark_vals+=('init' 'get' 'set' 'help')
@@ -154,8 +154,8 @@ __hark_flags() {
       __hark_descs+=('display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark contact +search-user')
-      __hark_vals+=('--query' '--limit' '--page-all' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--csv-raw')
-      __hark_descs+=('words of the name or email (string; required)' 'the most users to return (page size up to 200) (int; default: 20)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_vals+=('--query' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--csv-raw')
+      __hark_descs+=('words of the name or email (string; required)' 'the most users to return (int; default: 20)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark contact help')
       __hark_vals+=('--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--csv-raw')
@@ -337,7 +337,7 @@ __hark_takes_value() {
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark contact +search-user')
-      case $2 in '--query'|'--limit'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      case $2 in '--query'|'--limit'|'--max-pages'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark contact help')
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
