@@ -144,3 +144,9 @@ Deno.test("only src/http/ sends requests: nothing else calls ctx.fetch", async (
   }
   assert.deepEqual(offences, []);
 });
+
+Deno.test("the folders of src/ import each other without a cycle", async () => {
+  const { folderCycles, folderGraph } = await import("../scripts/module_graph.ts");
+  const cycles = folderCycles(await folderGraph(REPO_ROOT));
+  assert.deepEqual(cycles.map((c) => c.join(" → ")), []);
+});

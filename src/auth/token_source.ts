@@ -1,6 +1,7 @@
 /**
- * The contract between the HTTP layer and the credential chain: where a business call gets its
- * bearer token, and how it asks for a fresh one after the service rejected it.
+ * What the credential chain hands out: a token with where it came from, and a source that the
+ * HTTP layer's `BearerTokenSource` port is satisfied by (business calls get their bearer token
+ * from it, and ask it for a fresh one after the service rejected one).
  *
  * @module
  */

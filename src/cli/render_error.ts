@@ -4,7 +4,8 @@
  * @module
  */
 
-import { formatErrorText, type HarkError, toEnvelope } from "../errors/mod.ts";
+import { type ErrorEnvelope, type HarkError, toEnvelope } from "../errors/mod.ts";
+import { terminalSafe } from "../output/terminal_safe.ts";
 import type { Paint } from "../output/color.ts";
 
 /** Options of {@link renderError}. */
@@ -36,4 +37,33 @@ export function renderError(error: HarkError, options: RenderErrorOptions): stri
     }
   }
   return text;
+}
+
+/**
+ * The readable text form for a terminal: the message, then the suggestion and the command, one
+ * per line. Messages and suggestions often carry the service's own text (its `msg`, a user
+ * name), so every field is made terminal-safe ({@link terminalSafe}): control, bidi and
+ * invisible format characters are escaped visibly; line breaks stay in the message and the
+ * suggestion, and are escaped in the command, which a user may paste into a shell.
+ *
+ * @param envelope the envelope to render
+ * @param paint colour helpers (identity when colours are off)
+ * @returns the text, ending with a newline
+ */
+export function formatErrorText(
+  envelope: ErrorEnvelope,
+  paint: { red(s: string): string; bold(s: string): string } = { red: id, bold: id },
+): string {
+  const { message, recovery, request_id: requestId } = envelope.error;
+  const lines = [`${paint.red("error:")} ${terminalSafe(message)}`];
+  if (recovery.suggestion) lines.push(`  ${terminalSafe(recovery.suggestion)}`);
+  if (recovery.command) {
+    lines.push(`  Run: ${paint.bold(terminalSafe(recovery.command, { breaks: "escape" }))}`);
+  }
+  if (requestId) lines.push(`  Log id (for Lark support): ${terminalSafe(requestId)}`);
+  return lines.join("\n") + "\n";
+}
+
+function id(s: string): string {
+  return s;
 }

@@ -1,10 +1,9 @@
 /**
- * The JSON error envelope of the spec and the readable text form of an error.
+ * The JSON error envelope of the spec (its text form for a terminal is `src/cli/render_error.ts`'s).
  *
  * @module
  */
 
-import { terminalSafe } from "../output/terminal_safe.ts";
 import type { HarkError } from "./hark_error.ts";
 
 /** The spec's error envelope. */
@@ -39,33 +38,4 @@ export function toEnvelope(error: HarkError, helpCommand = "hark --help"): Error
   };
   if (error.requestId) envelope.error.request_id = error.requestId;
   return envelope;
-}
-
-/**
- * The readable text form for a terminal: the message, then the suggestion and the command, one
- * per line. Messages and suggestions often carry the service's own text (its `msg`, a user
- * name), so every field is made terminal-safe ({@link terminalSafe}): control, bidi and
- * invisible format characters are escaped visibly; line breaks stay in the message and the
- * suggestion, and are escaped in the command, which a user may paste into a shell.
- *
- * @param envelope the envelope to render
- * @param paint colour helpers (identity when colours are off)
- * @returns the text, ending with a newline
- */
-export function formatErrorText(
-  envelope: ErrorEnvelope,
-  paint: { red(s: string): string; bold(s: string): string } = { red: id, bold: id },
-): string {
-  const { message, recovery, request_id: requestId } = envelope.error;
-  const lines = [`${paint.red("error:")} ${terminalSafe(message)}`];
-  if (recovery.suggestion) lines.push(`  ${terminalSafe(recovery.suggestion)}`);
-  if (recovery.command) {
-    lines.push(`  Run: ${paint.bold(terminalSafe(recovery.command, { breaks: "escape" }))}`);
-  }
-  if (requestId) lines.push(`  Log id (for Lark support): ${terminalSafe(requestId)}`);
-  return lines.join("\n") + "\n";
-}
-
-function id(s: string): string {
-  return s;
 }

@@ -26,4 +26,4 @@ export {
   errorFromApiCode,
   neededScopes,
 } from "./api_code_map.ts";
-export { type ErrorEnvelope, formatErrorText, toEnvelope } from "./envelope.ts";
+export { type ErrorEnvelope, toEnvelope } from "./envelope.ts";

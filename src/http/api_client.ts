@@ -7,7 +7,6 @@
  */
 
 import type { Context } from "../context.ts";
-import type { ResolvedToken, TokenSource } from "../auth/token_source.ts";
 import { CancelledError, HarkError } from "../errors/mod.ts";
 import { classifyAnswer } from "./classify_answer.ts";
 import { judgeFailure } from "./failure_error.ts";
@@ -16,12 +15,37 @@ import { type ApiRequest, requestHeaders, requestUrl } from "./request.ts";
 import { type AttemptResult, DEFAULT_RETRY, retry, type RetryOptions } from "./retry.ts";
 import { send, TransportFailure } from "./transport.ts";
 
+/** A bearer token ready to send. */
+export interface BearerToken {
+  /** The credential, sent as `Authorization: Bearer <token>`. */
+  token: string;
+}
+
+/**
+ * Where the client gets bearer tokens, and how it asks for a new one after the service rejected
+ * one. The credential chain (`src/auth/`) implements it; the HTTP layer knows nothing more of it.
+ */
+export interface BearerTokenSource {
+  /**
+   * A usable token.
+   *
+   * @throws {AuthError} when there is none
+   */
+  getToken(): Promise<BearerToken>;
+  /**
+   * A new token after the service rejected `rejected` (single-flight in the implementation).
+   *
+   * @throws {AuthError} when the token cannot be refreshed
+   */
+  refreshAfterRejection(rejected: string): Promise<BearerToken>;
+}
+
 /** How to build an {@link ApiClient}. */
 export interface ApiClientOptions {
   /** The service address, such as `https://open.larksuite.com`; no trailing slash. */
   baseUrl: string;
   /** Where bearer tokens come from. */
-  tokens: TokenSource;
+  tokens: BearerTokenSource;
   /** The retry policy; default 3 retries, base 500 ms, cap 8 s, full jitter. */
   retry?: RetryOptions;
   /** Milliseconds one attempt (answer and body) may take before a NetworkError; default 30 000. */
@@ -36,7 +60,7 @@ interface Call {
   url: URL;
   idempotent: boolean;
   signal: AbortSignal;
-  token: ResolvedToken;
+  token: BearerToken;
   refreshed: boolean;
 }
 
@@ -201,7 +225,7 @@ export class ApiClient {
     }
   }
 
-  async #token(signal: AbortSignal, get: () => Promise<ResolvedToken>): Promise<ResolvedToken> {
+  async #token(signal: AbortSignal, get: () => Promise<BearerToken>): Promise<BearerToken> {
     const token = await get();
     if (signal.aborted) throw new CancelledError("Cancelled", { cause: signal.reason });
     return token;

@@ -13,7 +13,12 @@
  * @module
  */
 
-export { ApiClient, type ApiClientOptions } from "./api_client.ts";
+export {
+  ApiClient,
+  type ApiClientOptions,
+  type BearerToken,
+  type BearerTokenSource,
+} from "./api_client.ts";
 export {
   type ApiRequest,
   type HttpMethod,
