@@ -11,7 +11,7 @@ import { openSession, withDebug } from "../cli/session.ts";
 import type { Context } from "../context.ts";
 import { stdinStream } from "../runtime/real_context.ts";
 import { loadServices } from "../shortcuts/services.ts";
-import { ToolRunner } from "./tool_runner.ts";
+import { EMPTY_STDIN, ToolRunner } from "./tool_runner.ts";
 import { selectTools, type ToolSetOptions } from "./tool_set.ts";
 
 /** The flags of `hark mcp` besides the global ones. */
@@ -50,13 +50,15 @@ export function readMcpFlags(flags: CommandCall["flags"]): McpFlags {
 }
 
 /**
- * The server's context: stdout belongs to the protocol, so anything else that would write there
+ * The server's context: stdin and stdout belong to the protocol, so nothing else reads stdin
+ * (it is empty and not a terminal: nothing can prompt), anything else that would write to stdout
  * (by mistake) lands on stderr, and there is no status line.
  *
  * @param ctx the command's context
  */
 export function protocolSafe(ctx: Context): Context {
   return Object.create(ctx, {
+    stdin: { value: EMPTY_STDIN, enumerable: true },
     stdout: { value: ctx.stderr, enumerable: true },
     status: { value: () => undefined, enumerable: true },
   });

@@ -21,6 +21,12 @@ import { errorResult, successResult, type ToolOutput, type ToolResult } from "./
 import type { ExposedTool } from "./tool_set.ts";
 import { EXTRA_ARGUMENTS, flagsToArguments, type ShortcutTool } from "./tool_schema.ts";
 
+/** Stdin for anything that runs inside the server: empty and not a terminal (never a prompt). */
+export const EMPTY_STDIN: InputStream = {
+  isTerminal: false,
+  readAll: () => Promise.resolve(new Uint8Array()),
+};
+
 /** What a {@link ToolRunner} needs. */
 export interface ToolRunnerOptions {
   /** Opens a session (config, profile, token sources); called again after a sign-in problem. */
@@ -263,14 +269,10 @@ function callContext(ctx: Context, signal: AbortSignal): {
 } {
   const stdout = capture();
   const stderr = capture();
-  const stdin: InputStream = {
-    isTerminal: false,
-    readAll: () => Promise.resolve(new Uint8Array()),
-  };
   const call: Context = Object.create(ctx, {
     stdout: { value: stdout },
     stderr: { value: stderr },
-    stdin: { value: stdin },
+    stdin: { value: EMPTY_STDIN },
     status: { value: () => undefined },
     signal: { value: AbortSignal.any([ctx.signal, signal]) },
   });
