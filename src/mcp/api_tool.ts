@@ -80,20 +80,22 @@ export function apiTool(options: { readOnly: boolean; identity?: Identity }): Ap
       description: "confirm a DELETE: without yes: true no DELETE is sent",
     };
   }
-  const description = options.readOnly
-    ? "Call any Lark Open Platform endpoint with GET (hark runs read-only): for what no other " +
-      "tool covers. The result is the answer's data. Acts as the signed-in user unless as says " +
-      "otherwise."
-    : "Call any Lark Open Platform endpoint: for what no other tool covers. The result is the " +
+  const what = options.readOnly
+    ? "Call any Lark Open Platform endpoint with GET (hark runs read-only), for what no other " +
+      "tool covers. The result is the answer's data."
+    : "Call any Lark Open Platform endpoint, for what no other tool covers. The result is the " +
       "answer's data. Calls other than GET may change or delete data: preview with dry_run: " +
-      "true, and a DELETE runs only with yes: true.";
+      "true; a DELETE runs only with yes: true.";
+  const who = options.identity === "bot"
+    ? "Acts as the app's bot."
+    : options.identity === "user"
+    ? "Acts as the signed-in user."
+    : 'Acts as the signed-in user; as: "bot" acts as the app\'s bot.';
   return {
     tool: {
       name: API_TOOL_NAME,
       title: "hark api",
-      description: takesAs || options.readOnly
-        ? description
-        : `${description} Acts as ${options.identity}.`,
+      description: `${what} ${who}`,
       inputSchema: {
         type: "object",
         properties,

@@ -279,10 +279,15 @@ function describeTool(
         "you act for must have agreed to; dry_run: true previews it.",
     );
   }
+  const who = (identity: Identity) => identity === "bot" ? "the app's bot" : "the signed-in user";
   if (options.takesAs) {
-    lines.push(`Acts as ${identities[0]} unless as says otherwise (${identities.join(" or ")}).`);
+    const [first, ...others] = identities;
+    lines.push(
+      `Acts as ${who(first)}; ` +
+        others.map((other) => `as: "${other}" acts as ${who(other)}`).join("; ") + ".",
+    );
   } else {
-    lines.push(`Acts as ${options.identity ?? identities[0]}.`);
+    lines.push(`Acts as ${who(options.identity ?? identities[0])}.`);
   }
   lines.push(
     `Runs \`hark ${shortcutName(shortcut)}\` with its checks, sign-in and retries; the result ` +

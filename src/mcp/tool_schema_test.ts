@@ -126,8 +126,12 @@ Deno.test("shortcutTool() drops as when the server fixes the identity", () => {
   const { tool, takesAs } = shortcutTool(everyType, { ...OPTIONS, identity: "bot" });
   assert.equal(takesAs, false);
   assert.equal(tool.inputSchema.properties!.as, undefined);
-  assert.match(tool.description, /Acts as bot\./);
-  assert.match(shortcutTool(botOnly, OPTIONS).tool.description, /Acts as bot\./);
+  assert.match(tool.description, /Acts as the app's bot\./);
+  assert.match(shortcutTool(botOnly, OPTIONS).tool.description, /Acts as the app's bot\./);
+  assert.match(
+    shortcutTool(everyType, OPTIONS).tool.description,
+    /Acts as the signed-in user; as: "bot" acts as the app's bot\./,
+  );
 });
 
 Deno.test("shortcutTool() uses a shortcut's own yes parameter as the confirmation", () => {

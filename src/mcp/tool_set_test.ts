@@ -92,3 +92,15 @@ Deno.test("selectTools() refuses a named tool another flag leaves out, and an em
   rejects({ tools: ["other_status"], identity: "user" }, /acts as bot/);
   rejects({ services: ["other"], identity: "user" }, /leave no tool to expose/);
 });
+
+Deno.test("the api tool says who acts", () => {
+  const description = (options: Partial<ToolSetOptions>) =>
+    selectTools(fakeGroups(), { ...BASE, allowRawApi: true, ...options }).exposed.get("api")!
+      .tool.description;
+  assert.match(description({}), /Acts as the signed-in user; as: "bot" acts as the app's bot\.$/);
+  assert.match(
+    description({ identity: "bot", readOnly: true }),
+    /with GET .* Acts as the app's bot\.$/,
+  );
+  assert.match(description({ identity: "user" }), /yes: true\. Acts as the signed-in user\.$/);
+});
