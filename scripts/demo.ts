@@ -8,6 +8,10 @@
  */
 
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client";
+// The SDK's wildcard export maps "./*" to "*.d.ts", which misses "stdio.js": name the types.
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { startSandbox } from "../src/sandbox/mod.ts";
 import { HARK_PERMISSIONS } from "./permissions.ts";
 
@@ -89,6 +93,36 @@ async function main(): Promise<number> {
     }
     if (expected !== 0) say(dim(`(exit code ${output.code}, as expected)\n`));
     return { code: output.code, stdout };
+  }
+
+  /** Starts `hark mcp` with the MCP SDK's client, as an agent's host does, and calls tools. */
+  async function mcpRoundTrip(chatId: string, day: string): Promise<void> {
+    say(`\n${bold("$ hark mcp")}   ${dim("(started and driven by the MCP SDK's client)")}\n`);
+    const client = new Client({ name: "hark-demo", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: Deno.execPath(),
+        args: ["run", "--quiet", ...HARK_PERMISSIONS, MAIN_TS, "mcp"],
+        env,
+      }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      say(`tools/list → ${tools.map((t) => t.name).join(", ")}\n`);
+      const calls: [string, Record<string, unknown>][] = [
+        ["calendar_agenda", { start: day, end: day }],
+        ["im_send", { chat_id: chatId, text: "Sent by an agent", dry_run: true }],
+        ["im_send", { chat_id: chatId, text: "Sent by an agent" }],
+      ];
+      for (const [name, args] of calls) {
+        const result = await client.callTool({ name, arguments: args });
+        const [summary] = result.content as { text: string }[];
+        say(`tools/call ${name} ${JSON.stringify(args)}\n  → ${summary.text}\n`);
+        if (result.isError) throw new Error(`${name} failed: ${summary.text}`);
+      }
+    } finally {
+      await client.close();
+    }
   }
 
   async function sandboxGet<T>(path: string): Promise<T> {
@@ -219,7 +253,10 @@ async function main(): Promise<number> {
     await hark(["auth", "login", "--scope", "im:message.send_as_user"]);
     await hark(["im", "+send", "--chat-id", chat.chat_id, "--text", "Deploy finished"]);
 
-    say(bold("\n# 8. Sign out: the tokens leave the keychain and the config\n"));
+    say(bold("\n# 8. An AI agent's view: the same shortcuts as MCP tools\n"));
+    await mcpRoundTrip(chat.chat_id, tomorrow);
+
+    say(bold("\n# 9. Sign out: the tokens leave the keychain and the config\n"));
     await hark(["auth", "logout"]);
     await hark(["auth", "status"], { expect: 3 });
 

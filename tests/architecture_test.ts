@@ -82,17 +82,7 @@ Deno.test("imports are npm:, node: or relative, never jsr: or https:", async () 
 });
 
 Deno.test("the sandbox is not part of the binary", async () => {
-  const graph = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", "main.ts"],
-    cwd: REPO_ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(graph.code, 0, new TextDecoder().decode(graph.stderr));
-  const info = JSON.parse(new TextDecoder().decode(graph.stdout)) as {
-    modules: { specifier: string }[];
-  };
-  const modules = info.modules.map((m) => m.specifier);
+  const modules = (await denoInfo("main.ts")).modules.map((m) => m.specifier);
   assert.ok(modules.some((m) => m.endsWith("/src/cli/root.ts")));
   assert.deepEqual(modules.filter((m) => /\/src\/(sandbox|testing)\//.test(m)), []);
 });
@@ -149,4 +139,55 @@ Deno.test("the folders of src/ import each other without a cycle", async () => {
   const { folderCycles, folderGraph } = await import("../scripts/module_graph.ts");
   const cycles = folderCycles(await folderGraph(REPO_ROOT));
   assert.deepEqual(cycles.map((c) => c.join(" → ")), []);
+
+/** What `deno info --json` says about a module graph. */
+interface DenoInfo {
+  roots: string[];
+  modules: {
+    specifier: string;
+    dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
+  }[];
+  redirects: Record<string, string>;
+}
+
+/** The module graph of a file (`deno info --json`), with every `import()` too. */
+async function denoInfo(entry: string): Promise<DenoInfo> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", entry],
+    cwd: REPO_ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  return JSON.parse(new TextDecoder().decode(output.stdout));
+}
+
+/**
+ * The modules a file loads before it runs: its static imports, followed transitively, without
+ * `import()` edges and type-only imports.
+ */
+async function staticGraph(entry: string): Promise<Set<string>> {
+  const info = await denoInfo(entry);
+  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
+  const resolve = (specifier: string) => info.redirects[specifier] ?? specifier;
+  const seen = new Set<string>();
+  const queue = info.roots.map(resolve);
+  while (queue.length > 0) {
+    const specifier = queue.pop()!;
+    if (seen.has(specifier)) continue;
+    seen.add(specifier);
+    for (const dependency of bySpecifier.get(specifier)?.dependencies ?? []) {
+      if (dependency.code && !dependency.isDynamic) queue.push(resolve(dependency.code.specifier));
+    }
+  }
+  return seen;
+}
+
+Deno.test("the MCP SDK loads only with hark mcp: main.ts's static graph has none of it", async () => {
+  const sdk = (modules: Set<string>) => [...modules].filter((m) => /@modelcontextprotocol/.test(m));
+  const main = await staticGraph("main.ts");
+  assert.ok([...main].some((m) => m.endsWith("/src/cli/root.ts")), "the walk follows imports");
+  assert.ok([...main].some((m) => m.endsWith("/src/cli/mcp/mcp.ts")), "the command is listed");
+  assert.deepEqual(sdk(main), []);
+  assert.notDeepEqual(sdk(await staticGraph("src/mcp/serve.ts")), [], "the check can see the SDK");
 });

@@ -90,7 +90,30 @@ Deno.test("the bundled CLI runs with exactly the compile-time permissions", asyn
     assert.equal(stored.code, 0, stored.stderr);
     const reference = await hark(["config", "get", "apps.default.app_secret"]);
     assert.equal(reference.stdout, "@keychain:hark/default/app_secret\n");
-    for (const out of [version, help, set, get, init, stored, reference]) {
+    // hark mcp loads the MCP SDK on demand: the bundle must carry it and run it.
+    const mcp = await run(
+      ["run", "--no-prompt", "--no-config", ...HARK_PERMISSIONS, bundle, "mcp"],
+      home.env,
+      home.dir,
+      [
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-06-18",
+            capabilities: {},
+            clientInfo: { name: "bundle-test", version: "1" },
+          },
+        },
+        { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      ].map((m) => JSON.stringify(m) + "\n").join(""),
+    );
+    assert.equal(mcp.code, 0, mcp.stderr);
+    const answers = mcp.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    assert.equal(answers[0].result.serverInfo.name, "hark");
+    assert.ok(answers[1].result.tools.some((t: { name: string }) => t.name === "calendar_agenda"));
+    for (const out of [version, help, set, get, init, stored, reference, mcp]) {
       assert.doesNotMatch(out.stderr, /PermissionDenied|Requires .* access|\s{4}at /);
     }
   } finally {

@@ -30,6 +30,10 @@ Deno.test("deno task demo runs every step, exits 0 and cleans up", async () => {
         "hark contact +search-user",
         "--dry-run",
         "hark auth login --scope im:message.send_as_user",
+        "hark mcp",
+        "tools/call calendar_agenda",
+        "Dry run of hark im +send: nothing was sent",
+        "hark im +send: done (",
         "hark auth logout",
         "Demo finished",
       ]

@@ -11,6 +11,7 @@ import type { CommandSpec } from "./command_spec.ts";
 import { completionCommand } from "./completion/completion.ts";
 import { configCommand } from "./config/config.ts";
 import { GLOBAL_FLAGS } from "./globals.ts";
+import { mcpCommand } from "./mcp/mcp.ts";
 import { profileCommand } from "./profile/profile.ts";
 import { schemaCommand } from "./schema/schema.ts";
 import { serviceCommands } from "./shortcut_commands.ts";
@@ -41,6 +42,7 @@ export function buildRoot(services: CommandSpec[] = serviceCommands()): CommandS
       apiCommand,
       ...services,
       schemaCommand(() => root),
+      mcpCommand,
       completionCommand(() => root),
     ],
   };

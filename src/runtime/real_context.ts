@@ -77,6 +77,14 @@ export function createRealContext(options: RealContextOptions): Context {
   return context;
 }
 
+/**
+ * This process's stdin as a stream of bytes, for `hark mcp`, which reads the protocol as it
+ * comes ({@link Context.stdin} only reads all of it at once). Take it once.
+ */
+export function stdinStream(): ReadableStream<Uint8Array> {
+  return Deno.stdin.readable;
+}
+
 function stream(file: typeof Deno.stdout): Context["stdout"] {
   const isTerminal = file.isTerminal();
   let columns: number | undefined;

@@ -15,8 +15,8 @@ __hark_add() {
 __hark_subcommands() {
   case $1 in
     'hark')
-      __hark_vals+=('auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'schema' 'completion' 'help')
-      __hark_descs+=('Sign in and out, and inspect the sign-in' 'Read and change settings' 'List, switch and remove app profiles' 'Call any Open Platform endpoint with hark'\''s auth, retries and errors; prints the answer'\''s data' 'Calendar: agenda, new events, free/busy' 'Contacts: find people' 'Instant messaging: send messages' 'Describe every command and shortcut as JSON (parameters, types, defaults, identities, scopes)' 'Print the shell completion script for bash, zsh or fish' 'display help for command')
+      __hark_vals+=('auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'schema' 'mcp' 'completion' 'help')
+      __hark_descs+=('Sign in and out, and inspect the sign-in' 'Read and change settings' 'List, switch and remove app profiles' 'Call any Open Platform endpoint with hark'\''s auth, retries and errors; prints the answer'\''s data' 'Calendar: agenda, new events, free/busy' 'Contacts: find people' 'Instant messaging: send messages' 'Describe every command and shortcut as JSON (parameters, types, defaults, identities, scopes)' 'Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)' 'Print the shell completion script for bash, zsh or fish' 'display help for command')
       ;;
     'hark auth')
       __hark_vals+=('login' 'logout' 'status' 'check' 'token' 'help')
@@ -172,6 +172,10 @@ __hark_flags() {
       __hark_vals+=('--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--csv-raw')
       __hark_descs+=('display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
+    'hark mcp')
+      __hark_vals+=('--read-only' '--tools' '--services' '--allow-raw-api' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--csv-raw')
+      __hark_descs+=('expose only the tools that change nothing' 'expose only these tools, comma-separated (calendar_agenda,im_send)' 'expose only the tools of these services, comma-separated (calendar,im)' 'also expose hark api as the tool api (any endpoint; GET only with --read-only)' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
     'hark completion')
       __hark_vals+=('--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--csv-raw')
       __hark_descs+=('display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
@@ -197,6 +201,7 @@ __hark_resolve() {
         'contact') __hark_next='contact' ;;
         'im') __hark_next='im' ;;
         'schema') __hark_next='schema' ;;
+        'mcp') __hark_next='mcp' ;;
         'completion') __hark_next='completion' ;;
         'help') __hark_next='help' ;;
       esac
@@ -346,6 +351,9 @@ __hark_takes_value() {
       ;;
     'hark schema')
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark mcp')
+      case $2 in '--tools'|'--services'|'--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark completion')
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
@@ -553,6 +561,12 @@ __hark_values() {
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
+    'hark mcp')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
     'hark completion')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
@@ -564,7 +578,7 @@ __hark_values() {
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
-        '#0') __hark_add "$3" 'auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'schema' 'completion' ;;
+        '#0') __hark_add "$3" 'auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'schema' 'mcp' 'completion' ;;
       esac
       ;;
   esac

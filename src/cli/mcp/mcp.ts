@@ -1,0 +1,60 @@
+/**
+ * `hark mcp`: every shortcut as a tool for AI agents, over the Model Context Protocol on stdio.
+ * The MCP SDK is loaded only when this command runs.
+ *
+ * @module
+ */
+
+import type { CommandSpec } from "../command_spec.ts";
+
+/** The snippet that adds hark to an MCP host's config (Claude Desktop and most others). */
+export const MCP_HOST_CONFIG = `{
+  "mcpServers": {
+    "hark": {
+      "command": "hark",
+      "args": ["mcp"]
+    }
+  }
+}`;
+
+/** `hark mcp`. */
+export const mcpCommand: CommandSpec = {
+  name: "mcp",
+  description: "Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)",
+  flags: [
+    { name: "read-only", description: "expose only the tools that change nothing" },
+    {
+      name: "tools",
+      value: "<names>",
+      description: "expose only these tools, comma-separated (calendar_agenda,im_send)",
+      repeatable: true,
+    },
+    {
+      name: "services",
+      value: "<names>",
+      description: "expose only the tools of these services, comma-separated (calendar,im)",
+      repeatable: true,
+    },
+    {
+      name: "allow-raw-api",
+      description: "also expose hark api as the tool api (any endpoint; GET only with " +
+        "--read-only)",
+    },
+  ],
+  examples: [
+    "hark mcp",
+    "hark mcp --read-only --services calendar,contact",
+    "hark mcp --tools calendar_agenda,im_send --as bot --profile work",
+  ],
+  notes: "Add hark to an MCP host: in Claude Desktop's claude_desktop_config.json, or the " +
+    '"mcpServers" section most hosts read, put (with the full path of hark as "command" if ' +
+    'the host does not find it on its PATH; add flags to "args"):\n' +
+    MCP_HOST_CONFIG.split("\n").map((line) => `  ${line}`).join("\n") + "\n\n" +
+    "Sign in first in a terminal (hark auth login): the server never prompts. A tool that " +
+    "changes data takes dry_run: true to preview it, a tool that deletes runs only with " +
+    "yes: true, and a failed call is a tool error carrying hark's error envelope. Tools are " +
+    "named after their shortcut (calendar +agenda is calendar_agenda) and take its parameters " +
+    "as arguments (--chat-id is chat_id). --as and --profile fix the identity and profile of " +
+    "every call; --debug logs each call on stderr. stdout carries the protocol only.",
+  run: async (call) => (await import("../../mcp/run_mcp.ts")).runMcpCommand(call),
+};

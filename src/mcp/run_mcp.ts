@@ -1,0 +1,106 @@
+/**
+ * `hark mcp`: checks its flags and picks the tools (a mistake exits 2 before anything starts),
+ * opens the one session every call shares, then serves MCP on stdin and stdout until the host
+ * closes the connection. Logs go to stderr; nothing but the protocol reaches stdout.
+ *
+ * @module
+ */
+
+import type { CommandCall } from "../cli/command_spec.ts";
+import { openSession, withDebug } from "../cli/session.ts";
+import type { Context } from "../context.ts";
+import { stdinStream } from "../runtime/real_context.ts";
+import { loadServices } from "../shortcuts/services.ts";
+import { EMPTY_STDIN, ToolRunner } from "./tool_runner.ts";
+import { selectTools, type ToolSetOptions } from "./tool_set.ts";
+
+/** The flags of `hark mcp` besides the global ones. */
+export interface McpFlags {
+  /** `--read-only`. */
+  readOnly: boolean;
+  /** `--tools`, split at commas. */
+  tools?: string[];
+  /** `--services`, split at commas. */
+  services?: string[];
+  /** `--allow-raw-api`. */
+  allowRawApi: boolean;
+}
+
+/**
+ * Reads the flags of `hark mcp`: `--tools` and `--services` take comma-separated names and may be
+ * repeated.
+ *
+ * @param flags the parsed flags
+ */
+export function readMcpFlags(flags: CommandCall["flags"]): McpFlags {
+  const list = (value: unknown): string[] | undefined => {
+    if (value === undefined || value === false) return undefined;
+    const parts = (Array.isArray(value) ? value : [String(value)])
+      .flatMap((v) => String(v).split(","))
+      .map((v) => v.trim())
+      .filter((v) => v !== "");
+    return parts;
+  };
+  return {
+    readOnly: flags["read-only"] === true,
+    tools: list(flags.tools),
+    services: list(flags.services),
+    allowRawApi: flags["allow-raw-api"] === true,
+  };
+}
+
+/**
+ * The server's context: stdin and stdout belong to the protocol, so nothing else reads stdin
+ * (it is empty and not a terminal: nothing can prompt), anything else that would write to stdout
+ * (by mistake) lands on stderr, and there is no status line.
+ *
+ * @param ctx the command's context
+ */
+export function protocolSafe(ctx: Context): Context {
+  return Object.create(ctx, {
+    stdin: { value: EMPTY_STDIN, enumerable: true },
+    stdout: { value: ctx.stderr, enumerable: true },
+    status: { value: () => undefined, enumerable: true },
+  });
+}
+
+/**
+ * Runs `hark mcp`.
+ *
+ * @param call the parsed command line
+ * @throws {ValidationError} for an unknown tool or service, flags that leave no tool, a bad
+ *   config or an unknown profile (before serving)
+ */
+export async function runMcpCommand(call: CommandCall): Promise<void> {
+  const flags = readMcpFlags(call.flags);
+  const options: ToolSetOptions = {
+    ...flags,
+    identity: call.globals.as,
+    timeZone: call.ctx.timeZone,
+  };
+  const tools = selectTools(await loadServices(), options);
+  const safe = protocolSafe(call.ctx);
+  const ctx = call.globals.debug ? withDebug(safe) : safe;
+  const runner = new ToolRunner(ctx, {
+    openSession: () => openSession(safe, call.globals),
+    identity: call.globals.as,
+    dryRun: call.globals.dryRun,
+  });
+  const session = await runner.session();
+  session.baseUrl();
+  const { serveMcp } = await import("./serve.ts");
+  const log = (line: string) => call.ctx.stderr.write(`hark mcp: ${line}\n`);
+  log(
+    `serving ${tools.exposed.size} tools on stdin/stdout (profile "${session.profile}"` +
+      `${call.globals.as ? `, as ${call.globals.as}` : ""}${flags.readOnly ? ", read-only" : ""}` +
+      `${call.globals.dryRun ? ", dry run" : ""}); logs go to stderr`,
+  );
+  await serveMcp({
+    tools,
+    runner,
+    input: stdinStream(),
+    output: call.ctx.stdout,
+    signal: call.ctx.signal,
+    log,
+  });
+}

@@ -1,0 +1,95 @@
+/**
+ * The MCP server: the official SDK's `Server` answering `tools/list` with the exposed tools and
+ * `tools/call` through the {@link ToolRunner}, over the stdio transport. Loaded only by
+ * `hark mcp`.
+ *
+ * @module
+ */
+
+import { Server } from "@modelcontextprotocol/sdk/server";
+// The SDK's wildcard export maps "./*" to "*.d.ts", which misses "types.js": name the types.
+// @ts-types="@modelcontextprotocol/sdk/types"
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { OutputStream } from "../context.ts";
+import { ValidationError } from "../errors/mod.ts";
+import { VERSION } from "../version.ts";
+import { StreamTransport } from "./stream_transport.ts";
+import { errorResult } from "./tool_result.ts";
+import type { ToolRunner } from "./tool_runner.ts";
+import type { ToolSet } from "./tool_set.ts";
+
+/** What the server says about itself to the host, which may show it to the model. */
+export const SERVER_INSTRUCTIONS =
+  "hark works with Lark / Feishu: calendars, people and chats, as the signed-in user or the " +
+  "app's bot. Each tool is one hark command; its result is the command's JSON output, with " +
+  "times in RFC 3339 with an offset. Tools that change data take dry_run: true to preview the " +
+  "requests; tools that delete data run only with yes: true. Nothing ever prompts: when a " +
+  "tool answers with an auth or permission error, ask the person to run the command it names " +
+  "in a terminal, then try again.";
+
+/** What {@link serveMcp} serves. */
+export interface ServeOptions {
+  /** The tools. */
+  tools: ToolSet;
+  /** Runs the calls. */
+  runner: ToolRunner;
+  /** The protocol's input (stdin). */
+  input: ReadableStream<Uint8Array>;
+  /** The protocol's output (stdout); nothing else writes to it. */
+  output: OutputStream;
+  /** Stops the server (Ctrl-C). */
+  signal: AbortSignal;
+  /** Writes a log line (to stderr). */
+  log(line: string): void;
+}
+
+/**
+ * Serves MCP until the input ends, the client closes the connection, or `signal` is aborted.
+ *
+ * @param options the tools, the runner and the streams
+ */
+export async function serveMcp(options: ServeOptions): Promise<void> {
+  const { tools, runner } = options;
+  const server = new Server(
+    { name: "hark", title: "hark (Lark / Feishu)", version: VERSION },
+    { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS },
+  );
+  const listed = [...tools.exposed.values()].map((entry) => entry.tool);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args } = request.params;
+    const entry = tools.exposed.get(name);
+    if (entry) return await runner.call(entry, args, extra.signal);
+    const reason = tools.hidden.get(name);
+    if (reason !== undefined) {
+      return errorResult(
+        new ValidationError(`Cannot call ${name}: ${reason}`, {
+          suggestion: "Use the tools this server lists, or ask the person running hark to " +
+            "change the flags of hark mcp",
+        }),
+        { helpCommand: "hark mcp --help" },
+      );
+    }
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Unknown tool "${name}": the tools are ${[...tools.exposed.keys()].join(", ")}`,
+    );
+  });
+  server.onerror = (error) => options.log(`mcp: ${error.message}`);
+
+  if (options.signal.aborted) return;
+  const closed = new Promise<void>((resolve) => (server.onclose = resolve));
+  const stop = () => void server.close();
+  options.signal.addEventListener("abort", stop, { once: true });
+  try {
+    await server.connect(new StreamTransport(options.input, options.output));
+    await closed;
+  } finally {
+    options.signal.removeEventListener("abort", stop);
+  }
+}

@@ -1,0 +1,118 @@
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client";
+import { testSession } from "../cli/_test_session.ts";
+import type { OutputStream } from "../context.ts";
+import { createTestContext, FetchStub, jsonResponse } from "../testing/test_context.ts";
+import { fakeGroups } from "./_fake_shortcuts.ts";
+import { serveMcp, SERVER_INSTRUCTIONS } from "./serve.ts";
+import { StreamTransport } from "./stream_transport.ts";
+import { ToolRunner } from "./tool_runner.ts";
+import { selectTools } from "./tool_set.ts";
+
+/** A one-way pipe: bytes written as text on one end, read as a stream on the other. */
+function pipe(): { output: OutputStream & { lines: string[] }; input: ReadableStream<Uint8Array> } {
+  const stream = new TransformStream<Uint8Array, Uint8Array>();
+  const writer = stream.writable.getWriter();
+  const lines: string[] = [];
+  return {
+    input: stream.readable,
+    output: {
+      isTerminal: false,
+      lines,
+      write(text) {
+        lines.push(text);
+        if (text === "") void writer.close();
+        else void writer.write(new TextEncoder().encode(text));
+      },
+    },
+  };
+}
+
+function start(options: { readOnly?: boolean } = {}) {
+  const stub = new FetchStub([
+    {
+      method: "GET",
+      url: "https://open.example.com/open-apis/demo/items",
+      respond: () => jsonResponse({ code: 0, msg: "success", data: {} }),
+    },
+  ]);
+  const ctx = createTestContext({
+    env: { HARK_USER_ACCESS_TOKEN: "u-0123456789abc" },
+    fetch: stub.fetch,
+  });
+  const config = { apps: { default: { base_url: "https://open.example.com" } } };
+  const runner = new ToolRunner(ctx, {
+    openSession: () => Promise.resolve(testSession(ctx, {}, config)),
+    dryRun: false,
+  });
+  const tools = selectTools(fakeGroups(), {
+    readOnly: options.readOnly ?? false,
+    allowRawApi: false,
+    timeZone: "UTC",
+  });
+  const toServer = pipe();
+  const toClient = pipe();
+  const logs: string[] = [];
+  const controller = new AbortController();
+  const served = serveMcp({
+    tools,
+    runner,
+    input: toServer.input,
+    output: toClient.output,
+    signal: controller.signal,
+    log: (line) => logs.push(line),
+  });
+  const transport = new StreamTransport(toClient.input, toServer.output);
+  return { stub, ctx, served, transport, toServer, toClient, logs, controller };
+}
+
+Deno.test("serveMcp() answers the SDK's client: tools, calls, hidden and unknown tools", async () => {
+  const { stub, ctx, served, transport, toServer, toClient, logs } = start({ readOnly: true });
+  const client = new Client({ name: "test", version: "1" });
+  await client.connect(transport);
+  assert.equal(client.getServerVersion()?.name, "hark");
+  assert.equal(client.getInstructions(), SERVER_INSTRUCTIONS);
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name), ["demo_every_type", "demo_list", "other_status"]);
+  assert.equal(tools[1].annotations?.readOnlyHint, true);
+
+  const listed = await client.callTool({ name: "demo_list", arguments: {} });
+  assert.deepEqual(listed.structuredContent, { items: [{ id: "i1" }, { id: "i2" }, { id: "i3" }] });
+  stub.verify();
+
+  const refused = await client.callTool({ name: "demo_post", arguments: { text: "hi" } });
+  assert.equal(refused.isError, true);
+  assert.match(
+    JSON.stringify(refused.structuredContent),
+    /Cannot call demo_post: hark mcp runs with --read-only and this tool changes data/,
+  );
+  await assert.rejects(
+    client.callTool({ name: "nope", arguments: {} }),
+    /Unknown tool "nope": the tools are demo_every_type, demo_list, other_status/,
+  );
+
+  // A line that is not JSON-RPC is reported and skipped; the server goes on.
+  toServer.output.write("not json\n");
+  assert.equal((await client.listTools()).tools.length, 3);
+  assert.ok(logs.some((l) => /Cannot read a message: it is not JSON-RPC/.test(l)), logs.join());
+
+  // Everything the server wrote is one JSON-RPC message per line; nothing else.
+  for (const line of toClient.output.lines.join("").split("\n").filter((l) => l !== "")) {
+    assert.equal(JSON.parse(line).jsonrpc, "2.0");
+  }
+  assert.equal(ctx.stdout.text(), "");
+
+  // The end of the input ends the server.
+  toServer.output.write("");
+  await served;
+  await client.close();
+});
+
+Deno.test("serveMcp() stops when its signal is aborted", async () => {
+  const { served, controller, transport } = start();
+  const client = new Client({ name: "test", version: "1" });
+  await client.connect(transport);
+  controller.abort();
+  await served;
+  await client.close();
+});

@@ -1,0 +1,135 @@
+/**
+ * What a tool call answers: the command's JSON output as structured content with a short text
+ * summary, or a tool error (`isError: true`) carrying the error envelope.
+ *
+ * @module
+ */
+
+import { type ErrorEnvelope, type HarkError, toEnvelope } from "../errors/mod.ts";
+import type { RequestPreview } from "../http/request.ts";
+
+/** A text block of a result. */
+export interface TextContent {
+  /** Always `text`. */
+  type: "text";
+  /** The text. */
+  text: string;
+}
+
+/** The answer to `tools/call`. */
+export interface ToolResult {
+  /** A short summary, then the data as JSON text (for hosts that read no structured content). */
+  content: TextContent[];
+  /** The data as an object: the output itself, or `{items}` for a list. */
+  structuredContent?: Record<string, unknown>;
+  /** Set on a tool error. */
+  isError?: boolean;
+  /** Index signature of the SDK's result type. */
+  [key: string]: unknown;
+}
+
+/** What a successful call produced. */
+export interface ToolOutput {
+  /** `hark calendar +agenda`, for the summary. */
+  command: string;
+  /** The JSON output (for a dry run, the previews of the requests). */
+  data: unknown;
+  /** Whether it was a dry run. */
+  dryRun: boolean;
+  /** Warnings the command printed. */
+  warnings: string[];
+}
+
+/** How many requests or fields a summary names at most. */
+const SUMMARY_ITEMS = 3;
+
+/**
+ * The result of a successful call.
+ *
+ * @param output the command, its data and warnings
+ */
+export function successResult(output: ToolOutput): ToolResult {
+  const structured = output.dryRun
+    ? { dry_run: true, requests: output.data }
+    : structuredOf(output.data);
+  const lines = [summaryOf(output)];
+  for (const warning of output.warnings) lines.push(`Warning: ${warning}`);
+  return {
+    content: [
+      { type: "text", text: lines.join("\n") },
+      { type: "text", text: JSON.stringify(structured) },
+    ],
+    structuredContent: structured,
+  };
+}
+
+/** How a tool error is worded for the tool's caller. */
+export interface ErrorWording {
+  /** The recovery command when the error names none. */
+  helpCommand: string;
+  /** Applied to the message and the suggestion (flags to argument names); default none. */
+  rewrite?: (text: string) => string;
+  /** A sentence added to the suggestion. */
+  advice?: string;
+}
+
+/**
+ * The tool error of a failed call: the envelope as structured content and as readable text.
+ *
+ * @param error the error
+ * @param wording the fallback command, a rewrite of flags, extra advice
+ */
+export function errorResult(error: HarkError, wording: ErrorWording): ToolResult {
+  const rewrite = wording.rewrite ?? ((text: string) => text);
+  const envelope: ErrorEnvelope = toEnvelope(error, wording.helpCommand);
+  envelope.error.message = rewrite(envelope.error.message);
+  let suggestion = rewrite(envelope.error.recovery.suggestion);
+  if (wording.advice) suggestion = `${suggestion.replace(/\.?$/, ".")} ${wording.advice}`;
+  envelope.error.recovery.suggestion = suggestion;
+  const { type, message, recovery, request_id: requestId } = envelope.error;
+  const lines = [`Error (${type}): ${message}`];
+  if (recovery.suggestion) lines.push(`What to do: ${recovery.suggestion}`);
+  if (recovery.command) lines.push(`Command: ${recovery.command}`);
+  if (requestId) lines.push(`Log id (for Lark support): ${requestId}`);
+  return {
+    content: [{ type: "text", text: lines.join("\n") }],
+    structuredContent: envelope as unknown as Record<string, unknown>,
+    isError: true,
+  };
+}
+
+function structuredOf(data: unknown): Record<string, unknown> {
+  if (Array.isArray(data)) return { items: data };
+  if (data !== null && typeof data === "object") return data as Record<string, unknown>;
+  return { result: data ?? null };
+}
+
+function summaryOf(output: ToolOutput): string {
+  const { command, data } = output;
+  if (output.dryRun) {
+    const previews = (Array.isArray(data) ? data : []) as RequestPreview[];
+    const shown = previews.slice(0, SUMMARY_ITEMS).map((p) => `${p.method} ${p.url}`);
+    const more = previews.length > SUMMARY_ITEMS
+      ? ` and ${previews.length - SUMMARY_ITEMS} more`
+      : "";
+    return `Dry run of ${command}: nothing was sent. It would send ${
+      plural(previews.length, "request")
+    }` +
+      (shown.length > 0 ? `: ${shown.join("; ")}${more}` : "") + ".";
+  }
+  if (Array.isArray(data)) return `${command}: ${plural(data.length, "result")}.`;
+  if (data !== null && typeof data === "object") {
+    const ids = Object.entries(data as Record<string, unknown>)
+      .filter(([key, value]) =>
+        /(^|_)id$/.test(key) && (typeof value === "string" || typeof value === "number")
+      )
+      .slice(0, SUMMARY_ITEMS)
+      .map(([key, value]) => `${key} ${value}`);
+    return `${command}: done${ids.length > 0 ? ` (${ids.join(", ")})` : ""}.`;
+  }
+  return `${command}: done.`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}

@@ -1,0 +1,320 @@
+/**
+ * Running a tool call: the shortcut's lifecycle exactly as on the command line (`runShortcut`),
+ * on one session shared by every call of the server (one token source per identity, so
+ * concurrent calls share one refresh), with its output captured instead of written, and every
+ * failure turned into a tool error carrying the envelope. Nothing here ever prompts.
+ *
+ * @module
+ */
+
+import type { Identity } from "../auth/identity.ts";
+import { buildApiRequest } from "../cli/api/call_api.ts";
+import type { Session } from "../cli/session.ts";
+import type { Context, InputStream, OutputStream } from "../context.ts";
+import { type HarkError, toHarkError, ValidationError } from "../errors/mod.ts";
+import type { ApiCaller } from "../shortcuts/definition.ts";
+import { previewRequest } from "../http/request.ts";
+import { maskFields } from "../http/mask_fields.ts";
+import { runShortcut, type ShortcutSession } from "../shortcuts/lifecycle.ts";
+import { apiOptionsOf } from "./api_tool.ts";
+import { errorResult, successResult, type ToolOutput, type ToolResult } from "./tool_result.ts";
+import type { ExposedTool } from "./tool_set.ts";
+import { EXTRA_ARGUMENTS, flagsToArguments, type ShortcutTool } from "./tool_schema.ts";
+
+/** Stdin for anything that runs inside the server: empty and not a terminal (never a prompt). */
+export const EMPTY_STDIN: InputStream = {
+  isTerminal: false,
+  readAll: () => Promise.resolve(new Uint8Array()),
+};
+
+/** What a {@link ToolRunner} needs. */
+export interface ToolRunnerOptions {
+  /** Opens a session (config, profile, token sources); called again after a sign-in problem. */
+  openSession(): Promise<Session>;
+  /** `hark mcp --as`: the identity of every call. */
+  identity?: Identity;
+  /** `hark mcp --dry-run`: every call only previews. */
+  dryRun: boolean;
+}
+
+/** Runs the calls of one server. */
+export class ToolRunner {
+  readonly #ctx: Context;
+  readonly #options: ToolRunnerOptions;
+  #session?: Promise<Session>;
+
+  /**
+   * @param ctx the server's context (its stdout must not be the protocol's)
+   * @param options how sessions are opened and what the server's flags fixed
+   */
+  constructor(ctx: Context, options: ToolRunnerOptions) {
+    this.#ctx = ctx;
+    this.#options = options;
+  }
+
+  /**
+   * The session every call shares, opened on first use.
+   *
+   * @throws {HarkError} when the config cannot be read
+   */
+  session(): Promise<Session> {
+    const opening = this.#session ??= this.#options.openSession();
+    opening.catch(() => {
+      if (this.#session === opening) this.#session = undefined;
+    });
+    return opening;
+  }
+
+  /**
+   * Runs one call. Never throws: a failure is a tool error.
+   *
+   * @param entry the tool
+   * @param args the arguments as the client sent them
+   * @param signal aborted when the client cancels the call
+   */
+  async call(entry: ExposedTool, args: unknown, signal: AbortSignal): Promise<ToolResult> {
+    const started = this.#ctx.now();
+    const name = entry.tool.name;
+    this.#ctx.debug(`mcp: call ${name} ${JSON.stringify(maskFields(args ?? {}))}`);
+    const rewrite = entry.kind === "shortcut"
+      ? (text: string) => flagsToArguments(text, entry.shortcut.shortcut.params.map((p) => p.name))
+      : (text: string) => text;
+    let session: Session | undefined;
+    try {
+      const checked = checkArguments(entry, args);
+      session = await this.session();
+      const output = entry.kind === "shortcut"
+        ? await this.#runShortcut(session, entry.shortcut, checked, signal)
+        : await this.#runApi(session, entry, checked, signal);
+      this.#ctx.debug(`mcp: ${name} succeeded in ${this.#ctx.now() - started} ms`);
+      return successResult(output);
+    } catch (thrown) {
+      const error = toHarkError(thrown);
+      this.#ctx.debug(
+        `mcp: ${name} failed in ${this.#ctx.now() - started} ms: ${error.type}: ${error.message}`,
+      );
+      if (session && (error.type === "auth" || error.type === "permission")) {
+        // A sign-in in a terminal while the server runs is picked up by the next call.
+        this.#forget(session);
+      }
+      return errorResult(error, {
+        helpCommand: this.#helpCommand(entry),
+        rewrite,
+        advice: terminalAdvice(error),
+      });
+    }
+  }
+
+  #forget(session: Session): void {
+    const current = this.#session;
+    current?.then((s) => {
+      if (s === session && this.#session === current) this.#session = undefined;
+    }, () => undefined);
+  }
+
+  #helpCommand(entry: ExposedTool): string {
+    if (entry.kind === "api") return "hark api --help";
+    const { service, verb } = entry.shortcut.shortcut;
+    return `hark schema ${service} ${verb}`;
+  }
+
+  async #runShortcut(
+    session: Session,
+    entry: ShortcutTool,
+    args: CheckedArguments,
+    signal: AbortSignal,
+  ): Promise<ToolOutput> {
+    const { shortcut } = entry;
+    const dryRun = this.#options.dryRun || args.dryRun;
+    const argv: Record<string, unknown> = {};
+    for (const [name, param] of entry.params) argv[param.name] = args.values[name];
+    if (entry.needsYes && !dryRun && args.values[EXTRA_ARGUMENTS.yes] !== true) {
+      throw new ValidationError(
+        `Cannot run ${entry.tool.name} without confirmation: it deletes data`,
+        {
+          param: EXTRA_ARGUMENTS.yes,
+          suggestion: "Confirm with the person you act for, then call again with yes: true " +
+            "(or preview with dry_run: true)",
+        },
+      );
+    }
+    const call = callContext(session.ctx, signal);
+    const shortcutSession: ShortcutSession = {
+      ctx: call.ctx,
+      config: session.config,
+      profile: session.profile,
+      dryRun,
+      as: this.#options.identity ?? args.as,
+      output: { format: "json", color: false },
+      baseUrl: () => session.baseUrl(),
+      async connect(identity) {
+        const client = session.client(identity);
+        await session.tokens(identity).getToken();
+        return cancellable(client, signal);
+      },
+      // Never a prompt: a shortcut that asks is answered by `yes`.
+      confirm: () => Promise.resolve(args.values[EXTRA_ARGUMENTS.yes] === true),
+    };
+    await runShortcut(shortcutSession, shortcut, { argv });
+    return {
+      command: `hark ${shortcut.service} ${shortcut.verb}`,
+      data: call.data(),
+      dryRun,
+      warnings: call.warnings(),
+    };
+  }
+
+  async #runApi(
+    session: Session,
+    entry: Extract<ExposedTool, { kind: "api" }>,
+    args: CheckedArguments,
+    signal: AbortSignal,
+  ): Promise<ToolOutput> {
+    const dryRun = this.#options.dryRun || args.dryRun;
+    const call = callContext(session.ctx, signal);
+    const request = await buildApiRequest(call.ctx, apiOptionsOf(entry.api, args.values, dryRun));
+    const output = { command: "hark api", dryRun, warnings: [] };
+    if (dryRun) return { ...output, data: [previewRequest(session.baseUrl(), request)] };
+    const client = session.client(this.#options.identity ?? args.as);
+    const data = await client.request({ ...request, signal });
+    return { ...output, data: data ?? {} };
+  }
+}
+
+/** A call's arguments after the checks every tool shares. */
+interface CheckedArguments {
+  /** Every argument given, by argument name (`null` ones left out). */
+  values: Record<string, unknown>;
+  /** `as`. */
+  as?: Identity;
+  /** `dry_run`. */
+  dryRun: boolean;
+}
+
+/**
+ * Checks what the schema says about the arguments: an object, known names, the required ones
+ * present, and the extra arguments' types. The parameters' own types are checked by the
+ * shortcut's binding, with the same messages as on the command line.
+ */
+function checkArguments(entry: ExposedTool, args: unknown): CheckedArguments {
+  if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args))) {
+    throw new ValidationError("Invalid arguments: expected a JSON object", {
+      suggestion: `Give the arguments of ${entry.tool.name} as an object`,
+    });
+  }
+  const schema = entry.tool.inputSchema;
+  const known = Object.keys(schema.properties ?? {});
+  const values: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args ?? {})) {
+    if (!known.includes(key)) {
+      throw new ValidationError(`Unknown argument "${key}" for ${entry.tool.name}`, {
+        param: key,
+        suggestion: `Known arguments: ${known.join(", ")}`,
+      });
+    }
+    if (value !== null && value !== undefined) values[key] = value;
+  }
+  for (const name of schema.required ?? []) {
+    if (values[name] === undefined) {
+      throw new ValidationError(`Missing required argument "${name}" for ${entry.tool.name}`, {
+        param: name,
+        suggestion: `Give ${name}: ${schema.properties?.[name]?.description ?? ""}`.trim(),
+      });
+    }
+  }
+  for (const name of [EXTRA_ARGUMENTS.dryRun, EXTRA_ARGUMENTS.yes]) {
+    if (values[name] !== undefined && typeof values[name] !== "boolean") {
+      throw new ValidationError(`Invalid argument "${name}": expected true or false`, {
+        param: name,
+      });
+    }
+  }
+  const as = values[EXTRA_ARGUMENTS.as];
+  const identities = schema.properties?.[EXTRA_ARGUMENTS.as]?.enum ?? [];
+  if (as !== undefined && (typeof as !== "string" || !identities.includes(as))) {
+    throw new ValidationError(
+      `Invalid argument "as": expected one of ${identities.map((i) => `"${i}"`).join(", ")}`,
+      { param: EXTRA_ARGUMENTS.as },
+    );
+  }
+  return {
+    values,
+    as: as as Identity | undefined,
+    dryRun: values[EXTRA_ARGUMENTS.dryRun] === true,
+  };
+}
+
+/** The client of a call: every request is cancelled with the call (clean-ups excepted). */
+function cancellable(client: ApiCaller, signal: AbortSignal): ApiCaller {
+  return {
+    request: (request) =>
+      client.request(
+        request.cleanup ? request : {
+          ...request,
+          signal: request.signal ? AbortSignal.any([request.signal, signal]) : signal,
+        },
+      ),
+  };
+}
+
+/**
+ * The context one call runs in: the server's, with stdout and stderr captured (the output is the
+ * result, the warnings go with it), no stdin (it carries the protocol), no status line, and a
+ * signal that the call's cancellation aborts too.
+ */
+function callContext(ctx: Context, signal: AbortSignal): {
+  ctx: Context;
+  data(): unknown;
+  warnings(): string[];
+} {
+  const stdout = capture();
+  const stderr = capture();
+  const call: Context = Object.create(ctx, {
+    stdout: { value: stdout },
+    stderr: { value: stderr },
+    stdin: { value: EMPTY_STDIN },
+    status: { value: () => undefined },
+    signal: { value: AbortSignal.any([ctx.signal, signal]) },
+  });
+  return {
+    ctx: call,
+    data: () => {
+      const text = stdout.text().trim();
+      return text === "" ? null : JSON.parse(text);
+    },
+    warnings: () =>
+      stderr.text().split("\n").map((line) => line.replace(/^warning: /, "").trim())
+        .filter((line) => line !== ""),
+  };
+}
+
+function capture(): OutputStream & { text(): string } {
+  const parts: string[] = [];
+  return {
+    isTerminal: false,
+    write: (text) => void parts.push(text),
+    text: () => parts.join(""),
+  };
+}
+
+/**
+ * Advice for someone who cannot answer a prompt, for a sign-in or permission error: signing in
+ * or granting a scope happens in a terminal, never inside the server.
+ *
+ * @param error the error
+ * @returns the sentences to add to the suggestion, or undefined for other errors
+ */
+export function terminalAdvice(error: HarkError): string | undefined {
+  if (error.type !== "auth" && error.type !== "permission") return undefined;
+  const command = error.recovery.command;
+  if (/^hark auth login\b/.test(command)) {
+    const resume = command.replace(/ --scope .*$/, "");
+    return `hark mcp never prompts: ask the person you act for to run \`${command}\` in a ` +
+      `terminal (or, split in two: \`${command} --no-wait\` prints a code to approve in a ` +
+      `browser, then \`${resume} --device-code <device_code>\` finishes), then call the tool again.`;
+  }
+  return command
+    ? `hark mcp never prompts: ask the person you act for to run \`${command}\` in a terminal, ` +
+      "then call the tool again."
+    : undefined;
+}

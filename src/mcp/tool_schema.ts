@@ -1,0 +1,302 @@
+/**
+ * A shortcut as an MCP tool, generated from its declarative definition (the same source as
+ * `hark schema`, help and completion): the tool's name, a description, an input JSON Schema from
+ * the parameters, and hints from what the shortcut does. Pure: nothing here loads the MCP SDK.
+ *
+ * @module
+ */
+
+import type { Identity } from "../auth/identity.ts";
+import {
+  type AnyShortcut,
+  identitiesOf,
+  isIdempotent,
+  type ParamSpec,
+  shortcutName,
+} from "../shortcuts/definition.ts";
+import { TIMEZONE_PARAM } from "../shortcuts/input_sources.ts";
+import { TIME_INPUT_FORMS } from "../time/mod.ts";
+
+/** The subset of JSON Schema (draft 2020-12) the tools' input schemas use. */
+export interface JsonSchema {
+  /** The JSON type. */
+  type?: "object" | "string" | "integer" | "boolean" | "array";
+  /** What the value is. */
+  description?: string;
+  /** The values allowed. */
+  enum?: string[];
+  /** The value used when none is given. */
+  default?: string | number | boolean;
+  /** The properties of an object. */
+  properties?: Record<string, JsonSchema>;
+  /** The properties an object must have. */
+  required?: string[];
+  /** Whether an object may have other properties. */
+  additionalProperties?: boolean;
+  /** The items of an array. */
+  items?: JsonSchema;
+  /** Alternatives, any one of which fits. */
+  anyOf?: JsonSchema[];
+}
+
+/** The hints MCP hosts use to decide what to ask the person before a call. */
+export interface ToolAnnotations {
+  /** A human-readable title. */
+  title: string;
+  /** The tool changes nothing. */
+  readOnlyHint: boolean;
+  /** The tool may delete or overwrite data without a way back. */
+  destructiveHint: boolean;
+  /** Calling it again with the same arguments has no further effect. */
+  idempotentHint: boolean;
+  /** The tool reaches a service outside the host (Lark). */
+  openWorldHint: boolean;
+}
+
+/** A tool as `tools/list` describes it. */
+export interface McpTool {
+  /** `calendar_agenda`. */
+  name: string;
+  /** A human-readable title: `calendar +agenda`. */
+  title: string;
+  /** What it does, when to use it, and how it behaves. */
+  description: string;
+  /** The JSON Schema of its arguments. */
+  inputSchema: JsonSchema & { type: "object" };
+  /** Hints from what it does. */
+  annotations: ToolAnnotations;
+}
+
+/** The extra arguments hark adds to a shortcut's parameters. */
+export const EXTRA_ARGUMENTS = {
+  /** The identity, on tools whose shortcut supports both and when the server fixed none. */
+  as: "as",
+  /** On tools that change something: preview the requests, send nothing. */
+  dryRun: "dry_run",
+  /** On tools that delete: the explicit confirmation a person would give at a prompt. */
+  yes: "yes",
+} as const;
+
+/** A shortcut's tool with what running it needs: which argument is which parameter. */
+export interface ShortcutTool {
+  /** The tool as listed. */
+  tool: McpTool;
+  /** The shortcut it runs. */
+  shortcut: AnyShortcut;
+  /** The parameter of each argument, by argument name. */
+  params: ReadonlyMap<string, ParamSpec>;
+  /** Whether the tool takes `as`. */
+  takesAs: boolean;
+  /** Whether the tool takes `dry_run` (it changes something). */
+  takesDryRun: boolean;
+  /** Whether the tool needs `yes: true` to run for real (it deletes). */
+  needsYes: boolean;
+}
+
+/** What shapes the tools besides the definitions. */
+export interface ToolSchemaOptions {
+  /** The identity fixed for the whole server (`hark mcp --as`); then no tool takes `as`. */
+  identity?: Identity;
+  /** The zone local times are read in when a shortcut has no `timezone` or it is not given. */
+  timeZone: string;
+}
+
+/**
+ * The tool name of a shortcut: service and verb without the plus sign, dashes turned into
+ * underscores: `calendar_agenda`, `contact_search_user`.
+ *
+ * @param shortcut the definition
+ */
+export function toolNameOf(shortcut: Pick<AnyShortcut, "service" | "verb">): string {
+  return `${shortcut.service}_${shortcut.verb.replace(/^\+/, "")}`.replace(/-/g, "_");
+}
+
+/**
+ * The argument name of a parameter: `chat-id` is `chat_id` (the `--input` file accepts the same
+ * spelling).
+ *
+ * @param param the parameter
+ */
+export function argumentNameOf(param: Pick<ParamSpec, "name">): string {
+  return param.name.replace(/-/g, "_");
+}
+
+/**
+ * Rewrites the flags of `params` named in a text (`--chat-id`) as argument names (`chat_id`), so
+ * descriptions and error messages speak the tool's language. Other flags stay as they are.
+ *
+ * @param text the text
+ * @param names the parameter names to rewrite, with `as`, `yes` and `dry-run`
+ */
+export function flagsToArguments(text: string, names: Iterable<string>): string {
+  const known = new Set([...names, "as", "yes", "dry-run"]);
+  return text.replace(
+    /--([a-z][a-z0-9-]*)\b/g,
+    (whole, name: string) => (known.has(name) ? argumentNameOf({ name }) : whole),
+  );
+}
+
+/**
+ * The JSON Schema of one parameter: its type (int as integer, bool as boolean, enum as strings
+ * with their allowed set, datetime as a string in any accepted form, file as a path), its
+ * default, and its description with flags rewritten as arguments.
+ *
+ * @param param the parameter
+ * @param describe rewrites the flags named in a text
+ * @param zoneNote where local times are read, for `datetime`
+ */
+export function paramSchema(
+  param: ParamSpec,
+  describe: (text: string) => string,
+  zoneNote = "",
+): JsonSchema {
+  const description = describe(param.description);
+  const schema: JsonSchema = { type: "string", description };
+  switch (param.type) {
+    case "int":
+      schema.type = "integer";
+      break;
+    case "bool":
+      schema.type = "boolean";
+      break;
+    case "enum":
+      schema.enum = [...(param.allowed ?? [])];
+      break;
+    case "datetime":
+      schema.description = `${description}. Accepts ${TIME_INPUT_FORMS}${zoneNote}`;
+      break;
+    case "file":
+      schema.description = `${description}. The path of a file on the machine hark runs on ` +
+        "(read before anything is sent)";
+      break;
+  }
+  if (param.default !== undefined) schema.default = param.default;
+  return schema;
+}
+
+/**
+ * The tool of a shortcut.
+ *
+ * @param shortcut the definition
+ * @param options the identity fixed for the server, the server's time zone
+ * @throws {Error} when two parameters have the same argument name or one takes the name of an
+ *   extra argument (a mistake in the definition, caught by the registry test)
+ */
+export function shortcutTool(shortcut: AnyShortcut, options: ToolSchemaOptions): ShortcutTool {
+  const identities = identitiesOf(shortcut);
+  const takesAs = options.identity === undefined && identities.length > 1;
+  const takesDryRun = shortcut.effect !== "read";
+  const needsYes = shortcut.effect === "delete";
+  const describe = (text: string) => flagsToArguments(text, shortcut.params.map((p) => p.name));
+  const zoneNote = shortcut.params.some((p) => p.name === TIMEZONE_PARAM)
+    ? `; local times are read in ${argumentNameOf({ name: TIMEZONE_PARAM })} when given, else in ` +
+      options.timeZone
+    : `; local times are read in ${options.timeZone}`;
+
+  const properties: Record<string, JsonSchema> = {};
+  const params = new Map<string, ParamSpec>();
+  const add = (name: string, schema: JsonSchema) => {
+    if (name in properties) {
+      throw new Error(`${shortcutName(shortcut)}: two arguments are named "${name}"`);
+    }
+    properties[name] = schema;
+  };
+  for (const param of shortcut.params) {
+    const name = argumentNameOf(param);
+    add(name, paramSchema(param, describe, zoneNote));
+    params.set(name, param);
+  }
+  if (takesAs) {
+    add(EXTRA_ARGUMENTS.as, {
+      type: "string",
+      enum: [...identities],
+      default: identities[0],
+      description: "who acts: user (the signed-in person) or bot (the app)",
+    });
+  }
+  if (takesDryRun) {
+    add(EXTRA_ARGUMENTS.dryRun, {
+      type: "boolean",
+      default: false,
+      description: "return the requests it would send, and send nothing (no sign-in needed)",
+    });
+  }
+  if (needsYes && !params.has(EXTRA_ARGUMENTS.yes)) {
+    add(EXTRA_ARGUMENTS.yes, {
+      type: "boolean",
+      default: false,
+      description: "confirm the deletion: without yes: true nothing is deleted",
+    });
+  }
+  const required = shortcut.params.filter((p) => p.required).map(argumentNameOf);
+  const inputSchema: McpTool["inputSchema"] = {
+    type: "object",
+    properties,
+    additionalProperties: false,
+  };
+  if (required.length > 0) inputSchema.required = required;
+
+  return {
+    tool: {
+      name: toolNameOf(shortcut),
+      title: `hark ${shortcutName(shortcut)}`,
+      description: describeTool(shortcut, { takesAs, identity: options.identity, describe }),
+      inputSchema,
+      annotations: {
+        title: `hark ${shortcutName(shortcut)}`,
+        readOnlyHint: shortcut.effect === "read",
+        destructiveHint: shortcut.effect === "delete",
+        idempotentHint: isIdempotent(shortcut),
+        openWorldHint: true,
+      },
+    },
+    shortcut,
+    params,
+    takesAs,
+    takesDryRun,
+    needsYes,
+  };
+}
+
+function describeTool(
+  shortcut: AnyShortcut,
+  options: { takesAs: boolean; identity?: Identity; describe: (text: string) => string },
+): string {
+  const identities = identitiesOf(shortcut);
+  const lines = [sentence(options.describe(shortcut.description))];
+  if (shortcut.effect === "read") {
+    lines.push("Use it to look things up in Lark: it only reads and changes nothing.");
+  } else if (shortcut.effect === "write") {
+    lines.push(
+      "It changes data in Lark: pass dry_run: true first to see the requests it would send." +
+        (isIdempotent(shortcut)
+          ? " Retrying it with the same arguments has no further effect."
+          : ""),
+    );
+  } else {
+    lines.push(
+      "It deletes data in Lark with no way back: it runs only with yes: true, which the person " +
+        "you act for must have agreed to; dry_run: true previews it.",
+    );
+  }
+  const who = (identity: Identity) => identity === "bot" ? "the app's bot" : "the signed-in user";
+  if (options.takesAs) {
+    const [first, ...others] = identities;
+    lines.push(
+      `Acts as ${who(first)}; ` +
+        others.map((other) => `as: "${other}" acts as ${who(other)}`).join("; ") + ".",
+    );
+  } else {
+    lines.push(`Acts as ${who(options.identity ?? identities[0])}.`);
+  }
+  lines.push(
+    `Runs \`hark ${shortcutName(shortcut)}\` with its checks, sign-in and retries; the result ` +
+      "is its JSON output.",
+  );
+  return lines.join(" ");
+}
+
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
