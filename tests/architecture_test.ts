@@ -139,6 +139,7 @@ Deno.test("the folders of src/ import each other without a cycle", async () => {
   const { folderCycles, folderGraph } = await import("../scripts/module_graph.ts");
   const cycles = folderCycles(await folderGraph(REPO_ROOT));
   assert.deepEqual(cycles.map((c) => c.join(" → ")), []);
+});
 
 /** What `deno info --json` says about a module graph. */
 interface DenoInfo {
