@@ -60,14 +60,18 @@ export async function folderGraph(root: string): Promise<FolderGraph> {
 }
 
 /**
- * The folder cycles of a graph (`a → b → a`), each as the list of folders on it.
+ * The folder cycles of a graph (`a → b → a`) through static imports, each as the list of
+ * folders on it. An `import()` is left out: it is how the command table starts a command's
+ * code (`hark mcp` loads `src/mcp/`, which builds on the command layer's session), not a
+ * dependency of the importing folder's code.
  *
  * @param graph the folder graph
  */
 export function folderCycles(graph: FolderGraph): string[][] {
   const cycles: string[][] = [];
   const visit = (node: string, path: string[]) => {
-    for (const next of graph.get(node)?.keys() ?? []) {
+    const row = graph.get(node) ?? new Map();
+    for (const next of [...row.keys()].filter((k) => row.get(k) === "static")) {
       const at = path.indexOf(next);
       if (at >= 0) cycles.push([...path.slice(at), next]);
       else visit(next, [...path, next]);
