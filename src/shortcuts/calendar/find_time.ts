@@ -397,7 +397,7 @@ export const findTime = defineShortcut<FindTimeResult>({
 });
 
 function noSlotError(input: ShortcutInput, search: Search, why: string): HarkError {
-  const later = addDays(dateIn(search.window.end, input.timeZone), 7);
+  const later = addDays(dateIn(search.window.end - 1, input.timeZone), 7);
   const wider = {
     ...input.values,
     end: { kind: "date" as const, date: later, text: later, param: "--end" },
