@@ -30,7 +30,7 @@ Deno.test("drawWeekGrid() fits the width, puts all-day events on top and labels 
     const text = drawWeekGrid(rows, { days: WEEK, timeZone: "UTC", width });
     const lines = text.trimEnd().split("\n");
     for (const line of lines) assert.ok(textWidth(line) <= width, `${width}: ${line}`);
-    assert.doesNotMatch(text, /\x1b/);
+    assert.ok(!text.includes("\x1b"), "no escape reaches the terminal");
     const allDay = lines.find((l) => l.startsWith("all"))!;
     const offsite = allDay.split("│").filter((c) => c.trim().startsWith("Off")).length;
     assert.equal(offsite, 2, `${width}: ${allDay}`);
@@ -39,8 +39,8 @@ Deno.test("drawWeekGrid() fits the width, puts all-day events on top and labels 
     assert.ok(!lines.some((l) => l.startsWith("07:00")));
   }
   const narrow = drawWeekGrid(rows, { days: WEEK, timeZone: "UTC", width: 80 });
-  assert.match(narrow, /14:00 │         │▌Design  │/);
-  assert.match(narrow, /\n      │         │▌Over… \+1│/);
+  assert.ok(narrow.includes("14:00 │         │▌Design  │"));
+  assert.ok(narrow.includes("\n      │         │▌Over… +1│"));
 });
 
 Deno.test("drawWeekGrid() reads times in the viewer's zone and says when there is nothing", () => {
