@@ -31,6 +31,11 @@ interface StepResult {
   stdout: string;
 }
 
+/** The day `days` after a `YYYY-MM-DD` day. */
+function addDaysText(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
 function say(text: string): void {
   Deno.stdout.writeSync(encoder.encode(text));
 }
@@ -165,7 +170,8 @@ async function main(): Promise<number> {
       "login",
       "--scope",
       "calendar:calendar.event:read,calendar:calendar.event:create,calendar:calendar.event:update," +
-      "calendar:calendar.event:delete,calendar:calendar.free_busy:read,contact:user:search",
+      "calendar:calendar.event:delete,calendar:calendar.event:reply,calendar:calendar.free_busy:read," +
+      "contact:user:search",
     ]);
     await hark(["auth", "status"]);
 
@@ -227,10 +233,67 @@ async function main(): Promise<number> {
       maxLines: 12,
     });
 
-    say(bold("\n# 5. Find people\n"));
+    say(bold("\n# 5. A calendar round: find a time, book it, look, answer, move, cancel\n"));
+    const me = sandbox.users[0];
+    const people = `${me.open_id},${attendee.open_id}`;
+    const window = ["--start", tomorrow, "--end", addDaysText(tomorrow, 4)];
+    await hark(
+      ["calendar", "+find-time", "--attendees", attendee.open_id, "--duration", "45m", ...window],
+      { maxLines: 6 },
+    );
+    const slots = JSON.parse(
+      (await hark(
+        [
+          "calendar",
+          "+find-time",
+          "--attendees",
+          attendee.open_id,
+          "--duration",
+          "45m",
+          ...window,
+          "--json",
+        ],
+        { maxLines: 0 },
+      )).stdout,
+    ) as { start_time: string; end_time: string }[];
+    const made = await hark([
+      "calendar",
+      "+create",
+      "--summary",
+      "hark demo review",
+      "--start",
+      slots[0].start_time,
+      "--end",
+      slots[0].end_time,
+      "--attendees",
+      people,
+      "--json",
+    ], { maxLines: 0 });
+    const eventId = (JSON.parse(made.stdout) as { event_id: string }).event_id;
+    say(dim(`(booked the first free slot, ${slots[0].start_time}: event ${eventId})\n`));
+    await hark(["calendar", "+rsvp", "--event-id", eventId, "--status", "tentative"]);
+    await hark(["calendar", "+get", "--event-id", eventId]);
+    const later = (text: string) => new Date(Date.parse(text) + 3600_000).toISOString();
+    await hark([
+      "calendar",
+      "+update",
+      "--event-id",
+      eventId,
+      "--summary",
+      "hark demo review (moved)",
+      "--start",
+      later(slots[0].start_time),
+      "--end",
+      later(slots[0].end_time),
+      "--json",
+    ]);
+    await hark(["calendar", "+delete", "--event-id", eventId, "--no-notify", "--yes"]);
+    await hark(["calendar", "+get", "--event-id", eventId], { expect: 1, maxLines: 0 });
+
+    say(bold("\n# 6. Find people\n"));
     await hark(["contact", "+search-user", "--query", attendee.name.split(" ")[0], "--limit", "5"]);
 
-    say(bold("\n# 6. Preview a message with --dry-run: nothing is sent, no sign-in needed\n"));
+    say(bold("\n# 7. Preview a message with --dry-run: nothing is sent, no sign-in needed\n"));
     const chat = sandbox.chats[0];
     await hark([
       "im",
@@ -242,7 +305,7 @@ async function main(): Promise<number> {
       "--dry-run",
     ]);
 
-    say(bold("\n# 7. A permission we were not granted: the error says how to get it\n"));
+    say(bold("\n# 8. A permission we were not granted: the error says how to get it\n"));
     await hark(["im", "+send", "--chat-id", chat.chat_id, "--text", "Deploy finished"], {
       expect: 1,
     });
@@ -253,10 +316,10 @@ async function main(): Promise<number> {
     await hark(["auth", "login", "--scope", "im:message.send_as_user"]);
     await hark(["im", "+send", "--chat-id", chat.chat_id, "--text", "Deploy finished"]);
 
-    say(bold("\n# 8. An AI agent's view: the same shortcuts as MCP tools\n"));
+    say(bold("\n# 9. An AI agent's view: the same shortcuts as MCP tools\n"));
     await mcpRoundTrip(chat.chat_id, tomorrow);
 
-    say(bold("\n# 9. Sign out: the tokens leave the keychain and the config\n"));
+    say(bold("\n# 10. Sign out: the tokens leave the keychain and the config\n"));
     await hark(["auth", "logout"]);
     await hark(["auth", "status"], { expect: 3 });
 

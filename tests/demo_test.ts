@@ -27,6 +27,11 @@ Deno.test("deno task demo runs every step, exits 0 and cleans up", async () => {
         "hark calendar +agenda",
         "hark calendar +create",
         "hark calendar +freebusy",
+        "hark calendar +find-time",
+        "hark calendar +rsvp",
+        "hark calendar +get",
+        "hark calendar +update",
+        "hark calendar +delete",
         "hark contact +search-user",
         "--dry-run",
         "hark auth login --scope im:message.send_as_user",
@@ -41,6 +46,8 @@ Deno.test("deno task demo runs every step, exits 0 and cleans up", async () => {
       assert.ok(stdout.includes(step), `the demo did not show "${step}"`);
     }
     assert.match(stdout, /4 instance_view requests/);
+    assert.match(stdout, /booked the first free slot/);
+    assert.match(stdout, /"after":"hark demo review \(moved\)","before":"hark demo review"/);
     assert.match(stderr, /enter the code: [A-Z]{4}-[A-Z]{4}/);
     assert.match(stderr, /"command":"hark auth login --scope im:message\.send_as_user\b/);
     const dir = /keychain in (\S+)/.exec(stdout)?.[1];

@@ -14,7 +14,8 @@ export const FAULT_KINDS = ["latency", "status", "drop", "malformed", "truncated
 export interface FaultSpec {
   /**
    * A path prefix such as "/open-apis/im/v1/messages", optionally preceded by a method
-   * ("POST /open-apis/im/v1/messages"). Absent: every /open-apis and /oauth route.
+   * ("POST /open-apis/im/v1/messages"); ending with "$", that exact path only. Absent: every
+   * /open-apis and /oauth route.
    */
   route?: string;
   /**
@@ -139,7 +140,10 @@ export class FaultRegistry {
         const m = /^([A-Z]+)\s+(\S+)$/.exec(fault.route.trim());
         const [routeMethod, prefix] = m ? [m[1], m[2]] : [undefined, fault.route.trim()];
         if (routeMethod && routeMethod !== method) continue;
-        if (!path.startsWith(prefix)) continue;
+        // A trailing "$" asks for the exact path, not a prefix.
+        if (prefix.endsWith("$") ? path !== prefix.slice(0, -1) : !path.startsWith(prefix)) {
+          continue;
+        }
       }
       if (fault.probability !== undefined && this.#random() >= fault.probability) continue;
       if (fault.remaining !== undefined) fault.remaining--;

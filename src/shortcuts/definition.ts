@@ -151,6 +151,13 @@ export interface ShortcutDefinition<R = unknown> {
     input: ShortcutInput,
     client: ApiCaller,
   ): AsyncIterable<readonly Record<string, unknown>[]>;
+  /**
+   * A drawing instead of the table (a week grid, a busy/free bar), for a person at a terminal:
+   * asked only when the output is a table and stdout is a terminal, it returns the function
+   * that draws the output data (what `output` returns, or every row `stream` yielded), or
+   * `undefined` to keep the table. JSON, CSV and pipes never see it.
+   */
+  render?(input: ShortcutInput): ((data: unknown) => string) | undefined;
   /** Turns the result into the data written out; default the result itself. */
   output?(result: R, input: ShortcutInput): unknown;
   /** Table and CSV columns of the output rows (a function when they depend on the input). */

@@ -16,6 +16,7 @@ import {
   formatJson,
   openDataStream,
   type OutputOptions,
+  resolveFormat,
   terminalSafe,
   writeData,
 } from "../output/mod.ts";
@@ -136,8 +137,16 @@ export async function runShortcut(
   const columns = typeof definition.columns === "function"
     ? definition.columns(input)
     : definition.columns;
+  const draw = ctx.stdout.isTerminal && resolveFormat(ctx, session.output) === "table"
+    ? definition.render?.(input)
+    : undefined;
   try {
-    if (definition.stream) {
+    if (definition.stream && draw) {
+      const rows: Record<string, unknown>[] = [];
+      for await (const batch of definition.stream(input, client)) rows.push(...batch);
+      ctx.status(undefined);
+      ctx.stdout.write(draw(rows));
+    } else if (definition.stream) {
       const out = openDataStream(ctx, session.output, columns);
       for await (const batch of definition.stream(input, client)) out.write(batch);
       ctx.status(undefined);
@@ -146,7 +155,8 @@ export async function runShortcut(
       const result = await definition.run!(input, client);
       const data = definition.output ? definition.output(result, input) : result;
       ctx.status(undefined);
-      writeData(ctx, session.output, data as Record<string, unknown>, columns);
+      if (draw) ctx.stdout.write(draw(data));
+      else writeData(ctx, session.output, data as Record<string, unknown>, columns);
     }
   } catch (error) {
     throw toHarkError(error);

@@ -3,15 +3,21 @@ import { defineShortcut } from "./definition.ts";
 import { registryProblems } from "./registry.ts";
 import { loadServices } from "./services.ts";
 
-Deno.test("the registry holds the five shortcuts and no problem", async () => {
+Deno.test("the registry holds the shortcuts and no problem", async () => {
   const services = await loadServices();
   assert.deepEqual(registryProblems(services), []);
   assert.deepEqual(
     services.flatMap((s) => s.shortcuts.map((d) => `${d.service} ${d.verb}`)),
     [
       "calendar +agenda",
+      "calendar +calendars",
       "calendar +create",
+      "calendar +delete",
+      "calendar +find-time",
       "calendar +freebusy",
+      "calendar +get",
+      "calendar +rsvp",
+      "calendar +update",
       "contact +search-user",
       "im +send",
     ],

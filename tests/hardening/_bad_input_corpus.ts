@@ -533,6 +533,150 @@ export function buildCorpus(root: TreeNode, files: CorpusFiles): BadCase[] {
     ]);
   }
 
+  // The event shortcuts: ids, answers, views, find-time's window and rules.
+  const BAD_EVENT_IDS = ["", " ", "a b", "e_0\u0000", "\u202ee_0", "e_0\n", HUGE];
+  for (const id of BAD_EVENT_IDS) {
+    add("bad --event-id", ["calendar", "+get", "--event-id", id]);
+    add("bad --event-id", ["calendar", "+rsvp", "--event-id", id, "--status", "accept"]);
+    add("bad --event-id", ["calendar", "+update", "--event-id", id, "--summary", "x"]);
+    add("bad --event-id", ["calendar", "+delete", "--event-id", id, "--yes"]);
+  }
+  for (const verb of ["+get", "+rsvp", "+update", "+delete"]) {
+    add("missing --event-id", ["calendar", verb]);
+  }
+  for (const status of ["", "yes", "Accept", "accept ", "maybe", "needs_action", HUGE]) {
+    add("bad --status", ["calendar", "+rsvp", "--event-id", "e_0", "--status", status]);
+  }
+  add("missing --status", ["calendar", "+rsvp", "--event-id", "e_0"]);
+  add("nothing to change", ["calendar", "+update", "--event-id", "e_0"]);
+  add("--start without --end", [
+    "calendar",
+    "+update",
+    "--event-id",
+    "e_0",
+    "--start",
+    "2026-11-25 14:00",
+  ]);
+  add("empty --summary", ["calendar", "+update", "--event-id", "e_0", "--summary", " "]);
+  for (const ids of ["", ",", "ou 1", "ou_1\u0007"]) {
+    add("bad --add-attendees", [
+      "calendar",
+      "+update",
+      "--event-id",
+      "e_0",
+      "--add-attendees",
+      ids,
+    ]);
+    add("bad --remove-attendees", [
+      "calendar",
+      "+update",
+      "--event-id",
+      "e_0",
+      "--remove-attendees",
+      ids,
+    ]);
+  }
+  add("the same attendee added and removed", [
+    "calendar",
+    "+update",
+    "--event-id",
+    "e_0",
+    "--add-attendees",
+    "ou_1",
+    "--remove-attendees",
+    "ou_1",
+  ]);
+  for (const value of BAD_DATETIMES.slice(0, 12)) {
+    add("bad datetime for +update --start", [
+      "calendar",
+      "+update",
+      "--event-id",
+      "e_0",
+      "--start",
+      value,
+      "--end",
+      "2026-11-25 15:00",
+    ]);
+  }
+  add("--notify with --no-notify", [
+    "calendar",
+    "+delete",
+    "--event-id",
+    "e_0",
+    "--notify",
+    "--no-notify",
+    "--yes",
+  ]);
+  for (const view of ["", "month", "WEEK", "grid", HUGE]) {
+    add("bad --view", ["calendar", "+agenda", "--view", view]);
+    add("bad --view", ["calendar", "+freebusy", "--user-id", "ou_1", "--view", view]);
+  }
+  add("--view week with --end", [
+    "calendar",
+    "+agenda",
+    "--view",
+    "week",
+    "--end",
+    "2026-11-30",
+  ]);
+  for (const ability of ["", "all", "can_see", "NONE"]) {
+    add("bad --attendee-ability", [
+      "calendar",
+      "+create",
+      "--summary",
+      "x",
+      "--start",
+      "2026-11-25 14:00",
+      "--end",
+      "2026-11-25 15:00",
+      "--attendee-ability",
+      ability,
+    ]);
+  }
+  for (const value of BAD_INTS) add("bad --limit", ["calendar", "+calendars", "--limit", value]);
+  const findTime = ["calendar", "+find-time", "--attendees", "ou_1,ou_2"];
+  for (const duration of ["", "0m", "-5m", "soon", "1x", "30", "1h-5m", HUGE]) {
+    add("bad --duration", [...findTime, "--duration", duration]);
+  }
+  add("missing --duration", findTime);
+  add("missing --attendees", ["calendar", "+find-time", "--duration", "30m"]);
+  for (const attendees of ["", ",", "ou 1", "ou_1\u0000"]) {
+    add("bad --attendees", [
+      "calendar",
+      "+find-time",
+      "--attendees",
+      attendees,
+      "--duration",
+      "30m",
+    ]);
+  }
+  for (const hours of ["", "18:00-09:00", "25:00-26:00", "9-5", "09:00", "09:00-09:00", HUGE]) {
+    add("bad --working-hours", [...findTime, "--duration", "30m", "--working-hours", hours]);
+  }
+  for (const value of BAD_INTS) {
+    add("bad --limit", [...findTime, "--duration", "30m", "--limit", value]);
+  }
+  for (const value of BAD_DATETIMES.slice(0, 12)) {
+    add("bad datetime for +find-time --start", [
+      ...findTime,
+      "--duration",
+      "30m",
+      "--start",
+      value,
+    ]);
+    add("bad datetime for +find-time --end", [...findTime, "--duration", "30m", "--end", value]);
+  }
+  add("+find-time --end before --start", [
+    ...findTime,
+    "--duration",
+    "30m",
+    "--start",
+    "2026-11-25",
+    "--end",
+    "2026-11-24",
+  ]);
+  add("+find-time bad --timezone", [...findTime, "--duration", "30m", "--timezone", "Mars/Base"]);
+
   // im +send: targets, bodies and types.
   const chat = ["im", "+send", "--chat-id", "oc_1"];
   add("no target", ["im", "+send", "--text", "hi"]);

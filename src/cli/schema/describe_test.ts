@@ -25,10 +25,24 @@ Deno.test("buildSchema() lists global flags, system commands and every shortcut"
   assert.ok(!schema.commands.some((c) => c.name === "calendar"), "services are listed apart");
   assert.deepEqual(
     schema.services.map((s) => [s.name, s.shortcuts.map((x) => x.verb)]),
-    [["calendar", ["+agenda", "+create", "+freebusy"]], ["contact", ["+search-user"]], [
-      "im",
-      ["+send"],
-    ]],
+    [
+      ["calendar", [
+        "+agenda",
+        "+calendars",
+        "+create",
+        "+delete",
+        "+find-time",
+        "+freebusy",
+        "+get",
+        "+rsvp",
+        "+update",
+      ]],
+      ["contact", ["+search-user"]],
+      [
+        "im",
+        ["+send"],
+      ],
+    ],
   );
 });
 
@@ -80,7 +94,8 @@ Deno.test("selectSchema() lists the known names for an unknown one", async () =>
   assert.throws(
     () => selectSchema(schema, "calendar", "+list"),
     (e: unknown) =>
-      e instanceof ValidationError && e.recovery.suggestion.includes("+agenda, +create, +freebusy"),
+      e instanceof ValidationError &&
+      e.recovery.suggestion.includes("+agenda, +calendars, +create, +delete, +find-time"),
   );
 });
 

@@ -6,16 +6,28 @@
 
 import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
-import { defineShortcut, type ParamSpec, type ShortcutInput } from "../definition.ts";
+import { terminalWidth } from "../../output/mod.ts";
 import {
+  type ApiCaller,
+  defineShortcut,
+  type ParamSpec,
+  type ShortcutInput,
+} from "../definition.ts";
+import {
+  addDays,
+  dateIn,
+  endOfDay,
   formatEventSpan,
   larkEventSpan,
   readLarkEventTime,
   resolveTimeRange,
   startOfDay,
   type TimeInput,
+  weekdayOf,
 } from "../../time/mod.ts";
-import { queryAcrossSpan, type Span, splitSpan } from "./split_span.ts";
+import { type EventJson, eventJson, type LarkEvent, spanColumns } from "./_event_json.ts";
+import { type Span, splitSpan, streamAcrossSpan } from "./split_span.ts";
+import { drawWeekGrid } from "./week_grid.ts";
 
 /** An event time as the service gives it: Unix seconds, or a date for all-day events. */
 export interface EventTime {
@@ -105,31 +117,68 @@ export function eventSeconds(time: EventTime | undefined, timeZone: string): num
   return ("epochMs" in read ? read.epochMs : startOfDay(read.date, timeZone)) / 1000;
 }
 
+/** The key that tells instances apart: the event id and where it starts. */
+function itemKey(item: AgendaItem): string {
+  return `${item.event_id}|${item.start_time?.timestamp ?? ""}|${item.start_time?.date ?? ""}`;
+}
+
 /**
- * Merges the pieces' answers: drops cancelled events, removes duplicates (the same event id and
- * start, as an event crossing a piece boundary appears in both pieces), sorts by start (then end,
- * then id).
- *
- * @param pieces each piece's items
- * @param timeZone the viewer's IANA zone (where all-day events begin)
+ * Slack for all-day events at a piece boundary, in seconds: the service may place an all-day
+ * date in any zone from UTC-12 to UTC+14.
  */
-export function mergeAgenda(pieces: AgendaItem[][], timeZone: string): AgendaItem[] {
+const ALL_DAY_SLACK_SECONDS = 14 * 3600;
+
+/** Whether an item may also be in the piece after `boundary` (it ends at or after it). */
+function crosses(item: AgendaItem, boundary: number): boolean {
+  const end = item.end_time;
+  if (end?.date !== undefined && end.timestamp === undefined) {
+    return eventSeconds(end, "UTC") + ALL_DAY_SLACK_SECONDS >= boundary;
+  }
+  return eventSeconds(end, "UTC") >= boundary;
+}
+
+/** What {@link mergePiece} keeps of a piece, and what it carries to the next one. */
+export interface MergedPiece {
+  /** The piece's events: no cancelled ones, no duplicates, none of the carried ones; sorted. */
+  items: AgendaItem[];
+  /** The keys of events that may show up in the next piece too (they cross its start). */
+  carry: Set<string>;
+}
+
+/**
+ * Orders one piece of an agenda and removes what an earlier piece already gave: drops cancelled
+ * events and duplicates (an event crossing a piece boundary is in both pieces, and a halved
+ * piece may repeat one), sorts by start (then end, then id). Only the keys of events that cross
+ * a boundary are remembered between pieces, so memory does not grow with the span.
+ *
+ * @param items the piece's events, as the service returned them
+ * @param piece the piece's span, Unix seconds
+ * @param carried the keys the previous piece carried
+ * @param timeZone the viewer's IANA zone (where all-day events begin, for sorting)
+ */
+export function mergePiece(
+  items: readonly AgendaItem[],
+  piece: Span,
+  carried: ReadonlySet<string>,
+  timeZone: string,
+): MergedPiece {
   const seen = new Set<string>();
-  const merged: AgendaItem[] = [];
-  for (const item of pieces.flat()) {
+  const carry = new Set<string>();
+  const kept: AgendaItem[] = [];
+  for (const item of items) {
     if (item.status === "cancelled") continue;
-    const key = `${item.event_id}|${item.start_time?.timestamp ?? ""}|${
-      item.start_time?.date ?? ""
-    }`;
+    const key = itemKey(item);
     if (seen.has(key)) continue;
     seen.add(key);
-    merged.push(item);
+    if (crosses(item, piece.end)) carry.add(key);
+    if (!carried.has(key)) kept.push(item);
   }
-  return merged.sort((a, b) =>
+  kept.sort((a, b) =>
     eventSeconds(a.start_time, timeZone) - eventSeconds(b.start_time, timeZone) ||
     eventSeconds(a.end_time, timeZone) - eventSeconds(b.end_time, timeZone) ||
     a.event_id.localeCompare(b.event_id)
   );
+  return { items: kept, carry };
 }
 
 /**
@@ -180,50 +229,127 @@ export const CALENDAR_ID_PARAM: ParamSpec = {
   valueName: "<id>",
 };
 
+/** `--view` of `+agenda`: a list, or a grid of one day or one week on a terminal. */
+export const AGENDA_VIEWS = ["list", "day", "week"] as const;
+
+/**
+ * The span `+agenda` reads: `--start`/`--end` for the list; with `--view day` the day of
+ * `--start`, with `--view week` the Monday-to-Sunday week of `--start`, in the viewer's zone.
+ *
+ * @param input the shortcut input
+ * @throws {ValidationError} naming `--end` when it is not after `--start`, or when it is given
+ *   with a day or week view
+ */
+export function agendaSpan(input: ShortcutInput): Span {
+  const view = input.values.view as string | undefined;
+  if (view === undefined || view === "list") return spanOf(input);
+  if (input.values.end !== undefined) {
+    throw new ValidationError(
+      `Cannot use --end with --view ${view}: the view shows the ${view} of --start`,
+      { param: "--end", suggestion: "Leave out --end, or use --view list for a span of your own" },
+    );
+  }
+  const days = viewDays(input);
+  return {
+    start: startOfDay(days[0], input.timeZone) / 1000,
+    end: endOfDay(days[days.length - 1], input.timeZone) / 1000,
+  };
+}
+
+/**
+ * The days a day or week view shows, `YYYY-MM-DD`, in the viewer's zone.
+ *
+ * @param input the shortcut input (`--start`, `--view`)
+ */
+export function viewDays(input: ShortcutInput): string[] {
+  const start = input.values.start as TimeInput;
+  const day = start.kind === "date" ? start.date : dateIn(start.epochMs, input.timeZone);
+  if (input.values.view !== "week") return [day];
+  const monday = addDays(day, 1 - weekdayOf(day));
+  return Array.from({ length: 7 }, (_, i) => addDays(monday, i));
+}
+
+/**
+ * The agenda's events piece by piece, in order, as hark's JSON shows them: each piece sorted,
+ * cancelled events and repeats dropped; progress ("3 of 16 pieces") on the status line.
+ *
+ * @param input the shortcut input
+ * @param client the API client
+ */
+export async function* agendaRows(
+  input: ShortcutInput,
+  client: ApiCaller,
+): AsyncGenerator<EventJson[]> {
+  const calendarId = input.values["calendar-id"] as string;
+  const progress = (done: number, total: number) => {
+    if (total > 1) input.ctx.status(`Reading the agenda: ${done} of ${total} pieces done`);
+  };
+  let carried: ReadonlySet<string> = new Set();
+  const pieces = streamAcrossSpan(
+    agendaSpan(input),
+    async (piece) => {
+      const data = await client.request<{ items?: AgendaItem[] }>(pieceRequest(calendarId, piece));
+      return data?.items ?? [];
+    },
+    undefined,
+    progress,
+  );
+  for await (const { piece, results } of pieces) {
+    const merged = mergePiece(results.flat(), piece, carried, input.timeZone);
+    carried = merged.carry;
+    if (merged.items.length > 0) {
+      yield merged.items.map((item) => eventJson(item as LarkEvent, input.timeZone));
+    }
+  }
+}
+
 /** `calendar +agenda`. */
-export const agenda = defineShortcut<AgendaItem[]>({
+export const agenda = defineShortcut({
   service: "calendar",
   verb: "+agenda",
   description: "List the events of a calendar between two times (any span; split into 40-day " +
-    "queries)",
+    "queries), or draw a day or week grid",
   examples: [
     "hark calendar +agenda",
     "hark calendar +agenda --start 2026-11-01 --end 2026-11-30",
+    "hark calendar +agenda --view week --start 2026-11-23",
     "hark calendar +agenda --start 2026-01-01 --end 2026-12-31 --format csv",
   ],
   identities: ["user", "bot"],
   scopes: { user: ["calendar:calendar.event:read"], bot: ["calendar:calendar.event:read"] },
   effect: "read",
-  params: [...SPAN_PARAMS, CALENDAR_ID_PARAM],
+  params: [
+    ...SPAN_PARAMS,
+    CALENDAR_ID_PARAM,
+    {
+      name: "view",
+      type: "enum",
+      description: "list, or a grid of the day or the Monday-to-Sunday week of --start " +
+        "(drawn on a terminal; otherwise the same events as a list)",
+      allowed: AGENDA_VIEWS,
+      default: "list",
+    },
+  ],
   validate(input) {
     checkCalendarId(input);
-    spanOf(input);
+    agendaSpan(input);
   },
   requests(input) {
     const calendarId = input.values["calendar-id"] as string;
-    return splitSpan(spanOf(input)).map((piece) => pieceRequest(calendarId, piece));
+    return splitSpan(agendaSpan(input)).map((piece) => pieceRequest(calendarId, piece));
   },
-  async run(input, client) {
-    const calendarId = input.values["calendar-id"] as string;
-    const pieces = await queryAcrossSpan(spanOf(input), async (piece) => {
-      const data = await client.request<{ items?: AgendaItem[] }>(pieceRequest(calendarId, piece));
-      return data?.items ?? [];
-    });
-    return mergeAgenda(pieces, input.timeZone);
+  stream: agendaRows,
+  render(input) {
+    if (input.values.view !== "day" && input.values.view !== "week") return undefined;
+    return (rows) =>
+      drawWeekGrid(rows as EventJson[], {
+        days: viewDays(input),
+        timeZone: input.timeZone,
+        width: terminalWidth(input.ctx),
+      });
   },
   columns: (input) => [
-    {
-      header: "START",
-      value: (row) => showEventSpan(row, input.timeZone).start,
-      kind: "time",
-      priority: 5,
-    },
-    {
-      header: "END",
-      value: (row) => showEventSpan(row, input.timeZone).end,
-      kind: "time",
-      priority: 3,
-    },
+    ...spanColumns(input.timeZone, { start: 5, end: 3 }),
     { header: "SUMMARY", value: "summary", priority: 4 },
     { header: "STATUS", value: "status", priority: 1 },
     { header: "EVENT ID", value: "event_id", kind: "id", priority: 2 },

@@ -1,31 +1,60 @@
 import assert from "node:assert/strict";
-import { ValidationError } from "../../errors/mod.ts";
-import { at, FakeClient, inputOf } from "../_fake_client.ts";
-import { agenda, type AgendaItem, mergeAgenda, showEventSpan } from "./agenda.ts";
+import { ApiError, ValidationError } from "../../errors/mod.ts";
+import { createTestContext } from "../../testing/test_context.ts";
+import { at, collect, FakeClient, inputOf } from "../_fake_client.ts";
+import {
+  agenda,
+  type AgendaItem,
+  agendaSpan,
+  mergePiece,
+  showEventSpan,
+  viewDays,
+} from "./agenda.ts";
 
 const DAY = 86_400;
-const item = (id: string, start: number, status = "confirmed"): AgendaItem => ({
+const item = (id: string, start: number, status = "confirmed", length = 3600): AgendaItem => ({
   event_id: id,
   summary: id,
   start_time: { timestamp: String(start) },
-  end_time: { timestamp: String(start + 3600) },
+  end_time: { timestamp: String(start + length) },
   status,
 });
+const date = (text: string, param = "--start") => ({
+  kind: "date" as const,
+  date: text,
+  text,
+  param,
+});
 
-Deno.test("mergeAgenda() drops cancelled events and duplicates, and sorts by start", () => {
-  const merged = mergeAgenda([
-    [item("b", 300), item("a", 100), item("x", 50, "cancelled")],
-    [item("b", 300), item("b", 900), { ...item("d", 0), start_time: { date: "1970-01-01" } }],
-  ], "UTC");
-  assert.deepEqual(
-    merged.map((i) => `${i.event_id}@${i.start_time.timestamp ?? i.start_time.date}`),
+Deno.test("mergePiece() drops cancelled events and repeats, sorts, and carries only crossers", () => {
+  const piece = { start: 0, end: 10_000 };
+  const merged = mergePiece(
     [
-      "d@1970-01-01",
-      "a@100",
-      "b@300",
-      "b@900",
+      item("b", 300),
+      item("a", 100),
+      item("x", 50, "cancelled"),
+      item("b", 300),
+      { ...item("d", 0), start_time: { date: "1970-01-01" }, end_time: { date: "1970-01-02" } },
+      item("late", 9_900, "confirmed", 500),
     ],
+    piece,
+    new Set(),
+    "UTC",
   );
+  assert.deepEqual(merged.items.map((i) => i.event_id), ["d", "a", "b", "late"]);
+  // "late" runs past the boundary, and so may the all-day one, read in any zone.
+  assert.deepEqual([...merged.carry].sort(), ["d||1970-01-01", "late|9900|"]);
+  const next = mergePiece(
+    [item("late", 9_900, "confirmed", 500), item("c", 11_000)],
+    {
+      start: 10_000,
+      end: 20_000,
+    },
+    merged.carry,
+    "UTC",
+  );
+  assert.deepEqual(next.items.map((i) => i.event_id), ["c"]);
+  assert.deepEqual([...next.carry], []);
 });
 
 Deno.test("agenda requests one instance_view per piece of at most 40 days", () => {
@@ -34,6 +63,7 @@ Deno.test("agenda requests one instance_view per piece of at most 40 days", () =
     start: at(start),
     end: at(start + 120 * DAY * 1000),
     "calendar-id": "cal/1",
+    view: "list",
   });
   const requests = agenda.requests(input);
   assert.equal(requests.length, 4);
@@ -54,45 +84,97 @@ Deno.test("agenda validate rejects an end before the start, naming --end", () =>
   );
 });
 
-Deno.test("agenda run merges the pieces and stops at an error that is not about the span", async () => {
-  const start = Date.UTC(2026, 0, 1) / 1000;
-  const client = new FakeClient((r) => {
-    const from = Number(r.query!.start_time);
-    const to = Number(r.query!.end_time);
-    if (from === start && to - from > 20 * DAY) {
-      return Promise.reject(new Error("boom"));
-    }
-    return { items: [item(`e${from}`, from + 10), item("boundary", start + 30 * DAY - 60)] };
-  });
-  // A plain Error is not a span error: it ends the run.
-  await assert.rejects(
-    agenda.run!(
-      inputOf({
-        start: at(start * 1000),
-        end: at((start + 60 * DAY) * 1000),
-        "calendar-id": "primary",
-      }),
-      client,
-    ),
-  );
-  const ok = new FakeClient((r) => {
-    const from = Number(r.query!.start_time);
-    return { items: [item(`e${from}`, from + 10), item("boundary", start + 30 * DAY - 60)] };
-  });
-  const result = await agenda.run!(
-    inputOf({
-      start: at(start * 1000),
-      end: at((start + 60 * DAY) * 1000),
-      "calendar-id": "primary",
-    }),
-    ok,
-  ) as AgendaItem[];
-  assert.equal(ok.requests.length, 2);
-  assert.deepEqual(result.map((i) => i.event_id), [
-    `e${start}`,
-    "boundary",
-    `e${start + 30 * DAY}`,
+Deno.test("--start <day> alone is that whole day, even a future one", () => {
+  const span = agendaSpan(inputOf({ start: date("2030-05-06"), "calendar-id": "primary" }));
+  assert.deepEqual(span, { start: Date.UTC(2030, 4, 6) / 1000, end: Date.UTC(2030, 4, 7) / 1000 });
+});
+
+Deno.test("--view week covers Monday to Sunday of --start's week, --view day its day", () => {
+  const input = inputOf({ start: date("2026-11-26"), "calendar-id": "primary", view: "week" });
+  assert.deepEqual(viewDays(input), [
+    "2026-11-23",
+    "2026-11-24",
+    "2026-11-25",
+    "2026-11-26",
+    "2026-11-27",
+    "2026-11-28",
+    "2026-11-29",
   ]);
+  assert.deepEqual(agendaSpan(input), {
+    start: Date.UTC(2026, 10, 23) / 1000,
+    end: Date.UTC(2026, 10, 30) / 1000,
+  });
+  const day = inputOf({ start: at(Date.UTC(2026, 10, 26, 15)), "calendar-id": "p", view: "day" });
+  assert.deepEqual(viewDays(day), ["2026-11-26"]);
+  assert.throws(
+    () =>
+      agenda.validate!(inputOf({
+        start: date("2026-11-26"),
+        end: date("2026-11-27", "--end"),
+        "calendar-id": "primary",
+        view: "week",
+      })),
+    (e: unknown) => e instanceof ValidationError && e.param === "--end",
+  );
+});
+
+Deno.test("agenda streams the pieces in order, without boundary duplicates, in hark's JSON", async () => {
+  const start = Date.UTC(2026, 0, 1) / 1000;
+  const boundary = start + 30 * DAY;
+  const client = new FakeClient(async (r) => {
+    const from = Number(r.query!.start_time);
+    // The first piece answers last: the output must still come in order.
+    if (from === start) await new Promise((resolve) => setTimeout(resolve, 20));
+    return {
+      items: [item(`e${from}`, from + 10), item("boundary", boundary - 60, "confirmed", 600)],
+    };
+  });
+  const ctx = createTestContext();
+  const input = inputOf({
+    start: at(start * 1000),
+    end: at((start + 60 * DAY) * 1000),
+    "calendar-id": "primary",
+    view: "list",
+  }, { ctx });
+  const batches: string[][] = [];
+  for await (const batch of agenda.stream!(input, client)) {
+    batches.push(batch.map((row) => row.event_id as string));
+  }
+  assert.deepEqual(batches, [[`e${start}`, "boundary"], [`e${boundary}`]]);
+  const rows = await collect(agenda.stream!(input, client));
+  assert.equal(
+    rows[0].start_time,
+    new Date((start + 10) * 1000).toISOString().replace(".000Z", "+00:00"),
+  );
+  assert.equal(rows[0].all_day, false);
+  assert.ok(ctx.statuses.includes("Reading the agenda: 2 of 2 pieces done"));
+});
+
+Deno.test("agenda stops at an error that is not about the span", async () => {
+  const client = new FakeClient(() => {
+    throw new ApiError("boom", { apiCode: 190002 });
+  });
+  const input = inputOf({
+    start: at(0),
+    end: at(60 * DAY * 1000, "--end"),
+    "calendar-id": "primary",
+    view: "list",
+  });
+  await assert.rejects(collect(agenda.stream!(input, client)), /boom/);
+});
+
+Deno.test("agenda draws a grid only for --view day or week", () => {
+  assert.equal(agenda.render!(inputOf({ view: "list" })), undefined);
+  const draw = agenda.render!(inputOf({ start: date("2026-11-23"), view: "day" }))!;
+  const text = draw([{
+    event_id: "e",
+    summary: "Standup",
+    start_time: "2026-11-23T09:00:00+00:00",
+    end_time: "2026-11-23T09:30:00+00:00",
+    all_day: false,
+  }]);
+  assert.match(text, /^Mon 2026-11-23 \(UTC\)/);
+  assert.match(text, /09:00 │▌09:00 Standup/);
 });
 
 Deno.test("showEventSpan() shows local times in the zone, and an all-day event's real days", () => {

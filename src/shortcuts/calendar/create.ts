@@ -7,34 +7,39 @@
 
 import { ApiError, HarkError, ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
+import type { Column } from "../../output/mod.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import { type TimeInput, toLarkEventTimes } from "../../time/mod.ts";
-import {
-  type AgendaItem,
-  CALENDAR_ID_PARAM,
-  checkCalendarId,
-  showEventSpan,
-  TIMEZONE_PARAM,
-} from "./agenda.ts";
+import { CALENDAR_ID_PARAM, checkCalendarId, TIMEZONE_PARAM } from "./agenda.ts";
+import { EVENT_CREATE, EVENT_DELETE, EVENT_UPDATE, eventPath, eventsPath } from "./_event_api.ts";
+import { eventJson, type LarkEvent, spanColumns } from "./_event_json.ts";
 
 /** How long the rollback of a half-made event may take. */
 const ROLLBACK_TIMEOUT_MS = 15_000;
 
+/**
+ * The most attendees one `attendees` create request takes (MCP server `calendar_v4` schema of
+ * attendees.create: at most 1000 attendees, rooms included, per request).
+ */
+export const ATTENDEE_BATCH = 1000;
+
+/**
+ * What attendees may do (calendar.v4.calendarEvent.create in the SDK's types): Lark's default is
+ * `none`, which hides the other attendees from each invitee; hark's is `can_see_others`.
+ */
+export const ATTENDEE_ABILITIES = [
+  "none",
+  "can_see_others",
+  "can_invite_others",
+  "can_modify_event",
+] as const;
+
 /** What `+create` returns. */
 export interface CreatedEvent {
   /** The event as the service returned it. */
-  event: AgendaItem;
+  event: LarkEvent;
   /** The attendees added, as the service returned them. */
   attendees: Record<string, unknown>[];
-}
-
-/**
- * The events path of a calendar.
- *
- * @param calendarId a calendar id or `primary`
- */
-export function eventsPath(calendarId: string): string {
-  return `/open-apis/calendar/v4/calendars/${encodeURIComponent(calendarId)}/events`;
 }
 
 /**
@@ -81,6 +86,7 @@ export function createEventRequest(input: ShortcutInput, idempotencyKey: string)
   const body: Record<string, unknown> = {
     summary: values.summary,
     ...eventTimes(input),
+    attendee_ability: values["attendee-ability"] ?? "can_see_others",
   };
   if (values.description !== undefined) body.description = values.description;
   return {
@@ -94,26 +100,65 @@ export function createEventRequest(input: ShortcutInput, idempotencyKey: string)
 }
 
 /**
- * The request adding attendees (open ids) to an event.
+ * The requests adding attendees (open ids) to an event, at most {@link ATTENDEE_BATCH} each.
+ * Adding someone already invited changes nothing, so each may be retried.
  *
  * @param calendarId the calendar
  * @param eventId the event, or the placeholder `{event_id}` in a preview
  * @param attendees open ids
+ * @param notify whether Lark notifies them (`need_notification`); Lark's default when absent
  */
-export function addAttendeesRequest(
+export function addAttendeesRequests(
   calendarId: string,
   eventId: string,
-  attendees: string[],
-): ApiRequest {
-  const id = eventId === "{event_id}" ? eventId : encodeURIComponent(eventId);
-  return {
-    method: "POST",
-    path: `${eventsPath(calendarId)}/${id}/attendees`,
-    query: { user_id_type: "open_id" },
-    body: { attendees: attendees.map((userId) => ({ type: "user", user_id: userId })) },
-    scopes: ["calendar:calendar.event:update"],
-  };
+  attendees: readonly string[],
+  notify?: boolean,
+): ApiRequest[] {
+  const requests: ApiRequest[] = [];
+  for (let i = 0; i < attendees.length; i += ATTENDEE_BATCH) {
+    const batch = attendees.slice(i, i + ATTENDEE_BATCH);
+    requests.push({
+      method: "POST",
+      path: `${eventPath(calendarId, eventId)}/attendees`,
+      query: { user_id_type: "open_id" },
+      body: {
+        attendees: batch.map((userId) => ({ type: "user", user_id: userId })),
+        ...(notify === undefined ? {} : { need_notification: notify }),
+      },
+      idempotencyKey: `attendees-${eventId}-${i}`,
+      scopes: [EVENT_UPDATE],
+    });
+  }
+  return requests;
 }
+
+/**
+ * Adds attendees batch by batch.
+ *
+ * @param client the API client
+ * @param requests from {@link addAttendeesRequests}
+ * @returns every attendee the service returned
+ */
+export async function addAttendees(
+  client: { request<T>(r: ApiRequest): Promise<T> },
+  requests: readonly ApiRequest[],
+): Promise<Record<string, unknown>[]> {
+  const added: Record<string, unknown>[] = [];
+  for (const request of requests) {
+    const data = await client.request<{ attendees?: Record<string, unknown>[] }>(request);
+    added.push(...(data?.attendees ?? []));
+  }
+  return added;
+}
+
+/** `--attendee-ability` of `+create`. */
+export const ATTENDEE_ABILITY_PARAM = {
+  name: "attendee-ability",
+  type: "enum" as const,
+  description: "what attendees may do: see the others, invite others, change the event, or none",
+  allowed: ATTENDEE_ABILITIES,
+  default: "can_see_others",
+};
 
 /** `calendar +create`. */
 export const create = defineShortcut<CreatedEvent>({
@@ -126,20 +171,13 @@ export const create = defineShortcut<CreatedEvent>({
     "--end '2026-11-25 15:00'",
     "hark calendar +create --summary Retro --start 2026-11-27T10:00:00+01:00 " +
     "--end 2026-11-27T11:00:00+01:00 --attendees ou_1,ou_2 --description 'Bring notes'",
+    "hark calendar +create --summary Offsite --start 2026-12-01 --end 2026-12-02",
   ],
   identities: ["user", "bot"],
   // Deleting is the rollback of an event whose attendees cannot be added.
   scopes: {
-    user: [
-      "calendar:calendar.event:create",
-      "calendar:calendar.event:update",
-      "calendar:calendar.event:delete",
-    ],
-    bot: [
-      "calendar:calendar.event:create",
-      "calendar:calendar.event:update",
-      "calendar:calendar.event:delete",
-    ],
+    user: [EVENT_CREATE, EVENT_UPDATE, EVENT_DELETE],
+    bot: [EVENT_CREATE, EVENT_UPDATE, EVENT_DELETE],
   },
   effect: "write",
   idempotent: true,
@@ -164,6 +202,7 @@ export const create = defineShortcut<CreatedEvent>({
       description: "open ids of the people to invite, comma-separated",
       valueName: "<ids>",
     },
+    ATTENDEE_ABILITY_PARAM,
     CALENDAR_ID_PARAM,
     TIMEZONE_PARAM,
   ],
@@ -179,55 +218,84 @@ export const create = defineShortcut<CreatedEvent>({
   },
   requests(input) {
     const attendees = parseAttendees(input.values.attendees as string | undefined);
-    const requests = [createEventRequest(input, input.ctx.randomUUID())];
-    if (attendees.length > 0) {
-      requests.push(
-        addAttendeesRequest(input.values["calendar-id"] as string, "{event_id}", attendees),
-      );
-    }
-    return requests;
+    const calendarId = input.values["calendar-id"] as string;
+    return [
+      createEventRequest(input, input.ctx.randomUUID()),
+      ...addAttendeesRequests(calendarId, "{event_id}", attendees),
+    ];
   },
   async run(input, client) {
-    const calendarId = input.values["calendar-id"] as string;
-    const attendees = parseAttendees(input.values.attendees as string | undefined);
-    const created = await client.request<{ event: AgendaItem }>(
+    return await createWithAttendees(
+      client,
+      input.values["calendar-id"] as string,
       createEventRequest(input, input.ctx.randomUUID()),
+      parseAttendees(input.values.attendees as string | undefined),
     );
-    const event = created.event;
-    if (attendees.length === 0) return { event, attendees: [] };
-    try {
-      const added = await client.request<{ attendees?: Record<string, unknown>[] }>(
-        addAttendeesRequest(calendarId, event.event_id, attendees),
-      );
-      return { event, attendees: added?.attendees ?? [] };
-    } catch (error) {
-      throw await rollBack(client, calendarId, event.event_id, error);
-    }
   },
-  output: (result) => ({ ...result.event, attendees: result.attendees }),
-  columns: (input) => [
+  output: (result, input) => createdJson(result, input.timeZone),
+  columns: (input) => createdColumns(input.timeZone),
+});
+
+/**
+ * Creates an event, then adds its attendees; when adding them fails, deletes the event again
+ * (without notifying anyone) and says so.
+ *
+ * @param client the API client
+ * @param calendarId the calendar
+ * @param request the event-creation request
+ * @param attendees open ids
+ * @throws {ApiError} when adding the attendees fails, saying whether the rollback worked
+ */
+export async function createWithAttendees(
+  client: { request<T>(r: ApiRequest): Promise<T> },
+  calendarId: string,
+  request: ApiRequest,
+  attendees: readonly string[],
+): Promise<CreatedEvent> {
+  const created = await client.request<{ event: LarkEvent }>(request);
+  const event = created.event;
+  if (attendees.length === 0) return { event, attendees: [] };
+  try {
+    const added = await addAttendees(
+      client,
+      addAttendeesRequests(calendarId, event.event_id, attendees),
+    );
+    return { event, attendees: added };
+  } catch (error) {
+    throw await rollBack(client, calendarId, event.event_id, error);
+  }
+}
+
+/**
+ * A created event as hark's JSON shows it: the event with its attendees.
+ *
+ * @param result what {@link createWithAttendees} returned
+ * @param timeZone the viewer's IANA zone
+ */
+export function createdJson(result: CreatedEvent, timeZone: string): Record<string, unknown> {
+  return { ...eventJson(result.event, timeZone), attendees: result.attendees };
+}
+
+/**
+ * The table columns of a created event.
+ *
+ * @param timeZone the viewer's IANA zone
+ */
+export function createdColumns(timeZone: string): Column<Record<string, unknown>>[] {
+  return [
     { header: "EVENT ID", value: "event_id", kind: "id", priority: 5 },
     { header: "SUMMARY", value: "summary", priority: 3 },
-    {
-      header: "START",
-      value: (row) => showEventSpan(row, input.timeZone).start,
-      kind: "time",
-      priority: 4,
-    },
-    {
-      header: "END",
-      value: (row) => showEventSpan(row, input.timeZone).end,
-      kind: "time",
-      priority: 2,
-    },
+    ...spanColumns(timeZone, { start: 4, end: 2 }),
     {
       header: "ATTENDEES",
       priority: 1,
       value: (row) =>
-        (row.attendees as Record<string, unknown>[]).map((a) => a.display_name ?? a.user_id),
+        ((row.attendees ?? []) as Record<string, unknown>[]).map((a) =>
+          a.display_name ?? a.user_id
+        ),
     },
-  ],
-});
+  ];
+}
 
 async function rollBack(
   client: { request(r: ApiRequest): Promise<unknown> },
@@ -248,10 +316,12 @@ async function rollBack(
   });
   try {
     // Runs even when Ctrl-C caused the failure: leaving half an event behind is worse.
+    // Nobody should hear of an event that never really existed.
     await client.request({
       method: "DELETE",
-      path: `${eventsPath(calendarId)}/${encodeURIComponent(eventId)}`,
-      scopes: ["calendar:calendar.event:delete"],
+      path: eventPath(calendarId, eventId),
+      query: { need_notification: false },
+      scopes: [EVENT_DELETE],
       cleanup: true,
       signal: AbortSignal.timeout(ROLLBACK_TIMEOUT_MS),
     });

@@ -31,6 +31,7 @@ Deno.test("create previews the event and the attendee call with an {event_id} pl
   assert.equal(requests[0].query!.idempotency_key, requests[0].idempotencyKey);
   assert.deepEqual(requests[0].body, {
     summary: "Review",
+    attendee_ability: "can_see_others",
     description: "d",
     start_time: { timestamp: String(START / 1000), timezone: "UTC" },
     end_time: { timestamp: String(START / 1000 + 3600), timezone: "UTC" },
@@ -41,6 +42,14 @@ Deno.test("create previews the event and the attendee call with an {event_id} pl
   );
   assert.deepEqual(requests[1].query, { user_id_type: "open_id" });
   assert.deepEqual(requests[1].body, { attendees: [{ type: "user", user_id: "ou_1" }] });
+  const many = Array.from({ length: 2001 }, (_, i) => `ou_${i}`).join(",");
+  const batched = create.requests(inputOf(values({ attendees: many })));
+  assert.deepEqual(
+    batched.slice(1).map((r) => (r.body as { attendees: unknown[] }).attendees.length),
+    [1000, 1000, 1],
+  );
+  const ability = create.requests(inputOf(values({ "attendee-ability": "none" })));
+  assert.equal((ability[0].body as Record<string, unknown>).attendee_ability, "none");
 });
 
 Deno.test("create validate rejects an end that is not after the start", () => {
@@ -74,6 +83,8 @@ Deno.test("create deletes the event when adding attendees fails, and says so", a
   );
   assert.deepEqual(client.requests.map((r) => r.method), ["POST", "POST", "DELETE"]);
   assert.equal(client.requests[2].path, "/open-apis/calendar/v4/calendars/primary/events/ev_1");
+  // Nobody is told of an event that never really existed.
+  assert.deepEqual(client.requests[2].query, { need_notification: false });
 });
 
 Deno.test("create names the event that remains when the rollback fails too", async () => {

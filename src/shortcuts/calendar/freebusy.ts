@@ -8,7 +8,9 @@ import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { type ApiCaller, defineShortcut, type ShortcutInput } from "../definition.ts";
 import { formatLocalTime, formatRfc3339InZone, mergeIntervals } from "../../time/mod.ts";
+import { terminalWidth } from "../../output/mod.ts";
 import { SPAN_PARAMS, spanOf } from "./agenda.ts";
+import { drawBusyBars } from "./busy_bar.ts";
 import { queryAcrossSpan, type Span, splitSpan } from "./split_span.ts";
 
 /** A busy interval, RFC 3339. */
@@ -66,21 +68,44 @@ export function mergeBusy(intervals: BusyInterval[], timeZone: string): BusyInte
 
 function knownUser(input: ShortcutInput): string | undefined {
   const flag = input.values["user-id"] as string | undefined;
-  if (flag !== undefined) return flag;
-  if (input.identity === "user") return input.config.users?.[input.profile]?.open_id;
-  return undefined;
+  return flag ?? knownSignedInUser(input);
 }
 
-async function resolveUser(input: ShortcutInput, client: ApiCaller): Promise<string> {
-  const known = knownUser(input);
+/**
+ * The signed-in user's open id when the config already knows it (as the user only).
+ *
+ * @param input the shortcut input
+ */
+export function knownSignedInUser(input: ShortcutInput): string | undefined {
+  if (input.identity !== "user") return undefined;
+  return input.config.users?.[input.profile]?.open_id;
+}
+
+/**
+ * The signed-in user's open id: from the config, else asked of the service (user_info).
+ *
+ * @param input the shortcut input
+ * @param client the API client
+ * @param flag the flag that names the person instead, for the error
+ * @throws {ValidationError} naming `flag` when the service does not say
+ */
+export async function signedInUser(
+  input: ShortcutInput,
+  client: ApiCaller,
+  flag: string,
+): Promise<string> {
+  const known = knownSignedInUser(input);
   if (known !== undefined) return known;
   const info = await client.request<{ open_id?: string }>({ method: "GET", path: USER_INFO_PATH });
   if (!info?.open_id) {
-    throw new ValidationError("Cannot tell who is signed in: give --user-id", {
-      param: "--user-id",
-    });
+    throw new ValidationError(`Cannot tell who is signed in: give ${flag}`, { param: flag });
   }
   return info.open_id;
+}
+
+async function resolveUser(input: ShortcutInput, client: ApiCaller): Promise<string> {
+  const flag = input.values["user-id"] as string | undefined;
+  return flag ?? await signedInUser(input, client, "--user-id");
 }
 
 /** `calendar +freebusy`. */
@@ -91,6 +116,7 @@ export const freebusy = defineShortcut<BusyInterval[]>({
     "queries)",
   examples: [
     "hark calendar +freebusy --start 2026-11-23 --end 2026-11-27",
+    "hark calendar +freebusy --start 2026-11-23 --end 2026-11-27 --view list",
     "hark calendar +freebusy --user-id ou_123 --start 2026-11-01 --end 2027-02-28 --as bot",
   ],
   identities: ["user", "bot"],
@@ -106,6 +132,14 @@ export const freebusy = defineShortcut<BusyInterval[]>({
       type: "string",
       description: "the person's open id (default: the signed-in user; required with --as bot)",
       valueName: "<open_id>",
+    },
+    {
+      name: "view",
+      type: "enum",
+      description:
+        "on a terminal, a busy/free bar per day (bar) or the intervals as a table (list)",
+      allowed: ["bar", "list"],
+      default: "bar",
     },
   ],
   validate(input) {
@@ -136,6 +170,17 @@ export const freebusy = defineShortcut<BusyInterval[]>({
       return data?.freebusy_list ?? [];
     });
     return mergeBusy(pieces.flat(), input.timeZone);
+  },
+  render(input) {
+    if (input.values.view !== "bar") return undefined;
+    const span = spanOf(input);
+    return (rows) =>
+      drawBusyBars(rows as BusyInterval[], {
+        person: (input.values["user-id"] as string | undefined) ?? "you",
+        span: { start: span.start * 1000, end: span.end * 1000 },
+        timeZone: input.timeZone,
+        width: terminalWidth(input.ctx),
+      });
   },
   columns: (input) => [
     {

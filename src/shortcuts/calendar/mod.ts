@@ -6,8 +6,24 @@
 
 import type { AnyShortcut } from "../definition.ts";
 import { agenda } from "./agenda.ts";
+import { calendars } from "./calendars.ts";
 import { create } from "./create.ts";
+import { remove } from "./delete.ts";
+import { findTime } from "./find_time.ts";
 import { freebusy } from "./freebusy.ts";
+import { get } from "./get.ts";
+import { rsvp } from "./rsvp.ts";
+import { update } from "./update.ts";
 
 /** The shortcuts of `hark calendar`, in help order. */
-export const CALENDAR_SHORTCUTS: readonly AnyShortcut[] = [agenda, create, freebusy];
+export const CALENDAR_SHORTCUTS: readonly AnyShortcut[] = [
+  agenda,
+  calendars,
+  create,
+  remove,
+  findTime,
+  freebusy,
+  get,
+  rsvp,
+  update,
+];

@@ -52,6 +52,45 @@ export function halve(span: Span): [Span, Span] {
 }
 
 /**
+ * Queries one piece, halving it while the service answers 193103 or 193104 (the halves run one
+ * after the other).
+ *
+ * @param piece the piece
+ * @param query the call for one piece
+ * @returns the results of the piece or of its halves, in time order
+ * @throws {ApiError} when a piece under an hour is still too large, or the first other error
+ */
+export async function queryPiece<R>(
+  piece: Span,
+  query: (piece: Span) => Promise<R>,
+): Promise<R[]> {
+  try {
+    return [await query(piece)];
+  } catch (error) {
+    if (!(error instanceof ApiError) || !SPAN_TOO_LARGE_CODES.includes(error.apiCode ?? 0)) {
+      throw error;
+    }
+    if (piece.end - piece.start < MIN_PIECE_SECONDS) {
+      throw new ApiError(
+        `Cannot query the calendar: the service refuses even a span under an hour ` +
+          `(${new Date(piece.start * 1000).toISOString()} to ` +
+          `${new Date(piece.end * 1000).toISOString()})`,
+        {
+          apiCode: error.apiCode,
+          httpStatus: error.httpStatus,
+          requestId: error.requestId,
+          suggestion: "Query a shorter time range",
+          cause: error,
+        },
+      );
+    }
+    const results: R[] = [];
+    for (const half of halve(piece)) results.push(...await queryPiece(half, query));
+    return results;
+  }
+}
+
+/**
  * Queries a long span piece by piece: splits it ({@link splitSpan}), runs the pieces with at
  * most `limit` in flight, and halves any piece the service answers with 193103 or 193104 (its
  * halves then run one after the other inside that piece's slot).
@@ -67,32 +106,63 @@ export async function queryAcrossSpan<R>(
   query: (piece: Span) => Promise<R>,
   limit = MAX_WORKERS,
 ): Promise<R[]> {
-  const queryPiece = async (piece: Span): Promise<R[]> => {
-    try {
-      return [await query(piece)];
-    } catch (error) {
-      if (!(error instanceof ApiError) || !SPAN_TOO_LARGE_CODES.includes(error.apiCode ?? 0)) {
-        throw error;
-      }
-      if (piece.end - piece.start < MIN_PIECE_SECONDS) {
-        throw new ApiError(
-          `Cannot query the calendar: the service refuses even a span under an hour ` +
-            `(${new Date(piece.start * 1000).toISOString()} to ` +
-            `${new Date(piece.end * 1000).toISOString()})`,
-          {
-            apiCode: error.apiCode,
-            httpStatus: error.httpStatus,
-            requestId: error.requestId,
-            suggestion: "Query a shorter time range",
-            cause: error,
-          },
-        );
-      }
-      const results: R[] = [];
-      for (const half of halve(piece)) results.push(...await queryPiece(half));
-      return results;
-    }
-  };
-  const nested = await runPool(splitSpan(span), limit, queryPiece);
+  const nested = await runPool(splitSpan(span), limit, (piece) => queryPiece(piece, query));
   return nested.flat();
+}
+
+/** One finished piece of {@link streamAcrossSpan}. */
+export interface FinishedPiece<R> {
+  /** The piece. */
+  piece: Span;
+  /** Its results (more than one when the service made hark halve it). */
+  results: R[];
+  /** Its position, from 0. */
+  index: number;
+  /** How many pieces the span has. */
+  total: number;
+}
+
+/**
+ * Like {@link queryAcrossSpan}, but yields each piece in time order as soon as it and every
+ * earlier piece are done, so a caller can write it out and drop it. At most `limit` pieces are
+ * in flight or waiting to be yielded at once: a piece starts only when one `limit` places before
+ * it was yielded, so memory stays bounded however long the span.
+ *
+ * @param span the whole span
+ * @param query the call for one piece
+ * @param limit the most pieces in flight or waiting; default 10
+ * @param onDone called as each piece finishes, with the count done and the total (progress)
+ * @throws the first error of a piece, after the pieces in flight settle
+ */
+export async function* streamAcrossSpan<R>(
+  span: Span,
+  query: (piece: Span) => Promise<R>,
+  limit = MAX_WORKERS,
+  onDone?: (done: number, total: number) => void,
+): AsyncGenerator<FinishedPiece<R>> {
+  const pieces = splitSpan(span);
+  const total = pieces.length;
+  const running: Promise<R[]>[] = [];
+  let done = 0;
+  const start = (index: number) => {
+    const task = queryPiece(pieces[index], query).then((results) => {
+      onDone?.(++done, total);
+      return results;
+    });
+    // Settled later, in order; a rejection is read when its turn comes.
+    task.catch(() => {});
+    running[index] = task;
+  };
+  for (let i = 0; i < Math.min(limit, total); i++) start(i);
+  try {
+    for (let index = 0; index < total; index++) {
+      const results = await running[index];
+      delete running[index];
+      if (index + limit < total) start(index + limit);
+      yield { piece: pieces[index], results, index, total };
+    }
+  } finally {
+    // On a failure or an early stop, let the calls in flight end before returning.
+    await Promise.allSettled(running.filter((t) => t !== undefined));
+  }
 }

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { ApiError } from "../../errors/mod.ts";
-import { MAX_SPAN_SECONDS, queryAcrossSpan, type Span, splitSpan } from "./split_span.ts";
+import {
+  MAX_SPAN_SECONDS,
+  queryAcrossSpan,
+  type Span,
+  splitSpan,
+  streamAcrossSpan,
+} from "./split_span.ts";
 
 const DAY = 86_400;
 
@@ -53,4 +59,37 @@ Deno.test("queryAcrossSpan() gives up on a piece under an hour and passes other 
     ),
     /forbidden/,
   );
+});
+
+Deno.test("streamAcrossSpan() yields pieces in order as they finish, never more than the limit ahead", async () => {
+  const started: number[] = [];
+  const pieces = streamAcrossSpan({ start: 0, end: 200 * DAY }, async (piece) => {
+    started.push(piece.start);
+    // Earlier pieces take longer: completion order is the reverse of time order.
+    await new Promise((resolve) => setTimeout(resolve, 30 - piece.start / DAY / 10));
+    return piece.start;
+  }, 2);
+  const seen: number[] = [];
+  for await (const { results, index, total } of pieces) {
+    seen.push(results[0]);
+    assert.equal(total, 8);
+    // Piece index + 2 may have started, no later one.
+    assert.ok(started.length <= index + 3, `started ${started.length} at ${index}`);
+  }
+  assert.deepEqual(seen, [...seen].sort((a, b) => a - b));
+  assert.equal(seen.length, 8);
+});
+
+Deno.test("streamAcrossSpan() ends with the first error after the calls in flight settle", async () => {
+  let settled = 0;
+  const pieces = streamAcrossSpan({ start: 0, end: 100 * DAY }, async (piece) => {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    settled++;
+    if (piece.start === 0) throw new Error("first piece failed");
+    return piece.start;
+  }, 3);
+  await assert.rejects(async () => {
+    for await (const _ of pieces) { /* consume */ }
+  }, /first piece failed/);
+  assert.equal(settled, 3);
 });

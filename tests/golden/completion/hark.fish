@@ -13,7 +13,7 @@ function __hark_subcommands
     else if test "$argv[1]" = 'hark profile'
         printf '%s\t%s\n' 'list' 'List the app profiles; * marks the active one' 'use' 'Make a profile the active one' 'remove' 'Remove a profile and delete its keychain entries' 'help' 'display help for command'
     else if test "$argv[1]" = 'hark calendar'
-        printf '%s\t%s\n' '+agenda' 'List the events of a calendar between two times (any span; split into 40-day queries)' '+create' 'Create an event and invite attendees (the event is removed again if inviting fails)' '+freebusy' 'Show when a person is busy between two times (any span; split into 40-day queries)' 'help' 'display help for command'
+        printf '%s\t%s\n' '+agenda' 'List the events of a calendar between two times (any span; split into 40-day queries), or draw a day or week grid' '+calendars' 'List the calendars you can see (id, summary, type, your role), the primary marked' '+create' 'Create an event and invite attendees (the event is removed again if inviting fails)' '+delete' 'Cancel an event (one instance of a series by its instance id; the whole series only with --all-instances)' '+find-time' 'Find the earliest times everyone is free (working hours, working days); --create books the first' '+freebusy' 'Show when a person is busy between two times (any span; split into 40-day queries)' '+get' 'Show one event with its attendees and their answers (RSVP)' '+rsvp' 'Answer an invitation: accept, decline or tentative (an instance id answers for that instance only)' '+update' 'Change an event: only the fields given are sent; shows each change before → after, and stops if the event changed meanwhile' 'help' 'display help for command'
     else if test "$argv[1]" = 'hark contact'
         printf '%s\t%s\n' '+search-user' 'Search people by name or email' 'help' 'display help for command'
     else if test "$argv[1]" = 'hark im'
@@ -64,11 +64,23 @@ function __hark_flags
     else if test "$argv[1]" = 'hark calendar'
         printf '%s\t%s\n' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark calendar +agenda'
-        printf '%s\t%s\n' '--start' 'the first moment; a date means its beginning (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; default: today)' '--end' 'the end; a date includes that whole day (default: the end of --start\'s day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--timezone' 'the IANA time zone times are read and shown in (default: $TZ, the system\'s) (string)' '--calendar-id' 'the calendar (string; default: primary)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+        printf '%s\t%s\n' '--start' 'the first moment; a date means its beginning (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; default: today)' '--end' 'the end; a date includes that whole day (default: the end of --start\'s day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--timezone' 'the IANA time zone times are read and shown in (default: $TZ, the system\'s) (string)' '--calendar-id' 'the calendar (string; default: primary)' '--view' 'list, or a grid of the day or the Monday-to-Sunday week of --start (drawn on a terminal; otherwise the same events as a list) (enum; default: list; allowed: list, day, week)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark calendar +calendars'
+        printf '%s\t%s\n' '--limit' 'the most calendars to return (int; default: 50)' '--page-all' 'follow every page to the end, ignoring --limit (bool; default: false)' '--max-pages' 'stop after this many pages (a safety limit) (int; default: 1000)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark calendar +create'
-        printf '%s\t%s\n' '--summary' 'the title (string; required)' '--start' 'when it starts; with a date-only --end too, an all-day event (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; required)' '--end' 'when it ends, after --start; a date includes that whole day (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; required)' '--description' 'the details (string)' '--attendees' 'open ids of the people to invite, comma-separated (string)' '--calendar-id' 'the calendar (string; default: primary)' '--timezone' 'the IANA time zone times are read and shown in (default: $TZ, the system\'s) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+        printf '%s\t%s\n' '--summary' 'the title (string; required)' '--start' 'when it starts; with a date-only --end too, an all-day event (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; required)' '--end' 'when it ends, after --start; a date includes that whole day (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; required)' '--description' 'the details (string)' '--attendees' 'open ids of the people to invite, comma-separated (string)' '--attendee-ability' 'what attendees may do: see the others, invite others, change the event, or none (enum; default: can_see_others; allowed: none, can_see_others, can_invite_others, can_modify_event)' '--calendar-id' 'the calendar (string; default: primary)' '--timezone' 'the IANA time zone times are read and shown in (default: $TZ, the system\'s) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark calendar +delete'
+        printf '%s\t%s\n' '--event-id' 'the event: an id from +agenda (an instance id addresses one instance of a series) (string; required)' '--calendar-id' 'the calendar (string; default: primary)' '--notify' 'notify the attendees (Lark\'s default) (bool)' '--no-notify' 'do not notify the attendees (bool)' '--all-instances' 'allow changing a whole recurring series when --event-id names the series (bool)' '--yes' 'delete without asking (bool)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark calendar +find-time'
+        printf '%s\t%s\n' '--attendees' 'open ids of the people who must be free, comma-separated (as the user, you count too) (string; required)' '--duration' 'the meeting\'s length: 30m, 1h, 1h30m (string; required)' '--start' 'the window\'s start (default: now) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--end' 'the window\'s end; a date includes that day (default: the end of the 5th working day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--working-hours' 'everyone\'s working hours, in --timezone (string; default: 09:00-18:00)' '--include-weekends' 'count Saturdays and Sundays as working days (bool)' '--limit' 'the most slots to list (int; default: 5)' '--create' 'book the first slot with the attendees (a retry books it once) (bool)' '--summary' 'the title of the event --create books (string; default: Meeting)' '--description' 'the details of the event --create books (string)' '--attendee-ability' 'what attendees may do: see the others, invite others, change the event, or none (enum; default: can_see_others; allowed: none, can_see_others, can_invite_others, can_modify_event)' '--calendar-id' 'the calendar (string; default: primary)' '--timezone' 'the IANA time zone times are read and shown in (default: $TZ, the system\'s) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark calendar +freebusy'
-        printf '%s\t%s\n' '--start' 'the first moment; a date means its beginning (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; default: today)' '--end' 'the end; a date includes that whole day (default: the end of --start\'s day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--timezone' 'the IANA time zone times are read and shown in (default: $TZ, the system\'s) (string)' '--user-id' 'the person\'s open id (default: the signed-in user; required with --as bot) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+        printf '%s\t%s\n' '--start' 'the first moment; a date means its beginning (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; default: today)' '--end' 'the end; a date includes that whole day (default: the end of --start\'s day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--timezone' 'the IANA time zone times are read and shown in (default: $TZ, the system\'s) (string)' '--user-id' 'the person\'s open id (default: the signed-in user; required with --as bot) (string)' '--view' 'on a terminal, a busy/free bar per day (bar) or the intervals as a table (list) (enum; default: bar; allowed: bar, list)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark calendar +get'
+        printf '%s\t%s\n' '--event-id' 'the event: an id from +agenda (an instance id addresses one instance of a series) (string; required)' '--calendar-id' 'the calendar (string; default: primary)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark calendar +rsvp'
+        printf '%s\t%s\n' '--event-id' 'the event: an id from +agenda (an instance id addresses one instance of a series) (string; required)' '--status' 'the answer (enum; required; allowed: accept, decline, tentative)' '--calendar-id' 'the calendar (string; default: primary)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark calendar +update'
+        printf '%s\t%s\n' '--event-id' 'the event: an id from +agenda (an instance id addresses one instance of a series) (string; required)' '--summary' 'the new title (string)' '--description' 'the new details (string)' '--start' 'the new start (with --end; two dates make an all-day event) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--end' 'the new end (with --start) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--location' 'the new place\'s name (string)' '--add-attendees' 'open ids to invite, comma-separated (string)' '--remove-attendees' 'open ids to remove, comma-separated (string)' '--notify' 'notify the attendees (Lark\'s default) (bool)' '--no-notify' 'do not notify the attendees (bool)' '--all-instances' 'allow changing a whole recurring series when --event-id names the series (bool)' '--calendar-id' 'the calendar (string; default: primary)' '--timezone' 'the IANA time zone times are read and shown in (default: $TZ, the system\'s) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark calendar help'
         printf '%s\t%s\n' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark contact'
@@ -127,8 +139,14 @@ function __hark_resolve
         contains -- $argv[2] 'help'; and echo 'help'; and return 0
     else if test "$argv[1]" = 'hark calendar'
         contains -- $argv[2] '+agenda'; and echo '+agenda'; and return 0
+        contains -- $argv[2] '+calendars'; and echo '+calendars'; and return 0
         contains -- $argv[2] '+create'; and echo '+create'; and return 0
+        contains -- $argv[2] '+delete'; and echo '+delete'; and return 0
+        contains -- $argv[2] '+find-time'; and echo '+find-time'; and return 0
         contains -- $argv[2] '+freebusy'; and echo '+freebusy'; and return 0
+        contains -- $argv[2] '+get'; and echo '+get'; and return 0
+        contains -- $argv[2] '+rsvp'; and echo '+rsvp'; and return 0
+        contains -- $argv[2] '+update'; and echo '+update'; and return 0
         contains -- $argv[2] 'help'; and echo 'help'; and return 0
     else if test "$argv[1]" = 'hark contact'
         contains -- $argv[2] '+search-user'; and echo '+search-user'; and return 0
@@ -183,11 +201,23 @@ function __hark_takes_value
     else if test "$argv[1]" = 'hark calendar'
         contains -- $argv[2] '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark calendar +agenda'
-        contains -- $argv[2] '--start' '--end' '--timezone' '--calendar-id' '--input' '--format' '--profile' '--as'; and return 0
+        contains -- $argv[2] '--start' '--end' '--timezone' '--calendar-id' '--view' '--input' '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark calendar +calendars'
+        contains -- $argv[2] '--limit' '--max-pages' '--input' '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark calendar +create'
-        contains -- $argv[2] '--summary' '--start' '--end' '--description' '--attendees' '--calendar-id' '--timezone' '--input' '--format' '--profile' '--as'; and return 0
+        contains -- $argv[2] '--summary' '--start' '--end' '--description' '--attendees' '--attendee-ability' '--calendar-id' '--timezone' '--input' '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark calendar +delete'
+        contains -- $argv[2] '--event-id' '--calendar-id' '--input' '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark calendar +find-time'
+        contains -- $argv[2] '--attendees' '--duration' '--start' '--end' '--working-hours' '--limit' '--summary' '--description' '--attendee-ability' '--calendar-id' '--timezone' '--input' '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark calendar +freebusy'
-        contains -- $argv[2] '--start' '--end' '--timezone' '--user-id' '--input' '--format' '--profile' '--as'; and return 0
+        contains -- $argv[2] '--start' '--end' '--timezone' '--user-id' '--view' '--input' '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark calendar +get'
+        contains -- $argv[2] '--event-id' '--calendar-id' '--input' '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark calendar +rsvp'
+        contains -- $argv[2] '--event-id' '--status' '--calendar-id' '--input' '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark calendar +update'
+        contains -- $argv[2] '--event-id' '--summary' '--description' '--start' '--end' '--location' '--add-attendees' '--remove-attendees' '--calendar-id' '--timezone' '--input' '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark calendar help'
         contains -- $argv[2] '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark contact'
@@ -373,6 +403,13 @@ function __hark_values
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
+    else if test "$argv[1]" = 'hark calendar +calendars'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
     else if test "$argv[1]" = 'hark calendar +create'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
@@ -380,7 +417,42 @@ function __hark_values
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
+    else if test "$argv[1]" = 'hark calendar +delete'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark calendar +find-time'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
     else if test "$argv[1]" = 'hark calendar +freebusy'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark calendar +get'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark calendar +rsvp'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark calendar +update'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
@@ -395,7 +467,7 @@ function __hark_values
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
         if contains -- $argv[2] '#0'
-            printf '%s\n' $argv[4]'+agenda' $argv[4]'+create' $argv[4]'+freebusy'
+            printf '%s\n' $argv[4]'+agenda' $argv[4]'+calendars' $argv[4]'+create' $argv[4]'+delete' $argv[4]'+find-time' $argv[4]'+freebusy' $argv[4]'+get' $argv[4]'+rsvp' $argv[4]'+update'
         end
     else if test "$argv[1]" = 'hark contact'
         if contains -- $argv[2] '--format'

@@ -1,0 +1,258 @@
+/**
+ * The event calls the calendar shortcuts share: paths, reading one event and its attendees, and
+ * telling a one-off event from a series or one instance of it.
+ *
+ * Lark's ids (calendar.v4.calendarEvent in the SDK's types/index.d.ts): a one-off event and a
+ * whole series have ids ending `_0`; one instance of a series is `<uid>_<original start second>`,
+ * as `instance_view` lists it, and its answer carries `recurring_event_id`. A series carries its
+ * rule in `recurrence`.
+ *
+ * @module
+ */
+
+import { ValidationError } from "../../errors/mod.ts";
+import type { ApiRequest } from "../../http/request.ts";
+import type { ApiCaller, ParamSpec, ShortcutInput } from "../definition.ts";
+import { followPages } from "../paging.ts";
+import type { LarkEvent } from "./_event_json.ts";
+
+/** The scope that reads events and their attendees. */
+export const EVENT_READ = "calendar:calendar.event:read";
+/** The scope that changes events and adds or removes attendees. */
+export const EVENT_UPDATE = "calendar:calendar.event:update";
+/** The scope that deletes events. */
+export const EVENT_DELETE = "calendar:calendar.event:delete";
+/** The scope that creates events. */
+export const EVENT_CREATE = "calendar:calendar.event:create";
+
+/** The most attendees one `attendees` list page returns that hark asks for. */
+export const ATTENDEE_PAGE_SIZE = 100;
+
+/** `--event-id` of the shortcuts that address one event. */
+export const EVENT_ID_PARAM: ParamSpec = {
+  name: "event-id",
+  type: "string",
+  description: "the event: an id from +agenda (an instance id addresses one instance of a series)",
+  required: true,
+  valueName: "<id>",
+};
+
+/**
+ * The events path of a calendar.
+ *
+ * @param calendarId a calendar id or `primary`
+ */
+export function eventsPath(calendarId: string): string {
+  return `/open-apis/calendar/v4/calendars/${encodeURIComponent(calendarId)}/events`;
+}
+
+/**
+ * The path of one event; the placeholder `{event_id}` of a preview is kept as it is.
+ *
+ * @param calendarId a calendar id or `primary`
+ * @param eventId an event or instance id
+ */
+export function eventPath(calendarId: string, eventId: string): string {
+  const id = eventId === "{event_id}" ? eventId : encodeURIComponent(eventId);
+  return `${eventsPath(calendarId)}/${id}`;
+}
+
+/**
+ * Checks `--event-id`: not blank, no spaces or control characters.
+ *
+ * @param input the shortcut input
+ * @throws {ValidationError} naming `--event-id`
+ */
+export function checkEventId(input: ShortcutInput): string {
+  const id = input.values["event-id"] as string;
+  if (id.trim() === "" || /[\s\p{Cc}\p{Cf}]/u.test(id)) {
+    throw new ValidationError(`Invalid value ${JSON.stringify(id)} for --event-id`, {
+      param: "--event-id",
+      suggestion: "Give an event id as +agenda lists it",
+      command: "hark calendar +agenda",
+    });
+  }
+  return id;
+}
+
+/**
+ * The request reading one event.
+ *
+ * @param calendarId the calendar
+ * @param eventId the event or instance
+ */
+export function getEventRequest(calendarId: string, eventId: string): ApiRequest {
+  return {
+    method: "GET",
+    path: eventPath(calendarId, eventId),
+    query: { user_id_type: "open_id" },
+    scopes: [EVENT_READ],
+  };
+}
+
+/**
+ * The request reading one page of an event's attendees.
+ *
+ * @param calendarId the calendar
+ * @param eventId the event or instance
+ * @param pageToken the page after this token; the first page without one
+ */
+export function listAttendeesRequest(
+  calendarId: string,
+  eventId: string,
+  pageToken?: string,
+): ApiRequest {
+  return {
+    method: "GET",
+    path: `${eventPath(calendarId, eventId)}/attendees`,
+    query: { user_id_type: "open_id", page_size: ATTENDEE_PAGE_SIZE, page_token: pageToken },
+    scopes: [EVENT_READ],
+  };
+}
+
+/**
+ * Reads one event.
+ *
+ * @param client the API client
+ * @param calendarId the calendar
+ * @param eventId the event or instance
+ */
+export async function readEvent(
+  client: ApiCaller,
+  calendarId: string,
+  eventId: string,
+): Promise<LarkEvent> {
+  const data = await client.request<{ event?: LarkEvent }>(getEventRequest(calendarId, eventId));
+  return data?.event ?? { event_id: eventId };
+}
+
+/** An attendee as the attendees list returns it (the fields hark reads). */
+export interface LarkAttendee {
+  /** `user`, `chat`, `third_party` or `resource`. */
+  type?: string;
+  /** The attendee's id on this event (what `batch_delete` takes). */
+  attendee_id?: string;
+  /** The user's open id, for a user. */
+  user_id?: string;
+  /** The name. */
+  display_name?: string;
+  /** `needs_action`, `accept`, `tentative`, `decline` or `removed`. */
+  rsvp_status?: string;
+  /** Whether the attendee organizes the event. */
+  is_organizer?: boolean;
+  [key: string]: unknown;
+}
+
+/**
+ * Reads every attendee of an event, page by page.
+ *
+ * @param client the API client
+ * @param calendarId the calendar
+ * @param eventId the event or instance
+ */
+export async function readAttendees(
+  client: ApiCaller,
+  calendarId: string,
+  eventId: string,
+): Promise<LarkAttendee[]> {
+  const all: LarkAttendee[] = [];
+  const pages = followPages(async (token) => {
+    const data = await client.request<
+      { items?: LarkAttendee[]; has_more?: boolean; page_token?: string }
+    >(listAttendeesRequest(calendarId, eventId, token));
+    return {
+      items: data?.items ?? [],
+      hasMore: data?.has_more === true,
+      pageToken: data?.page_token,
+    };
+  });
+  for await (const page of pages) all.push(...page);
+  return all;
+}
+
+/** What an event id names. */
+export type EventKind = "one-off" | "series" | "instance";
+
+/**
+ * Whether an event is a one-off event, a whole series or one instance of a series.
+ *
+ * @param event the event as Lark returned it
+ */
+export function eventKind(event: LarkEvent): EventKind {
+  if (event.recurring_event_id) return "instance";
+  if (event.recurrence) return "series";
+  return "one-off";
+}
+
+/** `--all-instances` of `+update` and `+delete`. */
+export const ALL_INSTANCES_PARAM: ParamSpec = {
+  name: "all-instances",
+  type: "bool",
+  description: "allow changing a whole recurring series when --event-id names the series",
+};
+
+/**
+ * Refuses to change a whole series unless `--all-instances` was given.
+ *
+ * @param input the shortcut input
+ * @param event the event read
+ * @param action what would be done, for the message (`delete`, `update`)
+ * @throws {ValidationError} naming `--all-instances`
+ */
+export function guardSeries(input: ShortcutInput, event: LarkEvent, action: string): void {
+  if (eventKind(event) !== "series" || input.values["all-instances"] === true) return;
+  const id = event.event_id;
+  throw new ValidationError(
+    `Cannot ${action} event "${id}" without --all-instances: it is a recurring series ` +
+      `(${event.recurrence}), and this would ${action} every instance`,
+    {
+      param: "--all-instances",
+      suggestion: `To ${action} one instance, pass its id as +agenda lists it ` +
+        `(<uid>_<start second>); to ${action} the whole series, add --all-instances`,
+      command: `hark calendar +agenda --calendar-id ${input.values["calendar-id"] ?? "primary"}`,
+    },
+  );
+}
+
+/**
+ * What an event id touched, for the result: the event, a whole series, or one instance of a
+ * series (with the series id).
+ *
+ * @param event the event read
+ */
+export function touched(event: LarkEvent): Record<string, unknown> {
+  const kind = eventKind(event);
+  return {
+    scope: kind,
+    ...(kind === "instance" ? { series_id: event.recurring_event_id } : {}),
+  };
+}
+
+/**
+ * The command that runs a shortcut again with the values it was given (datetimes as typed,
+ * `--yes` and other switches as switches), quoted for a POSIX shell where needed: a recovery
+ * command that retries the same thing.
+ *
+ * @param verb the shortcut, such as `+update`
+ * @param params the shortcut's parameters, in order
+ * @param values the bound values
+ */
+export function retryCommand(
+  verb: string,
+  params: readonly ParamSpec[],
+  values: ShortcutInput["values"],
+): string {
+  const quote = (s: string) => /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
+  const parts: string[] = [];
+  for (const param of params) {
+    const value = values[param.name];
+    if (value === undefined || value === param.default || value === false) continue;
+    if (value === true) parts.push(`--${param.name}`);
+    else if (typeof value === "object" && "path" in value) {
+      parts.push(`--${param.name} ${quote(value.path)}`);
+    } else if (typeof value === "object") {
+      parts.push(`--${param.name} ${quote(value.text)}`);
+    } else parts.push(`--${param.name} ${quote(String(value))}`);
+  }
+  return ["hark calendar", verb, ...parts].join(" ");
+}

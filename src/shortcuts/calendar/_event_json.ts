@@ -1,0 +1,121 @@
+/**
+ * Events as hark writes them: the one time shape of the calendar shortcuts' JSON, and the cells
+ * tables show.
+ *
+ * JSON keeps Lark's field names, but every time is text: a timed event's `start_time` and
+ * `end_time` are RFC 3339 with the offset of the viewer's zone (`2026-11-23T09:30:00+08:00`); an
+ * all-day event's are dates (`YYYY-MM-DD`), the end its real last day (Lark's end date is
+ * exclusive), with `"all_day": true`. `create_time` (Unix seconds from Lark) is RFC 3339 too.
+ * The zone Lark keeps with the event (`start_time.timezone`) is kept as `event_timezone`.
+ *
+ * @module
+ */
+
+import {
+  formatEventSpan,
+  formatLocalTime,
+  formatRfc3339InZone,
+  larkEventSpan,
+  type LarkEventTime,
+} from "../../time/mod.ts";
+
+/** An event as Lark's event and instance answers carry it (the fields hark reads). */
+export interface LarkEvent {
+  /** The event id (an instance id `<uid>_<start second>` for one instance of a series). */
+  event_id: string;
+  /** The title. */
+  summary?: string;
+  /** The details. */
+  description?: string;
+  /** The start. */
+  start_time?: LarkEventTime;
+  /** The end; for an all-day event the day after the last. */
+  end_time?: LarkEventTime;
+  /** `confirmed`, `tentative` or `cancelled`. */
+  status?: string;
+  /** The RFC 5545 rule of a series; empty for a one-off event or an instance. */
+  recurrence?: string;
+  /** The series an instance belongs to. */
+  recurring_event_id?: string;
+  /** Unix seconds, as a string. */
+  create_time?: string;
+  [key: string]: unknown;
+}
+
+/** An event as hark's JSON shows it. */
+export type EventJson = Record<string, unknown> & {
+  event_id: string;
+  start_time?: string;
+  end_time?: string;
+  all_day?: boolean;
+};
+
+/**
+ * An event in hark's JSON time shape (see the module notes). Fields other than the times are
+ * kept as Lark sent them; an event whose times cannot be read keeps Lark's objects.
+ *
+ * @param event the event as Lark sent it
+ * @param timeZone the viewer's IANA zone
+ * @example
+ * ```ts
+ * eventJson({ event_id: "e", start_time: { date: "2026-11-23" }, end_time: { date: "2026-11-24" } }, "UTC");
+ * // { event_id: "e", start_time: "2026-11-23", end_time: "2026-11-23", all_day: true }
+ * ```
+ */
+export function eventJson(event: LarkEvent, timeZone: string): EventJson {
+  const out: Record<string, unknown> = { ...event };
+  const span = larkEventSpan(event.start_time, event.end_time, timeZone);
+  if (span) {
+    const shown = formatEventSpan(span, timeZone, "rfc3339");
+    out.start_time = shown.start;
+    out.end_time = shown.end;
+    out.all_day = span.allDay;
+    const zone = event.start_time?.timezone;
+    if (zone && !span.allDay) out.event_timezone = zone;
+  }
+  const created = String(event.create_time ?? "");
+  if (/^\d+$/.test(created)) {
+    out.create_time = formatRfc3339InZone(Number(created) * 1000, timeZone);
+  }
+  return out as EventJson;
+}
+
+/**
+ * An event time of hark's JSON as a table shows it: local time in `timeZone`
+ * (`2026-11-23 09:30`), or the date of an all-day event.
+ *
+ * @param value `start_time` or `end_time` of {@link eventJson}
+ * @param timeZone the viewer's IANA zone
+ */
+export function localTime(value: unknown, timeZone: string): string {
+  if (typeof value !== "string") return "";
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? value : formatLocalTime(ms, timeZone);
+}
+
+/**
+ * The START and END columns of an event table, over rows of {@link eventJson}.
+ *
+ * @param timeZone the viewer's IANA zone
+ * @param priorities how useful each is when the width is short
+ */
+export function spanColumns(
+  timeZone: string,
+  priorities: { start: number; end: number },
+) {
+  return [
+    {
+      header: "START",
+      value: (row: Record<string, unknown>) => localTime(row.start_time, timeZone),
+      kind: "time" as const,
+      priority: priorities.start,
+    },
+    {
+      header: "END",
+      value: (row: Record<string, unknown>) => localTime(row.end_time, timeZone),
+      kind: "time" as const,
+      priority: priorities.end,
+    },
+  ];
+}

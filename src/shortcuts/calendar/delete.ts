@@ -1,0 +1,165 @@
+/**
+ * `hark calendar +delete`: cancel an event. It reads the event first, to say what is deleted
+ * and to refuse a whole recurring series without `--all-instances`; it asks on a terminal and
+ * needs `--yes` otherwise. A delete whose answer was lost and that is retried finds the event
+ * gone (193001): that counts as deleted.
+ *
+ * @module
+ */
+
+import { ApiError, CancelledError, ValidationError } from "../../errors/mod.ts";
+import type { ApiRequest } from "../../http/request.ts";
+import { terminalSafe } from "../../output/mod.ts";
+import { defineShortcut, type ParamSpec, type ShortcutInput } from "../definition.ts";
+import { CALENDAR_ID_PARAM, checkCalendarId } from "./agenda.ts";
+import {
+  ALL_INSTANCES_PARAM,
+  checkEventId,
+  EVENT_DELETE,
+  EVENT_ID_PARAM,
+  EVENT_READ,
+  eventKind,
+  eventPath,
+  getEventRequest,
+  guardSeries,
+  readEvent,
+  touched,
+} from "./_event_api.ts";
+import { eventJson, type LarkEvent, localTime, spanColumns } from "./_event_json.ts";
+
+/** Lark's code for an event that does not exist (or no longer does). */
+export const EVENT_NOT_FOUND = 193001;
+
+/** `--notify` and `--no-notify`: whether Lark tells the attendees (`need_notification`). */
+export const NOTIFY_PARAMS: readonly ParamSpec[] = [
+  {
+    name: "notify",
+    type: "bool",
+    description: "notify the attendees (Lark's default)",
+  },
+  {
+    name: "no-notify",
+    type: "bool",
+    description: "do not notify the attendees",
+  },
+];
+
+/**
+ * `need_notification` from `--notify` / `--no-notify`; `undefined` when neither was given.
+ *
+ * @param input the shortcut input
+ * @throws {ValidationError} naming `--no-notify` when both were given
+ */
+export function notifyOf(input: ShortcutInput): boolean | undefined {
+  const yes = input.values.notify === true;
+  const no = input.values["no-notify"] === true;
+  if (yes && no) {
+    throw new ValidationError("Cannot use --notify with --no-notify", {
+      param: "--no-notify",
+      suggestion: "Give one of them",
+    });
+  }
+  return yes ? true : no ? false : undefined;
+}
+
+/**
+ * The delete request.
+ *
+ * @param input the shortcut input
+ */
+export function deleteRequest(input: ShortcutInput): ApiRequest {
+  const notify = notifyOf(input);
+  return {
+    method: "DELETE",
+    path: eventPath(input.values["calendar-id"] as string, input.values["event-id"] as string),
+    query: { need_notification: notify ?? true },
+    scopes: [EVENT_DELETE],
+  };
+}
+
+/**
+ * The question asked before deleting.
+ *
+ * @param event the event read
+ * @param timeZone the viewer's zone
+ */
+export function deleteQuestion(event: LarkEvent, timeZone: string): string {
+  const shown = eventJson(event, timeZone);
+  const title = terminalSafe(String(event.summary || "(no title)"), { breaks: "space" });
+  const when = localTime(shown.start_time, timeZone);
+  const kind = eventKind(event);
+  const what = kind === "series"
+    ? `the whole series "${title}" (every instance, from ${when})`
+    : kind === "instance"
+    ? `one instance of "${title}" (${when})`
+    : `"${title}" (${when})`;
+  return `Delete ${what}?`;
+}
+
+/** `calendar +delete`. */
+export const remove = defineShortcut<{ event: LarkEvent; alreadyGone: boolean }>({
+  service: "calendar",
+  verb: "+delete",
+  description: "Cancel an event (one instance of a series by its instance id; the whole series " +
+    "only with --all-instances)",
+  examples: [
+    "hark calendar +delete --event-id 0b5f3e1c-94aa-4b8e-9c1d-2f8e0a7d6c31_0",
+    "hark calendar +delete --event-id 0b5f3e1c-94aa-4b8e-9c1d-2f8e0a7d6c31_0 --no-notify --yes",
+    "hark calendar +delete --event-id 0b5f3e1c-94aa-4b8e-9c1d-2f8e0a7d6c31_1795435200 --yes",
+  ],
+  identities: ["user", "bot"],
+  scopes: { user: [EVENT_READ, EVENT_DELETE], bot: [EVENT_READ, EVENT_DELETE] },
+  effect: "delete",
+  idempotent: true,
+  params: [
+    EVENT_ID_PARAM,
+    CALENDAR_ID_PARAM,
+    ...NOTIFY_PARAMS,
+    ALL_INSTANCES_PARAM,
+    { name: "yes", type: "bool", description: "delete without asking" },
+  ],
+  validate(input) {
+    checkCalendarId(input);
+    checkEventId(input);
+    notifyOf(input);
+  },
+  requests(input) {
+    const calendarId = input.values["calendar-id"] as string;
+    return [
+      getEventRequest(calendarId, input.values["event-id"] as string),
+      deleteRequest(input),
+    ];
+  },
+  async run(input, client) {
+    const calendarId = input.values["calendar-id"] as string;
+    const event = await readEvent(client, calendarId, input.values["event-id"] as string);
+    guardSeries(input, event, "delete");
+    if (input.values.yes !== true) {
+      const ok = await input.confirm(deleteQuestion(event, input.timeZone), "--yes");
+      if (!ok) throw new CancelledError("Cancelled: nothing was deleted");
+    }
+    try {
+      await client.request(deleteRequest(input));
+    } catch (error) {
+      // Read a moment ago, gone now: a retry after a lost answer, or someone else deleted it.
+      if (error instanceof ApiError && error.apiCode === EVENT_NOT_FOUND) {
+        return { event, alreadyGone: true };
+      }
+      throw error;
+    }
+    return { event, alreadyGone: false };
+  },
+  output: (result, input) => ({
+    ...eventJson(result.event, input.timeZone),
+    ...touched(result.event),
+    deleted: true,
+    already_deleted: result.alreadyGone,
+    need_notification: notifyOf(input) ?? true,
+  }),
+  columns: (input) => [
+    { header: "DELETED", value: "event_id", kind: "id", priority: 5 },
+    { header: "SUMMARY", value: "summary", priority: 4 },
+    ...spanColumns(input.timeZone, { start: 3, end: 1 }),
+    { header: "SCOPE", value: "scope", priority: 2 },
+  ],
+});

@@ -1,0 +1,85 @@
+/**
+ * `hark calendar +get`: one event, with its attendees and their answers.
+ *
+ * @module
+ */
+
+import { defineShortcut } from "../definition.ts";
+import { CALENDAR_ID_PARAM, checkCalendarId } from "./agenda.ts";
+import {
+  checkEventId,
+  EVENT_ID_PARAM,
+  EVENT_READ,
+  eventKind,
+  getEventRequest,
+  type LarkAttendee,
+  listAttendeesRequest,
+  readAttendees,
+  readEvent,
+} from "./_event_api.ts";
+import { eventJson, type LarkEvent, spanColumns } from "./_event_json.ts";
+
+/** What `+get` returns. */
+export interface EventWithAttendees {
+  /** The event. */
+  event: LarkEvent;
+  /** Every attendee. */
+  attendees: LarkAttendee[];
+}
+
+/**
+ * An attendee as a cell shows it: `Ann Lee (accept)`.
+ *
+ * @param attendee the attendee
+ */
+export function attendeeCell(attendee: LarkAttendee): string {
+  const name = attendee.display_name || attendee.user_id || attendee.attendee_id || "?";
+  return `${name} (${attendee.rsvp_status ?? "needs_action"})`;
+}
+
+/** `calendar +get`. */
+export const get = defineShortcut<EventWithAttendees>({
+  service: "calendar",
+  verb: "+get",
+  description: "Show one event with its attendees and their answers (RSVP)",
+  examples: [
+    "hark calendar +get --event-id 0b5f3e1c-94aa-4b8e-9c1d-2f8e0a7d6c31_0",
+    "hark calendar +get --event-id 0b5f3e1c-94aa-4b8e-9c1d-2f8e0a7d6c31_0 --json",
+  ],
+  identities: ["user", "bot"],
+  scopes: { user: [EVENT_READ], bot: [EVENT_READ] },
+  effect: "read",
+  params: [EVENT_ID_PARAM, CALENDAR_ID_PARAM],
+  validate(input) {
+    checkCalendarId(input);
+    checkEventId(input);
+  },
+  requests(input) {
+    const calendarId = input.values["calendar-id"] as string;
+    const eventId = input.values["event-id"] as string;
+    return [getEventRequest(calendarId, eventId), listAttendeesRequest(calendarId, eventId)];
+  },
+  async run(input, client) {
+    const calendarId = input.values["calendar-id"] as string;
+    const eventId = input.values["event-id"] as string;
+    const event = await readEvent(client, calendarId, eventId);
+    const attendees = await readAttendees(client, calendarId, eventId);
+    return { event, attendees };
+  },
+  output: (result, input) => ({
+    ...eventJson(result.event, input.timeZone),
+    kind: eventKind(result.event),
+    attendees: result.attendees,
+  }),
+  columns: (input) => [
+    { header: "EVENT ID", value: "event_id", kind: "id", priority: 6 },
+    { header: "SUMMARY", value: "summary", priority: 5 },
+    ...spanColumns(input.timeZone, { start: 4, end: 3 }),
+    { header: "STATUS", value: "status", priority: 1 },
+    {
+      header: "ATTENDEES",
+      value: (row) => (row.attendees as LarkAttendee[]).map(attendeeCell),
+      priority: 2,
+    },
+  ],
+});

@@ -1,0 +1,412 @@
+/**
+ * `hark calendar +update`: change an event. Only the fields given are sent. The event is read
+ * first: the result (and the terminal view) shows each change as before → after.
+ *
+ * Concurrent changes: Lark's event has no version or update time (calendar.v4.calendarEvent in
+ * the SDK's types/index.d.ts has only `create_time`), so hark compares what it read with a
+ * second read just before writing; if someone changed the event in between, it stops without
+ * writing and prints the command that retries on the new state. Retries of the write itself are
+ * safe: the patch sets the same values again, attendees already added or removed are skipped.
+ *
+ * @module
+ */
+
+import { ApiError, ValidationError } from "../../errors/mod.ts";
+import type { ApiRequest } from "../../http/request.ts";
+import { terminalSafe } from "../../output/mod.ts";
+import { defineShortcut, type ParamSpec, type ShortcutInput } from "../definition.ts";
+import { type TimeInput, toLarkEventTimes } from "../../time/mod.ts";
+import { CALENDAR_ID_PARAM, checkCalendarId, TIMEZONE_PARAM } from "./agenda.ts";
+import { addAttendees, addAttendeesRequests, parseAttendees } from "./create.ts";
+import { NOTIFY_PARAMS, notifyOf } from "./delete.ts";
+import {
+  ALL_INSTANCES_PARAM,
+  checkEventId,
+  EVENT_ID_PARAM,
+  EVENT_READ,
+  EVENT_UPDATE,
+  eventKind,
+  eventPath,
+  getEventRequest,
+  guardSeries,
+  listAttendeesRequest,
+  readAttendees,
+  readEvent,
+  retryCommand,
+  touched,
+} from "./_event_api.ts";
+import { eventJson, type LarkEvent, localTime } from "./_event_json.ts";
+
+/** At most this many attendees per `batch_delete` (MCP server `calendar_v4` schema: 500). */
+export const REMOVE_BATCH = 500;
+
+/** The fields whose change between hark's two reads means someone else changed the event. */
+const WATCHED = [
+  "summary",
+  "description",
+  "start_time",
+  "end_time",
+  "location",
+  "recurrence",
+  "status",
+] as const;
+
+/** One change: the field (hark's JSON name) and its value before and after. */
+export interface Change {
+  /** `summary`, `description`, `start_time`, `end_time`, `location`. */
+  field: string;
+  /** The value read. */
+  before: unknown;
+  /** The value sent. */
+  after: unknown;
+}
+
+/** What `+update` returns. */
+export interface UpdateResult {
+  /** The event as read first. */
+  before: LarkEvent;
+  /** The event after the change. */
+  after: LarkEvent;
+  /** The fields changed. */
+  changes: Change[];
+  /** Open ids invited. */
+  added: string[];
+  /** Open ids removed. */
+  removed: string[];
+}
+
+const FIELD_PARAMS: readonly ParamSpec[] = [
+  { name: "summary", type: "string", description: "the new title" },
+  { name: "description", type: "string", description: "the new details" },
+  {
+    name: "start",
+    type: "datetime",
+    description: "the new start (with --end; two dates make an all-day event)",
+  },
+  { name: "end", type: "datetime", description: "the new end (with --start)" },
+  { name: "location", type: "string", description: "the new place's name" },
+  {
+    name: "add-attendees",
+    type: "string",
+    description: "open ids to invite, comma-separated",
+    valueName: "<ids>",
+  },
+  {
+    name: "remove-attendees",
+    type: "string",
+    description: "open ids to remove, comma-separated",
+    valueName: "<ids>",
+  },
+];
+
+/**
+ * The patch body: only the fields given.
+ *
+ * @param input the shortcut input
+ * @throws {ValidationError} naming `--start` or `--end` when only one is given, or the end is not
+ *   after the start
+ */
+export function patchBody(input: ShortcutInput): Record<string, unknown> {
+  const { values } = input;
+  const body: Record<string, unknown> = {};
+  if (values.summary !== undefined) body.summary = values.summary;
+  if (values.description !== undefined) body.description = values.description;
+  if (values.location !== undefined) body.location = { name: values.location };
+  if ((values.start === undefined) !== (values.end === undefined)) {
+    const missing = values.start === undefined ? "--start" : "--end";
+    throw new ValidationError(`Missing ${missing}: Lark changes the start and end together`, {
+      param: missing,
+      suggestion: "Give both --start and --end",
+    });
+  }
+  if (values.start !== undefined) {
+    Object.assign(
+      body,
+      toLarkEventTimes(values.start as TimeInput, values.end as TimeInput, input.timeZone),
+    );
+  }
+  const notify = notifyOf(input);
+  if (notify !== undefined && Object.keys(body).length > 0) body.need_notification = notify;
+  return body;
+}
+
+/**
+ * The attendees to add and to remove, as given.
+ *
+ * @param input the shortcut input
+ * @throws {ValidationError} naming the flag of a malformed list, or `--remove-attendees` when
+ *   someone is in both
+ */
+export function attendeeChanges(input: ShortcutInput): { add: string[]; remove: string[] } {
+  const read = (flag: string) => {
+    try {
+      return parseAttendees(input.values[flag] as string | undefined);
+    } catch {
+      throw new ValidationError(
+        `Invalid value ${JSON.stringify(input.values[flag])} for --${flag}`,
+        { param: `--${flag}`, suggestion: "Give comma-separated open ids, such as ou_1,ou_2" },
+      );
+    }
+  };
+  const add = read("add-attendees");
+  const remove = read("remove-attendees");
+  const both = add.find((id) => remove.includes(id));
+  if (both) {
+    throw new ValidationError(
+      `Cannot both add and remove "${both}": it is in --add-attendees and --remove-attendees`,
+      { param: "--remove-attendees" },
+    );
+  }
+  return { add, remove };
+}
+
+function removeRequests(calendarId: string, eventId: string, ids: string[]): ApiRequest[] {
+  const requests: ApiRequest[] = [];
+  for (let i = 0; i < ids.length; i += REMOVE_BATCH) {
+    requests.push({
+      method: "POST",
+      path: `${eventPath(calendarId, eventId)}/attendees/batch_delete`,
+      query: { user_id_type: "open_id" },
+      body: {
+        delete_ids: ids.slice(i, i + REMOVE_BATCH).map((id) => ({ type: "user", user_id: id })),
+      },
+      scopes: [EVENT_UPDATE],
+    });
+  }
+  return requests;
+}
+
+function patchRequest(input: ShortcutInput, body: Record<string, unknown>): ApiRequest {
+  const calendarId = input.values["calendar-id"] as string;
+  const eventId = input.values["event-id"] as string;
+  return {
+    method: "PATCH",
+    path: eventPath(calendarId, eventId),
+    query: { user_id_type: "open_id" },
+    body,
+    // The same patch twice sets the same values: safe to retry after a lost answer.
+    idempotencyKey: `patch-${eventId}`,
+    scopes: [EVENT_UPDATE],
+  };
+}
+
+function watched(event: LarkEvent): string {
+  const pick = (key: string) => {
+    const value = event[key];
+    return value === "" ? undefined : value;
+  };
+  return JSON.stringify(WATCHED.map((key) => {
+    const value = pick(key) as Record<string, unknown> | undefined;
+    // Lark may add the zone to a time it returns; the moment is what matters.
+    if (key.endsWith("_time") && value) return [value.timestamp, value.date];
+    return value;
+  }));
+}
+
+/**
+ * The changes a patch makes, in hark's JSON shape: fields whose value differs.
+ *
+ * @param before the event read
+ * @param body the patch body
+ * @param timeZone the viewer's zone
+ */
+export function changesOf(
+  before: LarkEvent,
+  body: Record<string, unknown>,
+  timeZone: string,
+): Change[] {
+  const old = eventJson(before, timeZone);
+  const changes: Change[] = [];
+  for (const field of ["summary", "description"]) {
+    if (body[field] !== undefined && body[field] !== (before[field] ?? "")) {
+      changes.push({ field, before: before[field] ?? "", after: body[field] });
+    }
+  }
+  if (body.start_time !== undefined) {
+    const next = eventJson({
+      event_id: before.event_id,
+      start_time: body.start_time as LarkEvent["start_time"],
+      end_time: body.end_time as LarkEvent["end_time"],
+    }, timeZone);
+    for (const field of ["start_time", "end_time"] as const) {
+      if (next[field] !== old[field]) {
+        changes.push({ field, before: old[field] ?? "", after: next[field] });
+      }
+    }
+  }
+  if (body.location !== undefined) {
+    const name = (before.location as { name?: string } | undefined)?.name ?? "";
+    const after = (body.location as { name: string }).name;
+    if (after !== name) changes.push({ field: "location", before: name, after });
+  }
+  return changes;
+}
+
+/** `calendar +update`. */
+export const update = defineShortcut<UpdateResult>({
+  service: "calendar",
+  verb: "+update",
+  description: "Change an event: only the fields given are sent; shows each change before → " +
+    "after, and stops if the event changed meanwhile",
+  examples: [
+    "hark calendar +update --event-id 0b5f3e1c-94aa-4b8e-9c1d-2f8e0a7d6c31_0 --summary 'Design " +
+    "review (moved)' --start '2026-11-25 15:00' --end '2026-11-25 16:00'",
+    "hark calendar +update --event-id 0b5f3e1c-94aa-4b8e-9c1d-2f8e0a7d6c31_0 " +
+    "--add-attendees ou_1,ou_2 --remove-attendees ou_3",
+    "hark calendar +update --event-id 0b5f3e1c-94aa-4b8e-9c1d-2f8e0a7d6c31_1795435200 " +
+    "--location 'Room 4'",
+  ],
+  identities: ["user", "bot"],
+  scopes: { user: [EVENT_READ, EVENT_UPDATE], bot: [EVENT_READ, EVENT_UPDATE] },
+  effect: "write",
+  idempotent: true,
+  params: [
+    EVENT_ID_PARAM,
+    ...FIELD_PARAMS,
+    ...NOTIFY_PARAMS,
+    ALL_INSTANCES_PARAM,
+    CALENDAR_ID_PARAM,
+    TIMEZONE_PARAM,
+  ],
+  validate(input) {
+    checkCalendarId(input);
+    checkEventId(input);
+    if (typeof input.values.summary === "string" && input.values.summary.trim() === "") {
+      throw new ValidationError('Invalid value "" for --summary: expected a title', {
+        param: "--summary",
+      });
+    }
+    const body = patchBody(input);
+    const { add, remove } = attendeeChanges(input);
+    if (Object.keys(body).length === 0 && add.length === 0 && remove.length === 0) {
+      throw new ValidationError("Nothing to change: give at least one field to change", {
+        param: "--summary",
+        suggestion: "Give --summary, --description, --start and --end, --location, " +
+          "--add-attendees or --remove-attendees",
+      });
+    }
+  },
+  requests(input) {
+    const calendarId = input.values["calendar-id"] as string;
+    const eventId = input.values["event-id"] as string;
+    const body = patchBody(input);
+    const { add, remove } = attendeeChanges(input);
+    const reads = [getEventRequest(calendarId, eventId)];
+    if (add.length + remove.length > 0) reads.push(listAttendeesRequest(calendarId, eventId));
+    return [
+      ...reads,
+      // Read again just before writing, to see a concurrent change.
+      getEventRequest(calendarId, eventId),
+      ...(Object.keys(body).length > 0 ? [patchRequest(input, body)] : []),
+      ...addAttendeesRequests(calendarId, eventId, add, notifyOf(input)),
+      ...removeRequests(calendarId, eventId, remove),
+    ];
+  },
+  async run(input, client) {
+    const calendarId = input.values["calendar-id"] as string;
+    const eventId = input.values["event-id"] as string;
+    const body = patchBody(input);
+    const wanted = attendeeChanges(input);
+    const before = await readEvent(client, calendarId, eventId);
+    guardSeries(input, before, "update");
+    let added: string[] = [];
+    let removed: string[] = [];
+    if (wanted.add.length + wanted.remove.length > 0) {
+      if (eventKind(before) === "instance") {
+        throw new ValidationError(
+          `Cannot change the attendees of one instance ("${eventId}"): attendees belong to the ` +
+            `series "${before.recurring_event_id}"`,
+          {
+            param: "--event-id",
+            suggestion: "Change them on the series, with --all-instances",
+            command: retryCommand("+update", update.params, {
+              ...input.values,
+              "event-id": String(before.recurring_event_id),
+              "all-instances": true,
+            }),
+          },
+        );
+      }
+      const present = new Set(
+        (await readAttendees(client, calendarId, eventId))
+          .filter((a) => a.type === "user" && a.rsvp_status !== "removed")
+          .map((a) => String(a.user_id)),
+      );
+      added = wanted.add.filter((id) => !present.has(id));
+      removed = wanted.remove.filter((id) => present.has(id));
+    }
+    const changes = changesOf(before, body, input.timeZone);
+    const fresh = await readEvent(client, calendarId, eventId);
+    if (watched(fresh) !== watched(before)) {
+      throw new ApiError(
+        `Cannot update event "${eventId}": it changed while hark was reading it ` +
+          "(someone else edited it); nothing was written",
+        {
+          type: "conflict",
+          suggestion: "Look at the event again, then run the same command to apply your change " +
+            "to the new state",
+          command: retryCommand("+update", update.params, input.values),
+        },
+      );
+    }
+    let after = fresh;
+    if (Object.keys(body).length > 0) {
+      const patched = await client.request<{ event?: LarkEvent }>(patchRequest(input, body));
+      after = patched?.event ?? fresh;
+    }
+    const notify = notifyOf(input);
+    await addAttendees(client, addAttendeesRequests(calendarId, eventId, added, notify));
+    for (const request of removeRequests(calendarId, eventId, removed)) {
+      await client.request(request);
+    }
+    return { before, after, changes, added, removed };
+  },
+  output: (result, input) => ({
+    event_id: result.after.event_id ?? result.before.event_id,
+    ...touched(result.before),
+    changes: result.changes,
+    attendees_added: result.added,
+    attendees_removed: result.removed,
+    event: eventJson(result.after, input.timeZone),
+  }),
+  render: (input) => (data) => drawChanges(data as Record<string, unknown>, input.timeZone),
+  columns: [
+    { header: "EVENT ID", value: "event_id", kind: "id", priority: 4 },
+    {
+      header: "CHANGED",
+      value: (row) => (row.changes as Change[]).map((c) => c.field),
+      priority: 3,
+    },
+    { header: "ADDED", value: "attendees_added", priority: 2 },
+    { header: "REMOVED", value: "attendees_removed", priority: 1 },
+  ],
+});
+
+/**
+ * The terminal view of an update: what changed, before → after, in local time.
+ *
+ * @param data the output of `+update`
+ * @param timeZone the viewer's zone
+ */
+export function drawChanges(data: Record<string, unknown>, timeZone: string): string {
+  const safe = (v: unknown) => terminalSafe(String(v ?? ""), { breaks: "space" });
+  const show = (field: string, v: unknown) =>
+    field.endsWith("_time") ? localTime(v, timeZone) : JSON.stringify(safe(v));
+  const scope = data.scope === "instance"
+    ? ` (one instance of series ${safe(data.series_id)})`
+    : data.scope === "series"
+    ? " (the whole series)"
+    : "";
+  const lines = [`Updated event ${safe(data.event_id)}${scope}`];
+  const changes = data.changes as Change[];
+  const width = Math.max(0, ...changes.map((c) => c.field.length));
+  for (const c of changes) {
+    lines.push(
+      `  ${c.field.padEnd(width)}  ${show(c.field, c.before)} → ${show(c.field, c.after)}`,
+    );
+  }
+  for (const id of data.attendees_added as string[]) lines.push(`  + attendee ${safe(id)}`);
+  for (const id of data.attendees_removed as string[]) lines.push(`  − attendee ${safe(id)}`);
+  if (lines.length === 1) lines.push("  nothing changed: the event already had these values");
+  return lines.join("\n") + "\n";
+}
