@@ -57,16 +57,21 @@ export function eventPath(calendarId: string, eventId: string): string {
   return `${eventsPath(calendarId)}/${id}`;
 }
 
+/** The longest event or instance id accepted (Lark's are well under 100 characters). */
+export const MAX_EVENT_ID_LENGTH = 256;
+
 /**
- * Checks `--event-id`: not blank, no spaces or control characters.
+ * Checks `--event-id`: not blank, not longer than {@link MAX_EVENT_ID_LENGTH}, no spaces or
+ * control characters.
  *
  * @param input the shortcut input
  * @throws {ValidationError} naming `--event-id`
  */
 export function checkEventId(input: ShortcutInput): string {
   const id = input.values["event-id"] as string;
-  if (id.trim() === "" || /[\s\p{Cc}\p{Cf}]/u.test(id)) {
-    throw new ValidationError(`Invalid value ${JSON.stringify(id)} for --event-id`, {
+  if (id.trim() === "" || id.length > MAX_EVENT_ID_LENGTH || /[\s\p{Cc}\p{Cf}]/u.test(id)) {
+    const shown = id.length > 60 ? `${id.slice(0, 60)}…` : id;
+    throw new ValidationError(`Invalid value ${JSON.stringify(shown)} for --event-id`, {
       param: "--event-id",
       suggestion: "Give an event id as +agenda lists it",
       command: "hark calendar +agenda",

@@ -230,6 +230,7 @@ export const create = defineShortcut<CreatedEvent>({
       input.values["calendar-id"] as string,
       createEventRequest(input, input.ctx.randomUUID()),
       parseAttendees(input.values.attendees as string | undefined),
+      input.ctx.timeout,
     );
   },
   output: (result, input) => createdJson(result, input.timeZone),
@@ -244,6 +245,7 @@ export const create = defineShortcut<CreatedEvent>({
  * @param calendarId the calendar
  * @param request the event-creation request
  * @param attendees open ids
+ * @param timeout the context's timer (the rollback's time limit runs on it)
  * @throws {ApiError} when adding the attendees fails, saying whether the rollback worked
  */
 export async function createWithAttendees(
@@ -251,6 +253,7 @@ export async function createWithAttendees(
   calendarId: string,
   request: ApiRequest,
   attendees: readonly string[],
+  timeout: (ms: number) => AbortSignal,
 ): Promise<CreatedEvent> {
   const created = await client.request<{ event: LarkEvent }>(request);
   const event = created.event;
@@ -262,7 +265,7 @@ export async function createWithAttendees(
     );
     return { event, attendees: added };
   } catch (error) {
-    throw await rollBack(client, calendarId, event.event_id, error);
+    throw await rollBack(client, calendarId, event.event_id, error, timeout);
   }
 }
 
@@ -302,6 +305,7 @@ async function rollBack(
   calendarId: string,
   eventId: string,
   error: unknown,
+  timeout: (ms: number) => AbortSignal,
 ): Promise<HarkError> {
   const reason = error instanceof Error ? error.message : String(error);
   const options = (recovery: string) => ({
@@ -323,7 +327,7 @@ async function rollBack(
       query: { need_notification: false },
       scopes: [EVENT_DELETE],
       cleanup: true,
-      signal: AbortSignal.timeout(ROLLBACK_TIMEOUT_MS),
+      signal: timeout(ROLLBACK_TIMEOUT_MS),
     });
   } catch (deleteError) {
     return new ApiError(

@@ -380,6 +380,7 @@ export const findTime = defineShortcut<FindTimeResult>({
         end: seconds(first.end),
       }),
       search.attendees.filter((a) => a !== me),
+      input.ctx.timeout,
     );
     return { slots, booked };
   },
