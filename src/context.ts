@@ -32,6 +32,8 @@ export interface InputStream {
   readonly isTerminal: boolean;
   /** Reads all of stdin as bytes. */
   readAll(): Promise<Uint8Array>;
+  /** Stdin as a stream of bytes, as it arrives (`hark mcp` reads the protocol from it). */
+  stream(): ReadableStream<Uint8Array>;
 }
 
 /** Options of {@link Context.run}. */

@@ -9,7 +9,6 @@
 import type { CommandCall } from "../cli/command_spec.ts";
 import { openSession, withDebug } from "../cli/session.ts";
 import type { Context } from "../context.ts";
-import { stdinStream } from "../runtime/real_context.ts";
 import { loadServices } from "../shortcuts/services.ts";
 import { EMPTY_STDIN, ToolRunner } from "./tool_runner.ts";
 import { selectTools, type ToolSetOptions } from "./tool_set.ts";
@@ -98,7 +97,7 @@ export async function runMcpCommand(call: CommandCall): Promise<void> {
   await serveMcp({
     tools,
     runner,
-    input: stdinStream(),
+    input: call.ctx.stdin.stream(),
     output: call.ctx.stdout,
     signal: call.ctx.signal,
     log,

@@ -25,6 +25,7 @@ import { EXTRA_ARGUMENTS, flagsToArguments, type ShortcutTool } from "./tool_sch
 export const EMPTY_STDIN: InputStream = {
   isTerminal: false,
   readAll: () => Promise.resolve(new Uint8Array()),
+  stream: () => new Blob([]).stream(),
 };
 
 /** What a {@link ToolRunner} needs. */

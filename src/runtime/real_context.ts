@@ -54,6 +54,7 @@ export function createRealContext(options: RealContextOptions): Context {
     stdin: {
       isTerminal: Deno.stdin.isTerminal(),
       readAll: () => new Response(Deno.stdin.readable).bytes(),
+      stream: () => Deno.stdin.readable,
     },
     stdout: stream(Deno.stdout),
     stderr,
@@ -75,14 +76,6 @@ export function createRealContext(options: RealContextOptions): Context {
     pid: Deno.pid,
   };
   return context;
-}
-
-/**
- * This process's stdin as a stream of bytes, for `hark mcp`, which reads the protocol as it
- * comes ({@link Context.stdin} only reads all of it at once). Take it once.
- */
-export function stdinStream(): ReadableStream<Uint8Array> {
-  return Deno.stdin.readable;
 }
 
 function stream(file: typeof Deno.stdout): Context["stdout"] {

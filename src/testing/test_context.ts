@@ -136,6 +136,7 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
     stdin: {
       isTerminal: options.stdinIsTerminal ?? false,
       readAll: () => Promise.resolve(stdin),
+      stream: () => new Blob([stdin]).stream(),
     },
     stdout,
     stderr,
