@@ -26,4 +26,10 @@ export {
   errorFromApiCode,
   neededScopes,
 } from "./api_code_map.ts";
-export { type ErrorEnvelope, formatErrorText, toEnvelope } from "./envelope.ts";
+export {
+  type ErrorEnvelope,
+  fallbackCommand,
+  type FallbackCommands,
+  formatErrorText,
+  toEnvelope,
+} from "./envelope.ts";
