@@ -47,7 +47,7 @@ export async function runConfigInit(call: CommandCall): Promise<void> {
       param: "--app-secret-stdin",
     });
   }
-  await configInit(await openSession(call.ctx, call.globals), options);
+  await configInit(await openSession(call.ctx, call.globals, { profile: "create" }), options);
 }
 
 /** Options of {@link configInit}, as given on the command line. */
