@@ -215,6 +215,27 @@ export class CancelledError extends HarkError {
   }
 }
 
+/**
+ * Something hark waited for has not happened yet, such as a sign-in not approved when `--wait`
+ * ran out; exit 75 ({@link ExitCode.Pending}). The recovery runs the same thing again.
+ */
+export class PendingError extends HarkError {
+  /**
+   * @param message what is still pending
+   * @param options the suggestion and the command that picks up where this stopped
+   */
+  constructor(message: string, options: HarkErrorOptions & { command: string }) {
+    super(
+      ExitCode.Pending,
+      "pending",
+      message,
+      recovery(options, "Try again later"),
+      options.cause,
+    );
+    this.name = "PendingError";
+  }
+}
+
 /** A bug in hark; exit 5. */
 export class InternalError extends HarkError {
   /**

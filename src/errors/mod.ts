@@ -13,6 +13,7 @@ export {
   type HarkErrorOptions,
   InternalError,
   NetworkError,
+  PendingError,
   PermissionError,
   type Recovery,
   toHarkError,
