@@ -82,21 +82,45 @@ Deno.test(requires(["tmux"], {
         await terminal.type(secret, "Enter");
         await terminal.waitFor(/Service/);
         await terminal.type("Down", "Enter"); // Feishu
-        await terminal.waitFor(/Default output format/);
-        await terminal.type("Down", "Enter"); // json
+        const offered = await terminal.waitFor(/Default output format/);
+        assert.match(offered, /auto \(table on a terminal, JSON when piped\)/);
+        await terminal.type("Enter"); // auto, the default
         const screen = await terminal.waitFor(/EXIT=\d/);
         assert.match(screen, /EXIT=0/);
         assert.doesNotMatch(screen, new RegExp(secret), "the secret was echoed");
         assert.match(screen, /App secret \*+/);
         const config = await home.readConfig() as {
           apps: Record<string, { app_id: string; app_secret: string; base_url: string }>;
-          preferences: { output_format: string };
+          preferences?: unknown;
         };
         assert.deepEqual(config.apps.work, {
           app_id: "cli_typed",
           app_secret: "@keychain:hark/work/app_secret",
           base_url: "https://open.feishu.cn",
         });
+        assert.equal(config.preferences, undefined, "auto writes no output format");
+      } finally {
+        await terminal.close();
+      }
+
+      // Again, choosing json and replacing the profile: the preference is written.
+      terminal = await Terminal.start(`hark-test-${Deno.pid}-3`, script);
+      try {
+        await terminal.waitFor(/Profile name/);
+        await terminal.type("C-u", "work", "Enter");
+        await terminal.waitFor(/App ID/);
+        await terminal.type("Enter");
+        await terminal.waitFor(/App secret/);
+        await terminal.type(secret, "Enter");
+        await terminal.waitFor(/Service/);
+        await terminal.type("Down", "Enter"); // Feishu
+        await terminal.waitFor(/Default output format/);
+        await terminal.type("Down", "Down", "Enter"); // auto, table, json
+        await terminal.waitFor(/Replace it\?/);
+        await terminal.type("y", "Enter");
+        const screen = await terminal.waitFor(/EXIT=\d/);
+        assert.match(screen, /EXIT=0/);
+        const config = await home.readConfig() as { preferences: { output_format: string } };
         assert.equal(config.preferences.output_format, "json");
       } finally {
         await terminal.close();
