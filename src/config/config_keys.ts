@@ -25,11 +25,8 @@ interface KeySpec {
   parse(value: string, key: string): unknown;
   /** Whether the value is a secret reference. */
   secret?: boolean;
-  /**
-   * A command that puts a good value in place of a bad one, with `<key>` standing for the key:
-   * what the error for a hand-edited value offers to run.
-   */
-  fix?: string;
+  /** The command that puts a good value in place of a bad one at `key`, for a hand-edited file. */
+  fix?: (key: string) => string;
 }
 
 const PROFILE = "<profile>";
@@ -42,12 +39,12 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
       "when piped)",
     // `auto` is the absence of a preference: setting it removes the key.
     parse: (value, key) => value === "auto" ? undefined : oneOf(value, key, OUTPUT_FORMATS),
-    fix: "hark config set <key> auto",
+    fix: (key) => `hark config set ${key} auto`,
   },
   {
     key: "preferences.color",
     describe: "true or false",
-    fix: "hark config set <key> true",
+    fix: (key) => `hark config set ${key} true`,
     parse: (value, key) => {
       if (["true", "on", "yes", "1"].includes(value.toLowerCase())) return true;
       if (["false", "off", "no", "0"].includes(value.toLowerCase())) return false;
@@ -62,7 +59,7 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
   {
     key: `apps.${PROFILE}.app_id`,
     describe: "the app id, such as cli_a1b2c3",
-    fix: "hark config init --force",
+    fix: (key) => `hark config init --force${profileFlag(key)}`,
     parse: (value, key) => {
       if (!/^[\x21-\x7e]{1,128}$/.test(value)) {
         throw invalid(key, value, "an app id such as cli_a1b2c3");
@@ -74,7 +71,7 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     key: `apps.${PROFILE}.app_secret`,
     describe: "a reference: @keychain:hark/<profile>/app_secret or @env:VAR",
     secret: true,
-    fix: "hark config init --force",
+    fix: (key) => `hark config init --force${profileFlag(key)}`,
     parse: (value, key) => {
       const input = parseSecretInput(value);
       if (input.kind === "keychain" && input.path.trim() !== "") return value;
@@ -88,7 +85,7 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
           param: key,
           suggestion: "Store the secret in the keychain with hark config init (it asks for the " +
             "secret on a terminal, or reads it from stdin with --app-secret-stdin)",
-          command: fixCommand("hark config init --force", key),
+          command: `hark config init --force${profileFlag(key)}`,
         },
       );
     },
@@ -96,19 +93,19 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
   {
     key: `apps.${PROFILE}.base_url`,
     describe: "an http(s) URL, such as https://open.feishu.cn",
-    fix: `hark config set <key> ${DEFAULT_BASE_URL}`,
+    fix: (key) => `hark config set ${key} ${DEFAULT_BASE_URL}`,
     parse: (value, key) => httpUrl(value, key),
   },
   {
     key: `apps.${PROFILE}.accounts_url`,
     describe: "an http(s) URL, such as https://accounts.feishu.cn",
-    fix: "hark config set <key> https://accounts.larksuite.com",
+    fix: (key) => `hark config set ${key} https://accounts.larksuite.com`,
     parse: (value, key) => httpUrl(value, key),
   },
   {
     key: `apps.${PROFILE}.device_authorization_path`,
     describe: "a path starting with /",
-    fix: `hark config set <key> ${DEFAULT_DEVICE_AUTHORIZATION_PATH}`,
+    fix: (key) => `hark config set ${key} ${DEFAULT_DEVICE_AUTHORIZATION_PATH}`,
     parse: (value, key) => {
       if (!/^\/[\x21-\x7e]*$/.test(value)) throw invalid(key, value, "a path starting with /");
       return value;
@@ -117,7 +114,7 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
   {
     key: `apps.${PROFILE}.credential_command`,
     describe: 'a JSON array: the program and its arguments, such as ["vault-token","hark"]',
-    fix: `hark config set <key> '["vault-token","hark"]'`,
+    fix: (key) => `hark config set ${key} '["vault-token","hark"]'`,
     parse: (value, key) => {
       // The command's arguments may hold a token: errors never quote the value.
       const expected = 'a JSON array of strings, such as ["vault-token","hark"]';
@@ -222,7 +219,7 @@ function handEdited(
   value: unknown,
   expected: string,
   configPath: string,
-  spec: { fix?: string },
+  spec: { fix?: (key: string) => string },
 ): ValidationError {
   const shown = JSON.stringify(value) ?? String(value);
   return new ValidationError(
@@ -231,17 +228,12 @@ function handEdited(
     {
       param: key,
       suggestion: "Set a valid value, or edit the file",
-      command: fixCommand(spec.fix ?? "hark config get <key>", key),
+      command: spec.fix ? spec.fix(key) : `hark config get ${key}`,
     },
   );
 }
 
-/** A spec's fix for `key`: `<key>` filled in, and `--profile` added to a `config init`. */
-function fixCommand(fix: string, key: string): string {
-  const command = fix.replace("<key>", key);
-  return command.startsWith("hark config init") ? command + profileFlag(key) : command;
-}
-
+/** ` --profile <name>` for a key under `apps.<name>` other than the default, else nothing. */
 function profileFlag(key: string): string {
   const profile = key.split(".")[1];
   return profile === undefined || profile === "default" ? "" : ` --profile ${profile}`;
