@@ -6,7 +6,6 @@
  */
 
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { startSandbox } from "../../src/sandbox/mod.ts";
 import { createHarkEnv } from "../support/hark_env.ts";
 import { requires } from "../support/requires.ts";
@@ -26,20 +25,16 @@ Deno.test(requires(["tmux"], {
       const env: Record<string, string> = { ...home.env, TERM: "xterm-256color" };
       delete env.NO_COLOR;
       const screens = async (preferences: unknown, term: string) => {
-        await Deno.mkdir(join(home.dir, "config"), { recursive: true });
-        await Deno.writeTextFile(
-          home.configPath,
-          JSON.stringify({
-            apps: {
-              default: {
-                app_id: sb.appId,
-                app_secret: "@env:HARK_TEST_APP_SECRET",
-                base_url: sb.baseUrl,
-              },
+        await home.writeConfig({
+          apps: {
+            default: {
+              app_id: sb.appId,
+              app_secret: "@env:HARK_TEST_APP_SECRET",
+              base_url: sb.baseUrl,
             },
-            preferences,
-          }),
-        );
+          },
+          preferences,
+        });
         const script = await terminalScript(home.dir, { ...env, TERM: term }, [
           "hark profile list",
           "hark calendar +agneda",
