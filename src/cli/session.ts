@@ -110,26 +110,30 @@ export class Session {
   /**
    * Checks that a token can come from somewhere before anything looks for one: the profile has
    * an app or a signed-in user in the config, or the environment holds a token (or, for the bot,
-   * the app credentials). Without any of them the answer is "run `hark config init` first",
-   * given before the keychain is touched (on a headless Linux that would be a D-Bus error).
+   * the app credentials). `app` asks for the app credentials themselves, as signing in needs:
+   * the profile's app, or `HARK_APP_ID` and `HARK_APP_SECRET`. Without any of them the answer is
+   * "run `hark config init` first", given before the keychain is touched (on a headless Linux
+   * that would be a D-Bus error).
    *
-   * @param identity the identity a token is needed for
+   * @param need the identity a token is needed for, or `app`
    * @throws {ValidationError} naming `hark config init` when nothing is set up
    */
-  requireSetup(identity: Identity = this.identity): void {
+  requireSetup(need: Identity | "app" = this.identity): void {
     const { config, profile } = this;
-    if (config.apps?.[profile] !== undefined || config.users?.[profile] !== undefined) return;
+    if (config.apps?.[profile] !== undefined) return;
     const env = (name: string) => !!this.ctx.env.get(name)?.trim();
-    if (identity === "user" && env("HARK_USER_ACCESS_TOKEN")) return;
-    if (
-      identity === "bot" &&
-      (env("HARK_TENANT_ACCESS_TOKEN") || (env("HARK_APP_ID") && env("HARK_APP_SECRET")))
-    ) return;
+    const appFromEnv = env("HARK_APP_ID") && env("HARK_APP_SECRET");
+    const ready = need === "app" ? appFromEnv : config.users?.[profile] !== undefined ||
+      (need === "user" ? env("HARK_USER_ACCESS_TOKEN") : env("HARK_TENANT_ACCESS_TOKEN")) ||
+      (need === "bot" && appFromEnv);
+    if (ready) return;
     throw notConfigured(
       profile,
-      identity === "user"
+      need === "user"
         ? "HARK_USER_ACCESS_TOKEN"
-        : "HARK_TENANT_ACCESS_TOKEN, or HARK_APP_ID and HARK_APP_SECRET",
+        : need === "bot"
+        ? "HARK_TENANT_ACCESS_TOKEN, or HARK_APP_ID and HARK_APP_SECRET"
+        : "HARK_APP_ID and HARK_APP_SECRET",
     );
   }
 

@@ -151,7 +151,11 @@ Deno.test("Session.requireSetup() asks for config init unless a token can come f
     (await session({ HARK_USER_ACCESS_TOKEN: "u-1" })).requireSetup("user");
     (await session({ HARK_TENANT_ACCESS_TOKEN: "t-1" })).requireSetup("bot");
     (await session({ HARK_APP_ID: "cli_x", HARK_APP_SECRET: "s" })).requireSetup("bot");
+    // Signing in needs the app itself.
+    assert.throws(() => bare.requireSetup("app"), /No app is configured/);
+    (await session({ HARK_APP_ID: "cli_x", HARK_APP_SECRET: "s" })).requireSetup("app");
     const userOnly = await session({ HARK_USER_ACCESS_TOKEN: "u-1" });
+    assert.throws(() => userOnly.requireSetup("app"), /No app is configured/);
     assert.throws(
       () => userOnly.requireSetup("bot"),
       (error: ValidationError) => error.recovery.suggestion.includes("HARK_TENANT_ACCESS_TOKEN"),

@@ -73,11 +73,13 @@ Deno.test("token states: status in every state, refresh with rotation, expiry an
     ]);
     assert.equal(a.code, 0, a.stderr);
     assert.equal(b.code, 0, b.stderr);
-    assert.equal(a.stdout, b.stdout);
-    const spent = (await requestLog(world.sb)).filter((r) =>
-      r.body?.grant_type === "refresh_token"
-    );
-    assert.equal(spent.length, 1);
+    const spent = (await requestLog(world.sb)).filter((r) => r.body?.grant_type === "refresh_token")
+      .map((r) => r.body!.refresh_token);
+    assert.equal(new Set(spent).size, spent.length, "no refresh token is spent twice");
+    // Overlapping, the two share one refresh. A process that starts after the other finished
+    // refreshes again, rightly: "soon" lives 200 s, so a new token is within the 5 minutes of
+    // its expiry at once. Which happens is up to the machine's timing.
+    assert.equal(spent.length, a.stdout === b.stdout ? 1 : 2);
     const refreshed = await world.env.run(["auth", "status", "--json", "--profile", "soon"]);
     assert.equal(JSON.parse(refreshed.stdout).state, "needs_refresh", "200 s lifetime again");
   } finally {

@@ -18,7 +18,6 @@ import {
   startDeviceAuthorization,
 } from "../../auth/mod.ts";
 import { clearPendingLogin, takePendingLogin } from "../../auth/pending_login.ts";
-import { notConfigured } from "../../config/mod.ts";
 import type { Context } from "../../context.ts";
 import { colorEnabled } from "../../output/color.ts";
 import { createSpinner } from "../../output/spinner.ts";
@@ -137,13 +136,7 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
     return;
   }
   // Before anything reads the keychain (the pending sign-in, the secret): no app, no sign-in.
-  const env = (name: string) => !!ctx.env.get(name)?.trim();
-  if (
-    session.config.apps?.[profile] === undefined &&
-    !(env("HARK_APP_ID") && env("HARK_APP_SECRET"))
-  ) {
-    throw notConfigured(profile, "HARK_APP_ID and HARK_APP_SECRET");
-  }
+  session.requireSetup("app");
   if (!options.wait) {
     const auth = await beginLogin(ctx, session, scopes);
     if (session.wantsJson()) {

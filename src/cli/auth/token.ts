@@ -4,7 +4,6 @@
  * @module
  */
 
-import { formatRfc3339InZone } from "../../time/mod.ts";
 import type { CommandCall } from "../command_spec.ts";
 import { openSession } from "../session.ts";
 
@@ -24,6 +23,7 @@ export async function runToken(call: CommandCall): Promise<void> {
   const token = await session.tokens().getToken();
   // Only an explicit request gives JSON: piped, the bare token is what `$(hark auth token)` needs.
   if (session.globals.format === "json") {
+    const { formatRfc3339InZone } = await import("../../time/mod.ts");
     const expiresAt = token.expiresAt === undefined
       ? null
       : formatRfc3339InZone(token.expiresAt, ctx.timeZone);
