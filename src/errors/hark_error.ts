@@ -13,7 +13,11 @@ import { ExitCode } from "./exit_code.ts";
 export interface Recovery {
   /** What to do, in words. */
   suggestion: string;
-  /** A command to run; empty when none applies (the top level then fills in a help command). */
+  /**
+   * A command to run, as printed (no `<placeholders>`: a shell reads them as redirections).
+   * Empty when the error cannot know it: the top level then offers the failed command line
+   * again or its help, by the error's type (see `fallbackCommand` in `envelope.ts`).
+   */
   command: string;
 }
 
