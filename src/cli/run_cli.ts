@@ -8,6 +8,7 @@
 
 import type { Context } from "../context.ts";
 import { type HarkError, toHarkError } from "../errors/mod.ts";
+import { shellQuote } from "../errors/shell_quote.ts";
 import { VERSION } from "../version.ts";
 import { type CommandSpec, subcommandsOf } from "./command_spec.ts";
 import { debugFromEnv, readGlobals } from "./globals.ts";
@@ -29,6 +30,11 @@ export interface CliOutcome {
   noColor: boolean;
   /** A help command for the command that failed, such as `hark config set --help`. */
   helpCommand: string;
+  /**
+   * The command line as typed, quoted for a shell (`hark contact +search-user --query alice`),
+   * to offer when running it again is the fix; absent when a secret is on it.
+   */
+  rerunCommand?: string;
 }
 
 /**
@@ -51,6 +57,7 @@ export async function runCli(
     debug: argv.includes("--debug") || debugFromEnv(ctx),
     noColor: argv.includes("--no-color"),
     helpCommand: `${chainName(parsed?.chain ?? [root])} --help`,
+    rerunCommand: rerunCommand(argv),
   });
   try {
     parsed = await parseArgv(root, argv);
@@ -77,6 +84,23 @@ export async function runCli(
   } catch (thrown) {
     return outcome(toHarkError(thrown));
   }
+}
+
+/** Flags whose value is a secret: a command line holding one is never printed back. */
+const SECRET_FLAGS: ReadonlySet<string> = new Set(["--app-secret"]);
+
+/**
+ * The command line `hark <argv>`, each word quoted for a POSIX shell when it needs it, so that
+ * pasting it runs the same command; `undefined` when a secret flag's value is on it.
+ *
+ * @param argv the arguments as typed
+ */
+export function rerunCommand(argv: readonly string[]): string | undefined {
+  for (const word of argv) {
+    if (word === "--") break;
+    if (SECRET_FLAGS.has(word.split("=")[0])) return undefined;
+  }
+  return ["hark", ...argv.map(shellQuote)].join(" ");
 }
 
 function wantsJson(argv: string[]): boolean {

@@ -15,11 +15,14 @@ import {
   baseUrl,
   type Config,
   loadConfig,
+  notConfigured,
   requireKnownProfile,
   resolveConfigPath,
   secretWarnings,
   selectProfile,
 } from "../config/mod.ts";
+import { checkConfigValues } from "../config/config_keys.ts";
+import { keychainBackendName } from "../keychain/select_keychain.ts";
 import { ApiClient } from "../http/api_client.ts";
 import { formatJson, type OutputOptions, resolveFormat } from "../output/output.ts";
 import { type GlobalOptions, outputOptions } from "./globals.ts";
@@ -69,10 +72,12 @@ export class Session {
    * The token source of an identity, built on first use (nothing is resolved until asked).
    *
    * @param identity the identity; default {@link Session.identity}
+   * @throws {ValidationError} when nothing could give a token (see {@link Session.requireSetup})
    */
   tokens(identity: Identity = this.identity): TokenSource {
     let source = this.#tokens.get(identity);
     if (!source) {
+      this.requireSetup(identity);
       source = createTokenSource(this.ctx, {
         config: this.config,
         profile: this.profile,
@@ -103,6 +108,36 @@ export class Session {
   }
 
   /**
+   * Checks that a token can come from somewhere before anything looks for one: the profile has
+   * an app or a signed-in user in the config, or the environment holds a token (or, for the bot,
+   * the app credentials). `app` asks for the app credentials themselves, as signing in needs:
+   * the profile's app, or `HARK_APP_ID` and `HARK_APP_SECRET`. Without any of them the answer is
+   * "run `hark config init` first", given before the keychain is touched (on a headless Linux
+   * that would be a D-Bus error).
+   *
+   * @param need the identity a token is needed for, or `app`
+   * @throws {ValidationError} naming `hark config init` when nothing is set up
+   */
+  requireSetup(need: Identity | "app" = this.identity): void {
+    const { config, profile } = this;
+    if (config.apps?.[profile] !== undefined) return;
+    const env = (name: string) => !!this.ctx.env.get(name)?.trim();
+    const appFromEnv = env("HARK_APP_ID") && env("HARK_APP_SECRET");
+    const ready = need === "app" ? appFromEnv : config.users?.[profile] !== undefined ||
+      (need === "user" ? env("HARK_USER_ACCESS_TOKEN") : env("HARK_TENANT_ACCESS_TOKEN")) ||
+      (need === "bot" && appFromEnv);
+    if (ready) return;
+    throw notConfigured(
+      profile,
+      need === "user"
+        ? "HARK_USER_ACCESS_TOKEN"
+        : need === "bot"
+        ? "HARK_TENANT_ACCESS_TOKEN, or HARK_APP_ID and HARK_APP_SECRET"
+        : "HARK_APP_ID and HARK_APP_SECRET",
+    );
+  }
+
+  /**
    * The service address of the profile. Without a config the default address serves (a CI job
    * with an environment token needs no config), but a profile named by `--profile`,
    * `$HARK_PROFILE` or `active_profile` must exist: a typo must not send a token to the public
@@ -113,15 +148,7 @@ export class Session {
   baseUrl(): string {
     const app = this.config.apps?.[this.profile];
     if (!app && this.profileExplicit) {
-      requireKnownProfile(
-        this.config,
-        this.profile,
-        this.globals.profile !== undefined
-          ? "--profile"
-          : this.ctx.env.get("HARK_PROFILE")
-          ? "HARK_PROFILE"
-          : "active_profile",
-      );
+      requireKnownProfile(this.config, this.profile, profileSource(this.ctx, this.globals));
     }
     return baseUrl(app ?? {});
   }
@@ -152,21 +179,52 @@ export class Session {
 }
 
 /**
+ * How a command uses the profile, which decides what {@link openSession} checks:
+ * - `use`: it works with the profile (sign-in, tokens, business calls): a profile named by
+ *   `--profile`, `HARK_PROFILE` or `active_profile` must exist, and the profile's hand-editable
+ *   values (`apps.<profile>.*`, `preferences`) must be valid;
+ * - `create`: it creates or replaces the profile (`config init`): the name may be new;
+ * - `none`: it works on the config file as a whole (`config get/set`, `profile …`), so that a
+ *   broken value or a stray `HARK_PROFILE` can always be fixed.
+ */
+export type ProfileUse = "use" | "create" | "none";
+
+/**
  * Loads the config and picks the profile for a command, warning about secrets kept in the clear.
+ * `HARK_KEYCHAIN` is checked first, before anything could read a secret.
  *
  * @param ctx the context
  * @param globals the global flags
- * @throws {ValidationError} for a malformed config or a bad profile name
+ * @param options how the command uses the profile; default `use`
+ * @throws {ValidationError} for a bad `HARK_KEYCHAIN`, a malformed config, a bad profile name,
+ *   and (`use`) an unknown profile named explicitly or a bad value in the profile's settings
  */
-export async function openSession(ctx: Context, globals: GlobalOptions): Promise<Session> {
+export async function openSession(
+  ctx: Context,
+  globals: GlobalOptions,
+  options: { profile?: ProfileUse } = {},
+): Promise<Session> {
   const context = globals.debug ? withDebug(ctx) : ctx;
+  keychainBackendName(context);
   const configPath = resolveConfigPath(context);
   const config = await loadConfig(context, configPath);
   const session = new Session(context, globals, configPath, config);
+  if ((options.profile ?? "use") === "use") {
+    if (config.apps?.[session.profile] === undefined && session.profileExplicit) {
+      requireKnownProfile(config, session.profile, profileSource(ctx, globals));
+    }
+    checkConfigValues(config, session.profile, configPath);
+  }
   for (const warning of secretWarnings(ctx.env, config, session.profile)) {
     ctx.stderr.write(`warning: ${warning}\n`);
   }
   return session;
+}
+
+/** What named the profile: `--profile`, `HARK_PROFILE` or `active_profile`. */
+function profileSource(ctx: Context, globals: GlobalOptions): string {
+  if (globals.profile !== undefined) return "--profile";
+  return ctx.env.get("HARK_PROFILE") ? "HARK_PROFILE" : "active_profile";
 }
 
 /**

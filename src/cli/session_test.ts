@@ -5,7 +5,7 @@ import { ValidationError } from "../errors/mod.ts";
 import type { CommandSpec } from "./command_spec.ts";
 import { GLOBAL_FLAGS, readGlobals } from "./globals.ts";
 import { parseArgv } from "./parse_argv.ts";
-import { openSession, type Session } from "./session.ts";
+import { openSession, type ProfileUse, type Session } from "./session.ts";
 
 const ROOT: CommandSpec = {
   name: "hark",
@@ -14,9 +14,13 @@ const ROOT: CommandSpec = {
   commands: [{ name: "leaf", description: "a leaf", run: () => Promise.resolve() }],
 };
 
-async function open(ctx: TestContext, argv: string[]): Promise<Session> {
+async function open(
+  ctx: TestContext,
+  argv: string[],
+  profile: ProfileUse = "use",
+): Promise<Session> {
   const parsed = await parseArgv(ROOT, argv);
-  return await openSession(ctx, readGlobals(ctx, parsed.globals));
+  return await openSession(ctx, readGlobals(ctx, parsed.globals), { profile });
 }
 
 async function withConfig(text: string | undefined, fn: (path: string) => Promise<void>) {
@@ -49,7 +53,7 @@ Deno.test("openSession() loads the config and picks the profile from the flags",
       preferences: { output_format: "csv" },
       csvRaw: false,
     });
-    assert.equal((await open(ctx, ["--profile", "other", "leaf"])).profile, "other");
+    assert.equal((await open(ctx, ["--profile", "other", "leaf"], "create")).profile, "other");
     assert.equal((await open(ctx, ["leaf", "--json"])).output.format, "json");
   });
 });
@@ -57,9 +61,109 @@ Deno.test("openSession() loads the config and picks the profile from the flags",
 Deno.test("openSession() uses HARK_PROFILE and an absent config as empty", async () => {
   await withConfig(undefined, async (path) => {
     const ctx = createTestContext({ env: { HARK_CONFIG: path, HARK_PROFILE: "ci" } });
-    const session = await open(ctx, ["leaf"]);
+    const session = await open(ctx, ["leaf"], "create");
     assert.deepEqual(session.config, {});
     assert.equal(session.profile, "ci");
+  });
+});
+
+Deno.test("openSession() refuses an unknown profile named by --profile or HARK_PROFILE", async () => {
+  const config = { apps: { default: { app_id: "cli_d" }, work: { app_id: "cli_w" } } };
+  await withConfig(JSON.stringify(config), async (path) => {
+    const cases: [string[], Record<string, string>, string][] = [
+      [["leaf", "--profile", "wrok"], {}, "--profile"],
+      [["leaf"], { HARK_PROFILE: "wrok" }, "HARK_PROFILE"],
+    ];
+    for (const [argv, env, param] of cases) {
+      const ctx = createTestContext({ env: { HARK_CONFIG: path, ...env } });
+      await assert.rejects(open(ctx, argv), (error: unknown) => {
+        assert.ok(error instanceof ValidationError);
+        assert.equal(
+          error.message,
+          `Unknown profile "wrok" (from ${param}); known profiles: default, work`,
+        );
+        assert.equal(error.param, param);
+        assert.equal(error.recovery.command, "hark profile list");
+        return true;
+      });
+      // Commands that create a profile or edit the file as a whole are not stopped.
+      assert.equal((await open(ctx, argv, "create")).profile, "wrok");
+      assert.equal((await open(ctx, argv, "none")).profile, "wrok");
+    }
+  });
+});
+
+Deno.test("openSession() refuses a hand-edited bad value of the profile's app, exit 2", async () => {
+  for (const bad of [42, "not a url", "ftp://x", null, ["https://a.b"]]) {
+    const config = { apps: { work: { app_id: "cli_w", base_url: bad } } };
+    await withConfig(JSON.stringify(config), async (path) => {
+      const ctx = createTestContext({ env: { HARK_CONFIG: path, HARK_PROFILE: "work" } });
+      await assert.rejects(open(ctx, ["leaf"]), (error: unknown) => {
+        assert.ok(error instanceof ValidationError, String(error));
+        assert.equal(error.code, 2);
+        assert.equal(error.param, "apps.work.base_url");
+        assert.match(error.message, /^Invalid value .* for "apps\.work\.base_url" in "/);
+        assert.equal(
+          error.recovery.command,
+          "hark config set apps.work.base_url https://open.larksuite.com",
+        );
+        return true;
+      });
+      // The fix itself runs.
+      await open(ctx, ["leaf"], "none");
+    });
+  }
+  const other = { apps: { a: { app_id: 7 }, b: { base_url: "https://open.feishu.cn" } } };
+  await withConfig(JSON.stringify(other), async (path) => {
+    const ctx = createTestContext({ env: { HARK_CONFIG: path } });
+    const error = await open(ctx, ["leaf", "--profile", "a"]).catch((e) => e);
+    assert.equal(error.param, "apps.a.app_id");
+    assert.equal(error.recovery.command, "hark config init --force --profile a");
+    assert.equal((await open(ctx, ["leaf", "--profile", "b"])).baseUrl(), "https://open.feishu.cn");
+  });
+});
+
+Deno.test("openSession() refuses a bad HARK_KEYCHAIN before reading anything, exit 2", async () => {
+  const ctx = createTestContext({ env: { HARK_KEYCHAIN: "bogus", HARK_CONFIG: "/nonexistent" } });
+  await assert.rejects(open(ctx, ["leaf"], "none"), (error: unknown) => {
+    assert.ok(error instanceof ValidationError);
+    assert.equal(error.param, "HARK_KEYCHAIN");
+    assert.equal(error.recovery.command, "unset HARK_KEYCHAIN");
+    return true;
+  });
+});
+
+Deno.test("Session.requireSetup() asks for config init unless a token can come from somewhere", async () => {
+  await withConfig(undefined, async (path) => {
+    const session = async (env: Record<string, string>) =>
+      await open(createTestContext({ env: { HARK_CONFIG: path, ...env } }), ["leaf"]);
+    const bare = await session({});
+    for (const identity of ["user", "bot"] as const) {
+      assert.throws(() => bare.requireSetup(identity), (error: unknown) => {
+        assert.ok(error instanceof ValidationError);
+        assert.equal(error.message, 'No app is configured for profile "default"');
+        assert.equal(error.recovery.command, "hark config init");
+        return true;
+      });
+      assert.throws(() => bare.tokens(identity), /No app is configured/);
+    }
+    // CI: an environment token, or the app's credentials for the bot, need no config.
+    (await session({ HARK_USER_ACCESS_TOKEN: "u-1" })).requireSetup("user");
+    (await session({ HARK_TENANT_ACCESS_TOKEN: "t-1" })).requireSetup("bot");
+    (await session({ HARK_APP_ID: "cli_x", HARK_APP_SECRET: "s" })).requireSetup("bot");
+    // Signing in needs the app itself.
+    assert.throws(() => bare.requireSetup("app"), /No app is configured/);
+    (await session({ HARK_APP_ID: "cli_x", HARK_APP_SECRET: "s" })).requireSetup("app");
+    const userOnly = await session({ HARK_USER_ACCESS_TOKEN: "u-1" });
+    assert.throws(() => userOnly.requireSetup("app"), /No app is configured/);
+    assert.throws(
+      () => userOnly.requireSetup("bot"),
+      (error: ValidationError) => error.recovery.suggestion.includes("HARK_TENANT_ACCESS_TOKEN"),
+    );
+  });
+  const configured = JSON.stringify({ apps: { default: { app_id: "cli_d" } } });
+  await withConfig(configured, async (path) => {
+    (await open(createTestContext({ env: { HARK_CONFIG: path } }), ["leaf"])).requireSetup();
   });
 });
 
@@ -84,14 +188,18 @@ Deno.test("Session.baseUrl() refuses an explicitly named profile that does not e
     );
     const run = async (argv: string[], env: Record<string, string> = {}) => {
       const ctx = createTestContext({ env: { HARK_CONFIG: path, ...env } });
-      return (await open(ctx, argv)).baseUrl();
+      // `create` leaves the check to baseUrl(), for sessions opened without it.
+      return (await open(ctx, argv, "create")).baseUrl();
     };
     assert.equal(await run(["leaf", "--profile", "work"]), "https://open.feishu.cn");
     // No profile named: the default profile may be absent (a CI job with an env token).
     assert.equal(await run(["leaf"]), "https://open.larksuite.com");
     await assert.rejects(run(["leaf", "--profile", "wrok"]), (error: unknown) => {
       assert.ok(error instanceof ValidationError);
-      assert.match(error.message, /Unknown profile "wrok"; known profiles: work/);
+      assert.match(
+        error.message,
+        /Unknown profile "wrok" \(from --profile\); known profiles: work/,
+      );
       assert.equal(error.param, "--profile");
       return true;
     });

@@ -11,6 +11,7 @@
 import { basename, dirname, join } from "node:path";
 import type { Context } from "../context.ts";
 import { HarkError, ValidationError } from "../errors/mod.ts";
+import { shellQuote } from "../errors/shell_quote.ts";
 import { JsonInputError, readJson } from "../json/read_json.ts";
 import { type Config, OUTPUT_FORMATS } from "./config.ts";
 import { defaultConfigPath, resolveConfigPath } from "./config_path.ts";
@@ -183,6 +184,7 @@ function malformed(path: string, reason: string): ValidationError {
   return new ValidationError(`Cannot parse the config file "${path}": ${reason}`, {
     param: "HARK_CONFIG",
     suggestion: "Fix the file by hand (hark never overwrites a malformed config), or move it away",
+    command: `\${EDITOR:-vi} ${shellQuote(path)}`,
   });
 }
 

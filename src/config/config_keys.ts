@@ -6,7 +6,12 @@
 
 import { ValidationError } from "../errors/mod.ts";
 import { readJson } from "../json/read_json.ts";
-import { OUTPUT_FORMATS } from "./config.ts";
+import {
+  type Config,
+  DEFAULT_BASE_URL,
+  DEFAULT_DEVICE_AUTHORIZATION_PATH,
+  OUTPUT_FORMATS,
+} from "./config.ts";
 import { checkProfileName } from "./profile.ts";
 import { parseSecretInput } from "./secret_input.ts";
 
@@ -20,6 +25,8 @@ interface KeySpec {
   parse(value: string, key: string): unknown;
   /** Whether the value is a secret reference. */
   secret?: boolean;
+  /** The command that puts a good value in place of a bad one at `key`, for a hand-edited file. */
+  fix?: (key: string) => string;
 }
 
 const PROFILE = "<profile>";
@@ -28,12 +35,16 @@ const PROFILE = "<profile>";
 export const CONFIG_KEYS: readonly KeySpec[] = [
   {
     key: "preferences.output_format",
-    describe: `one of ${OUTPUT_FORMATS.join(", ")}`,
-    parse: (value, key) => oneOf(value, key, OUTPUT_FORMATS),
+    describe: `one of auto, ${OUTPUT_FORMATS.join(", ")} (auto: a table on a terminal, JSON ` +
+      "when piped)",
+    // `auto` is the absence of a preference: setting it removes the key.
+    parse: (value, key) => value === "auto" ? undefined : oneOf(value, key, OUTPUT_FORMATS),
+    fix: (key) => `hark config set ${key} auto`,
   },
   {
     key: "preferences.color",
     describe: "true or false",
+    fix: (key) => `hark config set ${key} true`,
     parse: (value, key) => {
       if (["true", "on", "yes", "1"].includes(value.toLowerCase())) return true;
       if (["false", "off", "no", "0"].includes(value.toLowerCase())) return false;
@@ -48,6 +59,7 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
   {
     key: `apps.${PROFILE}.app_id`,
     describe: "the app id, such as cli_a1b2c3",
+    fix: (key) => `hark config init --force${profileFlag(key)}`,
     parse: (value, key) => {
       if (!/^[\x21-\x7e]{1,128}$/.test(value)) {
         throw invalid(key, value, "an app id such as cli_a1b2c3");
@@ -59,6 +71,7 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     key: `apps.${PROFILE}.app_secret`,
     describe: "a reference: @keychain:hark/<profile>/app_secret or @env:VAR",
     secret: true,
+    fix: (key) => `hark config init --force${profileFlag(key)}`,
     parse: (value, key) => {
       const input = parseSecretInput(value);
       if (input.kind === "keychain" && input.path.trim() !== "") return value;
@@ -70,8 +83,9 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
         `Refusing to write a plaintext secret to "${key}": use a @keychain: or @env: reference`,
         {
           param: key,
-          suggestion: "Store the secret in the keychain with config init, reading it from stdin",
-          command: "hark config init --non-interactive --app-id <id> --app-secret-stdin",
+          suggestion: "Store the secret in the keychain with hark config init (it asks for the " +
+            "secret on a terminal, or reads it from stdin with --app-secret-stdin)",
+          command: `hark config init --force${profileFlag(key)}`,
         },
       );
     },
@@ -79,16 +93,19 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
   {
     key: `apps.${PROFILE}.base_url`,
     describe: "an http(s) URL, such as https://open.feishu.cn",
+    fix: (key) => `hark config set ${key} ${DEFAULT_BASE_URL}`,
     parse: (value, key) => httpUrl(value, key),
   },
   {
     key: `apps.${PROFILE}.accounts_url`,
     describe: "an http(s) URL, such as https://accounts.feishu.cn",
+    fix: (key) => `hark config set ${key} https://accounts.larksuite.com`,
     parse: (value, key) => httpUrl(value, key),
   },
   {
     key: `apps.${PROFILE}.device_authorization_path`,
     describe: "a path starting with /",
+    fix: (key) => `hark config set ${key} ${DEFAULT_DEVICE_AUTHORIZATION_PATH}`,
     parse: (value, key) => {
       if (!/^\/[\x21-\x7e]*$/.test(value)) throw invalid(key, value, "a path starting with /");
       return value;
@@ -97,6 +114,7 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
   {
     key: `apps.${PROFILE}.credential_command`,
     describe: 'a JSON array: the program and its arguments, such as ["vault-token","hark"]',
+    fix: (key) => `hark config set ${key} '["vault-token","hark"]'`,
     parse: (value, key) => {
       // The command's arguments may hold a token: errors never quote the value.
       const expected = 'a JSON array of strings, such as ["vault-token","hark"]';
@@ -145,6 +163,80 @@ export function findKeySpec(key: string): KeySpec {
     suggestion: `Settable keys: ${CONFIG_KEYS.map((s) => s.key).join(", ")}`,
     command: "hark config set --help",
   });
+}
+
+/**
+ * Checks the values a command is about to use: the profile's app entry (`apps.<profile>.*`) and
+ * `preferences`, as a person may have edited them by hand. Every settable key that is present
+ * must hold what `config set` would have accepted; keys hark does not know are left alone.
+ *
+ * @param config the loaded config
+ * @param profile the profile in use
+ * @param configPath the config file's path, for the message
+ * @throws {ValidationError} naming the first bad key, with a command that sets a good value
+ */
+export function checkConfigValues(config: Config, profile: string, configPath: string): void {
+  // The shapes of `apps.<profile>` and of `preferences` are checked when the file is read.
+  const entries = [
+    ...Object.entries(config.apps?.[profile] ?? {}).map(([name, value]) =>
+      [`apps.${profile}.${name}`, value] as const
+    ),
+    ...Object.entries(config.preferences ?? {}).map(([name, value]) =>
+      [`preferences.${name}`, value] as const
+    ),
+  ];
+  for (const [key, value] of entries) {
+    const spec = CONFIG_KEYS.find((s) => matches(s.key, key));
+    if (!spec || value === undefined) continue;
+    if (spec.secret) {
+      if (typeof value !== "string" || value === "") {
+        throw handEdited(key, value, spec.describe, configPath, spec);
+      }
+      continue;
+    }
+    const text = typeof value === "string"
+      ? value
+      : Array.isArray(value) || typeof value === "boolean"
+      ? JSON.stringify(value)
+      : undefined;
+    try {
+      if (text === undefined) throw new Error("wrong type");
+      spec.parse(text, key);
+    } catch {
+      throw handEdited(key, value, spec.describe, configPath, spec);
+    }
+  }
+}
+
+function matches(pattern: string, key: string): boolean {
+  const a = pattern.split(".");
+  const b = key.split(".");
+  return a.length === b.length && a.every((part, i) => part === PROFILE || part === b[i]);
+}
+
+function handEdited(
+  key: string,
+  value: unknown,
+  expected: string,
+  configPath: string,
+  spec: { fix?: (key: string) => string },
+): ValidationError {
+  const shown = JSON.stringify(value) ?? String(value);
+  return new ValidationError(
+    `Invalid value ${shown.length > 80 ? `${shown.slice(0, 80)}…` : shown} for "${key}" in ` +
+      `"${configPath}": expected ${expected}`,
+    {
+      param: key,
+      suggestion: "Set a valid value, or edit the file",
+      command: spec.fix ? spec.fix(key) : `hark config get ${key}`,
+    },
+  );
+}
+
+/** ` --profile <name>` for a key under `apps.<name>` other than the default, else nothing. */
+function profileFlag(key: string): string {
+  const profile = key.split(".")[1];
+  return profile === undefined || profile === "default" ? "" : ` --profile ${profile}`;
 }
 
 function oneOf<T extends string>(value: string, key: string, allowed: readonly T[]): T {

@@ -63,7 +63,8 @@ Deno.test("apps.<profile>.app_secret takes references only, refusing plaintext",
       assert.ok(error instanceof ValidationError);
       assert.match(error.message, /^Refusing to write a plaintext secret to "apps\.x\.app_secret"/);
       assert.ok(!error.message.includes('plaintext"'), "the value is not echoed");
-      assert.match(error.recovery.command, /--app-secret-stdin/);
+      assert.equal(error.recovery.command, "hark config init --force --profile x");
+      assert.match(error.recovery.suggestion, /--app-secret-stdin/);
       return true;
     });
   }

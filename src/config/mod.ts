@@ -27,4 +27,4 @@ export {
   type SecretInput,
   secretWarnings,
 } from "./secret_input.ts";
-export { checkProfileName, requireKnownProfile, selectProfile } from "./profile.ts";
+export { checkProfileName, notConfigured, requireKnownProfile, selectProfile } from "./profile.ts";

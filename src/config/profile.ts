@@ -47,21 +47,43 @@ export function checkProfileName(name: string, param = "--profile"): string {
  *
  * @param config the config
  * @param name the profile
- * @param param what named it, for the message: `<name>`, `--profile`, `active_profile`, …
+ * @param param what named it, for the message: `<name>`, `--profile`, `HARK_PROFILE`,
+ *   `active_profile`, …
  * @throws {ValidationError} listing the known profiles
  */
 export function requireKnownProfile(config: Config, name: string, param = "<name>"): void {
   checkProfileName(name, param);
   const known = Object.keys(config.apps ?? {}).sort();
   if (known.includes(name)) return;
+  const from = ["--profile", "HARK_PROFILE", "active_profile"].includes(param)
+    ? ` (from ${param})`
+    : "";
   throw new ValidationError(
-    `Unknown profile "${name}"${
+    `Unknown profile "${name}"${from}${
       known.length > 0 ? `; known profiles: ${known.join(", ")}` : "; no profiles exist yet"
     }`,
     {
       param,
-      suggestion: known.length > 0 ? "Name one of the known profiles" : "Create one first",
-      command: known.length > 0 ? "hark profile list" : "hark config init",
+      suggestion: known.length > 0
+        ? "Name one of the known profiles"
+        : `Create it first${param === "HARK_PROFILE" ? ", or unset HARK_PROFILE" : ""}`,
+      command: known.length > 0 ? "hark profile list" : `hark config init --profile ${name}`,
     },
   );
+}
+
+/**
+ * The error for a profile that has no app and no credential in the environment: nothing to sign
+ * in with and no token to use, so `hark config init` comes first.
+ *
+ * @param profile the profile
+ * @param variables the environment variables that would do instead, in words
+ */
+export function notConfigured(profile: string, variables: string): ValidationError {
+  const flag = profile === "default" ? "" : ` --profile ${profile}`;
+  return new ValidationError(`No app is configured for profile "${profile}"`, {
+    param: `apps.${profile}`,
+    suggestion: `Run hark config init${flag} first; in CI, set ${variables} instead`,
+    command: `hark config init${flag}`,
+  });
 }

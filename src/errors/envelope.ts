@@ -19,12 +19,66 @@ export interface ErrorEnvelope {
 }
 
 /**
- * The envelope of `error`, with `helpCommand` as the recovery command when the error has none.
+ * The commands offered when an error names none: the failed command's help, and the failed
+ * command line itself, to run again.
+ */
+export interface FallbackCommands {
+  /** The failed command's help, such as `hark calendar +agenda --help`. */
+  help: string;
+  /**
+   * The failed command line as typed, quoted for a shell, such as `hark contact +search-user
+   * --query alice`; absent when it cannot be shown (a secret on it).
+   */
+  rerun?: string;
+}
+
+/**
+ * Error types whose fix is to run the same command again, after waiting or after doing what the
+ * suggestion says: the service was unreachable, unavailable, rate limited or gave a broken
+ * answer; Ctrl-C; another hark process held the config lock; the keychain was locked or
+ * unreachable; a verification step was pending.
+ */
+const RERUN_TYPES: ReadonlySet<string> = new Set([
+  "network",
+  "server_error",
+  "rate_limit",
+  "invalid_response",
+  "cancelled",
+  "lock",
+  "keychain",
+  "mfa",
+]);
+
+/**
+ * The command to show for an error that names none, by its type: the same command again for
+ * the types where retrying is the fix (a 5xx, a timeout, Ctrl-C, …), the same command with
+ * `--debug` for a bug, and the command's help otherwise (a bad flag or value).
  *
  * @param error the error
- * @param helpCommand a fallback command, such as `hark calendar +agenda --help`
+ * @param fallbacks the commands of the failed invocation
  */
-export function toEnvelope(error: HarkError, helpCommand = "hark --help"): ErrorEnvelope {
+export function fallbackCommand(error: HarkError, fallbacks: FallbackCommands): string {
+  if (fallbacks.rerun === undefined) return fallbacks.help;
+  if (error.type === "internal") {
+    return fallbacks.rerun.split(" ").includes("--debug")
+      ? fallbacks.rerun
+      : `${fallbacks.rerun} --debug`;
+  }
+  return RERUN_TYPES.has(error.type) ? fallbacks.rerun : fallbacks.help;
+}
+
+/**
+ * The envelope of `error`; when the error names no recovery command, the one
+ * {@link fallbackCommand} picks from `fallbacks`.
+ *
+ * @param error the error
+ * @param fallbacks the failed command's help and command line; a string is the help command
+ */
+export function toEnvelope(
+  error: HarkError,
+  fallbacks: FallbackCommands | string = "hark --help",
+): ErrorEnvelope {
+  const commands = typeof fallbacks === "string" ? { help: fallbacks } : fallbacks;
   const envelope: ErrorEnvelope = {
     error: {
       code: error.code,
@@ -32,7 +86,7 @@ export function toEnvelope(error: HarkError, helpCommand = "hark --help"): Error
       message: error.message,
       recovery: {
         suggestion: error.recovery.suggestion,
-        command: error.recovery.command || helpCommand,
+        command: error.recovery.command || fallbackCommand(error, commands),
       },
     },
   };

@@ -1,5 +1,16 @@
 import assert from "node:assert/strict";
-import { AuthError, InternalError, PermissionError, toEnvelope, ValidationError } from "./mod.ts";
+import {
+  ApiError,
+  AuthError,
+  CancelledError,
+  fallbackCommand,
+  type HarkError,
+  InternalError,
+  NetworkError,
+  PermissionError,
+  toEnvelope,
+  ValidationError,
+} from "./mod.ts";
 
 Deno.test("toEnvelope() has exactly the spec's fields", () => {
   const envelope = toEnvelope(new PermissionError("Denied", { scopes: ["im:message:send"] }));
@@ -33,4 +44,33 @@ Deno.test("toEnvelope() is serialisable and round-trips through JSON", () => {
   const envelope = toEnvelope(new InternalError("Unexpected error: boom", new Error("boom")));
   assert.deepEqual(JSON.parse(JSON.stringify(envelope)), envelope);
   assert.equal(envelope.error.code, 5);
+});
+
+Deno.test("toEnvelope() offers the command line again where retrying is the fix, else the help", () => {
+  const fallbacks = {
+    help: "hark contact +search-user --help",
+    rerun: "hark contact +search-user --query alice",
+  };
+  const command = (error: HarkError) => toEnvelope(error, fallbacks).error.recovery.command;
+  assert.equal(command(new NetworkError("No answer")), fallbacks.rerun);
+  assert.equal(command(new CancelledError()), fallbacks.rerun);
+  assert.equal(command(new ApiError("Unavailable", { type: "server_error" })), fallbacks.rerun);
+  assert.equal(command(new ApiError("Slow down", { type: "rate_limit" })), fallbacks.rerun);
+  assert.equal(command(new ValidationError("Invalid --query")), fallbacks.help);
+  assert.equal(command(new ApiError("Bad field")), fallbacks.help);
+  assert.equal(
+    command(new InternalError("Unexpected error: x")),
+    "hark contact +search-user --query alice --debug",
+  );
+  // Without a command line to repeat (a secret was on it), the help.
+  assert.equal(
+    toEnvelope(new NetworkError("x"), { help: "hark config init --help" }).error.recovery.command,
+    "hark config init --help",
+  );
+  // An error's own command always wins.
+  assert.equal(command(new AuthError("Expired")), "hark auth login");
+  assert.equal(
+    fallbackCommand(new InternalError("x"), { help: "h", rerun: "hark a --debug" }),
+    "hark a --debug",
+  );
 });

@@ -1,5 +1,5 @@
 /**
- * Process exit codes, as the spec's table gives them.
+ * Process exit codes: the spec's table (0 to 5), and 75 for an outcome that is not final.
  *
  * @module
  */
@@ -18,6 +18,12 @@ export const ExitCode = {
   Network: 4,
   /** Internal error: a bug in hark. */
   Internal: 5,
+  /**
+   * Not done yet, try again later: a sign-in waiting for approval when `--wait` ran out. 75 is
+   * `EX_TEMPFAIL` of BSD's sysexits.h ("a temporary failure; the user is invited to retry"), far
+   * from the spec's 0 to 5 and from the shell's 126 and above (130 is a second Ctrl-C).
+   */
+  Pending: 75,
 } as const;
 
 /** One of the values of {@link ExitCode}. */

@@ -13,7 +13,11 @@ import { ExitCode } from "./exit_code.ts";
 export interface Recovery {
   /** What to do, in words. */
   suggestion: string;
-  /** A command to run; empty when none applies (the top level then fills in a help command). */
+  /**
+   * A command to run, as printed (no `<placeholders>`: a shell reads them as redirections).
+   * Empty when the error cannot know it: the top level then offers the failed command line
+   * again or its help, by the error's type (see `fallbackCommand` in `envelope.ts`).
+   */
   command: string;
 }
 
@@ -212,6 +216,27 @@ export class CancelledError extends HarkError {
       options.cause,
     );
     this.name = "CancelledError";
+  }
+}
+
+/**
+ * Something hark waited for has not happened yet, such as a sign-in not approved when `--wait`
+ * ran out; exit 75 ({@link ExitCode.Pending}). The recovery runs the same thing again.
+ */
+export class PendingError extends HarkError {
+  /**
+   * @param message what is still pending
+   * @param options the suggestion and the command that picks up where this stopped
+   */
+  constructor(message: string, options: HarkErrorOptions & { command: string }) {
+    super(
+      ExitCode.Pending,
+      "pending",
+      message,
+      recovery(options, "Try again later"),
+      options.cause,
+    );
+    this.name = "PendingError";
   }
 }
 

@@ -7,12 +7,13 @@ import {
   HarkError,
   InternalError,
   NetworkError,
+  PendingError,
   PermissionError,
   toHarkError,
   ValidationError,
 } from "./mod.ts";
 
-Deno.test("ExitCode follows the spec's table from 0 to 5", () => {
+Deno.test("ExitCode follows the spec's table from 0 to 5, and 75 for pending", () => {
   assert.deepEqual(ExitCode, {
     Success: 0,
     General: 1,
@@ -20,6 +21,7 @@ Deno.test("ExitCode follows the spec's table from 0 to 5", () => {
     Auth: 3,
     Network: 4,
     Internal: 5,
+    Pending: 75,
   });
 });
 
@@ -32,6 +34,7 @@ Deno.test("every error kind carries code, type, message and a recovery suggestio
     [new NetworkError('Cannot reach "open.larksuite.com"'), 4, "network"],
     [new CancelledError(), 1, "cancelled"],
     [new InternalError("Unexpected error: boom"), 5, "internal"],
+    [new PendingError("Not approved yet", { command: "hark auth login" }), 75, "pending"],
   ];
   for (const [error, code, type] of cases) {
     assert.ok(error instanceof HarkError, error.name);

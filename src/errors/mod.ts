@@ -13,6 +13,7 @@ export {
   type HarkErrorOptions,
   InternalError,
   NetworkError,
+  PendingError,
   PermissionError,
   type Recovery,
   toHarkError,
@@ -26,4 +27,9 @@ export {
   errorFromApiCode,
   neededScopes,
 } from "./api_code_map.ts";
-export { type ErrorEnvelope, toEnvelope } from "./envelope.ts";
+export {
+  type ErrorEnvelope,
+  fallbackCommand,
+  type FallbackCommands,
+  toEnvelope,
+} from "./envelope.ts";

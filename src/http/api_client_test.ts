@@ -184,7 +184,7 @@ Deno.test("request() gives up after 3 retries (4 attempts) with the last 5xx err
   assert.deepEqual(ctx.sleeps, [250, 500, 1000]);
 });
 
-Deno.test("request() ends a plain 5xx without envelope as a server_error ApiError, exit 1", async () => {
+Deno.test("request() ends a plain 5xx without envelope as a server_error ApiError, exit 4", async () => {
   const { client, stub } = setup(
     Array.from({ length: 4 }, () => get(() => new Response("down", { status: 503 }))),
   );
@@ -192,7 +192,8 @@ Deno.test("request() ends a plain 5xx without envelope as a server_error ApiErro
   stub.verify();
   assert.ok(error instanceof ApiError);
   assert.equal(error.type, "server_error");
-  assert.equal(error.code, 1);
+  assert.equal(error.code, 4);
+  assert.match(error.message, /^The service is unavailable: HTTP 503 on GET /);
 });
 
 Deno.test("request() honours the configured retry count", async () => {

@@ -16,6 +16,7 @@ import {
   neededScopes,
   PermissionError,
 } from "../errors/mod.ts";
+import { ExitCode } from "../errors/exit_code.ts";
 import { parseRetryAfter } from "./retry.ts";
 
 /** The facts of an answer that decide its meaning. */
@@ -123,16 +124,11 @@ export function classifyAnswer(
       kind: "error",
       retry: request.idempotent,
       retryAfterMs,
-      error: envelope ? fromCode() : new ApiError(
-        `The service is unavailable: HTTP ${status} on ${where}`,
-        {
-          httpStatus: status,
-          requestId,
-          type: "server_error",
-          suggestion: request.idempotent ? "Retry later" : maybeApplied,
-        },
-      ),
+      error: unavailable(envelope ? fromCode() : undefined, answer, request, where),
     };
+  }
+  if (status === 404 && (apiCode === undefined || apiCode === 404)) {
+    return { kind: "error", retry: false, error: notFound(answer, where) };
   }
   if (!readable) {
     return {
@@ -157,6 +153,46 @@ export function classifyAnswer(
       requestId,
     }),
   };
+}
+
+/**
+ * The error for a 5xx or a server code once retries are spent: the service is unavailable, exit
+ * 4 like the spec's code 500000 (the code map's own error when it gives one of that type), the
+ * service's code and message kept in the text.
+ */
+function unavailable(
+  fromCode: HarkError | undefined,
+  answer: AnswerFacts,
+  request: AnsweredRequest,
+  where: string,
+): HarkError {
+  if (fromCode?.type === "server_error") return fromCode;
+  const detail = fromCode ? `; ${fromCode.message}` : "";
+  return new ApiError(`The service is unavailable: HTTP ${answer.status} on ${where}${detail}`, {
+    httpStatus: answer.status,
+    apiCode: fromCode instanceof ApiError ? fromCode.apiCode : undefined,
+    requestId: answer.requestId,
+    code: ExitCode.Network,
+    type: "server_error",
+    suggestion: request.idempotent
+      ? "The service may be down or overloaded: try again in a few minutes"
+      : "The request may have been applied: check before trying again in a few minutes",
+  });
+}
+
+/**
+ * The error for a 404 that names no service code: no such API at this address. The path of a
+ * shortcut is right, so the address is the likely culprit; for `hark api`, the path is.
+ */
+function notFound(answer: AnswerFacts, where: string): HarkError {
+  return new ApiError(`Not found: the service has no ${where} (HTTP 404)`, {
+    httpStatus: answer.status,
+    requestId: answer.requestId,
+    type: "not_found",
+    suggestion: "Check the method and path against Lark's API reference, and that the " +
+      "profile's base_url is the Open Platform's address (such as https://open.larksuite.com)",
+    command: "hark config get apps",
+  });
 }
 
 function isEnvelope(body: unknown): body is ApiErrorBody & { data?: unknown } {

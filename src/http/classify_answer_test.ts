@@ -24,6 +24,8 @@ interface Row {
     retry?: boolean;
     retryAfterMs?: number;
     scopes?: string[];
+    message?: RegExp;
+    command?: string;
   };
 }
 
@@ -97,10 +99,10 @@ const ROWS: Row[] = [
     expect: { kind: "error", type: "rate_limit", retry: true },
   },
   {
-    name: "HTTP 503 on a GET is retried",
+    name: "HTTP 503 on a GET is retried, and is exit 4 like code 500000",
     status: 503,
     text: "<html>",
-    expect: { kind: "error", type: "server_error", retry: true },
+    expect: { kind: "error", type: "server_error", code: 4, retry: true },
   },
   {
     name: "HTTP 503 on a POST is not",
@@ -108,6 +110,18 @@ const ROWS: Row[] = [
     text: "",
     request: POST,
     expect: { kind: "error", type: "server_error", retry: false },
+  },
+  {
+    name: "HTTP 502 with another code is still the service being unavailable",
+    status: 502,
+    text: json({ code: 1234, msg: "upstream" }),
+    expect: {
+      kind: "error",
+      type: "server_error",
+      code: 4,
+      retry: true,
+      message: /^The service is unavailable: HTTP 502 on GET \/open-apis\/x; .*code 1234: upstream/,
+    },
   },
   {
     name: "code 500000 is the spec's server error, exit 4",
@@ -129,10 +143,17 @@ const ROWS: Row[] = [
     expect: { kind: "error", type: "invalid_response", retry: false },
   },
   {
-    name: "an unreadable 404 is not",
+    name: "an unreadable 404 is no such API",
     status: 404,
-    text: "nope",
-    expect: { kind: "error", type: "invalid_response", retry: false },
+    text: "404 page not found",
+    expect: {
+      kind: "error",
+      type: "not_found",
+      code: 1,
+      retry: false,
+      message: /^Not found: the service has no GET \/open-apis\/x \(HTTP 404\)$/,
+      command: "hark config get apps",
+    },
   },
   {
     name: "an ordinary API error is final",
@@ -144,7 +165,13 @@ const ROWS: Row[] = [
     name: "a JSON 404 without envelope",
     status: 404,
     text: json({ message: "x" }),
-    expect: { kind: "error", error: ApiError, retry: false },
+    expect: { kind: "error", error: ApiError, type: "not_found", retry: false },
+  },
+  {
+    name: "a 404 with a service code is that code's error",
+    status: 404,
+    text: json({ code: 191002, msg: "calendar not found" }),
+    expect: { kind: "error", error: ApiError, type: "api", retry: false },
   },
   {
     name: "code 999914 is the spec's mfa, exit 2",
@@ -170,6 +197,8 @@ for (const row of ROWS) {
     if (row.expect.error) assert.ok(error instanceof row.expect.error, error.name);
     if (row.expect.type) assert.equal(error.type, row.expect.type);
     if (row.expect.code !== undefined) assert.equal(error.code, row.expect.code);
+    if (row.expect.message) assert.match(error.message, row.expect.message);
+    if (row.expect.command) assert.equal(error.recovery.command, row.expect.command);
     if (verdict.kind === "error") {
       assert.equal(verdict.retry, row.expect.retry);
       if (row.expect.retryAfterMs !== undefined) {

@@ -33,6 +33,7 @@ export function keychainBackendName(ctx: Context): KeychainBackendName {
       {
         param: "HARK_KEYCHAIN",
         suggestion: 'Unset HARK_KEYCHAIN, or set it to "file" for the encrypted-file keychain',
+        command: "unset HARK_KEYCHAIN",
       },
     );
   }

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createHarkEnv } from "../support/hark_env.ts";
 import { requestLog, startWorld } from "./_support.ts";
 
 Deno.test("auth login fails fast in CI without a terminal and names the alternatives", async () => {
@@ -79,3 +81,59 @@ Deno.test("auth status --as bot reports the bot's token: app credentials, env, o
     await world.close();
   }
 });
+
+Deno.test("before config init, hark says so without touching the keychain; an env token still works", async () => {
+  // A headless Linux: the Secret Service tool is a stand-in that fails as without D-Bus, and
+  // leaves a mark when it is run at all.
+  const home = await createHarkEnv({ HARK_KEYCHAIN: "linux" });
+  try {
+    const bin = join(home.dir, "bin");
+    const mark = join(home.dir, "secret-tool-ran");
+    await Deno.mkdir(bin);
+    await Deno.writeTextFile(
+      join(bin, "secret-tool"),
+      `#!/bin/sh\ntouch '${mark}'\necho 'Cannot autolaunch D-Bus without X11 $DISPLAY' >&2\nexit 1\n`,
+      { mode: 0o755 },
+    );
+    const env = { PATH: `${bin}:${home.env.PATH}` };
+    for (
+      const argv of [
+        ["auth", "status"],
+        ["contact", "+search-user", "--query", "a"],
+        ["auth", "token"],
+        ["auth", "login", "--device-code", "dc-1"],
+        ["auth", "check", "calendar", "+agenda"],
+      ]
+    ) {
+      const run = await home.run([...argv, "--json"], { env });
+      assert.equal(run.code, 2, `${argv.join(" ")}: ${run.stderr}`);
+      const { error } = JSON.parse(run.stderr);
+      assert.equal(error.message, 'No app is configured for profile "default"');
+      assert.equal(error.recovery.command, "hark config init");
+    }
+    assert.equal(await exists(mark), false, "the keychain was not asked");
+
+    // CI: a token in the environment needs neither a config nor the keychain.
+    const ci = await home.run(["auth", "status", "--json"], {
+      env: { ...env, HARK_USER_ACCESS_TOKEN: "u-ci-token-123456", CI: "true" },
+    });
+    assert.equal(ci.code, 0, ci.stderr);
+    assert.equal(JSON.parse(ci.stdout).source, "env");
+    const dryRun = await home.run(["contact", "+search-user", "--query", "a", "--dry-run"], {
+      env: { ...env, HARK_USER_ACCESS_TOKEN: "u-ci-token-123456", CI: "true" },
+    });
+    assert.equal(dryRun.code, 0, dryRun.stderr);
+    assert.equal(await exists(mark), false, "the keychain was not asked");
+  } finally {
+    await home.cleanup();
+  }
+});
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -3,7 +3,7 @@ import { FileKeychain } from "../../src/keychain/file_keychain.ts";
 import { createTestContext } from "../../src/testing/test_context.ts";
 import { realFileSystem } from "../../src/runtime/real_context.ts";
 import { TEST_KEYCHAIN_PASSWORD } from "../support/hark_env.ts";
-import { type AuthWorld, loginApproved, requestLog, startWorld } from "./_support.ts";
+import { type AuthWorld, control, loginApproved, requestLog, startWorld } from "./_support.ts";
 
 function keychainOf(world: AuthWorld): FileKeychain {
   const ctx = {
@@ -55,7 +55,15 @@ Deno.test("auth login signs in through the sandbox API, then status, check, toke
 
     const token = await world.env.run(["auth", "token"]);
     assert.equal(token.code, 0);
-    assert.equal(token.stdout, `${stored.access_token}\n`);
+    assert.equal(token.stdout, `${stored.access_token}\n`, "piped, the bare token");
+    const tokenJson = await world.env.run(["auth", "token", "--json"], { env: { TZ: "UTC" } });
+    assert.equal(tokenJson.code, 0, tokenJson.stderr);
+    const described = JSON.parse(tokenJson.stdout);
+    assert.deepEqual(Object.keys(described), ["access_token", "expires_at", "identity"]);
+    assert.equal(described.access_token, stored.access_token);
+    assert.equal(described.identity, "user");
+    assert.ok(Math.abs(Date.parse(described.expires_at) - stored.expires_at) < 1000);
+    assert.match(described.expires_at, /\+00:00$/, "RFC 3339 with the zone's offset");
 
     const granted = await world.env.run([
       "auth",
@@ -145,6 +153,70 @@ Deno.test("auth login --no-wait prints the device data, and --device-code finish
     ]);
     const status = await world.env.run(["auth", "status", "--json"]);
     assert.equal(JSON.parse(status.stdout).state, "valid");
+  } finally {
+    await world.close();
+  }
+});
+
+Deno.test("auth login --device-code without a terminal polls once: exit 75 pending, then done", async () => {
+  const world = await startWorld();
+  try {
+    const started = await world.env.run(["auth", "login", "--no-wait", "--json"]);
+    const { device_code, user_code } = JSON.parse(started.stdout);
+    const polls = async () =>
+      (await requestLog(world.sb)).filter((r) => r.path.endsWith("/oauth/token")).length;
+
+    const before = Date.now();
+    const pending = await world.env.run(["auth", "login", "--device-code", device_code, "--json"]);
+    assert.equal(pending.code, 75, pending.stderr);
+    assert.ok(Date.now() - before < 30_000, "one poll, not the code's ten minutes");
+    assert.equal(await polls(), 1);
+    const state = JSON.parse(pending.stdout);
+    assert.equal(state.state, "pending");
+    assert.equal(state.device_code, device_code);
+    assert.match(state.expires_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
+    const envelope = JSON.parse(pending.stderr.split("\n").find((l) => l.startsWith("{"))!);
+    assert.equal(envelope.error.code, 75);
+    assert.equal(envelope.error.type, "pending");
+    assert.equal(
+      envelope.error.recovery.command,
+      `hark auth login --device-code ${device_code} --wait 5m`,
+    );
+    assert.equal((await world.env.readConfig()).users, undefined, "nothing stored");
+
+    // Approved meanwhile: the same command finishes the sign-in.
+    await control(world.sb, "/sandbox/approve", { user_code, decision: "approve" });
+    const done = await world.env.run(["auth", "login", "--device-code", device_code, "--json"]);
+    assert.equal(done.code, 0, done.stderr);
+    assert.ok(JSON.parse(done.stdout).user.open_id);
+    assert.equal(await polls(), 2);
+  } finally {
+    await world.close();
+  }
+});
+
+Deno.test("auth login --wait bounds the wait, in CI too, and the pending sign-in can be finished", async () => {
+  const world = await startWorld({ interval: 1 });
+  try {
+    const before = Date.now();
+    const run = await world.env.run(["auth", "login", "--wait", "7s", "--json"], {
+      env: { CI: "true" },
+    });
+    const took = Date.now() - before;
+    assert.equal(run.code, 75, run.stderr);
+    assert.ok(took >= 7_000 && took < 25_000, `waited ${took} ms for --wait 7s`);
+    // The first poll comes after 5 s (the spec's floor), then one more fits in the 7 s.
+    const polls = (await requestLog(world.sb)).filter((r) => r.path.endsWith("/oauth/token"));
+    assert.equal(polls.length, 2);
+    const { device_code } = JSON.parse(run.stdout);
+    const [, userCode] = /enter the code: (\S+)/.exec(run.stderr)!;
+    await control(world.sb, "/sandbox/approve", { user_code: userCode, decision: "approve" });
+    const done = await world.env.run(["auth", "login", "--device-code", device_code, "--json"]);
+    assert.equal(done.code, 0, done.stderr);
+
+    const bad = await world.env.run(["auth", "login", "--wait", "soon"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /Invalid --wait "soon"/);
   } finally {
     await world.close();
   }

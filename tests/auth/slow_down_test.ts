@@ -12,7 +12,15 @@ Deno.test("auth login backs off by 5 s when the server answers slow_down", async
     const started = await world.env.run(["auth", "login", "--no-wait", "--json"]);
     assert.equal(started.code, 0, started.stderr);
     const { device_code, user_code } = JSON.parse(started.stdout);
-    const live = spawnHark(world.env, ["auth", "login", "--device-code", device_code, "--json"]);
+    const live = spawnHark(world.env, [
+      "auth",
+      "login",
+      "--device-code",
+      device_code,
+      "--wait",
+      "1m",
+      "--json",
+    ]);
     await live.waitFor(/Waiting for the sign-in/);
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const own = await fetch(`${world.sb.baseUrl}/open-apis/authen/v2/oauth/token`, {

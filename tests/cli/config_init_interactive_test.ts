@@ -4,56 +4,9 @@
  */
 
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { HARK_PERMISSIONS } from "../../scripts/permissions.ts";
-import { createHarkEnv, MAIN_TS } from "../support/hark_env.ts";
+import { createHarkEnv } from "../support/hark_env.ts";
 import { requires } from "../support/requires.ts";
-
-/** A tmux session on a private server, killed by {@link Terminal.close}. */
-class Terminal {
-  readonly #socket: string;
-  constructor(socket: string) {
-    this.#socket = socket;
-  }
-
-  static async start(socket: string, script: string): Promise<Terminal> {
-    const terminal = new Terminal(socket);
-    await terminal.#tmux(["new-session", "-d", "-s", "hark", "-x", "120", "-y", "40", script]);
-    return terminal;
-  }
-
-  async #tmux(args: string[]): Promise<string> {
-    const output = await new Deno.Command("tmux", { args: ["-L", this.#socket, ...args] })
-      .output();
-    if (output.code !== 0) {
-      throw new Error(`tmux ${args[0]} failed: ${new TextDecoder().decode(output.stderr)}`);
-    }
-    return new TextDecoder().decode(output.stdout);
-  }
-
-  screen(): Promise<string> {
-    return this.#tmux(["capture-pane", "-p", "-t", "hark"]);
-  }
-
-  /** Waits until the screen matches, or fails after `timeoutMs` showing the screen. */
-  async waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const screen = await this.screen();
-      if (pattern.test(screen)) return screen;
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${pattern}:\n${screen}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-
-  async type(...keys: string[]): Promise<void> {
-    await this.#tmux(["send-keys", "-t", "hark", ...keys]);
-  }
-
-  async close(): Promise<void> {
-    await new Deno.Command("tmux", { args: ["-L", this.#socket, "kill-server"] }).output();
-  }
-}
+import { Terminal, terminalScript } from "../support/terminal.ts";
 
 Deno.test(requires(["tmux"], {
   name: "config init asks for everything in a terminal and masks the secret",
@@ -62,17 +15,10 @@ Deno.test(requires(["tmux"], {
     const home = await createHarkEnv();
     try {
       const secret = "typed-secret-value-42";
-      const env = Object.entries(home.env).map(([k, v]) => `export ${k}='${v}'`).join("\n");
-      const hark = `'${Deno.execPath()}' run --quiet --no-check ${
-        HARK_PERMISSIONS.join(" ")
-      } '${MAIN_TS}'`;
-      const script = join(home.dir, "run.sh");
-      await Deno.writeTextFile(
-        script,
-        `#!/bin/sh\n${env}\nexport TERM=xterm\n${hark} config init\necho "EXIT=$?"\nsleep 60\n`,
-        { mode: 0o700 },
-      );
-      let terminal = await Terminal.start(`hark-test-${Deno.pid}-1`, script);
+      const script = await terminalScript(home.dir, { ...home.env, TERM: "xterm" }, [
+        "hark config init",
+      ]);
+      let terminal = await Terminal.start(script);
       try {
         await terminal.waitFor(/Profile name/);
         await terminal.type("C-u", "work", "Enter");
@@ -82,28 +28,52 @@ Deno.test(requires(["tmux"], {
         await terminal.type(secret, "Enter");
         await terminal.waitFor(/Service/);
         await terminal.type("Down", "Enter"); // Feishu
-        await terminal.waitFor(/Default output format/);
-        await terminal.type("Down", "Enter"); // json
+        const offered = await terminal.waitFor(/Default output format/);
+        assert.match(offered, /auto \(table on a terminal, JSON when piped\)/);
+        await terminal.type("Enter"); // auto, the default
         const screen = await terminal.waitFor(/EXIT=\d/);
         assert.match(screen, /EXIT=0/);
         assert.doesNotMatch(screen, new RegExp(secret), "the secret was echoed");
         assert.match(screen, /App secret \*+/);
         const config = await home.readConfig() as {
           apps: Record<string, { app_id: string; app_secret: string; base_url: string }>;
-          preferences: { output_format: string };
+          preferences?: unknown;
         };
         assert.deepEqual(config.apps.work, {
           app_id: "cli_typed",
           app_secret: "@keychain:hark/work/app_secret",
           base_url: "https://open.feishu.cn",
         });
+        assert.equal(config.preferences, undefined, "auto writes no output format");
+      } finally {
+        await terminal.close();
+      }
+
+      // Again, choosing json and replacing the profile: the preference is written.
+      terminal = await Terminal.start(script);
+      try {
+        await terminal.waitFor(/Profile name/);
+        await terminal.type("C-u", "work", "Enter");
+        await terminal.waitFor(/App ID/);
+        await terminal.type("Enter");
+        await terminal.waitFor(/App secret/);
+        await terminal.type(secret, "Enter");
+        await terminal.waitFor(/Service/);
+        await terminal.type("Down", "Enter"); // Feishu
+        await terminal.waitFor(/Default output format/);
+        await terminal.type("Down", "Down", "Enter"); // auto, table, json
+        await terminal.waitFor(/Replace it\?/);
+        await terminal.type("y", "Enter");
+        const screen = await terminal.waitFor(/EXIT=\d/);
+        assert.match(screen, /EXIT=0/);
+        const config = await home.readConfig() as { preferences: { output_format: string } };
         assert.equal(config.preferences.output_format, "json");
       } finally {
         await terminal.close();
       }
 
       // Running it again over the same profile asks before replacing; "no" changes nothing.
-      terminal = await Terminal.start(`hark-test-${Deno.pid}-2`, script);
+      terminal = await Terminal.start(script);
       try {
         await terminal.waitFor(/Profile name/);
         await terminal.type("C-u", "work", "Enter");

@@ -45,6 +45,8 @@ export interface HarkEnv {
   run(args: string[], options?: RunHarkOptions): Promise<HarkRun>;
   /** Reads and parses the config file. */
   readConfig(): Promise<Record<string, unknown>>;
+  /** Writes the config file (its folder made first). */
+  writeConfig(config: unknown): Promise<void>;
   /** Removes the temp folder. */
   cleanup(): Promise<void>;
 }
@@ -83,6 +85,10 @@ export async function createHarkEnv(extraEnv: Record<string, string> = {}): Prom
     run: (args, options = {}) => runHark(args, { ...options, env: { ...env, ...options.env } }),
     async readConfig() {
       return JSON.parse(await Deno.readTextFile(configPath));
+    },
+    async writeConfig(config) {
+      await Deno.mkdir(join(configPath, ".."), { recursive: true });
+      await Deno.writeTextFile(configPath, JSON.stringify(config));
     },
     async cleanup() {
       await Deno.remove(dir, { recursive: true });

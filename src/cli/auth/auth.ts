@@ -34,6 +34,13 @@ export const authCommand: CommandSpec = {
           description: "print the device code and the sign-in URL, and return without waiting",
         },
         {
+          name: "wait",
+          value: "<duration>",
+          description: "how long to wait for approval after the first poll, such as 30s or 5m; " +
+            "then exit 75 with the state pending (default: as long as the code lives on a " +
+            "terminal; one poll for --device-code without one)",
+        },
+        {
           name: "device-code",
           value: "<code>",
           description: "finish a sign-in started with --no-wait",
@@ -43,7 +50,8 @@ export const authCommand: CommandSpec = {
         "hark auth login",
         "hark auth login --scope calendar:calendar:readonly --scope im:message:send",
         "hark auth login --no-wait --json  # hand the URL to a person",
-        "hark auth login --device-code <device_code>  # then finish",
+        "hark auth login --device-code <device_code>  # then finish: one poll, or exit 75 pending",
+        "hark auth login --device-code <device_code> --wait 5m  # or wait up to 5 minutes",
       ],
       run: async (call) => (await import("./login.ts")).runLogin(call),
     },
@@ -76,9 +84,11 @@ export const authCommand: CommandSpec = {
     },
     {
       name: "token",
-      description: "Print the current access token, refreshed first if needed (for piping)",
+      description: "Print the current access token, refreshed first if needed (for piping); " +
+        "--json adds its expiry and identity",
       examples: [
         "hark auth token",
+        'hark auth token --json  # {"access_token", "expires_at", "identity"}',
         'curl -H "Authorization: Bearer $(hark auth token)" https://open.larksuite.com/open-apis/authen/v1/user_info',
       ],
       run: async (call) => (await import("./token.ts")).runToken(call),

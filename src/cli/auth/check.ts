@@ -35,6 +35,7 @@ export async function runCheck(call: CommandCall): Promise<void> {
     );
   }
   const session = await openSession(call.ctx, call.globals);
+  session.requireSetup("user");
   const status = await authStatus(session.ctx, session);
   writeData(session.ctx, session.output, checkScopes(status, requested));
 }

@@ -10,17 +10,20 @@ import {
   completeLogin,
   type DeviceAuthorization,
   endpointsOf,
-  finishLogin,
   type LoginResult,
   parseScopes,
+  type PollProgress,
   SCOPE_OFFLINE,
   scopesToRequest,
   startDeviceAuthorization,
 } from "../../auth/mod.ts";
+import { clearPendingLogin, takePendingLogin } from "../../auth/pending_login.ts";
+import type { Context } from "../../context.ts";
 import { colorEnabled } from "../../output/color.ts";
 import { createSpinner } from "../../output/spinner.ts";
 import { terminalSafe } from "../../output/terminal_safe.ts";
-import { AuthError, ValidationError } from "../../errors/mod.ts";
+import { formatRfc3339InZone } from "../../time/mod.ts";
+import { AuthError, PendingError, ValidationError } from "../../errors/mod.ts";
 import { writeData } from "../../output/output.ts";
 import type { CommandCall } from "../command_spec.ts";
 import { loadServices, shortcutsNeeding, userScopesOf } from "../../shortcuts/services.ts";
@@ -32,6 +35,8 @@ export interface LoginOptions {
   scopes: string[];
   /** False with `--no-wait`. */
   wait: boolean;
+  /** `--wait <duration>` in ms: how long to keep polling after the first poll. */
+  waitMs?: number;
   /** `--device-code`, trimmed. */
   deviceCode?: string;
 }
@@ -44,18 +49,43 @@ export interface LoginOptions {
  */
 export function loginOptions(flags: CommandCall["flags"]): LoginOptions {
   const scopes = parseScopes((flags.scope as string[] | undefined) ?? []);
+  // `--no-wait` and `--wait <duration>` share the name: false for the one, the text for the other.
   const wait = flags.wait !== false;
+  const waitMs = typeof flags.wait === "string" ? parseWait(flags.wait) : undefined;
   const deviceCode = flags["device-code"] as string | undefined;
   if (deviceCode !== undefined && !wait) {
     throw new ValidationError("Conflicting flags: --no-wait and --device-code", {
       param: "--device-code",
       suggestion: "Use --no-wait to start a sign-in, then --device-code to finish it",
+      command: "hark auth login --help",
     });
   }
   if (deviceCode !== undefined && deviceCode.trim() === "") {
     throw new ValidationError("Invalid --device-code: empty", { param: "--device-code" });
   }
-  return { scopes, wait, deviceCode: deviceCode?.trim() };
+  return { scopes, wait, waitMs, deviceCode: deviceCode?.trim() };
+}
+
+const WAIT = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/;
+
+/**
+ * Reads `--wait`: `0`, or hours, minutes and seconds such as `30s`, `2m`, `1m30s`, `1h`.
+ *
+ * @param text the value as typed
+ * @returns milliseconds
+ * @throws {ValidationError} naming `--wait` for anything else
+ */
+export function parseWait(text: string): number {
+  const match = WAIT.exec(text.trim());
+  if (text.trim() === "0") return 0;
+  if (!match || match.slice(1).every((part) => part === undefined)) {
+    throw new ValidationError(
+      `Invalid --wait "${text}": expected a duration such as 30s, 2m, 1m30s or 0`,
+      { param: "--wait", command: "hark auth login --help" },
+    );
+  }
+  const [h, m, sec] = match.slice(1).map((part) => Number(part ?? 0));
+  return ((h * 60 + m) * 60 + sec) * 1000;
 }
 
 /**
@@ -63,8 +93,11 @@ export function loginOptions(flags: CommandCall["flags"]): LoginOptions {
  *
  * @param call the parsed command line
  * @throws {ValidationError} for bad flags
- * @throws {AuthError} without a terminal in CI (unless `--no-wait` or `--device-code`), on
- *   denial, expiry or a timeout
+ * @throws {AuthError} without a terminal in CI (unless `--no-wait`, `--device-code` or
+ *   `--wait`), on denial, expiry or a timeout
+ * @throws {PendingError} when a bounded wait (`--wait`, or one poll for `--device-code` without
+ *   a terminal) ends before the sign-in is approved; in JSON mode `{"state": "pending", …}` is
+ *   printed first
  */
 export async function runLogin(call: CommandCall): Promise<void> {
   const options = loginOptions(call.flags);
@@ -102,6 +135,8 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
     );
     return;
   }
+  // Before anything reads the keychain (the pending sign-in, the secret): no app, no sign-in.
+  session.requireSetup("app");
   if (!options.wait) {
     const auth = await beginLogin(ctx, session, scopes);
     if (session.wantsJson()) {
@@ -125,10 +160,15 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
     }
     return;
   }
-  if (options.deviceCode === undefined && !ctx.stdin.isTerminal && ctx.env.get("CI")) {
+  const waitMs = waitBound(ctx, options);
+  if (
+    options.deviceCode === undefined && waitMs === undefined && !ctx.stdin.isTerminal &&
+    ctx.env.get("CI")
+  ) {
     throw new AuthError("Refusing to wait for a browser sign-in in CI without a terminal", {
       suggestion: "Start the sign-in with --no-wait, have a person approve it, then finish it " +
-        "with --device-code; or pass a token in HARK_USER_ACCESS_TOKEN",
+        "with --device-code; or bound the wait with --wait; or pass a token in " +
+        "HARK_USER_ACCESS_TOKEN",
       command: `hark auth login${flag} --no-wait --json  # then: hark auth login${flag} ` +
         "--device-code <device_code>",
     });
@@ -139,18 +179,60 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
       preference: session.config.preferences?.color,
     }),
   });
-  const onTick = (p: { remainingMs?: number }) =>
+  let pendingCode = options.deviceCode;
+  let pendingExpiry: number | undefined;
+  const stopAfter = stopWaitingAfter(ctx, waitMs, () => {
+    if (session.wantsJson()) {
+      writeData(ctx, session.output, {
+        state: "pending",
+        profile,
+        device_code: pendingCode ?? null,
+        expires_at: pendingExpiry === undefined
+          ? null
+          : formatRfc3339InZone(pendingExpiry, ctx.timeZone),
+      });
+    }
+    return new PendingError("The sign-in is not approved yet", {
+      suggestion: "Approve it in the browser, then run this again (--wait sets how long to wait)",
+      command: `hark auth login${flag} --device-code ${pendingCode} --wait 5m`,
+    });
+  });
+  const onTick = (p: PollProgress) => {
+    stopAfter(p);
     spinner.update(
       "Waiting for approval in the browser" +
         (p.remainingMs === undefined ? "" : ` (code expires in ${formatRemaining(p.remainingMs)})`),
     );
+  };
+  // A sign-in that ends pending is remembered (`--no-wait`'s record), so a later
+  // `--device-code` polls as the server asked; any other end forgets it.
+  let remembered = false;
   let result: LoginResult;
   try {
     if (options.deviceCode !== undefined) {
       ctx.stderr.write("Waiting for the sign-in to be approved...\n");
-      result = await finishLogin(ctx, session, options.deviceCode, onTick);
+      const pending = await takePendingLogin(ctx, profile, options.deviceCode);
+      remembered = pending !== undefined;
+      pendingExpiry = pending?.expires_at;
+      result = await completeLogin(ctx, session, {
+        deviceCode: options.deviceCode,
+        interval: pending?.interval,
+        expiresIn: pendingExpiry === undefined
+          ? undefined
+          : Math.max(0, Math.floor((pendingExpiry - ctx.now()) / 1000)),
+        scopes: pending?.scopes,
+        onTick,
+      });
     } else {
-      const auth = await startDeviceAuthorization(ctx, session, scopes);
+      // A bounded wait may end pending: then the sign-in is finished later with --device-code.
+      const auth = waitMs === undefined
+        ? await startDeviceAuthorization(ctx, session, scopes)
+        : await beginLogin(ctx, session, scopes);
+      remembered = waitMs !== undefined;
+      pendingCode = auth.device_code;
+      pendingExpiry = auth.expires_in === undefined
+        ? undefined
+        : ctx.now() + auth.expires_in * 1000;
       ctx.stderr.write(instructions(auth) + "Waiting for approval...\n");
       result = await completeLogin(ctx, session, {
         deviceCode: auth.device_code,
@@ -160,9 +242,13 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
         onTick,
       });
     }
+  } catch (error) {
+    if (remembered && !(error instanceof PendingError)) await clearPendingLogin(ctx, profile);
+    throw error;
   } finally {
     spinner.stop();
   }
+  if (remembered) await clearPendingLogin(ctx, profile);
   for (const warning of result.warnings) {
     ctx.stderr.write(`warning: ${terminalSafe(warning, { breaks: "space" })}\n`);
   }
@@ -193,6 +279,47 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
       `Signed in as ${terminalSafe(who, { breaks: "space" })} to profile "${profile}"\n`,
     );
   }
+}
+
+/**
+ * How long a sign-in waits for approval after its first poll, in ms, or `undefined` for as long
+ * as the code lives: `--wait` when given; without it, a person at a terminal waits as long as
+ * it takes, while `--device-code` without a terminal (or in CI) polls once, so that a script
+ * never blocks for the code's ten minutes.
+ *
+ * @param ctx the context
+ * @param options the checked flags
+ */
+export function waitBound(ctx: Context, options: LoginOptions): number | undefined {
+  if (options.waitMs !== undefined) return options.waitMs;
+  const person = ctx.stdin.isTerminal && !ctx.env.get("CI");
+  return options.deviceCode !== undefined && !person ? 0 : undefined;
+}
+
+/**
+ * A poll-progress callback that ends the wait once `waitMs` has passed since the first poll:
+ * before each later poll, when that poll would come after the bound, it throws the error
+ * `pending()` makes (which the poller passes on). Without a bound it does nothing.
+ *
+ * @param ctx the context (clock)
+ * @param waitMs the bound, or `undefined`
+ * @param pending makes the error to end with
+ */
+export function stopWaitingAfter(
+  ctx: Context,
+  waitMs: number | undefined,
+  pending: () => PendingError,
+): (progress: PollProgress) => void {
+  let deadline: number | undefined;
+  let checked = 1;
+  return (progress) => {
+    // Once per wait, at its start; the first wait always runs, so there is always one poll.
+    if (waitMs === undefined || progress.attempt <= checked) return;
+    checked = progress.attempt;
+    // One second of slack for the time the polls themselves take.
+    deadline ??= ctx.now() + waitMs + 1000;
+    if (ctx.now() + progress.intervalS * 1000 > deadline) throw pending();
+  };
 }
 
 /** How to approve the sign-in; every part came from the server, so none may drive the terminal. */

@@ -13,11 +13,13 @@ import { openSession } from "../session.ts";
  * Prints the sign-in state; fails with exit 3 when the profile cannot get a token.
  *
  * @param call the parsed command line
+ * @throws {ValidationError} before `hark config init` (and without an environment token)
  * @throws {AuthError} when signed out, or the session has expired
  */
 export async function runStatus(call: CommandCall): Promise<void> {
   const session = await openSession(call.ctx, call.globals);
   const { ctx } = session;
+  session.requireSetup();
   const status = session.globals.as === "bot"
     ? await botStatus(ctx, session)
     : await authStatus(ctx, session);

@@ -37,7 +37,8 @@ export const configCommand: CommandSpec = {
         {
           name: "output-format",
           value: "<format>",
-          description: `default output format: ${OUTPUT_FORMATS.join(", ")}`,
+          description: `default output format: auto (a table on a terminal, JSON when piped; ` +
+            `the default), ${OUTPUT_FORMATS.join(", ")}`,
         },
         { name: "force", description: "replace an existing profile without asking" },
       ],

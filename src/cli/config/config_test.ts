@@ -228,11 +228,12 @@ Deno.test("hark config get of the whole config never shows a literal secret", as
   });
 });
 
-Deno.test("hark config set with a plaintext secret exits 2 pointing at --app-secret-stdin", async () => {
+Deno.test("hark config set with a plaintext secret exits 2 pointing at config init", async () => {
   await withConfig(undefined, async (ctx, path) => {
     const outcome = await runCli(ctx, ["config", "set", "apps.x.app_secret", "s3cr3t-value"]);
     assert.equal(outcome.code, 2);
-    assert.match(outcome.error!.recovery.command, /--app-secret-stdin/);
+    assert.equal(outcome.error!.recovery.command, "hark config init --force --profile x");
+    assert.match(outcome.error!.recovery.suggestion, /--app-secret-stdin/);
     assert.ok(!outcome.error!.message.includes("s3cr3t-value"));
     assert.equal(await createTestContext().fs.exists(path), false, "no file was written");
   });

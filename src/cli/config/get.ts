@@ -18,7 +18,9 @@ import { openSession, type Session } from "../session.ts";
  * @param call the parsed command line
  */
 export async function runConfigGet(call: CommandCall): Promise<void> {
-  configGet(await openSession(call.ctx, call.globals), { key: call.args[0] ?? "" });
+  configGet(await openSession(call.ctx, call.globals, { profile: "none" }), {
+    key: call.args[0] ?? "",
+  });
 }
 
 /**

@@ -47,7 +47,7 @@ export async function runConfigInit(call: CommandCall): Promise<void> {
       param: "--app-secret-stdin",
     });
   }
-  await configInit(await openSession(call.ctx, call.globals), options);
+  await configInit(await openSession(call.ctx, call.globals, { profile: "create" }), options);
 }
 
 /** Options of {@link configInit}, as given on the command line. */
@@ -62,7 +62,7 @@ export interface ConfigInitOptions {
   appSecretStdin: boolean;
   /** The base URL, or `lark` / `feishu`. */
   baseUrl?: string;
-  /** The default output format to store in preferences. */
+  /** The default output format to store in preferences; `auto` removes the preference. */
   outputFormat?: string;
   /** Replace an existing profile without asking. */
   force: boolean;
@@ -74,8 +74,15 @@ interface Answers {
   appId: string;
   appSecret: string;
   baseUrl: string;
-  outputFormat?: OutputFormat;
+  /** A format to store, `auto` to remove the preference, or nothing to leave it as it is. */
+  outputFormat?: OutputFormat | typeof AUTO;
 }
+
+/**
+ * The output format that is no preference at all: a table on a terminal, JSON when piped. A
+ * stored `table` would break `hark … | jq`, so this is what `config init` offers first.
+ */
+const AUTO = "auto";
 
 /**
  * Creates or replaces a profile. Interactive when stdin and stdout are terminals (unless
@@ -136,7 +143,9 @@ export async function configInit(session: Session, options: ConfigInitOptions): 
         app_secret: `@keychain:${secretPath}`,
         base_url: answers.baseUrl,
       };
-      if (answers.outputFormat) {
+      if (answers.outputFormat === AUTO) {
+        if (config.preferences) delete config.preferences.output_format;
+      } else if (answers.outputFormat) {
         config.preferences = { ...(config.preferences ?? {}), output_format: answers.outputFormat };
       }
       if (firstApp && !config.active_profile && answers.profile !== "default") {
@@ -169,12 +178,16 @@ export async function configInit(session: Session, options: ConfigInitOptions): 
   );
 }
 
+const NON_INTERACTIVE_EXAMPLE =
+  'printf %s "$APP_SECRET" | hark config init --non-interactive --app-id cli_a1b2c3 --app-secret-stdin';
+
 async function fromFlags(session: Session, options: ConfigInitOptions): Promise<Answers> {
   const profile = checkProfileName(session.profile);
   if (options.appId === undefined) {
     throw new ValidationError("Missing --app-id: the app id is required without a terminal", {
       param: "--app-id",
-      command: "hark config init --non-interactive --app-id <id> --app-secret-stdin",
+      suggestion: `Pass the app id and the secret, as in: ${NON_INTERACTIVE_EXAMPLE}`,
+      command: "hark config init --help",
     });
   }
   let appSecret = options.appSecret;
@@ -191,7 +204,8 @@ async function fromFlags(session: Session, options: ConfigInitOptions): Promise<
       "Missing --app-secret-stdin or --app-secret: the app secret is required without a terminal",
       {
         param: "--app-secret-stdin",
-        command: "hark config init --non-interactive --app-id <id> --app-secret-stdin",
+        suggestion: `Pipe the secret in, as in: ${NON_INTERACTIVE_EXAMPLE}`,
+        command: "hark config init --help",
       },
     );
   }
@@ -233,11 +247,14 @@ async function ask(session: Session, options: ConfigInitOptions): Promise<Answer
       })
       : choice;
   }
-  const outputFormat = options.outputFormat ?? await askChoice(
+  const outputFormat = options.outputFormat ?? await askChoice<string>(
     ctx,
     "Default output format",
     "--output-format",
-    OUTPUT_FORMATS.map((f) => ({ name: f, value: f })),
+    [
+      { name: "auto (table on a terminal, JSON when piped)", value: AUTO },
+      ...OUTPUT_FORMATS.map((f) => ({ name: f, value: f })),
+    ],
   );
   return {
     profile,
@@ -285,14 +302,14 @@ function checkSecret(value: string): string {
   return value;
 }
 
-function checkFormat(value: string | undefined): OutputFormat | undefined {
-  if (value === undefined) return undefined;
+function checkFormat(value: string | undefined): OutputFormat | typeof AUTO | undefined {
+  if (value === undefined || value === AUTO) return value;
   if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
   throw new ValidationError(
-    `Invalid --output-format ${JSON.stringify(value)}: expected one of ${
+    `Invalid --output-format ${JSON.stringify(value)}: expected one of ${AUTO}, ${
       OUTPUT_FORMATS.join(", ")
     }`,
-    { param: "--output-format" },
+    { param: "--output-format", command: "hark config init --help" },
   );
 }
 

@@ -176,6 +176,13 @@ Deno.test("config init --output-format stores the preference", async () => {
   }, { stdin: SECRET, config: { preferences: { color: false } } });
 });
 
+Deno.test("config init --output-format auto removes the preference", async () => {
+  await withInit(async (ctx, path) => {
+    assert.equal((await runCli(ctx, [...INIT, "--output-format", "auto"])).code, 0);
+    assert.deepEqual((await readJson(path)).preferences, { color: false });
+  }, { stdin: SECRET, config: { preferences: { output_format: "table", color: false } } });
+});
+
 Deno.test("config init over an existing profile needs --force without a terminal", async () => {
   const config = {
     apps: { default: { app_id: "cli_old", app_secret: "@keychain:hark/default/app_secret" } },

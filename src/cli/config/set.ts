@@ -18,7 +18,7 @@ import { openSession, type Session } from "../session.ts";
  */
 export async function runConfigSet(call: CommandCall): Promise<void> {
   const [key, value] = call.args;
-  await configSet(await openSession(call.ctx, call.globals), { key, value });
+  await configSet(await openSession(call.ctx, call.globals, { profile: "none" }), { key, value });
 }
 
 /** Options of {@link runConfigSet}. */
@@ -67,10 +67,14 @@ export async function configSet(session: Session, options: ConfigSetOptions): Pr
       }
       node = node[part] as Record<string, unknown>;
     }
-    node[parts.at(-1)!] = value;
+    // A value of `undefined` (`auto`) is the absence of a setting.
+    if (value === undefined) delete node[parts.at(-1)!];
+    else node[parts.at(-1)!] = value;
   }, session.configPath);
   if (session.wantsJson()) {
-    writeData(ctx, session.output, { key: options.key, value });
+    writeData(ctx, session.output, { key: options.key, value: value ?? null });
+  } else if (value === undefined) {
+    ctx.stderr.write(`Removed ${options.key}: ${options.value} is the default\n`);
   } else {
     ctx.stderr.write(`Set ${options.key} to ${JSON.stringify(value)}\n`);
   }

@@ -15,7 +15,7 @@ import { openSession, type Session } from "../session.ts";
  * @param call the parsed command line
  */
 export async function runProfileList(call: CommandCall): Promise<void> {
-  profileList(await openSession(call.ctx, call.globals));
+  profileList(await openSession(call.ctx, call.globals, { profile: "none" }));
 }
 
 /** One row of `profile list`. */

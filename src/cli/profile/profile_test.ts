@@ -181,7 +181,7 @@ Deno.test("hark profile use of an unknown name exits 2 listing the known ones", 
     const outcome = await runCli(ctx, ["profile", "use", "x"]);
     assert.equal(outcome.code, 2);
     assert.match(outcome.error!.message, /no profiles exist yet/);
-    assert.equal(outcome.error!.recovery.command, "hark config init");
+    assert.equal(outcome.error!.recovery.command, "hark config init --profile x");
   });
   await withProfiles(CONFIG, async (ctx) => {
     const outcome = await runCli(ctx, ["profile", "use", "../x"]);

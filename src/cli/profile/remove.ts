@@ -17,7 +17,7 @@ import { openSession, type Session } from "../session.ts";
  */
 export async function runProfileRemove(call: CommandCall): Promise<void> {
   await profileRemove(
-    await openSession(call.ctx, call.globals),
+    await openSession(call.ctx, call.globals, { profile: "none" }),
     call.args[0],
     call.flags.yes === true,
   );

@@ -15,7 +15,7 @@ import { openSession, type Session } from "../session.ts";
  * @param call the parsed command line
  */
 export async function runProfileUse(call: CommandCall): Promise<void> {
-  await profileUse(await openSession(call.ctx, call.globals), call.args[0]);
+  await profileUse(await openSession(call.ctx, call.globals, { profile: "none" }), call.args[0]);
 }
 
 /**

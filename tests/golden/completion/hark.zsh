@@ -24,7 +24,7 @@ __hark_subcommands() {
       ;;
     'hark auth')
       __hark_vals+=('login' 'logout' 'status' 'check' 'token' 'help')
-      __hark_descs+=('Sign in with the device flow: approve in a browser, on any device' 'Sign out: delete the stored tokens and the user entry' 'Show the sign-in state: valid, needs_refresh, expired or signed_out' 'Check that the signed-in user granted the scopes a shortcut needs, or the given ones' 'Print the current access token, refreshed first if needed (for piping)' 'display help for command')
+      __hark_descs+=('Sign in with the device flow: approve in a browser, on any device' 'Sign out: delete the stored tokens and the user entry' 'Show the sign-in state: valid, needs_refresh, expired or signed_out' 'Check that the signed-in user granted the scopes a shortcut needs, or the given ones' 'Print the current access token, refreshed first if needed (for piping); --json adds its expiry and identity' 'display help for command')
       ;;
     'hark config')
       __hark_vals+=('init' 'get' 'set' 'help')
@@ -62,8 +62,8 @@ __hark_flags() {
       __hark_descs+=('display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark auth login')
-      __hark_vals+=('--scope' '--no-wait' '--device-code' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--csv-raw')
-      __hark_descs+=('a permission to add to those already granted (space/comma separated too); default: all hark needs' 'print the device code and the sign-in URL, and return without waiting' 'finish a sign-in started with --no-wait' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_vals+=('--scope' '--no-wait' '--wait' '--device-code' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--csv-raw')
+      __hark_descs+=('a permission to add to those already granted (space/comma separated too); default: all hark needs' 'print the device code and the sign-in URL, and return without waiting' 'how long to wait for approval after the first poll, such as 30s or 5m; then exit 75 with the state pending (default: as long as the code lives on a terminal; one poll for --device-code without one)' 'finish a sign-in started with --no-wait' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark auth logout')
       __hark_vals+=('--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--csv-raw')
@@ -91,7 +91,7 @@ __hark_flags() {
       ;;
     'hark config init')
       __hark_vals+=('--non-interactive' '--app-id' '--app-secret' '--app-secret-stdin' '--base-url' '--output-format' '--force' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--csv-raw')
-      __hark_descs+=('never prompt; missing values are errors' 'the app id, such as cli_a1b2c3' 'the app secret (prefer --app-secret-stdin)' 'read the app secret from stdin' 'lark, feishu, or the URL of a private deployment' 'default output format: table, json, ndjson, csv' 'replace an existing profile without asking' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_descs+=('never prompt; missing values are errors' 'the app id, such as cli_a1b2c3' 'the app secret (prefer --app-secret-stdin)' 'read the app secret from stdin' 'lark, feishu, or the URL of a private deployment' 'default output format: auto (a table on a terminal, JSON when piped; the default), table, json, ndjson, csv' 'replace an existing profile without asking' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark config get')
       __hark_vals+=('--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--csv-raw')
@@ -303,7 +303,7 @@ __hark_takes_value() {
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark auth login')
-      case $2 in '--scope'|'--device-code'|'--format'|'--profile'|'--as') return 0 ;; esac
+      case $2 in '--scope'|'--wait'|'--device-code'|'--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark auth logout')
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac

@@ -1,0 +1,193 @@
+/**
+ * The README's examples work: every line of its `sh` code blocks that runs hark is run, as
+ * printed, by `sh` against a sandbox, with `hark` on `PATH` standing for the CLI from source.
+ * The README's example values stand for real ones (an app id, a chat, a device code, a token):
+ * {@link substitutions} swaps them for the sandbox's, and nothing else is changed. The sandbox
+ * approves every sign-in at its first poll, standing in for the person who would. Lines that
+ * cannot run here are listed in {@link NOT_RUN} with the reason; a README line that is neither run
+ * nor listed fails the test, and so does a listed line that is no longer in the README.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import { createHarkEnv, type HarkEnv, REPO_ROOT } from "./support/hark_env.ts";
+import { harkCommandLine } from "./support/terminal.ts";
+
+/** Lines not run, by their command (the line without its comment), with the reason. */
+const NOT_RUN: Record<string, string> = {
+  "npx -y deno@2.9.6 task demo": "the README's first command; tests/demo_test.ts runs the demo",
+  "npx -y deno@2.9.6 task test": "the README's second command: the test suite this test is in",
+  "hark config init":
+    "asks its questions on a terminal; tests/cli/config_init_interactive_test.ts " +
+    "answers them in tmux (here the config it writes is written for it, pointing at the sandbox)",
+  "sha256sum --ignore-missing -c SHA256SUMS": "needs a release's files from GitHub",
+  "install -m 0755 hark-x86_64-unknown-linux-gnu ~/.local/bin/hark": "needs a release's binary",
+  "deno task sandbox --port 8080": "runs until stopped; the tests start the sandbox themselves",
+  "deno task hark --help": "a development task; tests/cli/golden_test.ts checks the help",
+  "deno task test": "the test suite this test is in",
+  "deno task check && deno task lint && deno task fmt": "run by CI (.ci/run) on every change",
+  "deno task bench": "benchmarks take minutes; bench/run_test.ts checks the runner",
+};
+
+/** One `sh` block of the README. */
+interface Block {
+  /** The heading above it. */
+  section: string;
+  /** The last line of text before it. */
+  lead: string;
+  lines: string[];
+}
+
+/** The README's `sh` code blocks. */
+function shellBlocks(readme: string): Block[] {
+  const blocks: Block[] = [];
+  let section = "";
+  let lead = "";
+  let current: Block | undefined;
+  for (const line of readme.split("\n")) {
+    if (current) {
+      if (line.startsWith("```")) {
+        blocks.push(current);
+        current = undefined;
+      } else if (line.trim() !== "") current.lines.push(line);
+      continue;
+    }
+    if (line.startsWith("#")) section = line.replace(/^#+\s*/, "");
+    else if (line.startsWith("```sh")) current = { section, lead, lines: [] };
+    else if (line.trim() !== "" && !line.startsWith("```")) lead = line;
+  }
+  return blocks;
+}
+
+/** The command of a line: the line without a trailing `  # comment`. */
+function commandOf(line: string): string {
+  return line.replace(/\s+#\s.*$/, "").trim();
+}
+
+/** Whether a line runs hark: at its start, after `VAR=value` words, or after a pipe. */
+function runsHark(command: string): boolean {
+  return /(^|\|\s*|^(\S+=\S*\s+)+)hark(\s|$)/.test(command);
+}
+
+/** What a line's run must show, besides exit 0, keyed by the start of its command. */
+interface RunContext {
+  sb: Sandbox;
+  home: HarkEnv;
+  /** Values found by earlier lines (the device code). */
+  found: Map<string, string>;
+}
+
+/** The README's example values and what stands for them here. */
+function substitutions(context: RunContext): [string, () => string][] {
+  const { sb, found } = context;
+  const firstUser = sb.users[0].open_id;
+  return [
+    ["cli_a1b2c3", () => sb.appId],
+    ["oc_123", () => sb.chats.find((c) => c.member_open_ids.includes(firstUser))!.chat_id],
+    ["<device_code>", () => found.get("device_code")!],
+    ["HARK_USER_ACCESS_TOKEN=…", () => `HARK_USER_ACCESS_TOKEN=${found.get("token")!}`],
+  ];
+}
+
+async function sh(context: RunContext, bin: string, line: string) {
+  const output = await new Deno.Command("sh", {
+    args: ["-c", line],
+    env: {
+      ...context.home.env,
+      PATH: `${bin}:${context.home.env.PATH}`,
+      APP_SECRET: context.sb.appSecret,
+    },
+    clearEnv: true,
+    cwd: context.home.dir,
+    stdin: "null",
+  }).output();
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+/** A fresh home whose config points at the sandbox, as `hark config init` would write it. */
+async function freshHome(sb: Sandbox, configured: boolean): Promise<HarkEnv> {
+  const home = await createHarkEnv();
+  if (configured) {
+    await home.writeConfig({
+      apps: {
+        default: { app_id: sb.appId, app_secret: "@env:APP_SECRET", base_url: sb.baseUrl },
+      },
+    });
+  }
+  return home;
+}
+
+Deno.test({
+  name: "every hark command in the README's code blocks runs against the sandbox",
+  // The README's lines are POSIX shell; Windows has none to run them as printed.
+  ignore: Deno.build.os === "windows",
+}, async (t) => {
+  const readme = await Deno.readTextFile(join(REPO_ROOT, "README.md"));
+  const blocks = shellBlocks(readme);
+  const sb = await startSandbox({ quiet: true, autoApproveAfter: 0 });
+  const bin = await Deno.makeTempDir({ prefix: "hark-readme-bin-" });
+  await Deno.writeTextFile(join(bin, "hark"), `#!/bin/sh\nexec ${harkCommandLine()} "$@"\n`, {
+    mode: 0o755,
+  });
+  const homes: HarkEnv[] = [];
+  const seen = new Set<string>();
+  const used = new Set<string>();
+  try {
+    for (const block of blocks) {
+      // Each block starts afresh, as its section reads: the quick start after `config init`,
+      // the CI lines from nothing.
+      const home = await freshHome(sb, !/without a terminal/i.test(block.lead));
+      homes.push(home);
+      const context: RunContext = { sb, home, found: new Map() };
+      for (const line of block.lines) {
+        const command = commandOf(line);
+        seen.add(command);
+        if (command in NOT_RUN) continue;
+        assert.ok(runsHark(command), `"${line}" (${block.section}): run it here or say why not`);
+        let printed = line;
+        for (const [example, value] of substitutions(context)) {
+          if (printed.includes(example)) {
+            printed = printed.replaceAll(example, value());
+            used.add(example);
+          }
+        }
+        await t.step(`${block.section}: ${line}`, async () => {
+          const run = await sh(context, bin, printed);
+          assert.equal(run.code, 0, `${printed}\n${run.stdout}\n${run.stderr}`);
+          assert.doesNotMatch(run.stderr, /^error:/m, run.stderr);
+          if (command.startsWith("hark auth login --no-wait --json")) {
+            context.found.set("device_code", JSON.parse(run.stdout).device_code);
+          }
+          if (/hark config init --non-interactive/.test(command)) {
+            // The README's app lives on Lark; here the sandbox stands in for Lark's address.
+            const config = await home.readConfig() as {
+              apps: Record<string, { base_url: string }>;
+            };
+            config.apps.default.base_url = sb.baseUrl;
+            await home.writeConfig(config);
+          }
+          if (/^hark auth login( --device-code|$)/.test(command)) {
+            const token = await sh(context, bin, "hark auth token");
+            assert.equal(token.code, 0, token.stderr);
+            context.found.set("token", token.stdout.trim());
+          }
+        });
+      }
+    }
+    const stale = Object.keys(NOT_RUN).filter((command) => !seen.has(command));
+    assert.deepEqual(stale, [], "lines listed as not run are no longer in the README");
+    const unused = substitutions({ sb, home: homes[0], found: new Map() })
+      .map(([example]) => example).filter((example) => !used.has(example));
+    assert.deepEqual(unused, [], "example values no longer in the README");
+  } finally {
+    for (const home of homes) await home.cleanup();
+    await Deno.remove(bin, { recursive: true });
+    await sb.close();
+  }
+});

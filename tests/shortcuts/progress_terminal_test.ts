@@ -1,0 +1,46 @@
+/**
+ * Progress of a long listing, as a person sees it: `contact +search-user --page-all` against a
+ * slow sandbox (every answer delayed) shows "… users read (N pages)" on the status line of a
+ * real terminal (tmux), which is gone once the table is written; piped, stderr stays empty.
+ */
+
+import assert from "node:assert/strict";
+import { requires } from "../support/requires.ts";
+import { Terminal, terminalScript } from "../support/terminal.ts";
+import { createShortcutEnv } from "./_shortcut_env.ts";
+
+const LISTING = ["contact", "+search-user", "--query", "a", "--page-all", "--limit", "3"];
+
+Deno.test(requires(["tmux"], {
+  name: "--page-all shows pages read on a terminal's status line, and nothing when piped",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const env = await createShortcutEnv();
+    try {
+      await env.post("/sandbox/faults", { route: "/open-apis/search", kind: "latency", ms: 400 });
+      const script = await terminalScript(
+        env.hark.dir,
+        { ...env.hark.env, TZ: "UTC", TERM: "xterm-256color", HARK_USER_ACCESS_TOKEN: env.token },
+        [`hark ${LISTING.join(" ")}`],
+      );
+      const terminal = await Terminal.start(script, { columns: 80, rows: 60 });
+      try {
+        const during = await terminal.waitFor(/users read \(\d+ pages\)/, 30_000);
+        assert.match(during, /^\d+ users read \(\d+ pages\)\s*$/m, "one status line");
+        const after = await terminal.waitFor(/EXIT=\d/, 60_000);
+        assert.match(after, /EXIT=0/);
+        assert.match(after, /NAME/, "the table");
+        assert.doesNotMatch(after, /users read/, "the status line is cleared");
+      } finally {
+        await terminal.close();
+      }
+
+      const piped = await env.run(LISTING);
+      assert.equal(piped.code, 0, piped.stderr);
+      assert.ok(JSON.parse(piped.stdout).length > 3, "several pages were read");
+      assert.equal(piped.stderr, "", "nothing but data when not a terminal");
+    } finally {
+      await env.close();
+    }
+  },
+}));
