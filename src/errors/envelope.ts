@@ -13,7 +13,12 @@ export interface ErrorEnvelope {
     code: number;
     type: string;
     message: string;
-    recovery: { suggestion: string; command: string };
+    recovery: {
+      suggestion: string;
+      command: string;
+      /** A page to open when the fix is outside hark (the developer console's scope page). */
+      url?: string;
+    };
     /** The service's log id, when the error came from an answer (what Lark support asks for). */
     request_id?: string;
   };
@@ -37,13 +42,14 @@ export function toEnvelope(error: HarkError, helpCommand = "hark --help"): Error
       },
     },
   };
+  if (error.recovery.url) envelope.error.recovery.url = error.recovery.url;
   if (error.requestId) envelope.error.request_id = error.requestId;
   return envelope;
 }
 
 /**
- * The readable text form for a terminal: the message, then the suggestion and the command, one
- * per line. Messages and suggestions often carry the service's own text (its `msg`, a user
+ * The readable text form for a terminal: the message, then the suggestion, the page to open and
+ * the command, one per line. Messages and suggestions often carry the service's own text (its `msg`, a user
  * name), so every field is made terminal-safe ({@link terminalSafe}): control, bidi and
  * invisible format characters are escaped visibly; line breaks stay in the message and the
  * suggestion, and are escaped in the command, which a user may paste into a shell.
@@ -59,10 +65,14 @@ export function formatErrorText(
   const { message, recovery, request_id: requestId } = envelope.error;
   const lines = [`${paint.red("error:")} ${terminalSafe(message)}`];
   if (recovery.suggestion) lines.push(`  ${terminalSafe(recovery.suggestion)}`);
+  if (recovery.url) lines.push(`  Open: ${terminalSafe(recovery.url, { breaks: "escape" })}`);
   if (recovery.command) {
     lines.push(`  Run: ${paint.bold(terminalSafe(recovery.command, { breaks: "escape" }))}`);
   }
-  if (requestId) lines.push(`  Log id (for Lark support): ${terminalSafe(requestId)}`);
+  // The message names the log id already when it came from the service's error.
+  if (requestId && !message.includes(requestId)) {
+    lines.push(`  Log id (for Lark support): ${terminalSafe(requestId)}`);
+  }
   return lines.join("\n") + "\n";
 }
 
