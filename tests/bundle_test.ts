@@ -89,7 +89,8 @@ Deno.test("the bundled CLI runs with exactly the compile-time permissions", asyn
     );
     assert.equal(stored.code, 0, stored.stderr);
     const reference = await hark(["config", "get", "apps.default.app_secret"]);
-    assert.equal(reference.stdout, "@keychain:hark/default/app_secret\n");
+    const { keychain_namespace: namespace } = await home.readConfig();
+    assert.equal(reference.stdout, `@keychain:hark/${namespace}/default/app_secret\n`);
     for (const out of [version, help, set, get, init, stored, reference]) {
       assert.doesNotMatch(out.stderr, /PermissionDenied|Requires .* access|\s{4}at /);
     }

@@ -12,14 +12,18 @@ import { createTokenSource } from "../auth/create_token_source.ts";
 import type { Identity } from "../auth/identity.ts";
 import type { TokenSource } from "../auth/token_source.ts";
 import {
-  baseUrl,
   type Config,
+  insecureWarning,
   loadConfig,
+  migrateKeychainNamespace,
   requireKnownProfile,
   resolveConfigPath,
+  resolveServiceAddress,
   secretWarnings,
   selectProfile,
+  type ServiceAddress,
 } from "../config/mod.ts";
+import { HarkError } from "../errors/mod.ts";
 import { ApiClient } from "../http/api_client.ts";
 import { formatJson, type OutputOptions, resolveFormat } from "../output/output.ts";
 import { type GlobalOptions, outputOptions } from "./globals.ts";
@@ -40,8 +44,11 @@ export class Session {
   readonly profileExplicit: boolean;
   /** How to write data. */
   readonly output: OutputOptions;
+  /** `--allow-insecure-http`: plain HTTP to a service on another machine. */
+  readonly allowInsecureHttp: boolean;
   readonly #tokens = new Map<Identity, TokenSource>();
   readonly #clients = new Map<Identity, ApiClient>();
+  #service: ServiceAddress | undefined;
 
   /**
    * @param ctx the context
@@ -58,6 +65,7 @@ export class Session {
     this.profileExplicit = globals.profile !== undefined || !!ctx.env.get("HARK_PROFILE") ||
       config.active_profile !== undefined;
     this.output = outputOptions(globals, config);
+    this.allowInsecureHttp = globals.allowInsecureHttp === true;
   }
 
   /** The identity asked for with `--as`, else `user`. */
@@ -73,11 +81,13 @@ export class Session {
   tokens(identity: Identity = this.identity): TokenSource {
     let source = this.#tokens.get(identity);
     if (!source) {
+      this.service();
       source = createTokenSource(this.ctx, {
         config: this.config,
         profile: this.profile,
         configPath: this.configPath,
         identity,
+        allowInsecureHttp: this.allowInsecureHttp,
       });
       this.#tokens.set(identity, source);
     }
@@ -93,9 +103,16 @@ export class Session {
   client(identity: Identity = this.identity): ApiClient {
     let client = this.#clients.get(identity);
     if (!client) {
+      const base = this.baseUrl();
       client = new ApiClient(this.ctx, {
-        baseUrl: this.baseUrl(),
+        baseUrl: base,
         tokens: this.tokens(identity),
+        caller: {
+          identity,
+          profile: this.profile,
+          appId: this.ctx.env.get("HARK_APP_ID") || this.config.apps?.[this.profile]?.app_id,
+          serviceOrigin: new URL(base).origin,
+        },
       });
       this.#clients.set(identity, client);
     }
@@ -103,12 +120,34 @@ export class Session {
   }
 
   /**
-   * The service address of the profile. Without a config the default address serves (a CI job
-   * with an environment token needs no config), but a profile named by `--profile`,
-   * `$HARK_PROFILE` or `active_profile` must exist: a typo must not send a token to the public
-   * service.
+   * The checked service address of the profile (`HARK_BASE_URL`, else the profile's `base_url`,
+   * else Lark's). The first call on a plain-HTTP address of another machine (allowed by
+   * `--allow-insecure-http` or `allow_insecure_http`) prints the warning; every command that
+   * reaches the service calls it, so the warning shows every time.
    *
-   * @throws {ValidationError} listing the known profiles when an explicitly named one is unknown
+   * @throws {ValidationError} for an address that is not an http(s) URL, or plain HTTP to
+   *   another machine without the allowance
+   */
+  service(): ServiceAddress {
+    if (!this.#service) {
+      this.#service = resolveServiceAddress(this.ctx.env, this.config, this.profile, {
+        allowInsecureHttp: this.allowInsecureHttp,
+      });
+      if (this.#service.insecure) {
+        this.ctx.stderr.write(`warning: ${insecureWarning(this.#service)}\n`);
+      }
+    }
+    return this.#service;
+  }
+
+  /**
+   * The service address of the profile ({@link Session.service}). Without a config the default
+   * address serves (a CI job with an environment token needs no config), but a profile named by
+   * `--profile`, `$HARK_PROFILE` or `active_profile` must exist: a typo must not send a token to
+   * the public service.
+   *
+   * @throws {ValidationError} listing the known profiles when an explicitly named one is
+   *   unknown, or for an address {@link Session.service} refuses
    */
   baseUrl(): string {
     const app = this.config.apps?.[this.profile];
@@ -123,7 +162,7 @@ export class Session {
           : "active_profile",
       );
     }
-    return baseUrl(app ?? {});
+    return this.service().baseUrl;
   }
 
   /**
@@ -161,12 +200,30 @@ export class Session {
 export async function openSession(ctx: Context, globals: GlobalOptions): Promise<Session> {
   const context = globals.debug ? withDebug(ctx) : ctx;
   const configPath = resolveConfigPath(context);
-  const config = await loadConfig(context, configPath);
+  let config = await loadConfig(context, configPath);
+  if (!globals.dryRun) config = await migrateNamespace(context, configPath, config);
   const session = new Session(context, globals, configPath, config);
   for (const warning of secretWarnings(ctx.env, config, session.profile)) {
     ctx.stderr.write(`warning: ${warning}\n`);
   }
   return session;
+}
+
+/**
+ * Gives a config written before keychain namespaces its own entries, once (see
+ * `migrateKeychainNamespace`). A keychain that cannot be used leaves the config as it is: its
+ * references still work, and the command reports the keychain's error if it needs it.
+ */
+async function migrateNamespace(ctx: Context, configPath: string, config: Config): Promise<Config> {
+  try {
+    const { config: migrated, moved } = await migrateKeychainNamespace(ctx, configPath, config);
+    for (const { from, to } of moved) ctx.debug(`keychain entry ${from} copied to ${to}`);
+    return migrated;
+  } catch (error) {
+    if (!(error instanceof HarkError)) throw error;
+    ctx.debug(`keychain namespace not migrated: ${error.message}`);
+    return config;
+  }
 }
 
 /**

@@ -34,11 +34,7 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
   {
     key: "preferences.color",
     describe: "true or false",
-    parse: (value, key) => {
-      if (["true", "on", "yes", "1"].includes(value.toLowerCase())) return true;
-      if (["false", "off", "no", "0"].includes(value.toLowerCase())) return false;
-      throw invalid(key, value, "true or false");
-    },
+    parse: (value, key) => bool(value, key),
   },
   {
     key: "active_profile",
@@ -80,6 +76,12 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     key: `apps.${PROFILE}.base_url`,
     describe: "an http(s) URL, such as https://open.feishu.cn",
     parse: (value, key) => httpUrl(value, key),
+  },
+  {
+    key: `apps.${PROFILE}.allow_insecure_http`,
+    describe: "true or false: accept plain http:// to a host other than this machine (warned " +
+      "every time)",
+    parse: (value, key) => bool(value, key),
   },
   {
     key: `apps.${PROFILE}.accounts_url`,
@@ -145,6 +147,12 @@ export function findKeySpec(key: string): KeySpec {
     suggestion: `Settable keys: ${CONFIG_KEYS.map((s) => s.key).join(", ")}`,
     command: "hark config set --help",
   });
+}
+
+function bool(value: string, key: string): boolean {
+  if (["true", "on", "yes", "1"].includes(value.toLowerCase())) return true;
+  if (["false", "off", "no", "0"].includes(value.toLowerCase())) return false;
+  throw invalid(key, value, "true or false");
 }
 
 function oneOf<T extends string>(value: string, key: string, allowed: readonly T[]): T {

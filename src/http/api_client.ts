@@ -8,7 +8,8 @@
 
 import type { Context } from "../context.ts";
 import type { ResolvedToken, TokenSource } from "../auth/token_source.ts";
-import { CancelledError, HarkError } from "../errors/mod.ts";
+import { checkTokenOrigin } from "../auth/token_origin.ts";
+import { type CallerFacts, CancelledError, HarkError } from "../errors/mod.ts";
 import { classifyAnswer } from "./classify_answer.ts";
 import { judgeFailure } from "./failure_error.ts";
 import { maskUrl } from "./mask_fields.ts";
@@ -26,6 +27,8 @@ export interface ApiClientOptions {
   retry?: RetryOptions;
   /** Milliseconds one attempt (answer and body) may take before a NetworkError; default 30 000. */
   timeoutMs?: number;
+  /** Who calls (identity, profile, app), for the recovery of permission errors. */
+  caller?: CallerFacts;
 }
 
 const IDEMPOTENT = new Set(["GET", "PUT", "DELETE"]);
@@ -173,6 +176,7 @@ export class ApiClient {
         path: call.url.pathname,
         scopes: request.scopes,
         idempotent: call.idempotent,
+        caller: this.#options.caller,
       },
       this.#ctx.now(),
     );
@@ -204,6 +208,8 @@ export class ApiClient {
   async #token(signal: AbortSignal, get: () => Promise<ResolvedToken>): Promise<ResolvedToken> {
     const token = await get();
     if (signal.aborted) throw new CancelledError("Cancelled", { cause: signal.reason });
+    // A token goes only to the origin that issued it.
+    checkTokenOrigin(token, new URL(this.#options.baseUrl));
     return token;
   }
 }

@@ -7,6 +7,7 @@
 
 import {
   beginLogin,
+  checkLoginTarget,
   completeLogin,
   type DeviceAuthorization,
   endpointsOf,
@@ -34,6 +35,8 @@ export interface LoginOptions {
   wait: boolean;
   /** `--device-code`, trimmed. */
   deviceCode?: string;
+  /** `--force`: replace a keychain entry this config does not refer to. */
+  force: boolean;
 }
 
 /**
@@ -55,7 +58,7 @@ export function loginOptions(flags: CommandCall["flags"]): LoginOptions {
   if (deviceCode !== undefined && deviceCode.trim() === "") {
     throw new ValidationError("Invalid --device-code: empty", { param: "--device-code" });
   }
-  return { scopes, wait, deviceCode: deviceCode?.trim() };
+  return { scopes, wait, deviceCode: deviceCode?.trim(), force: flags.force === true };
 }
 
 /**
@@ -83,7 +86,7 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
   const scopes = scopesToRequest(session, options.scopes, userScopesOf(services));
   const flag = profile === "default" ? "" : ` --profile ${profile}`;
   if (session.globals.dryRun) {
-    const endpoints = endpointsOf(session.config.apps?.[profile] ?? {});
+    const endpoints = endpointsOf(session.service(), session.config.apps?.[profile] ?? {});
     session.previewChange(
       options.deviceCode !== undefined
         ? {
@@ -102,6 +105,8 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
     );
     return;
   }
+  session.service();
+  await checkLoginTarget(ctx, session, options.force);
   if (!options.wait) {
     const auth = await beginLogin(ctx, session, scopes);
     if (session.wantsJson()) {

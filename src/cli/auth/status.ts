@@ -18,6 +18,7 @@ import { openSession } from "../session.ts";
 export async function runStatus(call: CommandCall): Promise<void> {
   const session = await openSession(call.ctx, call.globals);
   const { ctx } = session;
+  session.service();
   const status = session.globals.as === "bot"
     ? await botStatus(ctx, session)
     : await authStatus(ctx, session);
