@@ -74,7 +74,7 @@ export function eventTimes(input: ShortcutInput) {
  * The event-creation request. `idempotency_key` makes a retried create return the first event.
  *
  * @param input the shortcut input
- * @param idempotencyKey a fresh UUID
+ * @param idempotencyKey `--idempotency-key`, a fresh UUID unless given
  */
 export function createEventRequest(input: ShortcutInput, idempotencyKey: string): ApiRequest {
   const { values } = input;
@@ -115,6 +115,10 @@ export function addAttendeesRequest(
   };
 }
 
+function keyOf(input: ShortcutInput): string {
+  return (input.values["idempotency-key"] as string | undefined) ?? input.ctx.randomUUID();
+}
+
 /** `calendar +create`. */
 export const create = defineShortcut<CreatedEvent>({
   service: "calendar",
@@ -143,6 +147,7 @@ export const create = defineShortcut<CreatedEvent>({
   },
   effect: "write",
   idempotent: true,
+  idempotencyKey: "idempotency-key",
   params: [
     { name: "summary", type: "string", description: "the title", required: true },
     {
@@ -166,6 +171,13 @@ export const create = defineShortcut<CreatedEvent>({
     },
     CALENDAR_ID_PARAM,
     TIMEZONE_PARAM,
+    {
+      name: "idempotency-key",
+      type: "string",
+      description: "sent as idempotency_key; the same key creates the event once (default: a " +
+        "new UUID)",
+      valueName: "<key>",
+    },
   ],
   validate(input) {
     if ((input.values.summary as string).trim() === "") {
@@ -176,10 +188,18 @@ export const create = defineShortcut<CreatedEvent>({
     checkCalendarId(input);
     eventTimes(input);
     parseAttendees(input.values.attendees as string | undefined);
+    const key = input.values["idempotency-key"];
+    if (typeof key === "string" && (key.trim() === "" || /[\s\p{Cc}]/u.test(key))) {
+      throw new ValidationError(
+        `Invalid value ${JSON.stringify(key)} for --idempotency-key: expected a key without ` +
+          "spaces, such as a UUID",
+        { param: "--idempotency-key" },
+      );
+    }
   },
   requests(input) {
     const attendees = parseAttendees(input.values.attendees as string | undefined);
-    const requests = [createEventRequest(input, input.ctx.randomUUID())];
+    const requests = [createEventRequest(input, keyOf(input))];
     if (attendees.length > 0) {
       requests.push(
         addAttendeesRequest(input.values["calendar-id"] as string, "{event_id}", attendees),
@@ -191,7 +211,7 @@ export const create = defineShortcut<CreatedEvent>({
     const calendarId = input.values["calendar-id"] as string;
     const attendees = parseAttendees(input.values.attendees as string | undefined);
     const created = await client.request<{ event: AgendaItem }>(
-      createEventRequest(input, input.ctx.randomUUID()),
+      createEventRequest(input, keyOf(input)),
     );
     const event = created.event;
     if (attendees.length === 0) return { event, attendees: [] };
