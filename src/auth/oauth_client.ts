@@ -287,11 +287,7 @@ export async function callTokenEndpoint(
   const { status, requestId } = answer;
   const body = answer.json;
   const code = typeof body?.code === "number" ? body.code : undefined;
-  const msg = typeof body?.msg === "string"
-    ? body.msg
-    : typeof body?.error_description === "string"
-    ? body.error_description
-    : undefined;
+  const msg = firstText(body, "msg", "error_description");
   const detail = `${msg ? `: ${msg}` : ""}${logIdNote(requestId)}`;
   const where = `the token endpoint "${url}"`;
   if (status === 429 || code === RATE_LIMITED) {
@@ -382,6 +378,15 @@ function signInFailure(failure: TransportFailure): HarkError {
   const error = judgeFailure(failure, true).error;
   error.mayHaveApplied = false;
   return error;
+}
+
+/** The first of `keys` whose value in `body` is a string. */
+function firstText(
+  body: Record<string, unknown> | undefined,
+  ...keys: string[]
+): string | undefined {
+  const key = keys.find((k) => typeof body?.[k] === "string");
+  return key === undefined ? undefined : body![key] as string;
 }
 
 function numberOf(value: unknown): number | undefined {
@@ -495,12 +500,8 @@ export async function fetchTenantToken(
 
 function oauthFailure(what: string, url: string, answer: HttpAnswer): ApiError | AuthError {
   const body = answer.json;
-  const error = typeof body?.error === "string" ? body.error : undefined;
-  const description = typeof body?.error_description === "string"
-    ? body.error_description
-    : typeof body?.msg === "string"
-    ? body.msg
-    : undefined;
+  const error = firstText(body, "error");
+  const description = firstText(body, "error_description", "msg");
   const detail = [error, description].filter((s) => s).join(": ");
   const message = `${what}: ${detail || `HTTP ${answer.status}`} (from "${url}")${
     logIdNote(answer.requestId)

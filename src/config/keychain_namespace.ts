@@ -20,9 +20,6 @@ import { isDefaultConfigPath } from "./config_path.ts";
 import { updateConfig } from "./config_file.ts";
 import { parseSecretInput } from "./secret_input.ts";
 
-/** The config key that holds the namespace. */
-export const KEYCHAIN_NAMESPACE_KEY = "keychain_namespace";
-
 /**
  * A new namespace: 10 random hex digits.
  *

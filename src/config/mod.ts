@@ -18,7 +18,6 @@ export {
 export { defaultConfigPath, isDefaultConfigPath, resolveConfigPath } from "./config_path.ts";
 export {
   adoptKeychainNamespace,
-  KEYCHAIN_NAMESPACE_KEY,
   migrateKeychainNamespace,
   namespaceFor,
   type NamespaceMigration,

@@ -48,8 +48,8 @@ interface Call {
  * `fetch`.
  *
  * Every call sends `Authorization: Bearer <token>`, `User-Agent: hark/<version>` and
- * `Accept: application/json` (and `Content-Type` with a JSON body), logs to `ctx.debug`, follows
- * redirects only within
+ * `Accept: application/json` (and `Content-Type` with a JSON body) to the origin its token was
+ * issued for and nowhere else, logs to `ctx.debug`, follows redirects only within
  * the service's origin, then:
  * - HTTP 401 or a token-invalid code: refreshes the token once and retries at once; a second
  *   rejection is an {@link AuthError};
