@@ -62,6 +62,7 @@ async function main(): Promise<number> {
   delete env.HARK_PROFILE;
   delete env.HARK_USER_ACCESS_TOKEN;
   delete env.HARK_TENANT_ACCESS_TOKEN;
+  delete env.HARK_BASE_URL;
   delete env.CI;
 
   async function hark(

@@ -89,7 +89,8 @@ Deno.test("the bundled CLI runs with exactly the compile-time permissions", asyn
     );
     assert.equal(stored.code, 0, stored.stderr);
     const reference = await hark(["config", "get", "apps.default.app_secret"]);
-    assert.equal(reference.stdout, "@keychain:hark/default/app_secret\n");
+    const { keychain_namespace: namespace } = await home.readConfig();
+    assert.equal(reference.stdout, `@keychain:hark/${namespace}/default/app_secret\n`);
     // hark mcp loads the MCP SDK on demand: the bundle must carry it and run it.
     const mcp = await run(
       ["run", "--no-prompt", "--no-config", ...HARK_PERMISSIONS, bundle, "mcp"],

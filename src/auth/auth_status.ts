@@ -58,6 +58,8 @@ export interface AuthStatusOptions {
   configPath: string;
   /** The providers; default the built-in chain. */
   providers?: readonly CredentialProvider[];
+  /** `--allow-insecure-http`: plain HTTP to hosts other than this machine. */
+  allowInsecureHttp?: boolean;
 }
 
 /**
@@ -77,6 +79,7 @@ export async function authStatus(ctx: Context, options: AuthStatusOptions): Prom
     config: options.config,
     configPath: options.configPath,
     refresh: "never" as const,
+    allowInsecureHttp: options.allowInsecureHttp,
   };
   const signedOut = (reason: string): AuthStatus => ({
     profile: options.profile,

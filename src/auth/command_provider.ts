@@ -16,6 +16,7 @@ import {
   type TokenSpec,
 } from "./credential_provider.ts";
 import { readJson } from "../json/read_json.ts";
+import { serviceOf } from "./token_origin.ts";
 
 /** How long the credential command may run, in ms. */
 export const CREDENTIAL_COMMAND_TIMEOUT_MS = 30_000;
@@ -93,7 +94,13 @@ export class CommandProvider implements CredentialProvider {
         },
       );
     }
-    return { ...token, identity: "user", source: "command" };
+    // The program names no service: its token goes to the profile's.
+    return {
+      ...token,
+      identity: "user",
+      source: "command",
+      origin: serviceOf(this.#ctx, spec).origin,
+    };
   }
 }
 

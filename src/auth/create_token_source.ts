@@ -32,6 +32,8 @@ export interface TokenSourceOptions {
   identity: Identity;
   /** The providers, in order; default {@link defaultProviders}. */
   providers?: readonly CredentialProvider[];
+  /** `--allow-insecure-http`: plain HTTP to hosts other than this machine. */
+  allowInsecureHttp?: boolean;
 }
 
 /**
@@ -65,6 +67,7 @@ export function createTokenSource(ctx: Context, options: TokenSourceOptions): To
     config: options.config,
     configPath: options.configPath,
     refresh,
+    allowInsecureHttp: options.allowInsecureHttp,
   });
   const resolve = (refresh: TokenSpec["refresh"]): Promise<Credential> => {
     pending ??= (async () => {

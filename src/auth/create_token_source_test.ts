@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTestContext, FetchStub, jsonResponse } from "../testing/test_context.ts";
 import { MemoryKeychain } from "../keychain/memory_keychain.ts";
-import { AuthError, NetworkError } from "../errors/mod.ts";
+import { AuthError, HarkError } from "../errors/mod.ts";
 import type { Config } from "../config/mod.ts";
 import { createTokenSource } from "./create_token_source.ts";
 import type { TokenRecord } from "./token_record.ts";
@@ -145,7 +145,11 @@ Deno.test("createTokenSource() keeps the stored token when a refresh fails for a
     respond: () => jsonResponse({ code: 500000, msg: "unavailable" }, 503),
   }]);
   const { source, keychain, dir } = await setup(record(), stub);
-  await assert.rejects(source.getToken(), NetworkError);
+  // Classified as a business call's answer would be: the spec's 500000 is exit 4.
+  await assert.rejects(
+    source.getToken(),
+    (e) => e instanceof HarkError && e.type === "server_error" && e.code === 4,
+  );
   assert.equal(
     JSON.parse(keychain.entries.get("hark/default/user_token")!).refresh_token,
     "ur-old",
@@ -192,6 +196,7 @@ Deno.test("createTokenSource() for the bot caches the tenant token in memory and
   }]);
   const { ctx, dir, keychain, configPath } = await setup(undefined, stub);
   const config: Config = {
+    keychain_namespace: "ns1",
     apps: { default: { app_id: "cli_a", app_secret: "@plain:s3cret", base_url: BASE } },
   };
   const bot = createTokenSource(ctx, { config, profile: "default", configPath, identity: "bot" });
@@ -200,8 +205,13 @@ Deno.test("createTokenSource() for the bot caches the tenant token in memory and
   const other = createTokenSource(ctx, { config, profile: "default", configPath, identity: "bot" });
   assert.equal((await other.getToken()).token, "t-1");
   stub.verify();
-  const cached = JSON.parse(keychain.entries.get("hark/default/tenant_token")!);
-  assert.deepEqual(cached, { token: "t-1", expires_at: NOW + 7_200_000, app_id: "cli_a" });
+  const cached = JSON.parse(keychain.entries.get("hark/ns1/default/tenant_token")!);
+  assert.deepEqual(cached, {
+    token: "t-1",
+    expires_at: NOW + 7_200_000,
+    app_id: "cli_a",
+    origin: new URL(BASE).origin,
+  });
   await Deno.remove(dir, { recursive: true });
 });
 

@@ -29,6 +29,8 @@ export interface TokenSpec {
   configPath: string;
   /** Whether and why to refresh; default `auto`. */
   refresh?: RefreshMode;
+  /** `--allow-insecure-http`: plain HTTP to hosts other than this machine. */
+  allowInsecureHttp?: boolean;
 }
 
 /** The account record a provider resolves: who the credential acts as. */

@@ -99,7 +99,10 @@ Deno.test("EnvProvider reads HARK_USER_ACCESS_TOKEN and HARK_TENANT_ACCESS_TOKEN
     env: { HARK_USER_ACCESS_TOKEN: "u-env", HARK_TENANT_ACCESS_TOKEN: "t-env" },
   });
   const provider = new EnvProvider(ctx);
-  assert.deepEqual(await provider.resolveToken(spec), token("u-env", "env"));
+  assert.deepEqual(await provider.resolveToken(spec), {
+    ...token("u-env", "env"),
+    origin: "https://open.larksuite.com",
+  });
   assert.equal((await provider.resolveToken({ ...spec, identity: "bot" }))?.token, "t-env");
   assert.equal(await new EnvProvider(createTestContext()).resolveToken(spec), undefined);
 });
@@ -112,6 +115,26 @@ Deno.test("EnvProvider blocks when its token was rejected (it cannot be refreshe
       e instanceof CredentialProviderError && e.blocking &&
       /HARK_USER_ACCESS_TOKEN/.test(e.message),
   );
+});
+
+Deno.test("EnvProvider sends its token only to HARK_BASE_URL, never where a config points", async () => {
+  const feishu: TokenSpec = {
+    ...spec,
+    config: { apps: { default: { base_url: "https://open.feishu.cn" } } },
+  };
+  const bare = createTestContext({ env: { HARK_USER_ACCESS_TOKEN: "u-env" } });
+  await assert.rejects(
+    new EnvProvider(bare).resolveToken(feishu),
+    (e) =>
+      e instanceof CredentialProviderError && e.blocking &&
+      /goes only to HARK_BASE_URL, which is not set/.test(e.message) &&
+      /HARK_BASE_URL=https:\/\/open\.feishu\.cn/.test(e.recovery.suggestion),
+  );
+  const pointed = createTestContext({
+    env: { HARK_USER_ACCESS_TOKEN: "u-env", HARK_BASE_URL: "https://open.feishu.cn/" },
+  });
+  const credential = await new EnvProvider(pointed).resolveToken(feishu);
+  assert.equal(credential?.origin, "https://open.feishu.cn");
 });
 
 function commandSpec(): TokenSpec {
@@ -136,6 +159,7 @@ Deno.test("CommandProvider runs the configured program and reads its JSON answer
     identity: "user",
     source: "command",
     expiresAt: Date.UTC(2026, 10, 21, 12),
+    origin: "https://open.larksuite.com",
   });
   assert.deepEqual(ctx.runs.map((r) => [r.cmd, r.args]), [["vault-token", ["--json"]]]);
   const epoch = createTestContext({

@@ -1,8 +1,10 @@
 /**
  * Polling the token endpoint for a device code (RFC 8628 §3.4), exactly per the spec's table:
  * start at 5 s or the server's larger `interval`; `authorization_pending` keeps the interval;
- * `slow_down` adds 5 s; a transient failure doubles it, capped at 60 s; `access_denied`,
- * `expired_token` and `invalid_grant` stop at once; 200 attempts at most; Ctrl-C cancels.
+ * `slow_down` adds 5 s; a transient failure doubles it; the interval never exceeds the spec's
+ * 60 s maximum, whatever the server asks, and no wait runs past the code's `expires_in`;
+ * `access_denied`, `expired_token` and `invalid_grant` stop at once; 200 attempts at most;
+ * Ctrl-C cancels.
  * Time only passes through `ctx.now()` and `ctx.sleep()`, so tests drive it with a fake clock.
  *
  * @module
@@ -15,7 +17,7 @@ import type { TokenGrant } from "./token_record.ts";
 
 /** The initial poll interval, in seconds. */
 export const INITIAL_POLL_INTERVAL_S = 5;
-/** The largest interval a transient failure can double to, in seconds. */
+/** The largest poll interval, in seconds, whatever the server asks (the spec's maximum). */
 export const MAX_POLL_INTERVAL_S = 60;
 /** What `slow_down` adds to the interval, in seconds. */
 export const SLOW_DOWN_STEP_S = 5;
@@ -36,7 +38,7 @@ export interface PollProgress {
 export interface PollOptions {
   /** Calls the token endpoint once with the device code. */
   poll: () => Promise<TokenAnswer>;
-  /** The server's `interval`, in seconds; the poller uses at least 5. */
+  /** The server's `interval`, in seconds; the poller uses at least 5 and at most 60. */
   interval?: number;
   /** The server's `expires_in`, in seconds; after it the poller stops. Default: unknown. */
   expiresIn?: number;
@@ -61,14 +63,18 @@ export interface PollOptions {
  * @throws {CancelledError} on Ctrl-C
  */
 export async function pollDeviceToken(ctx: Context, options: PollOptions): Promise<TokenGrant> {
-  let intervalS = Math.max(INITIAL_POLL_INTERVAL_S, options.interval ?? 0);
+  const capped = (seconds: number) => Math.min(seconds, MAX_POLL_INTERVAL_S);
+  const asked = Number.isFinite(options.interval) ? options.interval! : 0;
+  let intervalS = capped(Math.max(INITIAL_POLL_INTERVAL_S, asked));
   const maxAttempts = options.maxAttempts ?? MAX_POLL_ATTEMPTS;
   const deadline = options.expiresIn === undefined
     ? undefined
     : ctx.now() + options.expiresIn * 1000;
   let lastTransient = "";
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-    await wait(ctx, intervalS * 1000, options, () => ({
+    // Never sleep past the code's expiry: waking at the deadline ends the sign-in at once.
+    const left = deadline === undefined ? Infinity : Math.max(0, deadline - ctx.now());
+    await wait(ctx, Math.min(intervalS * 1000, left), options, () => ({
       attempt,
       intervalS,
       remainingMs: deadline === undefined ? undefined : Math.max(0, deadline - ctx.now()),
@@ -80,14 +86,14 @@ export async function pollDeviceToken(ctx: Context, options: PollOptions): Promi
         return answer.grant;
       case "transient":
         lastTransient = answer.reason;
-        intervalS = Math.min(intervalS * 2, MAX_POLL_INTERVAL_S);
+        intervalS = capped(intervalS * 2);
         continue;
       case "error":
         switch (answer.error) {
           case "authorization_pending":
             continue;
           case "slow_down":
-            intervalS += SLOW_DOWN_STEP_S;
+            intervalS = capped(intervalS + SLOW_DOWN_STEP_S);
             continue;
           case "access_denied":
             throw new AuthError("Sign-in was denied: the request was not approved", {

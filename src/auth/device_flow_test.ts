@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createTestContext } from "../testing/test_context.ts";
-import { AuthError, CancelledError } from "../errors/mod.ts";
+import { ApiError, AuthError, CancelledError } from "../errors/mod.ts";
 import { pollDeviceToken } from "./device_flow.ts";
 import type { TokenAnswer } from "./oauth_client.ts";
 
@@ -10,7 +10,11 @@ const TOKENS: TokenAnswer = {
 };
 const pending: TokenAnswer = { kind: "error", error: "authorization_pending", status: 400 };
 const slowDown: TokenAnswer = { kind: "error", error: "slow_down", status: 400 };
-const transient: TokenAnswer = { kind: "transient", reason: "HTTP 503" };
+const transient: TokenAnswer = {
+  kind: "transient",
+  reason: "HTTP 503",
+  error: new ApiError("The token endpoint is unavailable (HTTP 503)", { type: "server_error" }),
+};
 
 function scripted(answers: TokenAnswer[]) {
   const queue = [...answers];
@@ -86,6 +90,34 @@ Deno.test("pollDeviceToken() stops without polling once the device code has expi
     /expired before it was approved/,
   );
   assert.equal(script.calls(), 2);
+  // The last wait ends at the code's expiry, not a whole interval later.
+  assert.deepEqual(ctx.sleeps, [5000, 5000, 2000]);
+});
+
+Deno.test("pollDeviceToken() caps a huge server interval at 60 s (issue 12, item 8)", async () => {
+  const ctx = createTestContext();
+  const script = scripted([pending, slowDown, transient, TOKENS]);
+  await pollDeviceToken(ctx, { poll: script.poll, interval: 99_999 });
+  assert.deepEqual(ctx.sleeps, [60_000, 60_000, 60_000, 60_000]);
+});
+
+Deno.test("pollDeviceToken() never sleeps past expires_in, whatever the interval", async () => {
+  const ctx = createTestContext();
+  const started = ctx.now();
+  const script = scripted([pending, TOKENS]);
+  await assert.rejects(
+    pollDeviceToken(ctx, { poll: script.poll, interval: 99_999, expiresIn: 3 }),
+    /expired before it was approved/,
+  );
+  assert.deepEqual(ctx.sleeps, [3000]);
+  assert.equal(ctx.now() - started, 3000);
+  assert.equal(script.calls(), 0);
+});
+
+Deno.test("pollDeviceToken() treats a non-numeric interval as absent", async () => {
+  const ctx = createTestContext();
+  await pollDeviceToken(ctx, { poll: scripted([TOKENS]).poll, interval: Number.NaN });
+  assert.deepEqual(ctx.sleeps, [5000]);
 });
 
 Deno.test("pollDeviceToken() turns Ctrl-C into a CancelledError and polls no more", async () => {

@@ -1,12 +1,15 @@
 /**
  * The `env` credential provider: `HARK_USER_ACCESS_TOKEN` for the user,
  * `HARK_TENANT_ACCESS_TOKEN` for the bot. (`HARK_APP_ID` / `HARK_APP_SECRET` are read by
- * {@link resolveAppCredentials}.)
+ * {@link resolveAppCredentials}.) An environment token goes only to `HARK_BASE_URL` (Lark's
+ * public service when it is unset): a config file never redirects it.
  *
  * @module
  */
 
 import type { Context } from "../context.ts";
+import { BASE_URL_VAR } from "../config/mod.ts";
+import { environmentTokenOrigin, serviceOf } from "./token_origin.ts";
 import {
   type Account,
   type Credential,
@@ -62,7 +65,31 @@ export class EnvProvider implements CredentialProvider {
         ),
       );
     }
-    return Promise.resolve({ token, identity: spec.identity, source: "env" });
+    const origin = environmentTokenOrigin(this.#ctx);
+    let service;
+    try {
+      service = serviceOf(this.#ctx, spec);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (service.origin !== origin) {
+      return Promise.reject(
+        new CredentialProviderError(
+          "env",
+          `Cannot send the token in ${variable} to "${service.origin}" (${service.source}): an ` +
+            `environment token goes only to ${BASE_URL_VAR}, which is ${
+              this.#ctx.env.get(BASE_URL_VAR)?.trim() ? `"${origin}"` : `not set ("${origin}")`
+            }`,
+          {
+            blocking: true,
+            suggestion: `Set ${BASE_URL_VAR} to the service the token is for, such as ` +
+              `${BASE_URL_VAR}=${service.baseUrl}`,
+            command: "",
+          },
+        ),
+      );
+    }
+    return Promise.resolve({ token, identity: spec.identity, source: "env", origin });
   }
 
   #token(spec: TokenSpec): string | undefined {

@@ -16,6 +16,7 @@ import {
 import { refreshUserToken, sessionExpired, tokenPathOf } from "./refresh_user_token.ts";
 import { getTenantToken } from "./tenant_token.ts";
 import { canRefresh, readTokenRecord, type TokenRecord, tokenState } from "./token_record.ts";
+import { serviceOf, signedInElsewhere } from "./token_origin.ts";
 
 /** Provides the signed-in user's stored token, and the bot's tenant token. */
 export class KeychainProvider implements CredentialProvider {
@@ -63,14 +64,21 @@ export class KeychainProvider implements CredentialProvider {
         identity: "bot",
         source: "app_credentials",
         expiresAt: tenant.expiresAt,
+        origin: tenant.origin,
       };
     }
     const record = await readTokenRecord(ctx.keychain, tokenPathOf(spec.config, spec.profile));
     if (!record) return undefined;
+    // A token issued by another service than the profile's current one is never sent.
+    const service = serviceOf(ctx, spec);
+    if (record.origin !== undefined && record.origin !== service.origin) {
+      throw signedInElsewhere(spec.profile, record.origin, service);
+    }
+    const origin = record.origin ?? service.origin;
     const refresh = spec.refresh ?? "auto";
-    if (refresh === "never") return credentialOf(record, ctx.now());
+    if (refresh === "never") return credentialOf(record, ctx.now(), origin);
     const state = tokenState(record, ctx.now());
-    if (refresh === "auto" && state === "valid") return credentialOf(record, ctx.now());
+    if (refresh === "auto" && state === "valid") return credentialOf(record, ctx.now(), origin);
     if (state === "refresh_expired") throw sessionExpired(spec.profile);
     const rejected = typeof refresh === "object" ? refresh.rejected : undefined;
     // Under the lock, a token another caller or process replaced meanwhile is used as it is,
@@ -83,12 +91,13 @@ export class KeychainProvider implements CredentialProvider {
         stored.access_token === rejected ||
         ctx.now() >= stored.expires_at,
     );
-    return credentialOf(fresh, ctx.now());
+    return credentialOf(fresh, ctx.now(), fresh.origin ?? origin);
   }
 }
 
-function credentialOf(record: TokenRecord, now: number): Credential {
+function credentialOf(record: TokenRecord, now: number, origin: string): Credential {
   return {
+    origin,
     token: record.access_token,
     identity: "user",
     source: "keychain",

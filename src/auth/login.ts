@@ -6,8 +6,17 @@
  */
 
 import type { Context } from "../context.ts";
-import { type Config, updateConfig } from "../config/mod.ts";
-import { CancelledError, HarkError } from "../errors/mod.ts";
+import {
+  adoptKeychainNamespace,
+  type Config,
+  ensureConfigFolder,
+  namespaceFor,
+  ownedNamespace,
+  refersTo,
+  updateConfig,
+  withFileLock,
+} from "../config/mod.ts";
+import { CancelledError, HarkError, ValidationError } from "../errors/mod.ts";
 import { appOf, resolveAppCredentials } from "./app_credentials.ts";
 import { pollDeviceToken, type PollProgress } from "./device_flow.ts";
 import {
@@ -19,10 +28,16 @@ import {
   requestDeviceAuthorization,
   type UserInfo,
 } from "./oauth_client.ts";
-import { clearPendingLogin, savePendingLogin, takePendingLogin } from "./pending_login.ts";
+import {
+  clearPendingLogin,
+  pendingLoginPath,
+  savePendingLogin,
+  takePendingLogin,
+} from "./pending_login.ts";
 import { SCOPE_OFFLINE } from "./scopes.ts";
-import { tokenPathOf } from "./refresh_user_token.ts";
+import { REFRESH_LOCK_TIMEOUT_MS, sessionLockPath, tokenPathOf } from "./refresh_user_token.ts";
 import { tenantTokenPath } from "./tenant_token.ts";
+import { serviceOf } from "./token_origin.ts";
 import { recordFromGrant, rfc3339, userTokenPath } from "./token_record.ts";
 
 /** The profile a sign-in is for. */
@@ -33,6 +48,56 @@ export interface LoginTarget {
   profile: string;
   /** The config file's path. */
   configPath: string;
+  /** `--allow-insecure-http`: plain HTTP to hosts other than this machine. */
+  allowInsecureHttp?: boolean;
+}
+
+/**
+ * Where a sign-in stores the token record: `hark/[<namespace>/]<profile>/user_token`, in this
+ * config's keychain namespace (a new one for a config at another path that has none yet).
+ *
+ * @param ctx the context
+ * @param target the profile
+ */
+export function loginTokenPath(
+  ctx: Context,
+  target: LoginTarget,
+): { path: string; namespace?: string } {
+  const { namespace } = namespaceFor(ctx, target.config, target.configPath);
+  return { path: userTokenPath(target.profile, namespace), namespace };
+}
+
+/**
+ * Checks, before a sign-in starts, that storing its token replaces nothing another config file
+ * uses: an entry at the token's keychain path that this config does not refer to may be another
+ * config's (the default config and one written before namespaces share paths).
+ *
+ * @param ctx the context
+ * @param target the profile
+ * @param force `--force`: replace it anyway
+ * @throws {ValidationError} naming the entry and `--force`
+ * @throws {KeychainError} when the keychain cannot be read
+ */
+export async function checkLoginTarget(
+  ctx: Context,
+  target: LoginTarget,
+  force: boolean,
+): Promise<void> {
+  serviceOf(ctx, target);
+  const { path } = loginTokenPath(ctx, target);
+  if (force || refersTo(target.config, path)) return;
+  if (await ctx.keychain.get(path) === undefined) return;
+  const flag = target.profile === "default" ? "" : ` --profile ${target.profile}`;
+  throw new ValidationError(
+    `Cannot store the sign-in at "${path}": that keychain entry exists and this config file ` +
+      "does not refer to it (another config file may use it)",
+    {
+      param: "--force",
+      suggestion: "Sign in with --force to replace it, or use a config file of your own " +
+        "(HARK_CONFIG), whose entries are kept apart",
+      command: `hark auth login${flag} --force`,
+    },
+  );
 }
 
 /**
@@ -50,8 +115,9 @@ export async function startDeviceAuthorization(
   target: LoginTarget,
   scopes: string[],
 ): Promise<DeviceAuthorization> {
+  const service = serviceOf(ctx, target);
   const credentials = await resolveAppCredentials(ctx, target.config, target.profile);
-  const { deviceAuthorizationUrl } = endpointsOf(appOf(target.config, target.profile));
+  const { deviceAuthorizationUrl } = endpointsOf(service, appOf(target.config, target.profile));
   return await requestDeviceAuthorization(ctx, deviceAuthorizationUrl, credentials, scopes);
 }
 
@@ -93,7 +159,19 @@ export async function beginLogin(
   scopes: string[],
 ): Promise<DeviceAuthorization> {
   const authorization = await startDeviceAuthorization(ctx, target, scopes);
-  await savePendingLogin(ctx, target.profile, { ...authorization, scopes });
+  const { namespace, created } = namespaceFor(ctx, target.config, target.configPath);
+  // The command that finishes the sign-in must find the pending one in the same namespace.
+  if (created) {
+    await updateConfig(
+      ctx,
+      (current) => adoptKeychainNamespace(current, namespace),
+      target.configPath,
+    );
+  }
+  await savePendingLogin(ctx, pendingLoginPath(target.profile, namespace), {
+    ...authorization,
+    scopes,
+  });
   return authorization;
 }
 
@@ -114,7 +192,8 @@ export async function finishLogin(
   deviceCode: string,
   onTick?: (progress: PollProgress) => void,
 ): Promise<LoginResult> {
-  const pending = await takePendingLogin(ctx, target.profile, deviceCode);
+  const pendingPath = pendingLoginPath(target.profile, target.config.keychain_namespace);
+  const pending = await takePendingLogin(ctx, pendingPath, deviceCode);
   const remaining = pending?.expires_at === undefined
     ? undefined
     : Math.max(0, Math.floor((pending.expires_at - ctx.now()) / 1000));
@@ -127,7 +206,7 @@ export async function finishLogin(
       onTick,
     });
   } finally {
-    if (pending) await clearPendingLogin(ctx, target.profile);
+    if (pending) await clearPendingLogin(ctx, pendingPath);
   }
 }
 
@@ -180,8 +259,9 @@ export async function completeLogin(
   options: CompleteLoginOptions,
 ): Promise<LoginResult> {
   const { config, profile, configPath } = target;
+  const service = serviceOf(ctx, target);
   const credentials = await resolveAppCredentials(ctx, config, profile);
-  const endpoints = endpointsOf(appOf(config, profile));
+  const endpoints = endpointsOf(service, appOf(config, profile));
   const grant = await pollDeviceToken(ctx, {
     poll: () =>
       callTokenEndpoint(ctx, endpoints.tokenUrl, credentials, {
@@ -192,7 +272,7 @@ export async function completeLogin(
     expiresIn: options.expiresIn,
     onTick: options.onTick,
   });
-  const record = recordFromGrant(grant, ctx.now(), undefined, options.scopes ?? []);
+  const record = recordFromGrant(grant, ctx.now(), undefined, options.scopes ?? [], service.origin);
   const warnings: string[] = [];
   let user: UserInfo = {};
   try {
@@ -203,9 +283,10 @@ export async function completeLogin(
     warnings.push(`Signed in, but cannot read the user's details: ${error.message}`);
   }
   if (ctx.signal.aborted) throw new CancelledError("Sign-in cancelled");
-  const path = userTokenPath(profile);
+  const { path, namespace } = loginTokenPath(ctx, target);
   await ctx.keychain.set(path, JSON.stringify(record));
   await updateConfig(ctx, (current) => {
+    adoptKeychainNamespace(current, namespace);
     current.users ??= {};
     const entry: Record<string, unknown> = {
       access_token: `@keychain:${path}`,
@@ -242,29 +323,55 @@ export interface LogoutResult {
 }
 
 /**
- * Signs out: deletes the profile's token record and cached tenant token from the keychain and
- * `users.<profile>` from the config. Idempotent.
+ * The keychain entries a sign-out deletes: the token record the config refers to, and the
+ * profile's own entries (token record, cached tenant token, pending sign-in) in this config's
+ * namespace. A config at another path without a namespace owns no path of its own, so nothing
+ * of the default config's is touched.
+ *
+ * @param ctx the context
+ * @param target the profile
+ */
+export function signOutPaths(ctx: Context, target: LoginTarget): string[] {
+  const { config, profile } = target;
+  const paths = new Set<string>();
+  if (config.users?.[profile] !== undefined) paths.add(tokenPathOf(config, profile));
+  const owned = ownedNamespace(ctx, config, target.configPath);
+  if (owned) {
+    paths.add(userTokenPath(profile, owned.namespace));
+    paths.add(tenantTokenPath(profile, owned.namespace));
+    paths.add(pendingLoginPath(profile, owned.namespace));
+  }
+  return [...paths];
+}
+
+/**
+ * Signs out: deletes the profile's token record, cached tenant token and pending sign-in from
+ * the keychain and `users.<profile>` from the config. Idempotent. Runs under the same lock as a
+ * refresh, so a refresh under way in another process finishes first and never brings the
+ * session back after it.
  *
  * @param ctx the context
  * @param target the profile
  * @throws {KeychainError} when the keychain cannot be used
+ * @throws {HarkError} of type `lock` when a refresh holds the lock for too long
  */
 export async function logout(ctx: Context, target: LoginTarget): Promise<LogoutResult> {
-  const { config, profile, configPath } = target;
-  const paths = new Set([
-    tokenPathOf(config, profile),
-    userTokenPath(profile),
-    tenantTokenPath(profile),
-  ]);
-  const deleted: string[] = [];
-  for (const path of paths) if (await ctx.keychain.delete(path)) deleted.push(path);
-  let removed = false;
-  if (config.users?.[profile] !== undefined) {
-    await updateConfig(ctx, (current) => {
-      if (current.users?.[profile] === undefined) return;
-      delete current.users[profile];
-      removed = true;
-    }, configPath);
-  }
-  return { profile, keychain_entries: deleted.sort(), user_entry_removed: removed };
+  const { profile, configPath } = target;
+  // The lock lives beside the config; a sign-out with no config folder has nothing to lock.
+  await ensureConfigFolder(ctx, configPath);
+  return await withFileLock(ctx, sessionLockPath(configPath, profile), async () => {
+    const deleted: string[] = [];
+    for (const path of signOutPaths(ctx, target)) {
+      if (await ctx.keychain.delete(path)) deleted.push(path);
+    }
+    let removed = false;
+    if (target.config.users?.[profile] !== undefined) {
+      await updateConfig(ctx, (current) => {
+        if (current.users?.[profile] === undefined) return;
+        delete current.users[profile];
+        removed = true;
+      }, configPath);
+    }
+    return { profile, keychain_entries: deleted.sort(), user_entry_removed: removed };
+  }, { timeoutMs: REFRESH_LOCK_TIMEOUT_MS });
 }

@@ -46,18 +46,34 @@ export { EnvProvider, TENANT_TOKEN_VAR, USER_TOKEN_VAR } from "./env_provider.ts
 export { KeychainProvider } from "./keychain_provider.ts";
 export {
   beginLogin,
+  checkLoginTarget,
   completeLogin,
   type CompleteLoginOptions,
   finishLogin,
   type LoginResult,
   type LoginTarget,
+  loginTokenPath,
   logout,
   type LogoutResult,
   scopesToRequest,
+  signOutPaths,
   startDeviceAuthorization,
 } from "./login.ts";
 export { type DeviceAuthorization, type UserInfo } from "./oauth_client.ts";
-export { refreshUserToken, sessionExpired, tokenPathOf } from "./refresh_user_token.ts";
+export {
+  REFRESH_TOKEN_DEAD,
+  refreshUserToken,
+  sessionExpired,
+  sessionLockPath,
+  tokenPathOf,
+} from "./refresh_user_token.ts";
+export {
+  checkTokenOrigin,
+  environmentTokenOrigin,
+  serviceOf,
+  type ServiceTarget,
+  signedInElsewhere,
+} from "./token_origin.ts";
 export { getTenantToken, tenantTokenPath } from "./tenant_token.ts";
 export {
   REFRESH_BUFFER_MS,

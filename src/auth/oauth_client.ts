@@ -9,12 +9,18 @@
 
 import type { Context } from "../context.ts";
 import {
-  accountsUrl,
   type AppEntry,
-  baseUrl,
   DEFAULT_DEVICE_AUTHORIZATION_PATH,
+  type ServiceAddress,
 } from "../config/mod.ts";
-import { ApiError, AuthError } from "../errors/mod.ts";
+import {
+  ApiError,
+  AuthError,
+  classifyApiCode,
+  errorFromApiCode,
+  type HarkError,
+  logIdNote,
+} from "../errors/mod.ts";
 import { judgeFailure } from "../http/failure_error.ts";
 import { send, TransportFailure } from "../http/transport.ts";
 import type { TokenGrant } from "./token_record.ts";
@@ -49,18 +55,18 @@ export interface OAuthEndpoints {
 }
 
 /**
- * The endpoints of an app entry: device authorization at `accounts_url` +
- * `device_authorization_path`, the rest under `base_url`.
+ * The endpoints of an app: device authorization at the accounts host +
+ * `device_authorization_path`, the rest under the service address.
  *
+ * @param address the profile's checked service address
  * @param app the app entry (may be empty: defaults apply)
  */
-export function endpointsOf(app: AppEntry): OAuthEndpoints {
-  const base = baseUrl(app);
+export function endpointsOf(address: ServiceAddress, app: AppEntry): OAuthEndpoints {
   return {
-    deviceAuthorizationUrl: accountsUrl(app) +
+    deviceAuthorizationUrl: address.accountsUrl +
       (app.device_authorization_path ?? DEFAULT_DEVICE_AUTHORIZATION_PATH),
-    tokenUrl: base + TOKEN_PATH,
-    baseUrl: base,
+    tokenUrl: address.baseUrl + TOKEN_PATH,
+    baseUrl: address.baseUrl,
   };
 }
 
@@ -121,7 +127,7 @@ async function sendRequest(
   try {
     return await exchange(ctx, url, init);
   } catch (error) {
-    if (error instanceof TransportFailure) throw judgeFailure(error, false).error;
+    if (error instanceof TransportFailure) throw signInFailure(error);
     throw error;
   }
 }
@@ -217,18 +223,43 @@ export async function requestDeviceAuthorization(
 /** How one call of the token endpoint ended. */
 export type TokenAnswer =
   | { kind: "tokens"; grant: TokenGrant }
-  | { kind: "error"; error: string; description?: string; status: number }
-  | { kind: "transient"; reason: string; cause?: unknown };
+  | {
+    kind: "error";
+    /** RFC 6749's `error`, else `code_<code>` for an answer with only Lark's numeric code. */
+    error: string;
+    /** Lark's numeric `code`, when the answer has one (20026, 20037, 20064, 20073, …). */
+    code?: number;
+    description?: string;
+    status: number;
+    requestId?: string;
+  }
+  | {
+    kind: "transient";
+    /** Why, for a progress line. */
+    reason: string;
+    /** The error to show when no retry is left: classified as a business call's would be. */
+    error: HarkError;
+    /** Lark's numeric `code`, when the answer has one (20050: busy). */
+    code?: number;
+  };
+
+/** Lark's code of a busy token endpoint: worth one retry. */
+export const TOKEN_ENDPOINT_BUSY = 20050;
+/** Lark's rate-limit code. */
+const RATE_LIMITED = 99991400;
 
 /**
  * Calls the token endpoint once, with client credentials in the form body. A network failure,
- * a 5xx or an unreadable answer is `transient`; an RFC 6749 error is `error`.
+ * a rate limit (429), a busy or failing server (5xx, code 20050) or an unreadable answer is
+ * `transient`, carrying the error a business call would end with (rate limit exit 1, network
+ * exit 4, broken or unreadable answer exit 1); an RFC 6749 error or a Lark code is `error`.
  *
  * @param ctx the context
  * @param url the token URL
  * @param credentials the app credentials
  * @param fields the grant's fields (`grant_type` and its parameters)
  * @throws {CancelledError} on Ctrl-C
+ * @throws {ApiError} for a redirect or an oversized answer (never followed, never retried)
  */
 export async function callTokenEndpoint(
   ctx: Context,
@@ -249,28 +280,69 @@ export async function callTokenEndpoint(
     );
   } catch (error) {
     if (!(error instanceof TransportFailure)) throw error;
-    const judged = judgeFailure(error, false).error;
+    const judged = signInFailure(error);
     if (error.reason === "redirect" || error.reason === "too_large") throw judged;
-    return { kind: "transient", reason: judged.message, cause: judged };
+    return { kind: "transient", reason: judged.message, error: judged };
   }
+  const { status, requestId } = answer;
   const body = answer.json;
-  if (answer.status >= 500 || answer.status === 429 || body === undefined) {
+  const code = typeof body?.code === "number" ? body.code : undefined;
+  const msg = firstText(body, "msg", "error_description");
+  const detail = `${msg ? `: ${msg}` : ""}${logIdNote(requestId)}`;
+  const where = `the token endpoint "${url}"`;
+  if (status === 429 || code === RATE_LIMITED) {
     return {
       kind: "transient",
-      reason: body === undefined
-        ? `unreadable answer (HTTP ${answer.status})`
-        : `HTTP ${answer.status}`,
+      reason: `rate limited (HTTP ${status})`,
+      code,
+      error: new ApiError(`Rate limited by ${where} (HTTP ${status})${detail}`, {
+        httpStatus: status,
+        apiCode: code,
+        requestId,
+        type: "rate_limit",
+        suggestion: "Wait a moment and retry",
+      }),
     };
   }
-  if (typeof body.error === "string" && body.error !== "") {
+  if (status >= 500 || code === TOKEN_ENDPOINT_BUSY) {
     return {
-      kind: "error",
-      error: body.error,
-      description: typeof body.error_description === "string" ? body.error_description : undefined,
-      status: answer.status,
+      kind: "transient",
+      reason: `HTTP ${status}${code !== undefined ? `, code ${code}` : ""}`,
+      code,
+      // As for a business call: the spec's 500000 is its own (exit 4), any other failure of
+      // the server an ApiError of type server_error.
+      error: code !== undefined && classifyApiCode(code) === "server"
+        ? errorFromApiCode({ code, msg }, { httpStatus: status, requestId })
+        : new ApiError(
+          `The token endpoint is unavailable (HTTP ${status}${
+            code !== undefined ? `, code ${code}` : ""
+          })${detail}`,
+          {
+            httpStatus: status,
+            apiCode: code,
+            requestId,
+            type: "server_error",
+            suggestion: "Retry later",
+          },
+        ),
     };
   }
-  if (answer.status === 200 && typeof body.access_token === "string" && body.access_token) {
+  if (body === undefined) {
+    return {
+      kind: "transient",
+      reason: `unreadable answer (HTTP ${status})`,
+      error: new ApiError(
+        `The answer of ${where} is not JSON (HTTP ${status})${logIdNote(requestId)}`,
+        {
+          httpStatus: status,
+          requestId,
+          type: "invalid_response",
+          suggestion: "Check the base URL, then retry",
+        },
+      ),
+    };
+  }
+  if (status === 200 && typeof body.access_token === "string" && body.access_token) {
     return {
       kind: "tokens",
       grant: {
@@ -283,13 +355,38 @@ export async function callTokenEndpoint(
       },
     };
   }
-  const code = typeof body.code === "number" ? body.code : undefined;
+  const error = typeof body.error === "string" && body.error !== ""
+    ? body.error
+    : code !== undefined && code !== 0
+    ? `code_${code}`
+    : "invalid_response";
   return {
     kind: "error",
-    error: code !== undefined ? `code_${code}` : "invalid_response",
-    description: typeof body.msg === "string" ? body.msg : `HTTP ${answer.status}`,
-    status: answer.status,
+    error,
+    code: code !== 0 ? code : undefined,
+    description: msg ?? `HTTP ${status}`,
+    status,
+    requestId,
   };
+}
+
+/**
+ * The error of a sign-in request that got no usable answer: judged as a business call's failure
+ * would be, but never "may have been applied" (a token request changes nothing the user made).
+ */
+function signInFailure(failure: TransportFailure): HarkError {
+  const error = judgeFailure(failure, true).error;
+  error.mayHaveApplied = false;
+  return error;
+}
+
+/** The first of `keys` whose value in `body` is a string. */
+function firstText(
+  body: Record<string, unknown> | undefined,
+  ...keys: string[]
+): string | undefined {
+  const key = keys.find((k) => typeof body?.[k] === "string");
+  return key === undefined ? undefined : body![key] as string;
 }
 
 function numberOf(value: unknown): number | undefined {
@@ -369,37 +466,58 @@ export async function fetchTenantToken(
     const expire = numberOf(body.expire) ?? 7200;
     return { token: body.tenant_access_token, expiresAt: ctx.now() + expire * 1000 };
   }
-  if (answer.status >= 500 || body === undefined) {
-    throw new ApiError(`Cannot get a tenant token: HTTP ${answer.status} from "${url}"`, {
-      httpStatus: answer.status,
+  const code = typeof body?.code === "number" ? body.code : undefined;
+  const detail = `${typeof body?.msg === "string" ? `: ${body.msg}` : ""}${
+    logIdNote(answer.requestId)
+  }`;
+  const facts = { httpStatus: answer.status, apiCode: code, requestId: answer.requestId };
+  if (answer.status === 429 || code === RATE_LIMITED) {
+    throw new ApiError(`Cannot get a tenant token: rate limited (HTTP ${answer.status})${detail}`, {
+      ...facts,
+      type: "rate_limit",
+      suggestion: "Wait a moment and retry",
+    });
+  }
+  if (answer.status >= 500) {
+    throw new ApiError(`Cannot get a tenant token: HTTP ${answer.status} from "${url}"${detail}`, {
+      ...facts,
+      type: "server_error",
       suggestion: "Retry later",
     });
   }
-  const detail = typeof body.msg === "string" ? `: ${body.msg}` : "";
+  if (body === undefined) {
+    throw new ApiError(
+      `Cannot get a tenant token: the answer of "${url}" is not JSON (HTTP ${answer.status})`,
+      { ...facts, type: "invalid_response", suggestion: "Check the base URL, then retry" },
+    );
+  }
   throw new AuthError(`Cannot get a tenant token (code ${String(body.code)})${detail}`, {
+    requestId: answer.requestId,
     suggestion: "Check the app id and secret of this profile",
-    command: "hark config init",
+    command: "hark config init --force",
   });
 }
 
 function oauthFailure(what: string, url: string, answer: HttpAnswer): ApiError | AuthError {
   const body = answer.json;
-  const error = typeof body?.error === "string" ? body.error : undefined;
-  const description = typeof body?.error_description === "string"
-    ? body.error_description
-    : typeof body?.msg === "string"
-    ? body.msg
-    : undefined;
+  const error = firstText(body, "error");
+  const description = firstText(body, "error_description", "msg");
   const detail = [error, description].filter((s) => s).join(": ");
-  const message = `${what}: ${detail || `HTTP ${answer.status}`} (from "${url}")`;
+  const message = `${what}: ${detail || `HTTP ${answer.status}`} (from "${url}")${
+    logIdNote(answer.requestId)
+  }`;
   if (error === "invalid_client") {
     return new AuthError(message, {
       suggestion: "Check the app id and secret of this profile",
-      command: "hark config init",
+      command: "hark config init --force",
     });
   }
+  const code = typeof body?.code === "number" ? body.code : undefined;
+  const rateLimited = answer.status === 429 || code === RATE_LIMITED;
   return new ApiError(message, {
     httpStatus: answer.status,
-    apiCode: typeof body?.code === "number" ? body.code : undefined,
+    apiCode: code,
+    requestId: answer.requestId,
+    ...(rateLimited ? { type: "rate_limit", suggestion: "Wait a moment and retry" } : {}),
   });
 }

@@ -23,9 +23,14 @@ export interface PendingLogin {
   scopes: string[];
 }
 
-/** The keychain path of a profile's pending sign-in. */
-export function pendingLoginPath(profile: string): string {
-  return keychainPath(profile, "pending_login");
+/**
+ * The keychain path of a profile's pending sign-in.
+ *
+ * @param profile the profile
+ * @param namespace the config's keychain namespace, when it has one
+ */
+export function pendingLoginPath(profile: string, namespace?: string): string {
+  return keychainPath(profile, "pending_login", namespace);
 }
 
 async function sha256(text: string): Promise<string> {
@@ -38,12 +43,12 @@ async function sha256(text: string): Promise<string> {
  * only means `--device-code` polls at the default interval.
  *
  * @param ctx the context
- * @param profile the profile
+ * @param path where to keep it ({@link pendingLoginPath})
  * @param authorization the server's answer and the scopes asked for
  */
 export async function savePendingLogin(
   ctx: Context,
-  profile: string,
+  path: string,
   authorization: { device_code: string; interval?: number; expires_in?: number; scopes: string[] },
 ): Promise<void> {
   const pending: PendingLogin = {
@@ -55,7 +60,7 @@ export async function savePendingLogin(
     scopes: authorization.scopes,
   };
   try {
-    await ctx.keychain.set(pendingLoginPath(profile), JSON.stringify(pending));
+    await ctx.keychain.set(path, JSON.stringify(pending));
   } catch {
     // Best effort, as documented.
   }
@@ -65,17 +70,17 @@ export async function savePendingLogin(
  * The pending sign-in for `deviceCode`, when `--no-wait` saved one for this profile.
  *
  * @param ctx the context
- * @param profile the profile
+ * @param path where it is kept ({@link pendingLoginPath})
  * @param deviceCode the code given to `--device-code`
  */
 export async function takePendingLogin(
   ctx: Context,
-  profile: string,
+  path: string,
   deviceCode: string,
 ): Promise<PendingLogin | undefined> {
   let text: string | undefined;
   try {
-    text = await ctx.keychain.get(pendingLoginPath(profile));
+    text = await ctx.keychain.get(path);
   } catch {
     return undefined;
   }
@@ -93,11 +98,11 @@ export async function takePendingLogin(
  * Forgets the pending sign-in of a profile.
  *
  * @param ctx the context
- * @param profile the profile
+ * @param path where it is kept ({@link pendingLoginPath})
  */
-export async function clearPendingLogin(ctx: Context, profile: string): Promise<void> {
+export async function clearPendingLogin(ctx: Context, path: string): Promise<void> {
   try {
-    await ctx.keychain.delete(pendingLoginPath(profile));
+    await ctx.keychain.delete(path);
   } catch {
     // Nothing to forget, or no keychain: either way nothing is left to use.
   }

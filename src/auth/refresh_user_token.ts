@@ -14,10 +14,16 @@ import {
   updateConfig,
   withFileLock,
 } from "../config/mod.ts";
-import { ApiError, AuthError, NetworkError } from "../errors/mod.ts";
+import { ApiError, AuthError, type HarkError, logIdNote } from "../errors/mod.ts";
 import { appOf, resolveAppCredentials } from "./app_credentials.ts";
 import { notSignedIn } from "./credential_provider.ts";
-import { callTokenEndpoint, endpointsOf } from "./oauth_client.ts";
+import {
+  callTokenEndpoint,
+  endpointsOf,
+  TOKEN_ENDPOINT_BUSY,
+  type TokenAnswer,
+} from "./oauth_client.ts";
+import { serviceOf, signedInElsewhere } from "./token_origin.ts";
 import {
   canRefresh,
   readTokenRecord,
@@ -31,7 +37,14 @@ import {
  * How long a process waits for another one's refresh: longer than one token request may take
  * (30 s), so a waiter sees the refreshed token instead of giving up while the refresh works.
  */
-const REFRESH_LOCK_TIMEOUT_MS = 45_000;
+export const REFRESH_LOCK_TIMEOUT_MS = 45_000;
+
+/**
+ * Lark's refresh failures that need a new sign-in: the refresh token is invalid (20026),
+ * expired (20037), revoked (20064) or already used (20073; they are single-use). lark-cli
+ * `internal/output/lark_errors.go`.
+ */
+export const REFRESH_TOKEN_DEAD = new Set([20026, 20037, 20064, 20073]);
 
 /** Whose token to refresh. */
 export interface UserTokenTarget {
@@ -41,13 +54,25 @@ export interface UserTokenTarget {
   profile: string;
   /** The config file's path; the lock file is `<configPath>.refresh-<profile>.lock`. */
   configPath: string;
+  /** `--allow-insecure-http`: plain HTTP to hosts other than this machine. */
+  allowInsecureHttp?: boolean;
+}
+
+/**
+ * The lock file that serialises a profile's refresh and sign-out across processes.
+ *
+ * @param configPath the config file's path
+ * @param profile the profile
+ */
+export function sessionLockPath(configPath: string, profile: string): string {
+  return `${configPath}.refresh-${profile}.lock`;
 }
 
 const inFlight = new WeakMap<Context, Map<string, Promise<TokenRecord>>>();
 
 /**
  * The keychain path of a profile's token record: the `@keychain:` reference in
- * `users.<profile>.access_token`, else `hark/<profile>/user_token`.
+ * `users.<profile>.access_token`, else `hark/[<namespace>/]<profile>/user_token`.
  *
  * @param config the loaded config
  * @param profile the profile
@@ -58,7 +83,7 @@ export function tokenPathOf(config: Config, profile: string): string {
     const input = parseSecretInput(reference);
     if (input.kind === "keychain") return input.path;
   }
-  return userTokenPath(profile);
+  return userTokenPath(profile, config.keychain_namespace);
 }
 
 /**
@@ -97,40 +122,31 @@ async function refreshLocked(
 ): Promise<TokenRecord> {
   const { config, profile, configPath } = target;
   await ensureConfigFolder(ctx, configPath);
-  return await withFileLock(ctx, `${configPath}.refresh-${profile}.lock`, async () => {
+  return await withFileLock(ctx, sessionLockPath(configPath, profile), async () => {
     const path = tokenPathOf(config, profile);
     const record = await readTokenRecord(ctx.keychain, path);
     if (!record) throw notSignedIn(profile);
     if (!stale(record)) return record;
     if (!canRefresh(record, ctx.now())) throw sessionExpired(profile);
+    // The refresh token goes only to the service that issued it.
+    const service = serviceOf(ctx, target);
+    if (record.origin !== undefined && record.origin !== service.origin) {
+      throw signedInElsewhere(profile, record.origin, service);
+    }
     const credentials = await resolveAppCredentials(ctx, config, profile);
-    const { tokenUrl } = endpointsOf(appOf(config, profile));
-    const answer = await callTokenEndpoint(ctx, tokenUrl, credentials, {
-      grant_type: "refresh_token",
-      refresh_token: record.refresh_token!,
-    });
-    if (answer.kind === "transient") {
-      throw new NetworkError(`Cannot refresh the token of profile "${profile}": ${answer.reason}`, {
-        suggestion: "The stored sign-in is kept; retry in a moment",
-        cause: answer.cause,
+    const { tokenUrl } = endpointsOf(service, appOf(config, profile));
+    const call = () =>
+      callTokenEndpoint(ctx, tokenUrl, credentials, {
+        grant_type: "refresh_token",
+        refresh_token: record.refresh_token!,
       });
-    }
-    if (answer.kind === "error") {
-      if (answer.error === "invalid_grant") throw sessionExpired(profile);
-      if (answer.error === "invalid_client") {
-        throw new AuthError(
-          `Cannot refresh the token of profile "${profile}": the app credentials were rejected`,
-          { suggestion: "Check the app id and secret", command: "hark config init" },
-        );
-      }
-      throw new ApiError(
-        `Cannot refresh the token of profile "${profile}": ${answer.error}${
-          answer.description ? ` (${answer.description})` : ""
-        }`,
-        { httpStatus: answer.status, suggestion: "Retry, or sign in again" },
-      );
-    }
-    const fresh = recordFromGrant(answer.grant, ctx.now(), record);
+    let answer = await call();
+    // Lark's "busy" (20050) is worth one more try (lark-cli RefreshTokenRetryable).
+    if (answer.kind !== "tokens" && answer.code === TOKEN_ENDPOINT_BUSY) answer = await call();
+    if (answer.kind !== "tokens") throw refreshFailure(profile, answer);
+    const fresh = recordFromGrant(answer.grant, ctx.now(), record, [], service.origin);
+    // A sign-out that ran while the token endpoint answered wins: the session stays closed.
+    if (!(await readTokenRecord(ctx.keychain, path))) throw notSignedIn(profile);
     await ctx.keychain.set(path, JSON.stringify(fresh));
     if (config.users?.[profile]) {
       await updateConfig(ctx, (current) => {
@@ -146,14 +162,70 @@ async function refreshLocked(
 }
 
 /**
+ * The error of a refresh that did not produce tokens: a new sign-in for a dead refresh token
+ * (RFC 6749 `invalid_grant`, or Lark's 20026, 20037, 20064, 20073), the app credentials for
+ * `invalid_client`, and otherwise the error a business call would end with; the stored sign-in
+ * is kept.
+ */
+function refreshFailure(
+  profile: string,
+  answer: Exclude<TokenAnswer, { kind: "tokens" }>,
+): HarkError {
+  const kept = "The stored sign-in is kept; retry in a moment";
+  if (answer.kind === "transient") {
+    return answer.error.withRecovery({ suggestion: kept, command: answer.error.recovery.command });
+  }
+  if (
+    (answer.code !== undefined && REFRESH_TOKEN_DEAD.has(answer.code)) ||
+    answer.error === "invalid_grant"
+  ) {
+    return sessionExpired(profile, answer);
+  }
+  if (answer.error === "invalid_client") {
+    const flag = profile === "default" ? "" : ` --profile ${profile}`;
+    return new AuthError(
+      `Cannot refresh the token of profile "${profile}": the app credentials were rejected` +
+        logIdNote(answer.requestId),
+      {
+        suggestion: "Check the app id and secret",
+        command: `hark config init --force${flag}`,
+        requestId: answer.requestId,
+      },
+    );
+  }
+  return new ApiError(
+    `Cannot refresh the token of profile "${profile}": ${answer.error}${
+      answer.description ? ` (${answer.description})` : ""
+    }${logIdNote(answer.requestId)}`,
+    {
+      httpStatus: answer.status,
+      apiCode: answer.code,
+      requestId: answer.requestId,
+      suggestion: "Retry, or sign in again",
+    },
+  );
+}
+
+/**
  * The error for a session whose refresh token is expired or was rejected.
  *
  * @param profile the profile
+ * @param answer the token endpoint's refusal, when there was one (its code, text and log id
+ *   are shown)
  */
-export function sessionExpired(profile: string): AuthError {
+export function sessionExpired(
+  profile: string,
+  answer?: { code?: number; error: string; description?: string; requestId?: string },
+): AuthError {
   const flag = profile === "default" ? "" : ` --profile ${profile}`;
-  return new AuthError(`Session expired for profile "${profile}": sign in again`, {
-    suggestion: "The refresh token is expired or was revoked; sign in again",
+  const why = answer === undefined
+    ? ""
+    : ` (${answer.code !== undefined ? `code ${answer.code}` : answer.error}${
+      answer.description ? `: ${answer.description}` : ""
+    })${logIdNote(answer.requestId)}`;
+  return new AuthError(`Session expired for profile "${profile}": sign in again${why}`, {
+    suggestion: "The refresh token is expired, was revoked or was already used; sign in again",
     command: `hark auth login${flag}`,
+    requestId: answer?.requestId,
   });
 }

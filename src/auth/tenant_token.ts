@@ -1,18 +1,24 @@
 /**
  * The bot identity's tenant token: fetched from the app credentials and kept for its lifetime,
- * in memory and in the keychain at `hark/<profile>/tenant_token` with its expiry.
+ * in memory and in the keychain at `hark/[<namespace>/]<profile>/tenant_token` with its expiry,
+ * its app and the service that issued it (a cached token is used only with the same app and
+ * service).
  *
  * @module
  */
 
 import type { Context } from "../context.ts";
-import type { Config } from "../config/mod.ts";
+import { type Config, ownedNamespace } from "../config/mod.ts";
 import { keychainPath } from "../keychain/keychain.ts";
 import { appOf, resolveAppCredentials } from "./app_credentials.ts";
 import { endpointsOf, fetchTenantToken, type TenantToken } from "./oauth_client.ts";
 import { REFRESH_BUFFER_MS } from "./token_record.ts";
+import { serviceOf } from "./token_origin.ts";
 
-const memory = new WeakMap<Context, Map<string, TenantToken & { appId: string }>>();
+/** A tenant token with the app and the service it belongs to. */
+type CachedTenantToken = TenantToken & { appId: string; origin: string };
+
+const memory = new WeakMap<Context, Map<string, CachedTenantToken>>();
 
 /** Options of {@link getTenantToken}. */
 export interface TenantTokenOptions {
@@ -20,55 +26,65 @@ export interface TenantTokenOptions {
   config: Config;
   /** The profile. */
   profile: string;
+  /** The config file's path: whether it owns keychain entries of its own. */
+  configPath: string;
   /** A token the service rejected: never returned again, a new one is fetched. */
   rejected?: string;
+  /** `--allow-insecure-http`: plain HTTP to hosts other than this machine. */
+  allowInsecureHttp?: boolean;
 }
 
 /**
  * The keychain path of a profile's cached tenant token.
  *
  * @param profile the profile
+ * @param namespace the config's keychain namespace, when it has one
  */
-export function tenantTokenPath(profile: string): string {
-  return keychainPath(profile, "tenant_token");
+export function tenantTokenPath(profile: string, namespace?: string): string {
+  return keychainPath(profile, "tenant_token", namespace);
 }
 
 /**
  * A tenant token for the profile's app: the cached one while it has more than 5 minutes left,
  * else a new one (then cached). The keychain cache is best effort: a keychain that cannot be
- * used does not stop the bot.
+ * used does not stop the bot. A config at another path that has no keychain namespace yet owns
+ * no keychain entry (the default config's are at `hark/<profile>/…`): it caches in memory only.
  *
  * @param ctx the context
- * @param options profile, config and a rejected token
+ * @param options profile, config, a rejected token and `--allow-insecure-http`
  * @throws {ValidationError} when no app is configured
  * @throws {AuthError} when the service refuses the app credentials
  */
 export async function getTenantToken(
   ctx: Context,
   options: TenantTokenOptions,
-): Promise<TenantToken> {
+): Promise<CachedTenantToken> {
   const { config, profile, rejected } = options;
+  const service = serviceOf(ctx, options);
   const credentials = await resolveAppCredentials(ctx, config, profile);
   let cache = memory.get(ctx);
   if (!cache) memory.set(ctx, cache = new Map());
-  const usable = (t: (TenantToken & { appId: string }) | undefined) =>
-    t !== undefined && t.appId === credentials.appId && t.token !== rejected &&
-    ctx.now() < t.expiresAt - REFRESH_BUFFER_MS;
-  const inMemory = cache.get(profile);
+  const usable = (t: CachedTenantToken | undefined) =>
+    t !== undefined && t.appId === credentials.appId && t.origin === service.origin &&
+    t.token !== rejected && ctx.now() < t.expiresAt - REFRESH_BUFFER_MS;
+  const owned = ownedNamespace(ctx, config, options.configPath);
+  const path = owned ? tenantTokenPath(profile, owned.namespace) : undefined;
+  const key = path ?? `${options.configPath}\u0000${profile}`;
+  const inMemory = cache.get(key);
   if (usable(inMemory)) return inMemory!;
-  const path = tenantTokenPath(profile);
-  const stored = await readCached(ctx, path);
+  const stored = path === undefined ? undefined : await readCached(ctx, path);
   if (usable(stored)) {
-    cache.set(profile, stored!);
+    cache.set(key, stored!);
     return stored!;
   }
   const fresh = await fetchTenantToken(
     ctx,
-    endpointsOf(appOf(config, profile)).baseUrl,
+    endpointsOf(service, appOf(config, profile)).baseUrl,
     credentials,
   );
-  const entry = { ...fresh, appId: credentials.appId };
-  cache.set(profile, entry);
+  const entry = { ...fresh, appId: credentials.appId, origin: service.origin };
+  cache.set(key, entry);
+  if (path === undefined) return entry;
   try {
     await ctx.keychain.set(
       path,
@@ -76,6 +92,7 @@ export async function getTenantToken(
         token: fresh.token,
         expires_at: fresh.expiresAt,
         app_id: credentials.appId,
+        origin: service.origin,
       }),
     );
   } catch {
@@ -84,16 +101,19 @@ export async function getTenantToken(
   return entry;
 }
 
-async function readCached(
-  ctx: Context,
-  path: string,
-): Promise<(TenantToken & { appId: string }) | undefined> {
+async function readCached(ctx: Context, path: string): Promise<CachedTenantToken | undefined> {
   try {
     const text = await ctx.keychain.get(path);
     if (text === undefined) return undefined;
     const value = JSON.parse(text);
     if (typeof value?.token !== "string" || typeof value?.expires_at !== "number") return undefined;
-    return { token: value.token, expiresAt: value.expires_at, appId: String(value.app_id ?? "") };
+    return {
+      token: value.token,
+      expiresAt: value.expires_at,
+      appId: String(value.app_id ?? ""),
+      // A token cached before hark recorded its service is not used: it is fetched again.
+      origin: String(value.origin ?? ""),
+    };
   } catch {
     return undefined;
   }

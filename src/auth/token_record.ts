@@ -8,6 +8,7 @@
 import { keychainPath } from "../keychain/keychain.ts";
 import type { Keychain } from "../keychain/keychain.ts";
 import { AuthError } from "../errors/mod.ts";
+import { readJson } from "../json/read_json.ts";
 
 /** How long before `expires_at` a token counts as needing a refresh: 5 minutes. */
 export const REFRESH_BUFFER_MS = 5 * 60 * 1000;
@@ -29,6 +30,12 @@ export interface TokenRecord {
   scopes: string[];
   /** The token type; `Bearer`. */
   token_type: string;
+  /**
+   * The origin of the service that issued the token (`https://open.feishu.cn`): the token is
+   * sent there only. Absent in records stored before hark recorded it: the profile's service
+   * then counts as the issuer, and the next refresh records it.
+   */
+  origin?: string;
 }
 
 /**
@@ -89,12 +96,14 @@ const DEFAULT_EXPIRES_IN = 7200;
  * @param now when it was received, epoch ms
  * @param previous the record being refreshed, if any
  * @param requestedScopes the scopes asked for, used when the answer names none
+ * @param origin the origin of the service that issued it
  */
 export function recordFromGrant(
   grant: TokenGrant,
   now: number,
   previous?: TokenRecord,
   requestedScopes: string[] = [],
+  origin?: string,
 ): TokenRecord {
   const newRefresh = typeof grant.refresh_token === "string" && grant.refresh_token !== "";
   const record: TokenRecord = {
@@ -105,6 +114,8 @@ export function recordFromGrant(
       : (previous?.scopes ?? requestedScopes),
     token_type: grant.token_type ?? "Bearer",
   };
+  const issuer = origin ?? previous?.origin;
+  if (issuer !== undefined) record.origin = issuer;
   if (newRefresh) {
     record.refresh_token = grant.refresh_token;
     if (typeof grant.refresh_token_expires_in === "number") {
@@ -120,12 +131,13 @@ export function recordFromGrant(
 }
 
 /**
- * The keychain path of a profile's user token record.
+ * The keychain path of a profile's user token record, in the config's keychain namespace.
  *
  * @param profile the profile
+ * @param namespace the config's keychain namespace, when it has one
  */
-export function userTokenPath(profile: string): string {
-  return keychainPath(profile, "user_token");
+export function userTokenPath(profile: string, namespace?: string): string {
+  return keychainPath(profile, "user_token", namespace);
 }
 
 /**
@@ -155,7 +167,8 @@ export async function readTokenRecord(
 export function parseTokenRecord(text: string, path: string): TokenRecord {
   let value: Record<string, unknown>;
   try {
-    value = JSON.parse(text);
+    // readJson never quotes what it read (V8's SyntaxError would: tokens, shown with --debug).
+    value = readJson(text, { source: `the keychain entry "${path}"` }) as Record<string, unknown>;
   } catch (error) {
     throw corrupt(path, error);
   }
@@ -174,6 +187,7 @@ export function parseTokenRecord(text: string, path: string): TokenRecord {
       : undefined,
     scopes: Array.isArray(value.scopes) ? value.scopes.filter((s) => typeof s === "string") : [],
     token_type: typeof value.token_type === "string" ? value.token_type : "Bearer",
+    ...(typeof value.origin === "string" ? { origin: value.origin } : {}),
   };
 }
 

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { AuthError } from "../errors/mod.ts";
 import {
+  parseTokenRecord,
   recordFromGrant,
   REFRESH_BUFFER_MS,
   type TokenRecord,
@@ -54,4 +56,19 @@ Deno.test("recordFromGrant() keeps the old refresh token and scopes when a refre
   assert.equal(next.refresh_expires_at, record.refresh_expires_at);
   assert.deepEqual(next.scopes, ["im:message:send"]);
   assert.equal(next.expires_at, NOW + 60_000);
+});
+
+Deno.test("parseTokenRecord() never quotes a corrupt record, even in the error's causes", () => {
+  const secret = "u-very-secret-access-token-0123456789";
+  for (const text of [`{"access_token": "${secret}", oops}`, `${secret}`, "[]"]) {
+    try {
+      parseTokenRecord(text, "hark/default/user_token");
+      assert.fail("expected an error");
+    } catch (error) {
+      assert.ok(error instanceof AuthError);
+      for (let e: unknown = error; e instanceof Error; e = e.cause) {
+        assert.ok(!`${e.message}\n${e.stack}`.includes(secret.slice(0, 10)), String(e));
+      }
+    }
+  }
 });

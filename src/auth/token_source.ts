@@ -23,6 +23,12 @@ export interface ResolvedToken {
   expiresAt?: number;
   /** The scopes it carries, when known. */
   scopes?: string[];
+  /**
+   * The origin the token may be sent to: the service that issued it (a stored sign-in), or the
+   * one its source names (`HARK_BASE_URL` for an environment token). Business calls to any other
+   * origin are refused before anything is sent.
+   */
+  origin?: string;
 }
 
 /** Supplies tokens to business calls. */

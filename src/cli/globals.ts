@@ -39,6 +39,11 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
   },
   { name: "debug", description: "log requests and show stack traces (also HARK_DEBUG=1)" },
   {
+    name: "allow-insecure-http",
+    description: "accept a plain http:// service address on another machine (credentials " +
+      "travel unencrypted; warned every time)",
+  },
+  {
     name: "csv-raw",
     description: "keep CSV cells as they are (by default a cell a spreadsheet would run as a " +
       "formula, starting with = + - @ or tab, gets a leading ')",
@@ -63,6 +68,8 @@ export interface GlobalOptions {
   debug: boolean;
   /** `--csv-raw`. */
   csvRaw?: boolean;
+  /** `--allow-insecure-http`. */
+  allowInsecureHttp?: boolean;
 }
 
 /**
@@ -99,6 +106,7 @@ export function readGlobals(ctx: Context, values: FlagValues): GlobalOptions {
     as: values.as as Identity | undefined,
     debug: values.debug === true || debugFromEnv(ctx),
     csvRaw: values["csv-raw"] === true,
+    allowInsecureHttp: values["allow-insecure-http"] === true,
   };
 }
 

@@ -34,6 +34,7 @@ Deno.test("readGlobals() gives the defaults when no flag is given", async () => 
     as: undefined,
     debug: false,
     csvRaw: false,
+    allowInsecureHttp: false,
   });
 });
 
@@ -61,6 +62,7 @@ Deno.test("readGlobals() reads every global flag before the command", async () =
       as: "bot",
       debug: true,
       csvRaw: false,
+      allowInsecureHttp: false,
     },
   );
 });
@@ -86,6 +88,7 @@ Deno.test("readGlobals() reads global flags between and after the commands", asy
       as: "user",
       debug: false,
       csvRaw: false,
+      allowInsecureHttp: false,
     },
   );
 });

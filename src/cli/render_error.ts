@@ -46,8 +46,8 @@ export function renderError(error: HarkError, options: RenderErrorOptions): stri
 }
 
 /**
- * The readable text form for a terminal: the message, then the suggestion and the command, one
- * per line. Messages and suggestions often carry the service's own text (its `msg`, a user
+ * The readable text form for a terminal: the message, then the suggestion, the page to open and
+ * the command, one per line. Messages and suggestions often carry the service's own text (its `msg`, a user
  * name), so every field is made terminal-safe ({@link terminalSafe}): control, bidi and
  * invisible format characters are escaped visibly; line breaks stay in the message and the
  * suggestion, and are escaped in the command, which a user may paste into a shell.
@@ -63,10 +63,14 @@ export function formatErrorText(
   const { message, recovery, request_id: requestId } = envelope.error;
   const lines = [`${paint.red("error:")} ${terminalSafe(message)}`];
   if (recovery.suggestion) lines.push(`  ${terminalSafe(recovery.suggestion)}`);
+  if (recovery.url) lines.push(`  Open: ${terminalSafe(recovery.url, { breaks: "escape" })}`);
   if (recovery.command) {
     lines.push(`  Run: ${paint.bold(terminalSafe(recovery.command, { breaks: "escape" }))}`);
   }
-  if (requestId) lines.push(`  Log id (for Lark support): ${terminalSafe(requestId)}`);
+  // The message names the log id already when it came from the service's error.
+  if (requestId && !message.includes(requestId)) {
+    lines.push(`  Log id (for Lark support): ${terminalSafe(requestId)}`);
+  }
   return lines.join("\n") + "\n";
 }
 

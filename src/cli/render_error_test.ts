@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { AuthError, InternalError, toEnvelope, ValidationError } from "../errors/mod.ts";
+import {
+  AuthError,
+  errorFromApiCode,
+  InternalError,
+  toEnvelope,
+  ValidationError,
+} from "../errors/mod.ts";
 import { paint } from "../output/color.ts";
 import { formatErrorText, renderError } from "./render_error.ts";
 
@@ -138,4 +144,14 @@ Deno.test("formatErrorText() colours only hark's own label, never the service's 
     { red: (s) => `<r>${s}</r>`, bold: (s) => `<b>${s}</b>` },
   );
   assert.equal(text, "<r>error:</r> \\x1b[31mred\n");
+});
+
+Deno.test("formatErrorText() shows the console page and the log id once", () => {
+  const error = errorFromApiCode({
+    code: 99991672,
+    error: { permission_violations: [{ subject: "im:message.send_as_user" }], log_id: "log-9" },
+  }, { caller: { identity: "user", appId: "cli_app1", serviceOrigin: "https://open.feishu.cn" } });
+  const text = formatErrorText(toEnvelope(error));
+  assert.match(text, /\n {2}Open: https:\/\/open\.feishu\.cn\/page\/scope-apply\?/);
+  assert.equal(text.split("log-9").length - 1, 1, text);
 });

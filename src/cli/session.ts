@@ -12,16 +12,20 @@ import { createTokenSource } from "../auth/create_token_source.ts";
 import type { Identity } from "../auth/identity.ts";
 import type { TokenSource } from "../auth/token_source.ts";
 import {
-  baseUrl,
   type Config,
+  insecureWarning,
   loadConfig,
+  migrateKeychainNamespace,
   notConfigured,
   requireKnownProfile,
   resolveConfigPath,
+  resolveServiceAddress,
   secretWarnings,
   selectProfile,
+  type ServiceAddress,
 } from "../config/mod.ts";
 import { checkConfigValues } from "../config/config_keys.ts";
+import { HarkError } from "../errors/mod.ts";
 import { keychainBackendName } from "../keychain/select_keychain.ts";
 import { ApiClient } from "../http/api_client.ts";
 import { formatJson, type OutputOptions, resolveFormat } from "../output/output.ts";
@@ -43,8 +47,11 @@ export class Session {
   readonly profileExplicit: boolean;
   /** How to write data. */
   readonly output: OutputOptions;
+  /** `--allow-insecure-http`: plain HTTP to a service on another machine. */
+  readonly allowInsecureHttp: boolean;
   readonly #tokens = new Map<Identity, TokenSource>();
   readonly #clients = new Map<Identity, ApiClient>();
+  #service: ServiceAddress | undefined;
 
   /**
    * @param ctx the context
@@ -61,6 +68,7 @@ export class Session {
     this.profileExplicit = globals.profile !== undefined || !!ctx.env.get("HARK_PROFILE") ||
       config.active_profile !== undefined;
     this.output = outputOptions(globals, config);
+    this.allowInsecureHttp = globals.allowInsecureHttp === true;
   }
 
   /** The identity asked for with `--as`, else `user`. */
@@ -72,17 +80,20 @@ export class Session {
    * The token source of an identity, built on first use (nothing is resolved until asked).
    *
    * @param identity the identity; default {@link Session.identity}
-   * @throws {ValidationError} when nothing could give a token (see {@link Session.requireSetup})
+   * @throws {ValidationError} when nothing could give a token (see {@link Session.requireSetup}),
+   *   or for a service address {@link Session.service} refuses
    */
   tokens(identity: Identity = this.identity): TokenSource {
     let source = this.#tokens.get(identity);
     if (!source) {
       this.requireSetup(identity);
+      this.service();
       source = createTokenSource(this.ctx, {
         config: this.config,
         profile: this.profile,
         configPath: this.configPath,
         identity,
+        allowInsecureHttp: this.allowInsecureHttp,
       });
       this.#tokens.set(identity, source);
     }
@@ -98,9 +109,16 @@ export class Session {
   client(identity: Identity = this.identity): ApiClient {
     let client = this.#clients.get(identity);
     if (!client) {
+      const base = this.baseUrl();
       client = new ApiClient(this.ctx, {
-        baseUrl: this.baseUrl(),
+        baseUrl: base,
         tokens: this.tokens(identity),
+        caller: {
+          identity,
+          profile: this.profile,
+          appId: this.ctx.env.get("HARK_APP_ID") || this.config.apps?.[this.profile]?.app_id,
+          serviceOrigin: new URL(base).origin,
+        },
       });
       this.#clients.set(identity, client);
     }
@@ -138,19 +156,41 @@ export class Session {
   }
 
   /**
-   * The service address of the profile. Without a config the default address serves (a CI job
-   * with an environment token needs no config), but a profile named by `--profile`,
-   * `$HARK_PROFILE` or `active_profile` must exist: a typo must not send a token to the public
-   * service.
+   * The checked service address of the profile (`HARK_BASE_URL`, else the profile's `base_url`,
+   * else Lark's). The first call on a plain-HTTP address of another machine (allowed by
+   * `--allow-insecure-http` or `allow_insecure_http`) prints the warning; every command that
+   * reaches the service calls it, so the warning shows every time.
    *
-   * @throws {ValidationError} listing the known profiles when an explicitly named one is unknown
+   * @throws {ValidationError} for an address that is not an http(s) URL, or plain HTTP to
+   *   another machine without the allowance
+   */
+  service(): ServiceAddress {
+    if (!this.#service) {
+      this.#service = resolveServiceAddress(this.ctx.env, this.config, this.profile, {
+        allowInsecureHttp: this.allowInsecureHttp,
+      });
+      if (this.#service.insecure) {
+        this.ctx.stderr.write(`warning: ${insecureWarning(this.#service)}\n`);
+      }
+    }
+    return this.#service;
+  }
+
+  /**
+   * The service address of the profile ({@link Session.service}). Without a config the default
+   * address serves (a CI job with an environment token needs no config), but a profile named by
+   * `--profile`, `$HARK_PROFILE` or `active_profile` must exist: a typo must not send a token to
+   * the public service.
+   *
+   * @throws {ValidationError} listing the known profiles when an explicitly named one is
+   *   unknown, or for an address {@link Session.service} refuses
    */
   baseUrl(): string {
     const app = this.config.apps?.[this.profile];
     if (!app && this.profileExplicit) {
       requireKnownProfile(this.config, this.profile, profileSource(this.ctx, this.globals));
     }
-    return baseUrl(app ?? {});
+    return this.service().baseUrl;
   }
 
   /**
@@ -191,7 +231,8 @@ export type ProfileUse = "use" | "create" | "none";
 
 /**
  * Loads the config and picks the profile for a command, warning about secrets kept in the clear.
- * `HARK_KEYCHAIN` is checked first, before anything could read a secret.
+ * `HARK_KEYCHAIN` is checked first, before anything could read a secret; a config written
+ * before keychain namespaces gets its own entries (not on `--dry-run`).
  *
  * @param ctx the context
  * @param globals the global flags
@@ -207,18 +248,39 @@ export async function openSession(
   const context = globals.debug ? withDebug(ctx) : ctx;
   keychainBackendName(context);
   const configPath = resolveConfigPath(context);
-  const config = await loadConfig(context, configPath);
-  const session = new Session(context, globals, configPath, config);
+  let config = await loadConfig(context, configPath);
+  const session0 = new Session(context, globals, configPath, config);
   if ((options.profile ?? "use") === "use") {
-    if (config.apps?.[session.profile] === undefined && session.profileExplicit) {
-      requireKnownProfile(config, session.profile, profileSource(ctx, globals));
+    if (config.apps?.[session0.profile] === undefined && session0.profileExplicit) {
+      requireKnownProfile(config, session0.profile, profileSource(ctx, globals));
     }
-    checkConfigValues(config, session.profile, configPath);
+    checkConfigValues(config, session0.profile, configPath);
   }
+  if (!globals.dryRun) config = await migrateNamespace(context, configPath, config);
+  const session = config === session0.config
+    ? session0
+    : new Session(context, globals, configPath, config);
   for (const warning of secretWarnings(ctx.env, config, session.profile)) {
     ctx.stderr.write(`warning: ${warning}\n`);
   }
   return session;
+}
+
+/**
+ * Gives a config written before keychain namespaces its own entries, once (see
+ * `migrateKeychainNamespace`). A keychain that cannot be used leaves the config as it is: its
+ * references still work, and the command reports the keychain's error if it needs it.
+ */
+async function migrateNamespace(ctx: Context, configPath: string, config: Config): Promise<Config> {
+  try {
+    const { config: migrated, moved } = await migrateKeychainNamespace(ctx, configPath, config);
+    for (const { from, to } of moved) ctx.debug(`keychain entry ${from} copied to ${to}`);
+    return migrated;
+  } catch (error) {
+    if (!(error instanceof HarkError)) throw error;
+    ctx.debug(`keychain namespace not migrated: ${error.message}`);
+    return config;
+  }
 }
 
 /** What named the profile: `--profile`, `HARK_PROFILE` or `active_profile`. */

@@ -29,6 +29,11 @@ export interface AppEntry {
   device_authorization_path?: string;
   /** A program that prints a token as JSON (the `command` credential provider). */
   credential_command?: string[];
+  /**
+   * Plain `http://` to a host other than this machine is accepted (with a warning every time);
+   * default false: only loopback addresses may be `http://`.
+   */
+  allow_insecure_http?: boolean;
   [key: string]: unknown;
 }
 
@@ -72,28 +77,18 @@ export interface Config {
   preferences?: Preferences;
   /** The profile `profile use` made active. */
   active_profile?: string;
+  /**
+   * The namespace of this config's keychain entries (`hark/<namespace>/<profile>/<name>`),
+   * chosen at `config init` for a config at another path than the default one, so that two
+   * config files never share secrets. Absent: the entries are `hark/<profile>/<name>`.
+   */
+  keychain_namespace?: string;
   [key: string]: unknown;
 }
 
 /**
- * The device authorization host of an app: `accounts_url`, else `base_url` with `open.` turned
- * into `accounts.`, else `base_url` itself.
- *
- * @param app the app entry
- */
-export function accountsUrl(app: AppEntry): string {
-  if (app.accounts_url) return trimSlash(app.accounts_url);
-  const base = baseUrl(app);
-  const url = new URL(base);
-  if (url.hostname.startsWith("open.")) {
-    url.hostname = `accounts.${url.hostname.slice("open.".length)}`;
-    return trimSlash(url.toString());
-  }
-  return base;
-}
-
-/**
- * The service address of an app, without a trailing slash.
+ * The configured service address of an app, without a trailing slash, for display. Requests use
+ * {@link resolveServiceAddress}, which also applies `HARK_BASE_URL` and checks the address.
  *
  * @param app the app entry
  */

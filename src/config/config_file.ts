@@ -14,9 +14,10 @@ import { HarkError, ValidationError } from "../errors/mod.ts";
 import { shellQuote } from "../errors/shell_quote.ts";
 import { JsonInputError, readJson } from "../json/read_json.ts";
 import { type Config, OUTPUT_FORMATS } from "./config.ts";
-import { defaultConfigPath, resolveConfigPath } from "./config_path.ts";
+import { isDefaultConfigPath, resolveConfigPath } from "./config_path.ts";
 import { explainWriteFailure } from "./file_error.ts";
 import { withFileLock } from "./file_lock.ts";
+import { isKeychainNamespace } from "../keychain/keychain.ts";
 
 /**
  * Loads the configuration; an empty one when the file does not exist.
@@ -87,6 +88,12 @@ export function parseConfig(content: string | Uint8Array, path: string): Config 
   if (value.active_profile !== undefined && typeof value.active_profile !== "string") {
     throw malformed(path, `"active_profile" must be a string`);
   }
+  if (value.keychain_namespace !== undefined && !isKeychainNamespace(value.keychain_namespace)) {
+    throw malformed(
+      path,
+      `"keychain_namespace" must be 1 to 32 lower-case letters, digits, "_" or "-"`,
+    );
+  }
   return value as Config;
 }
 
@@ -116,7 +123,7 @@ export async function updateConfig(
     await removeLeftovers(ctx, path);
     try {
       await ctx.fs.writeFileAtomic(path, JSON.stringify(next, null, 2) + "\n", 0o600, {
-        privateFolder: isDefaultPath(ctx, path),
+        privateFolder: isDefaultConfigPath(ctx, path),
       });
     } catch (error) {
       throw cannotWrite(path, error);
@@ -139,15 +146,6 @@ export async function ensureConfigFolder(ctx: Context, path: string): Promise<vo
     if (!(await ctx.fs.exists(folder))) await ctx.fs.mkdir(folder, 0o700);
   } catch (error) {
     throw cannotWrite(path, error);
-  }
-}
-
-/** Whether `path` is the default config path, in hark's own folder. */
-function isDefaultPath(ctx: Context, path: string): boolean {
-  try {
-    return path === defaultConfigPath(ctx);
-  } catch {
-    return false;
   }
 }
 

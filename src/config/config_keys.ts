@@ -45,11 +45,7 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     key: "preferences.color",
     describe: "true or false",
     fix: (key) => `hark config set ${key} true`,
-    parse: (value, key) => {
-      if (["true", "on", "yes", "1"].includes(value.toLowerCase())) return true;
-      if (["false", "off", "no", "0"].includes(value.toLowerCase())) return false;
-      throw invalid(key, value, "true or false");
-    },
+    parse: (value, key) => bool(value, key),
   },
   {
     key: "active_profile",
@@ -95,6 +91,12 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     describe: "an http(s) URL, such as https://open.feishu.cn",
     fix: (key) => `hark config set ${key} ${DEFAULT_BASE_URL}`,
     parse: (value, key) => httpUrl(value, key),
+  },
+  {
+    key: `apps.${PROFILE}.allow_insecure_http`,
+    describe: "true or false: accept plain http:// to a host other than this machine (warned " +
+      "every time)",
+    parse: (value, key) => bool(value, key),
   },
   {
     key: `apps.${PROFILE}.accounts_url`,
@@ -237,6 +239,12 @@ function handEdited(
 function profileFlag(key: string): string {
   const profile = key.split(".")[1];
   return profile === undefined || profile === "default" ? "" : ` --profile ${profile}`;
+}
+
+function bool(value: string, key: string): boolean {
+  if (["true", "on", "yes", "1"].includes(value.toLowerCase())) return true;
+  if (["false", "off", "no", "0"].includes(value.toLowerCase())) return false;
+  throw invalid(key, value, "true or false");
 }
 
 function oneOf<T extends string>(value: string, key: string, allowed: readonly T[]): T {

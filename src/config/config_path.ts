@@ -49,3 +49,21 @@ export function defaultConfigPath(ctx: Pick<Context, "env" | "os" | "homeDir">):
   }
   return join(ctx.homeDir, ".config", "hark", "config.json");
 }
+
+/**
+ * Whether `path` is the default config path: the one in hark's own folder, whose keychain
+ * entries carry no namespace.
+ *
+ * @param ctx the context (env, os, home)
+ * @param path the config file's path
+ */
+export function isDefaultConfigPath(
+  ctx: Pick<Context, "env" | "os" | "homeDir">,
+  path: string,
+): boolean {
+  try {
+    return path === defaultConfigPath(ctx);
+  } catch {
+    return false;
+  }
+}

@@ -5,7 +5,6 @@
  */
 
 export {
-  accountsUrl,
   type AppEntry,
   baseUrl,
   type Config,
@@ -16,7 +15,24 @@ export {
   type Preferences,
   type UserEntry,
 } from "./config.ts";
-export { resolveConfigPath } from "./config_path.ts";
+export { defaultConfigPath, isDefaultConfigPath, resolveConfigPath } from "./config_path.ts";
+export {
+  adoptKeychainNamespace,
+  migrateKeychainNamespace,
+  namespaceFor,
+  type NamespaceMigration,
+  newKeychainNamespace,
+  ownedNamespace,
+  refersTo,
+} from "./keychain_namespace.ts";
+export {
+  BASE_URL_VAR,
+  insecureWarning,
+  isLoopback,
+  resolveServiceAddress,
+  type ServiceAddress,
+  type ServiceAddressOptions,
+} from "./service_address.ts";
 export { ensureConfigFolder, loadConfig, parseConfig, updateConfig } from "./config_file.ts";
 export { type FileLockOptions, withFileLock } from "./file_lock.ts";
 export { maskSecret } from "./mask.ts";

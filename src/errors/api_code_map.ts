@@ -1,6 +1,8 @@
 /**
  * The service's error codes and what hark makes of them: the spec's map exactly as given (its
- * mapped code is the exit code), plus the Lark codes DESIGN.md lists.
+ * mapped code is the exit code), plus the Lark codes DESIGN.md lists. Every message carries the
+ * service's own `msg` and the answer's log id, so a user who meets Lark's meaning of a code that
+ * the spec maps otherwise (230001, 230002 in IM) still sees it.
  *
  * @module
  */
@@ -11,12 +13,19 @@ import { ApiError, AuthError, type HarkError, PermissionError } from "./hark_err
 /** How the HTTP layer treats an API code. */
 export type ApiCodeClass = "token_invalid" | "permission" | "rate_limit" | "server";
 
+/** The app has not enabled the scope: fixed in the developer console, not by signing in. */
+export const APP_SCOPE_NOT_ENABLED = 99991672;
+/** The user has not granted the scope: fixed by signing in again with `--scope`. */
+export const USER_SCOPE_NOT_GRANTED = 99991679;
+
 const CLASSES: Record<number, ApiCodeClass> = {
   99991663: "token_invalid",
   99991668: "token_invalid",
   99991677: "token_invalid",
-  99991672: "permission",
-  99991679: "permission",
+  [APP_SCOPE_NOT_ENABLED]: "permission",
+  99991676: "permission",
+  [USER_SCOPE_NOT_GRANTED]: "permission",
+  230027: "permission",
   230002: "permission",
   99991400: "rate_limit",
   500000: "server",
@@ -43,19 +52,34 @@ export interface ApiErrorBody {
   error?: { permission_violations?: { subject?: string }[]; log_id?: string };
 }
 
+/** Who made a call, for the recovery of a permission error. */
+export interface CallerFacts {
+  /** The identity the call acted as. */
+  identity: "user" | "bot";
+  /** The profile, named in recovery commands when it is not `default`. */
+  profile?: string;
+  /** The app id, for the developer console's scope page. */
+  appId?: string;
+  /** The origin of the profile's service (`https://open.feishu.cn`), where its console lives. */
+  serviceOrigin?: string;
+}
+
 /** Context for {@link errorFromApiCode}. */
 export interface ApiErrorContext {
   /** The HTTP status of the answer. */
   httpStatus?: number;
   /** The request id of the answer. */
   requestId?: string;
-  /** Scopes the caller knows the call needs, used when the answer names none. */
+  /** Scopes the caller knows the call needs (all of them), used when the answer names none. */
   scopes?: string[];
+  /** Who made the call. */
+  caller?: CallerFacts;
 }
 
 /**
- * Reads the needed scopes of a permission error from `error.permission_violations[].subject`,
- * else from a bracketed list in the message (`... scopes is required: [im:message:send]`).
+ * Reads the scopes of a permission error from `error.permission_violations[].subject`, else from
+ * a bracketed list in the message (`... one of these privileges: [a, b]`). Lark lists
+ * alternatives: any one of them grants access.
  *
  * @param body the service's answer
  */
@@ -70,34 +94,156 @@ export function neededScopes(body: ApiErrorBody): string[] {
 }
 
 /**
- * The error to show for a service answer with `code != 0`.
+ * The one scope to ask for among alternatives: one the call is known to need (the shortcut's
+ * declaration names Lark's current fine-grained scope), else the first the service listed.
+ *
+ * @param alternatives the service's alternatives, in its order
+ * @param declared the scopes the call declares
+ */
+export function recommendedScope(
+  alternatives: readonly string[],
+  declared: readonly string[] = [],
+): string | undefined {
+  return alternatives.find((s) => declared.includes(s)) ?? alternatives[0];
+}
+
+/**
+ * The developer console's scope-application page of an app on the profile's own domain, as
+ * lark-cli's `enrichPermissionError` builds it: `<origin>/page/scope-apply?clientID=<app
+ * id>&scopes=<scope>`; the console's app list when the app id is unknown.
+ *
+ * @param caller who made the call
+ * @param scope the scope to apply for
+ */
+export function consoleUrl(caller: CallerFacts | undefined, scope: string | undefined): string {
+  const origin = caller?.serviceOrigin ?? "https://open.larksuite.com";
+  if (!caller?.appId) return `${origin}/app`;
+  const query = new URLSearchParams({ clientID: caller.appId });
+  if (scope) query.set("scopes", scope);
+  return `${origin}/page/scope-apply?${query}`;
+}
+
+/**
+ * ` (log id …)` for a message, or nothing when the answer had none.
+ *
+ * @param requestId the answer's log id
+ */
+export function logIdNote(requestId: string | undefined): string {
+  return requestId ? ` (log id ${requestId})` : "";
+}
+
+/** The facts a permission error is built from. */
+export interface PermissionFacts {
+  /** What was denied, such as `Permission denied (code 99991679)` or `Permission denied on GET /x`. */
+  what: string;
+  /** The service's code, when it gave one. */
+  apiCode?: number;
+  /** The service's `msg`. */
+  msg?: string;
+  /** The service's alternatives (any one grants access). */
+  alternatives: string[];
+  /** The exit code, when not 1. */
+  code?: number;
+}
+
+/**
+ * The permission error to show, with the recovery that fits who lacks the scope:
+ * - the app (99991672), or any permission error while acting as the bot: the developer console's
+ *   scope page for the profile's app on the profile's domain; a user then signs in again
+ *   granting the scope;
+ * - the user (99991679 and the rest): sign in again with `--scope` for ONE of the alternatives.
+ *
+ * @param facts what the service said
+ * @param context the answer's status and log id, the declared scopes, the caller
+ */
+export function permissionError(facts: PermissionFacts, context: ApiErrorContext): PermissionError {
+  const { caller } = context;
+  const requestId = context.requestId;
+  const declared = context.scopes ?? [];
+  const scope = recommendedScope(facts.alternatives, declared);
+  // Without alternatives from the service, the call's declared scopes are all needed.
+  const scopes = scope !== undefined ? [scope] : [...declared];
+  const profileFlag = caller?.profile && caller.profile !== "default"
+    ? ` --profile ${caller.profile}`
+    : "";
+  const login = scopes.length > 0
+    ? `hark auth login${profileFlag} ${scopes.map((s) => `--scope ${s}`).join(" ")}`
+    : `hark auth login${profileFlag}`;
+  const quoted = scopes.map((s) => `"${s}"`).join(", ");
+  const choice = facts.alternatives.length > 1
+    ? ` (any one of ${facts.alternatives.map((s) => `"${s}"`).join(", ")} would do)`
+    : "";
+  const message = `${facts.what}${facts.msg ? `: ${facts.msg}` : ""}${logIdNote(requestId)}`;
+  const common = {
+    code: facts.code,
+    apiCode: facts.apiCode,
+    scopes,
+    alternatives: facts.alternatives,
+    requestId,
+  };
+  const appLacks = facts.apiCode === APP_SCOPE_NOT_ENABLED;
+  if (appLacks || caller?.identity === "bot") {
+    const url = consoleUrl(caller, scopes[0]);
+    const app = caller?.appId ? `app "${caller.appId}"` : "the app";
+    const enable = scopes.length > 0
+      ? `Enable ${quoted}${choice} for ${app} in the developer console`
+      : `Enable the scope this call needs for ${app} in the developer console`;
+    const userToo = caller?.identity !== "bot";
+    return new PermissionError(message, {
+      ...common,
+      url,
+      suggestion: `${enable} (an administrator may have to approve it): ${url}` +
+        (userToo ? "; then sign in again granting it" : ""),
+      // The bot needs nothing more from hark once the app has the scope.
+      command: userToo ? login : "",
+    });
+  }
+  return new PermissionError(message, {
+    ...common,
+    suggestion: scopes.length > 0
+      ? `Sign in again granting ${quoted}${choice}`
+      : "Ask an administrator to grant the app the permission, then sign in again",
+    command: login,
+  });
+}
+
+/**
+ * The error to show for a service answer with `code != 0`. Its message always holds the
+ * service's `msg` and the answer's log id.
  *
  * @param body the service's answer
- * @param context HTTP status, request id and known scopes
+ * @param context HTTP status, request id, known scopes and the caller
  * @returns a {@link PermissionError}, {@link AuthError} or {@link ApiError}
  */
 export function errorFromApiCode(body: ApiErrorBody, context: ApiErrorContext = {}): HarkError {
-  const common = {
-    apiCode: body.code,
-    httpStatus: context.httpStatus,
-    requestId: context.requestId ?? body.error?.log_id,
-  };
-  const detail = body.msg ? `: ${body.msg}` : "";
+  const requestId = context.requestId ?? body.error?.log_id;
+  const common = { apiCode: body.code, httpStatus: context.httpStatus, requestId };
+  const detail = (body.msg ? `: ${body.msg}` : "") + logIdNote(requestId);
+  const withLogId = { ...context, requestId };
   switch (body.code) {
     case 230001:
       return new AuthError(`Token invalid or expired (code 230001)${detail}`, {
-        requestId: common.requestId,
+        requestId,
         code: ExitCode.Validation,
         suggestion: "Sign in again",
         command: "hark auth login",
       });
     case 230002: {
-      const scopes = pickScopes(body, context);
-      return new PermissionError(`Insufficient permission (code 230002)${detail}`, {
-        requestId: common.requestId,
+      const error = permissionError({
+        what: "Insufficient permission (code 230002)",
+        apiCode: body.code,
+        msg: body.msg,
+        alternatives: neededScopes(body),
         code: ExitCode.Validation,
-        scopes,
-        command: scopes.length > 0 ? undefined : "hark auth login --scope <scope>",
+      }, {
+        ...withLogId,
+        // The spec's recovery is a sign-in, whoever made the call.
+        caller: context.caller ? { ...context.caller, identity: "user" } : undefined,
+      });
+      // The spec's recovery: a login with --scope, even when the scope is unknown.
+      return error.scopes.length > 0 ? error : error.withRecovery({
+        suggestion: "Sign in again granting the scope the call needs",
+        command: "hark auth login --scope <scope>",
       });
     }
     case 999914:
@@ -120,13 +266,19 @@ export function errorFromApiCode(body: ApiErrorBody, context: ApiErrorContext = 
   switch (classifyApiCode(body.code)) {
     case "token_invalid":
       return new AuthError(`Access token invalid or expired (code ${body.code})${detail}`, {
-        requestId: common.requestId,
+        requestId,
       });
     case "permission":
-      return new PermissionError(
-        `Permission denied (code ${body.code})${detail}`,
-        { scopes: pickScopes(body, context), requestId: common.requestId },
-      );
+      return permissionError({
+        what: body.code === APP_SCOPE_NOT_ENABLED
+          ? `The app has not enabled the scope this call needs (code ${body.code})`
+          : body.code === USER_SCOPE_NOT_GRANTED
+          ? `The user has not granted the scope this call needs (code ${body.code})`
+          : `Permission denied (code ${body.code})`,
+        apiCode: body.code,
+        msg: body.msg,
+        alternatives: neededScopes(body),
+      }, withLogId);
     case "rate_limit":
       return new ApiError(`Rate limited by the service (code ${body.code})${detail}`, {
         ...common,
@@ -135,9 +287,4 @@ export function errorFromApiCode(body: ApiErrorBody, context: ApiErrorContext = 
       });
   }
   return new ApiError(`The service answered with code ${body.code}${detail}`, common);
-}
-
-function pickScopes(body: ApiErrorBody, context: ApiErrorContext): string[] {
-  const scopes = neededScopes(body);
-  return scopes.length > 0 ? scopes : (context.scopes ?? []);
 }

@@ -3,6 +3,7 @@ import {
   ApiError,
   AuthError,
   classifyApiCode,
+  consoleUrl,
   errorFromApiCode,
   neededScopes,
   PermissionError,
@@ -129,7 +130,10 @@ Deno.test("an unmapped code is an ApiError with exit 1 that keeps the service's 
   assert.ok(error instanceof ApiError);
   assert.equal(error.code, 1);
   assert.equal(error.type, "api");
-  assert.equal(error.message, "The service answered with code 191002: calendar not found");
+  assert.equal(
+    error.message,
+    "The service answered with code 191002: calendar not found (log id log-77)",
+  );
   assert.equal((error as ApiError).requestId, "log-77");
   assert.equal((error as ApiError).httpStatus, 404);
 });
@@ -160,4 +164,137 @@ Deno.test("neededScopes() reads a bracketed list from the message", () => {
   assert.deepEqual(neededScopes({ code: 99991672, msg: "no list here" }), []);
   assert.deepEqual(neededScopes({ code: 99991672, msg: "[not a scope]" }), []);
   assert.deepEqual(neededScopes({ code: 99991672 }), []);
+});
+
+// Issue 11, "Errors that tell the truth".
+
+const APP = {
+  identity: "user" as const,
+  appId: "cli_app1",
+  serviceOrigin: "https://open.feishu.cn",
+};
+const VIOLATIONS = {
+  permission_violations: [
+    { subject: "im:message.send_as_user" },
+    { subject: "im:message" },
+    { subject: "im:message:send_as_bot" },
+  ],
+  log_id: "log-9",
+};
+
+Deno.test("99991672: the app lacks the scope; the fix is the console page on the profile's domain", () => {
+  const error = errorFromApiCode(
+    {
+      code: 99991672,
+      msg: "Access denied. One of the following scopes is required",
+      error: VIOLATIONS,
+    },
+    { caller: APP },
+  );
+  assert.ok(error instanceof PermissionError);
+  assert.equal(error.code, 1);
+  assert.match(
+    error.message,
+    /^The app has not enabled the scope this call needs \(code 99991672\)/,
+  );
+  assert.match(error.message, /Access denied\. One of the following scopes is required/);
+  assert.match(error.message, /\(log id log-9\)$/);
+  const url =
+    "https://open.feishu.cn/page/scope-apply?clientID=cli_app1&scopes=im%3Amessage.send_as_user";
+  assert.equal(error.recovery.url, url);
+  assert.ok(error.recovery.suggestion.includes(url), error.recovery.suggestion);
+  assert.match(error.recovery.suggestion, /developer console/);
+  // A user still has to grant the scope once the app has it: one scope, not all three.
+  assert.equal(error.recovery.command, "hark auth login --scope im:message.send_as_user");
+  assert.deepEqual(error.alternatives, VIOLATIONS.permission_violations.map((v) => v.subject));
+  const envelope = toEnvelope(error);
+  assert.equal(envelope.error.recovery.url, url);
+  assert.equal(envelope.error.request_id, "log-9");
+});
+
+Deno.test("any permission error of the bot points at the console, never at a sign-in", () => {
+  for (const code of [99991672, 99991679, 99991676, 230027]) {
+    const error = errorFromApiCode({ code, error: VIOLATIONS }, {
+      caller: { ...APP, identity: "bot" },
+      scopes: ["im:message:send_as_bot"],
+    });
+    assert.ok(error instanceof PermissionError, String(code));
+    assert.equal(
+      error.recovery.url,
+      "https://open.feishu.cn/page/scope-apply?clientID=cli_app1&scopes=im%3Amessage%3Asend_as_bot",
+      String(code),
+    );
+    assert.equal(error.recovery.command, "", String(code));
+    assert.doesNotMatch(error.recovery.suggestion, /sign in/i, String(code));
+  }
+});
+
+Deno.test("99991679: the user has not granted the scope; sign in again asking for ONE of them", () => {
+  const error = errorFromApiCode({ code: 99991679, msg: "Unauthorized", error: VIOLATIONS }, {
+    caller: { ...APP, profile: "work" },
+  });
+  assert.ok(error instanceof PermissionError);
+  assert.match(
+    error.message,
+    /^The user has not granted the scope this call needs \(code 99991679\): Unauthorized \(log id log-9\)$/,
+  );
+  assert.equal(
+    error.recovery.command,
+    "hark auth login --profile work --scope im:message.send_as_user",
+  );
+  assert.equal(error.recovery.url, undefined);
+  assert.match(error.recovery.suggestion, /any one of "im:message\.send_as_user", "im:message"/);
+  // The scope the call declares wins among the alternatives.
+  const declared = errorFromApiCode({ code: 99991679, error: VIOLATIONS }, {
+    caller: APP,
+    scopes: ["im:message"],
+  });
+  assert.equal(declared.recovery.command, "hark auth login --scope im:message");
+});
+
+Deno.test("99991676 and 230027 are permission errors", () => {
+  for (const code of [99991676, 230027]) {
+    assert.equal(classifyApiCode(code), "permission");
+    const error = errorFromApiCode({ code, msg: "no" }, { scopes: ["contact:user.base:readonly"] });
+    assert.ok(error instanceof PermissionError, String(code));
+    assert.equal(error.type, "permission");
+    assert.equal(error.recovery.command, "hark auth login --scope contact:user.base:readonly");
+  }
+});
+
+Deno.test("the spec's four codes keep their map, and every message has the msg and the log id", () => {
+  const cases: [number, number, string][] = [
+    [230001, 2, "auth"],
+    [230002, 2, "permission"],
+    [999914, 2, "mfa"],
+    [500000, 4, "server_error"],
+  ];
+  for (const [code, exit, type] of cases) {
+    const error = errorFromApiCode(
+      { code, msg: `Lark says ${code}`, error: { log_id: `log-${code}` } },
+      { caller: APP },
+    );
+    assert.equal(error.code, exit, String(code));
+    assert.equal(error.type, type, String(code));
+    assert.ok(error.message.includes(`Lark says ${code}`), error.message);
+    assert.ok(error.message.includes(`log id log-${code}`), error.message);
+    assert.equal(error.requestId, `log-${code}`);
+  }
+  // IM's 230002 ("bot not in the chat") keeps the spec's sign-in recovery.
+  const notInChat = errorFromApiCode(
+    { code: 230002, msg: "Bot/User can NOT be out of the chat." },
+    {
+      caller: { ...APP, identity: "bot" },
+    },
+  );
+  assert.equal(notInChat.recovery.command, "hark auth login --scope <scope>");
+  assert.match(notInChat.message, /Bot\/User can NOT be out of the chat\./);
+});
+
+Deno.test("consoleUrl() falls back to the console's app list without an app id", () => {
+  assert.equal(consoleUrl(undefined, "a:b"), "https://open.larksuite.com/app");
+  assert.equal(
+    consoleUrl({ identity: "bot", appId: "cli_x", serviceOrigin: "http://127.0.0.1:8" }, undefined),
+    "http://127.0.0.1:8/page/scope-apply?clientID=cli_x",
+  );
 });

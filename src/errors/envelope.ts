@@ -12,7 +12,12 @@ export interface ErrorEnvelope {
     code: number;
     type: string;
     message: string;
-    recovery: { suggestion: string; command: string };
+    recovery: {
+      suggestion: string;
+      command: string;
+      /** A page to open when the fix is outside hark (the developer console's scope page). */
+      url?: string;
+    };
     /** The service's log id, when the error came from an answer (what Lark support asks for). */
     request_id?: string;
   };
@@ -90,6 +95,7 @@ export function toEnvelope(
       },
     },
   };
+  if (error.recovery.url) envelope.error.recovery.url = error.recovery.url;
   if (error.requestId) envelope.error.request_id = error.requestId;
   return envelope;
 }

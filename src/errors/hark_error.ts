@@ -19,6 +19,8 @@ export interface Recovery {
    * again or its help, by the error's type (see `fallbackCommand` in `envelope.ts`).
    */
   command: string;
+  /** A page to open when the fix is outside hark (the developer console's scope page). */
+  url?: string;
 }
 
 /** Options shared by every error constructor. */
@@ -31,6 +33,12 @@ export interface HarkErrorOptions {
   cause?: unknown;
   /** The service's log id of the answer that failed (what Lark support asks for). */
   requestId?: string;
+  /**
+   * Whether the request may have reached the service and been applied although no answer says
+   * so (a write whose connection dropped or timed out after it was sent). The shortcut
+   * lifecycle then prints the command that retries it safely, with the same idempotency key.
+   */
+  mayHaveApplied?: boolean;
 }
 
 /** Base class of every error shown to users. */
@@ -43,6 +51,8 @@ export class HarkError extends Error {
   readonly recovery: Recovery;
   /** The service's log id of the answer that failed, when there was one. */
   readonly requestId: string | undefined;
+  /** Whether the request may have been applied although it failed ({@link HarkErrorOptions}). */
+  mayHaveApplied = false;
 
   /**
    * @param code the exit code
@@ -67,6 +77,28 @@ export class HarkError extends Error {
     this.recovery = recovery;
     this.requestId = requestId;
   }
+
+  /**
+   * The same error with another recovery: same class, code, type, message, cause and log id.
+   *
+   * @param recovery what the user can do instead
+   * @example
+   * ```ts
+   * throw error.withRecovery({ suggestion: "Retry with the same key", command: "hark im +send …" });
+   * ```
+   */
+  withRecovery(recovery: Recovery): this {
+    const copy = Object.create(Object.getPrototypeOf(this)) as this;
+    Object.defineProperties(copy, Object.getOwnPropertyDescriptors(this));
+    (copy as { recovery: Recovery }).recovery = recovery;
+    return copy;
+  }
+}
+
+/** Marks an error as one whose request may have been applied; returns it. */
+function marked<E extends HarkError>(error: E, options: HarkErrorOptions): E {
+  if (options.mayHaveApplied) error.mayHaveApplied = true;
+  return error;
 }
 
 function recovery(options: HarkErrorOptions, suggestion: string, command = ""): Recovery {
@@ -114,38 +146,57 @@ export class AuthError extends HarkError {
   }
 }
 
-/** The token lacks a scope; exit 1. The recovery command asks for the missing scopes. */
+/**
+ * The token lacks a scope; exit 1. The recovery command asks for the missing scopes (all of
+ * `scopes`: callers that have alternatives pass the one to ask for).
+ */
 export class PermissionError extends HarkError {
   /** The scopes that are needed and missing. */
   readonly scopes: string[];
+  /** The scopes the service named as alternatives (any one grants access), when it named any. */
+  readonly alternatives: string[];
+  /** The service's error code, when the error came from an answer. */
+  readonly apiCode: number | undefined;
 
   /**
    * @param message what was denied
-   * @param options `scopes` lists the needed scopes; `code` overrides the exit code
+   * @param options `scopes` lists the needed scopes; `alternatives` the service's choices;
+   *   `code` overrides the exit code; `url` is a page where the fix is made
    */
   constructor(
     message: string,
-    options: HarkErrorOptions & { scopes?: string[]; code?: number } = {},
+    options: HarkErrorOptions & {
+      scopes?: string[];
+      alternatives?: string[];
+      code?: number;
+      apiCode?: number;
+      url?: string;
+    } = {},
   ) {
     const scopes = options.scopes ?? [];
     super(
       options.code ?? ExitCode.General,
       "permission",
       message,
-      recovery(
-        options,
-        scopes.length > 0
-          ? `Sign in again granting ${scopes.map((s) => `"${s}"`).join(", ")}`
-          : "Ask an administrator to grant the app the permission, then sign in again",
-        scopes.length > 0
-          ? `hark auth login ${scopes.map((s) => `--scope ${s}`).join(" ")}`
-          : "hark auth login",
-      ),
+      {
+        ...recovery(
+          options,
+          scopes.length > 0
+            ? `Sign in again granting ${scopes.map((s) => `"${s}"`).join(", ")}`
+            : "Ask an administrator to grant the app the permission, then sign in again",
+          scopes.length > 0
+            ? `hark auth login ${scopes.map((s) => `--scope ${s}`).join(" ")}`
+            : "hark auth login",
+        ),
+        ...(options.url ? { url: options.url } : {}),
+      },
       options.cause,
       options.requestId,
     );
     this.name = "PermissionError";
     this.scopes = scopes;
+    this.alternatives = options.alternatives ?? [];
+    this.apiCode = options.apiCode;
   }
 }
 
@@ -180,6 +231,7 @@ export class ApiError extends HarkError {
     this.name = "ApiError";
     this.apiCode = options.apiCode;
     this.httpStatus = options.httpStatus;
+    marked(this, options);
   }
 }
 
@@ -196,8 +248,10 @@ export class NetworkError extends HarkError {
       message,
       recovery(options, "Check your network connection and the base URL, then retry"),
       options.cause,
+      options.requestId,
     );
     this.name = "NetworkError";
+    marked(this, options);
   }
 }
 

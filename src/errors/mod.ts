@@ -23,9 +23,17 @@ export {
   type ApiCodeClass,
   type ApiErrorBody,
   type ApiErrorContext,
+  APP_SCOPE_NOT_ENABLED,
+  type CallerFacts,
   classifyApiCode,
+  consoleUrl,
   errorFromApiCode,
+  logIdNote,
   neededScopes,
+  permissionError,
+  type PermissionFacts,
+  recommendedScope,
+  USER_SCOPE_NOT_GRANTED,
 } from "./api_code_map.ts";
 export {
   type ErrorEnvelope,

@@ -7,7 +7,7 @@
  */
 
 import type { Context } from "../context.ts";
-import { CancelledError, HarkError } from "../errors/mod.ts";
+import { AuthError, type CallerFacts, CancelledError, HarkError } from "../errors/mod.ts";
 import { classifyAnswer } from "./classify_answer.ts";
 import { judgeFailure } from "./failure_error.ts";
 import { maskUrl } from "./mask_fields.ts";
@@ -19,6 +19,11 @@ import { send, TransportFailure } from "./transport.ts";
 export interface BearerToken {
   /** The credential, sent as `Authorization: Bearer <token>`. */
   token: string;
+  /**
+   * The origin the token may be sent to (the service that issued it); a request to any other
+   * origin is refused before anything is sent. Absent: no restriction known.
+   */
+  origin?: string;
 }
 
 /**
@@ -50,6 +55,8 @@ export interface ApiClientOptions {
   retry?: RetryOptions;
   /** Milliseconds one attempt (answer and body) may take before a NetworkError; default 30 000. */
   timeoutMs?: number;
+  /** Who calls (identity, profile, app), for the recovery of permission errors. */
+  caller?: CallerFacts;
 }
 
 const IDEMPOTENT = new Set(["GET", "PUT", "DELETE"]);
@@ -69,8 +76,8 @@ interface Call {
  * `fetch`.
  *
  * Every call sends `Authorization: Bearer <token>`, `User-Agent: hark/<version>` and
- * `Accept: application/json` (and `Content-Type` with a JSON body), logs to `ctx.debug`, follows
- * redirects only within
+ * `Accept: application/json` (and `Content-Type` with a JSON body) to the origin its token was
+ * issued for and nowhere else, logs to `ctx.debug`, follows redirects only within
  * the service's origin, then:
  * - HTTP 401 or a token-invalid code: refreshes the token once and retries at once; a second
  *   rejection is an {@link AuthError};
@@ -197,6 +204,7 @@ export class ApiClient {
         path: call.url.pathname,
         scopes: request.scopes,
         idempotent: call.idempotent,
+        caller: this.#options.caller,
       },
       this.#ctx.now(),
     );
@@ -228,6 +236,15 @@ export class ApiClient {
   async #token(signal: AbortSignal, get: () => Promise<BearerToken>): Promise<BearerToken> {
     const token = await get();
     if (signal.aborted) throw new CancelledError("Cancelled", { cause: signal.reason });
+    // A token goes only to the origin that issued it.
+    const origin = new URL(this.#options.baseUrl).origin;
+    if (token.origin !== undefined && token.origin !== origin) {
+      throw new AuthError(`Refusing to send a token issued by "${token.origin}" to "${origin}"`, {
+        suggestion: "A token is sent only to the service that issued it: sign in again for " +
+          `"${origin}", or point the profile back at "${token.origin}"`,
+        command: "hark auth login",
+      });
+    }
     return token;
   }
 }

@@ -522,3 +522,24 @@ Deno.test("request() logs nothing without --debug", async () => {
   stub.verify();
   assert.equal(ctx.stderr.text(), "");
 });
+
+Deno.test("request() never sends a token to another origin than the one that issued it", async () => {
+  const elsewhere: TokenSource = {
+    getToken: () =>
+      Promise.resolve({
+        token: TOKEN,
+        identity: "user",
+        source: "keychain",
+        origin: "https://open.feishu.cn",
+      }),
+    refreshAfterRejection: () => Promise.reject(new Error("no refresh expected")),
+  };
+  const { stub, client } = setup([], { tokens: elsewhere as FakeTokens });
+  const error = await client.request({ method: "GET", path: AGENDA }).catch((e) => e);
+  assert.ok(error instanceof AuthError);
+  assert.match(
+    error.message,
+    /issued by "https:\/\/open\.feishu\.cn" to "https:\/\/open\.example\.test"/,
+  );
+  assert.equal(stub.requests.length, 0);
+});

@@ -10,11 +10,14 @@ import {
   ApiError,
   type ApiErrorBody,
   AuthError,
+  type CallerFacts,
   classifyApiCode,
   errorFromApiCode,
   type HarkError,
+  logIdNote,
   neededScopes,
   PermissionError,
+  permissionError,
 } from "../errors/mod.ts";
 import { ExitCode } from "../errors/exit_code.ts";
 import { parseRetryAfter } from "./retry.ts";
@@ -41,6 +44,8 @@ export interface AnsweredRequest {
   scopes?: string[];
   /** Whether sending it again is harmless. */
   idempotent: boolean;
+  /** Who made the call (identity, profile, app), for a permission error's recovery. */
+  caller?: CallerFacts;
 }
 
 /** What an answer means. */
@@ -83,8 +88,14 @@ export function classifyAnswer(
   if (success && readable && (apiCode === undefined || apiCode === 0)) {
     return { kind: "data", data: envelope && "data" in envelope ? envelope.data : body };
   }
-  const context = { httpStatus: status, requestId, scopes: request.scopes };
+  const context = { httpStatus: status, requestId, scopes: request.scopes, caller: request.caller };
   const fromCode = () => errorFromApiCode(envelope!, context);
+  // A write answered by a server failure may still have been applied.
+  const mayHaveApplied = request.method !== "GET" && request.method !== "HEAD";
+  const applied = (error: HarkError) => {
+    if (mayHaveApplied) error.mayHaveApplied = true;
+    return error;
+  };
   const kind = apiCode !== undefined ? classifyApiCode(apiCode) : undefined;
   const retryAfterMs = parseRetryAfter(answer.retryAfter ?? null, now);
   const maybeApplied = "The request may have been applied: check before retrying";
@@ -95,13 +106,13 @@ export function classifyAnswer(
       error: error instanceof AuthError ? error : new AuthError(
         `The service rejected the access token (HTTP ${status}${
           apiCode !== undefined ? `, code ${apiCode}` : ""
-        })${envelope?.msg ? `: ${envelope.msg}` : ""}`,
+        })${envelope?.msg ? `: ${envelope.msg}` : ""}${logIdNote(requestId)}`,
         { requestId },
       ),
     };
   }
   if (status === 403 || kind === "permission") {
-    return { kind: "error", retry: false, error: permissionError(envelope, context, where) };
+    return { kind: "error", retry: false, error: permissionErrorOf(envelope, context, where) };
   }
   if (status === 429 || kind === "rate_limit") {
     return {
@@ -109,7 +120,7 @@ export function classifyAnswer(
       retry: true,
       retryAfterMs,
       error: envelope ? fromCode() : new ApiError(
-        `Rate limited by the service (HTTP 429) on ${where}`,
+        `Rate limited by the service (HTTP 429) on ${where}${logIdNote(requestId)}`,
         {
           httpStatus: status,
           requestId,
@@ -124,7 +135,7 @@ export function classifyAnswer(
       kind: "error",
       retry: request.idempotent,
       retryAfterMs,
-      error: unavailable(envelope ? fromCode() : undefined, answer, request, where),
+      error: applied(unavailable(envelope ? fromCode() : undefined, answer, request, where)),
     };
   }
   if (status === 404 && (apiCode === undefined || apiCode === 404)) {
@@ -134,24 +145,28 @@ export function classifyAnswer(
     return {
       kind: "error",
       retry: success && request.idempotent,
-      error: new ApiError(
-        `The service's answer to ${where} is not JSON (HTTP ${status}): ${snippet(answer.text)}`,
-        {
-          httpStatus: status,
-          requestId,
-          type: "invalid_response",
-          suggestion: request.idempotent ? "Check the base URL, then retry" : maybeApplied,
-        },
+      error: applied(
+        new ApiError(
+          `The service's answer to ${where} is not JSON (HTTP ${status}): ${snippet(answer.text)}${
+            logIdNote(requestId)
+          }`,
+          {
+            httpStatus: status,
+            requestId,
+            type: "invalid_response",
+            suggestion: request.idempotent ? "Check the base URL, then retry" : maybeApplied,
+          },
+        ),
       ),
     };
   }
   return {
     kind: "error",
     retry: false,
-    error: envelope ? fromCode() : new ApiError(`The service answered HTTP ${status} to ${where}`, {
-      httpStatus: status,
-      requestId,
-    }),
+    error: envelope ? fromCode() : new ApiError(
+      `The service answered HTTP ${status} to ${where}${logIdNote(requestId)}`,
+      { httpStatus: status, requestId },
+    ),
   };
 }
 
@@ -167,7 +182,7 @@ function unavailable(
   where: string,
 ): HarkError {
   if (fromCode?.type === "server_error") return fromCode;
-  const detail = fromCode ? `; ${fromCode.message}` : "";
+  const detail = fromCode ? `; ${fromCode.message}` : logIdNote(answer.requestId);
   return new ApiError(`The service is unavailable: HTTP ${answer.status} on ${where}${detail}`, {
     httpStatus: answer.status,
     apiCode: fromCode instanceof ApiError ? fromCode.apiCode : undefined,
@@ -200,23 +215,23 @@ function isEnvelope(body: unknown): body is ApiErrorBody & { data?: unknown } {
     typeof (body as { code?: unknown }).code === "number";
 }
 
-function permissionError(
+function permissionErrorOf(
   envelope: (ApiErrorBody & { data?: unknown }) | undefined,
-  context: { httpStatus: number; requestId?: string; scopes?: string[] },
+  context: { httpStatus: number; requestId?: string; scopes?: string[]; caller?: CallerFacts },
   where: string,
 ): HarkError {
   if (envelope) {
     const error = errorFromApiCode(envelope, context);
     if (error instanceof PermissionError) return error;
   }
-  const named = envelope ? neededScopes(envelope) : [];
-  const scopes = named.length > 0 ? named : (context.scopes ?? []);
-  const detail = envelope?.msg ? `: ${envelope.msg}` : "";
-  const code = envelope ? `, code ${envelope.code}` : "";
-  return new PermissionError(
-    `Permission denied on ${where} (HTTP ${context.httpStatus}${code})${detail}`,
-    { scopes, requestId: context.requestId },
-  );
+  return permissionError({
+    what: `Permission denied on ${where} (HTTP ${context.httpStatus}${
+      envelope ? `, code ${envelope.code}` : ""
+    })`,
+    apiCode: envelope?.code,
+    msg: envelope?.msg,
+    alternatives: envelope ? neededScopes(envelope) : [],
+  }, { ...context, requestId: context.requestId ?? envelope?.error?.log_id });
 }
 
 function snippet(text: string): string {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ApiError, AuthError, PermissionError } from "../errors/mod.ts";
+import { ApiError, AuthError, type HarkError, PermissionError } from "../errors/mod.ts";
 import { type AnswerVerdict, classifyAnswer } from "./classify_answer.ts";
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -209,3 +209,33 @@ for (const row of ROWS) {
     assert.equal(error.requestId, "log-1", "every error carries the log id");
   });
 }
+
+Deno.test("classifyAnswer() points a bot's bare 403 at the developer console of its app", () => {
+  const verdict = classifyAnswer(
+    { status: 403, text: "", requestId: "log-403" },
+    {
+      ...GET,
+      caller: { identity: "bot", appId: "cli_b", serviceOrigin: "https://open.feishu.cn" },
+    },
+    NOW,
+  );
+  assert.equal(verdict.kind, "error");
+  const error = (verdict as { error: HarkError }).error;
+  assert.ok(error instanceof PermissionError);
+  assert.equal(
+    error.recovery.url,
+    "https://open.feishu.cn/page/scope-apply?clientID=cli_b&scopes=a%3Ab%3Ac",
+  );
+  assert.equal(error.recovery.command, "");
+  assert.match(error.message, /\(log id log-403\)$/);
+});
+
+Deno.test("classifyAnswer() marks a failed write as one that may have been applied", () => {
+  const failed = (request: typeof GET, status: number, text: string) =>
+    (classifyAnswer({ status, text }, request, NOW) as { error: HarkError }).error;
+  assert.equal(failed(POST, 502, "").mayHaveApplied, true);
+  assert.equal(failed(POST, 500, json({ code: 500000, msg: "x" })).mayHaveApplied, true);
+  assert.equal(failed(POST, 200, "<html>").mayHaveApplied, true);
+  assert.equal(failed(GET, 502, "").mayHaveApplied, false);
+  assert.equal(failed(POST, 400, json({ code: 1, msg: "bad" })).mayHaveApplied, false);
+});

@@ -28,6 +28,8 @@ export function judgeFailure(failure: TransportFailure, idempotent: boolean): Fa
   const host = failure.url.host;
   const where = `${failure.method} ${failure.url.pathname}`;
   const maybeApplied = "The request may have been applied: check before retrying";
+  // The request may have reached the service: a write may have been applied.
+  const mayHaveApplied = failure.method !== "GET" && failure.method !== "HEAD";
   switch (failure.reason) {
     case "dns":
       return {
@@ -52,6 +54,7 @@ export function judgeFailure(failure: TransportFailure, idempotent: boolean): Fa
         error: new NetworkError(`Connection to "${host}" was lost during ${where}`, {
           suggestion: idempotent ? `Check your connection to "${host}" and retry` : maybeApplied,
           cause: failure,
+          mayHaveApplied,
         }),
       };
     case "timeout":
@@ -64,6 +67,7 @@ export function judgeFailure(failure: TransportFailure, idempotent: boolean): Fa
               ? `Check your connection to "${host}", then retry; the service may be slow`
               : `${maybeApplied}; the service may be slow`,
             cause: failure,
+            mayHaveApplied,
           },
         ),
       };
@@ -77,6 +81,7 @@ export function judgeFailure(failure: TransportFailure, idempotent: boolean): Fa
             type: "invalid_response",
             suggestion: idempotent ? "Retry" : maybeApplied,
             cause: failure,
+            mayHaveApplied,
           },
         ),
       };

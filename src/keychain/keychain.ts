@@ -3,7 +3,9 @@
  * is the `Keychain` port of `src/context.ts`.
  *
  * A secret lives at a path `hark/<name>` or `hark/<profile>/<name>`, such as
- * `hark/default/app_secret`. The config file holds only the reference
+ * `hark/default/app_secret`; a config file at another path than the default one keeps its
+ * entries under its own namespace, `hark/<namespace>/<profile>/<name>`, so that two config files
+ * never share secrets. The config file holds only the reference
  * `@keychain:hark/default/app_secret`.
  *
  * @module
@@ -49,11 +51,13 @@ export class KeychainError extends HarkError {
   }
 }
 
-const PATH_PATTERN = /^hark\/[A-Za-z0-9_.@-]+(\/[A-Za-z0-9_.@-]+)?$/;
+const SEGMENT = "[A-Za-z0-9_.@-]+";
+const PATH_PATTERN = new RegExp(`^hark/${SEGMENT}(/${SEGMENT}){0,2}$`);
+const NAMESPACE_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
 /**
- * Checks a keychain path: `hark/<name>` or `hark/<profile>/<name>`, where each part is made of
- * letters, digits and `_ . @ -`.
+ * Checks a keychain path: `hark/<name>`, `hark/<profile>/<name>` or
+ * `hark/<namespace>/<profile>/<name>`, where each part is made of letters, digits and `_ . @ -`.
  *
  * @param path the path to check
  * @returns the path
@@ -62,7 +66,8 @@ const PATH_PATTERN = /^hark\/[A-Za-z0-9_.@-]+(\/[A-Za-z0-9_.@-]+)?$/;
 export function checkKeychainPath(path: string): string {
   if (!PATH_PATTERN.test(path)) {
     throw new ValidationError(
-      `Invalid keychain path "${path}": expected "hark/<name>" or "hark/<profile>/<name>"`,
+      `Invalid keychain path "${path}": expected "hark/<name>", "hark/<profile>/<name>" or ` +
+        `"hark/<namespace>/<profile>/<name>"`,
       { param: "keychain path" },
     );
   }
@@ -70,11 +75,40 @@ export function checkKeychainPath(path: string): string {
 }
 
 /**
- * The keychain path of a profile's secret.
+ * Whether `namespace` is a valid keychain namespace: 1 to 32 lower-case letters, digits, `_` or
+ * `-`, starting with a letter or digit.
+ *
+ * @param namespace the candidate
+ */
+export function isKeychainNamespace(namespace: unknown): namespace is string {
+  return typeof namespace === "string" && NAMESPACE_PATTERN.test(namespace);
+}
+
+/**
+ * The keychain path of a profile's secret: `hark/<profile>/<name>`, or
+ * `hark/<namespace>/<profile>/<name>` for a config with a namespace.
  *
  * @param profile the profile name
  * @param name the secret's name, such as `app_secret` or `user_token`
+ * @param namespace the config's keychain namespace, when it has one
  */
-export function keychainPath(profile: string, name: string): string {
-  return checkKeychainPath(`hark/${profile}/${name}`);
+export function keychainPath(profile: string, name: string, namespace?: string): string {
+  return checkKeychainPath(
+    namespace === undefined ? `hark/${profile}/${name}` : `hark/${namespace}/${profile}/${name}`,
+  );
+}
+
+/**
+ * Whether `path` is one of a profile's own entries: exactly `hark/<profile>/<name>` without a
+ * namespace, or `hark/<namespace>/<profile>/<name>` with one. A namespace never matches a profile
+ * of another config: the depth tells them apart.
+ *
+ * @param path a keychain path
+ * @param profile the profile
+ * @param namespace the config's keychain namespace, when it has one
+ */
+export function isProfileEntry(path: string, profile: string, namespace?: string): boolean {
+  const parts = path.split("/");
+  if (namespace === undefined) return parts.length === 3 && parts[1] === profile;
+  return parts.length === 4 && parts[1] === namespace && parts[2] === profile;
 }

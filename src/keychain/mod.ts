@@ -7,6 +7,8 @@
 
 export {
   checkKeychainPath,
+  isKeychainNamespace,
+  isProfileEntry,
   type Keychain,
   type KeychainBackendName,
   KeychainError,

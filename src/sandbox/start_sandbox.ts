@@ -12,7 +12,14 @@ import { RequestLog } from "./request_log.ts";
 import { botOpenIdOf, createSeedData, type SeedChat, type SeedUser } from "./seed_data.ts";
 import { KNOWN_SCOPES, unknownScopes } from "./lark_scopes.ts";
 import { type HttpReply, serveHttp } from "./_http_server.ts";
-import { hasContentType, type Incoming, json, larkError, type SandboxContext } from "./_context.ts";
+import {
+  hasContentType,
+  type Incoming,
+  json,
+  larkError,
+  logId,
+  type SandboxContext,
+} from "./_context.ts";
 import {
   DEVICE_AUTHORIZATION_PATH,
   deviceAuthorization,
@@ -228,6 +235,20 @@ function start(options: SandboxOptions): Sandbox {
   const port = options.port ?? 0;
   let server: ReturnType<typeof serveHttp>;
 
+  /**
+   * Every answer carries a log id in `X-Tt-Logid`, as Lark's do (lark-cli logs it as
+   * `x-tt-logid`): what a user quotes to support, and what hark shows beside every error.
+   */
+  function withLogId(reply: HttpReply): HttpReply {
+    if (!(reply instanceof Response) || reply.headers.has("x-tt-logid")) return reply;
+    try {
+      reply.headers.set("x-tt-logid", logId(ctx));
+    } catch {
+      // An immutable redirect: no log id.
+    }
+    return reply;
+  }
+
   async function handle(request: Request, remotePort: number): Promise<HttpReply> {
     const started = Date.now();
     const url = new URL(request.url);
@@ -291,7 +312,10 @@ function start(options: SandboxOptions): Sandbox {
   }
 
   try {
-    server = serveHttp({ hostname, port }, (request, info) => handle(request, info.remotePort));
+    server = serveHttp(
+      { hostname, port },
+      async (request, info) => withLogId(await handle(request, info.remotePort)),
+    );
   } catch (error) {
     if (error instanceof Deno.errors.AddrInUse) {
       throw new Error(`Cannot listen on "${hostname}:${port}": address already in use`, {

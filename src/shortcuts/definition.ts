@@ -130,6 +130,14 @@ export interface ShortcutDefinition<R = unknown> {
    * a write that carries an idempotency key); default true for reads, false otherwise.
    */
   idempotent?: boolean;
+  /**
+   * The parameter that carries the write's idempotency key (a `string` parameter, such as
+   * `idempotency-key`). The lifecycle fills it with a fresh UUID when no source gives one, so
+   * `requests` and `run` always see the key; when the write fails in a way that may have
+   * applied it (its answer lost), the error's recovery is the command that retries it with the
+   * same key, which the service applies at most once.
+   */
+  idempotencyKey?: string;
   /** The parameters. */
   params: ParamSpec[];
   /**

@@ -28,6 +28,7 @@ import {
   shortcutName,
 } from "./definition.ts";
 import { bindParams } from "./input_sources.ts";
+import { withRetryAdvice } from "./retry_advice.ts";
 
 /** What a shortcut needs from the command that runs it (steps 1 and 2 done). */
 export interface ShortcutSession {
@@ -109,12 +110,17 @@ export async function runShortcut(
 ): Promise<void> {
   const { ctx } = session;
   const identity = matchIdentity(definition, session.as);
-  const { values, timeZone } = await bindParams(
+  const { values, sources, timeZone } = await bindParams(
     ctx,
     definition.service,
     definition.params,
     args,
   );
+  // A write with an idempotency key always sends one, known here for the retry advice.
+  const keyParam = definition.idempotencyKey;
+  if (keyParam !== undefined && values[keyParam] === undefined) {
+    values[keyParam] = ctx.randomUUID();
+  }
   const warnings: string[] = [];
   const input: ShortcutInput = {
     ctx,
@@ -159,7 +165,15 @@ export async function runShortcut(
       else writeData(ctx, session.output, data as Record<string, unknown>, columns);
     }
   } catch (error) {
-    throw toHarkError(error);
+    throw withRetryAdvice(toHarkError(error), {
+      definition,
+      argv: args.argv,
+      input: args.input,
+      values,
+      sources,
+      as: session.as,
+      profile: session.profile,
+    });
   } finally {
     ctx.status(undefined);
     for (const warning of warnings) {

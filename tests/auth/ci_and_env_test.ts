@@ -25,7 +25,7 @@ Deno.test("auth login fails fast in CI without a terminal and names the alternat
 Deno.test("the env provider: HARK_USER_ACCESS_TOKEN is used and reported as the source", async () => {
   const world = await startWorld();
   try {
-    const env = { HARK_USER_ACCESS_TOKEN: "u-from-env-123456" };
+    const env = { HARK_USER_ACCESS_TOKEN: "u-from-env-123456", HARK_BASE_URL: world.sb.baseUrl };
     const status = await world.env.run(["auth", "status", "--json"], { env });
     assert.equal(status.code, 0, status.stderr);
     const report = JSON.parse(status.stdout);
@@ -64,7 +64,7 @@ Deno.test("auth status --as bot reports the bot's token: app credentials, env, o
     assert.ok(report.expires_at);
 
     const fromEnv = await world.env.run(["auth", "status", "--as", "bot", "--json"], {
-      env: { HARK_TENANT_ACCESS_TOKEN: "t-from-env-123456" },
+      env: { HARK_TENANT_ACCESS_TOKEN: "t-from-env-123456", HARK_BASE_URL: world.sb.baseUrl },
     });
     assert.equal(JSON.parse(fromEnv.stdout).source, "env");
     assert.ok(!fromEnv.stdout.includes("t-from-env-123456"));

@@ -35,15 +35,19 @@ Deno.test("auth login signs in through the sandbox API, then status, check, toke
     assert.ok(log.some((r) => r.path === "/open-apis/authen/v1/user_info"));
 
     const config = await world.env.readConfig() as {
+      keychain_namespace: string;
       users: Record<string, Record<string, unknown>>;
     };
+    // The config is not at the default path: its entries carry its own namespace.
+    const tokenPath = `hark/${config.keychain_namespace}/default/user_token`;
     const user = config.users.default;
-    assert.equal(user.access_token, "@keychain:hark/default/user_token");
+    assert.equal(user.access_token, `@keychain:${tokenPath}`);
     assert.equal(user.user_type, "user");
     assert.equal(user.open_id, world.sb.users[0].open_id);
     assert.ok(!JSON.stringify(config).includes("u-"), "no token in the config");
-    const stored = JSON.parse((await keychainOf(world).get("hark/default/user_token"))!);
+    const stored = JSON.parse((await keychainOf(world).get(tokenPath))!);
     assert.match(stored.access_token, /^u-/);
+    assert.equal(stored.origin, new URL(world.sb.baseUrl).origin, "bound to its issuer");
 
     const status = await world.env.run(["auth", "status", "--json"]);
     assert.equal(status.code, 0, status.stderr);
@@ -88,7 +92,7 @@ Deno.test("auth login signs in through the sandbox API, then status, check, toke
 
     const logout = await world.env.run(["auth", "logout"]);
     assert.equal(logout.code, 0);
-    assert.equal(await keychainOf(world).get("hark/default/user_token"), undefined);
+    assert.equal(await keychainOf(world).get(tokenPath), undefined);
     assert.equal(
       "default" in (await world.env.readConfig() as { users: object }).users,
       false,

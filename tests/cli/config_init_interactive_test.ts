@@ -36,12 +36,13 @@ Deno.test(requires(["tmux"], {
         assert.doesNotMatch(screen, new RegExp(secret), "the secret was echoed");
         assert.match(screen, /App secret \*+/);
         const config = await home.readConfig() as {
+          keychain_namespace: string;
           apps: Record<string, { app_id: string; app_secret: string; base_url: string }>;
           preferences?: unknown;
         };
         assert.deepEqual(config.apps.work, {
           app_id: "cli_typed",
-          app_secret: "@keychain:hark/work/app_secret",
+          app_secret: `@keychain:hark/${config.keychain_namespace}/work/app_secret`,
           base_url: "https://open.feishu.cn",
         });
         assert.equal(config.preferences, undefined, "auto writes no output format");

@@ -64,26 +64,30 @@ Deno.test("config init stores the secret encrypted in the keychain, a reference 
   await withEnv(async (env, hark) => {
     const result = await hark.run(INIT, { stdin: `${SECRET}\n` });
     assert.equal(result.code, 0, result.stderr);
+    // HARK_CONFIG is not the default path: the config's entries carry its own namespace.
+    const config = await env.readConfig();
+    const namespace = config.keychain_namespace as string;
+    assert.match(namespace, /^[0-9a-f]{10}$/);
+    const secretPath = `hark/${namespace}/default/app_secret`;
     // Piped stdout: the result as JSON, with the reference and never the secret.
     assert.deepEqual(JSON.parse(result.stdout), {
       profile: "default",
       app_id: "cli_e2e",
-      app_secret: "@keychain:hark/default/app_secret",
+      app_secret: `@keychain:${secretPath}`,
       base_url: "https://open.larksuite.com",
       keychain: "file",
       config: env.configPath,
     });
-    assert.match(
+    assert.ok(
+      result.stderr.includes(`The app secret is in the file keychain at ${secretPath}`),
       result.stderr,
-      /The app secret is in the file keychain at hark\/default\/app_secret/,
     );
-
-    const config = await env.readConfig();
     assert.deepEqual(config, {
+      keychain_namespace: namespace,
       apps: {
         default: {
           app_id: "cli_e2e",
-          app_secret: "@keychain:hark/default/app_secret",
+          app_secret: `@keychain:${secretPath}`,
           base_url: "https://open.larksuite.com",
         },
       },
@@ -181,12 +185,15 @@ Deno.test("config get and set check every kind of key, showing secrets as refere
     }
     assert.equal(await Deno.readTextFile(env.configPath), before, "refused sets wrote nothing");
 
+    const namespace = (await env.readConfig()).keychain_namespace;
     const secret = await hark.run(["config", "get", "apps.default.app_secret"]);
-    assert.equal(secret.stdout, "@keychain:hark/default/app_secret\n");
+    assert.equal(secret.stdout, `@keychain:hark/${namespace}/default/app_secret\n`);
     const all = await hark.run(["config", "get"]);
     assert.equal(all.code, 0);
     assert.ok(!all.stdout.includes(SECRET));
-    assert.match(all.stdout, /"app_secret": "@keychain:hark\/default\/app_secret"/);
+    assert.ok(
+      all.stdout.includes(`"app_secret": "@keychain:hark/${namespace}/default/app_secret"`),
+    );
 
     const missing = await hark.run(["config", "get", "apps.nobody.app_id"]);
     assert.equal(missing.code, 1);
@@ -269,8 +276,9 @@ Deno.test("profile remove needs --yes without a terminal, then deletes its keych
 
     const removed = await hark.run(["profile", "remove", "old", "--yes", "--json"]);
     assert.equal(removed.code, 0, removed.stderr);
+    const namespace = (await env.readConfig()).keychain_namespace;
     assert.deepEqual(JSON.parse(removed.stdout), {
-      keychain_entries: ["hark/old/app_secret"],
+      keychain_entries: [`hark/${namespace}/old/app_secret`],
       removed: "old",
     });
     const left = await filesUnder(keychainDir);

@@ -36,6 +36,7 @@ Deno.test("--dry-run on config, profile and auth commands prints the change and 
       0,
     );
     const before = await snapshot(env.dir);
+    const namespace = (await env.readConfig()).keychain_namespace;
 
     const cases: [string[], Record<string, unknown>, string?][] = [
       [["config", "set", "preferences.output_format", "csv"], {
@@ -47,12 +48,12 @@ Deno.test("--dry-run on config, profile and auth commands prints the change and 
       [["profile", "remove", "work"], {
         action: "profile remove",
         profile: "work",
-        keychain_entries: ["hark/work/app_secret"],
+        keychain_entries: [`hark/${namespace}/work/app_secret`],
       }],
       [[...init, ...base, "--app-secret-stdin", "--force"], {
         action: "config init",
         profile: "default",
-        app_secret: "@keychain:hark/default/app_secret",
+        app_secret: `@keychain:hark/${namespace}/default/app_secret`,
         replaces: true,
       }, "a-new-secret"],
       [["auth", "login", "--scope", "im:message:send"], {

@@ -29,7 +29,11 @@ const CONFIG = {
   },
 };
 
-const ENV = { HARK_TEST_APP_SECRET: "bad-input-secret", HARK_USER_ACCESS_TOKEN: "u-bad-input" };
+const ENV = {
+  HARK_TEST_APP_SECRET: "bad-input-secret",
+  HARK_USER_ACCESS_TOKEN: "u-bad-input",
+  HARK_BASE_URL: NOWHERE,
+};
 
 async function prepare(): Promise<{ dir: string; configPath: string; files: CorpusFiles }> {
   const dir = await Deno.makeTempDir({ prefix: "hark-bad-input-" });

@@ -326,7 +326,7 @@ async function envTokenWorld(): Promise<World> {
     sb,
     home,
     token: grant.access_token,
-    env: { HARK_USER_ACCESS_TOKEN: grant.access_token },
+    env: { HARK_USER_ACCESS_TOKEN: grant.access_token, HARK_BASE_URL: sb.baseUrl },
     async close() {
       await sb.close();
       await home.cleanup();

@@ -121,8 +121,10 @@ Deno.test(requires(SECRET_SERVICE_PROGRAMS, {
         const text = new TextDecoder().decode(out.stdout);
         return out.success && text !== "" ? text : undefined;
       };
+      // The config is not at the default path: its entries carry its keychain namespace.
+      let account = "default";
       const collectTokens = async () => {
-        const record = await lookup("default/user_token");
+        const record = await lookup(`${account}/user_token`);
         if (!record) return;
         const parsed = JSON.parse(record) as { access_token?: string; refresh_token?: string };
         if (parsed.access_token) secrets.set(parsed.access_token, "an access token");
@@ -150,7 +152,11 @@ Deno.test(requires(SECRET_SERVICE_PROGRAMS, {
         "--base-url",
         sb.baseUrl,
       ], { stdin: appSecret });
-      assert.equal(await lookup("default/app_secret"), appSecret, "app secret in the keychain");
+      const { keychain_namespace: namespace } = JSON.parse(
+        await Deno.readTextFile(env.HARK_CONFIG),
+      );
+      account = `${namespace}/default`;
+      assert.equal(await lookup(`${account}/app_secret`), appSecret, "app secret in the keychain");
       await hark(["auth", "login", "--json"]);
       await hark(["auth", "status", "--json"]);
       await hark(["auth", "status"]);
@@ -180,7 +186,7 @@ Deno.test(requires(SECRET_SERVICE_PROGRAMS, {
       secrets.set(printed, "an access token (from auth token)");
       await hark(["auth", "status", "--debug"]);
       await hark(["auth", "logout"]);
-      assert.equal(await lookup("default/user_token"), undefined, "logout removes the token");
+      assert.equal(await lookup(`${account}/user_token`), undefined, "logout removes the token");
 
       const accessTokens = [...secrets.values()].filter((w) => w.startsWith("an access")).length;
       const refreshTokens = [...secrets.values()].filter((w) => w === "a refresh token").length;

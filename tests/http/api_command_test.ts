@@ -30,6 +30,7 @@ async function withHark(
   const env = await createHarkEnv({
     HARK_TEST_APP_SECRET: "sandbox-secret",
     HARK_USER_ACCESS_TOKEN: granted.accessToken,
+    HARK_BASE_URL: sb.baseUrl,
   });
   try {
     await Deno.mkdir(dirname(env.configPath), { recursive: true });

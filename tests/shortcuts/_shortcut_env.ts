@@ -52,7 +52,12 @@ export async function createShortcutEnv(
   options: { startDay?: string } = {},
 ): Promise<ShortcutEnv> {
   const sb = await startSandbox({ quiet: true, interval: 1, startDay: options.startDay });
-  const hark = await createHarkEnv({ TZ: "UTC", HARK_TEST_APP_SECRET: sb.appSecret });
+  // HARK_BASE_URL: the environment token goes to the sandbox only.
+  const hark = await createHarkEnv({
+    TZ: "UTC",
+    HARK_TEST_APP_SECRET: sb.appSecret,
+    HARK_BASE_URL: sb.baseUrl,
+  });
   try {
     await Deno.mkdir(join(hark.dir, "config"), { recursive: true });
     await Deno.writeTextFile(

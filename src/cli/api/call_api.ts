@@ -7,7 +7,8 @@
 
 import type { Context } from "../../context.ts";
 import { parseScopes } from "../../auth/scopes.ts";
-import { ValidationError } from "../../errors/mod.ts";
+import { HarkError, ValidationError } from "../../errors/mod.ts";
+import { shellQuote } from "../../shortcuts/retry_advice.ts";
 import { readJson } from "../../json/read_json.ts";
 import { type ApiRequest, type HttpMethod, previewRequest } from "../../http/request.ts";
 import { formatJson, writeData } from "../../output/output.ts";
@@ -73,7 +74,8 @@ export function parseMethod(method: string): HttpMethod {
  *
  * @param path as typed
  * @returns the path and the query parameters it carried
- * @throws {ValidationError} for a full URL, an empty path or `..` segments
+ * @throws {ValidationError} for a full URL, an empty path or `.` and `..` segments, plain or
+ *   percent-encoded
  */
 export function parseApiPath(path: string): { path: string; query: URLSearchParams } {
   const text = path.trim();
@@ -88,7 +90,7 @@ export function parseApiPath(path: string): { path: string; query: URLSearchPara
   const bare = cut >= 0 ? text.slice(0, cut) : text;
   const query = new URLSearchParams(cut >= 0 ? text.slice(cut + 1) : "");
   const rest = bare.replace(/^\/+/, "").replace(/^open-apis(\/|$)/, "");
-  if (rest === "" || rest.split("/").some((segment) => segment === ".." || segment === ".")) {
+  if (rest === "" || rest.split("/").some(isDotSegment)) {
     throw new ValidationError(`Invalid path "${path}"`, {
       param: "<path>",
       suggestion: "Give an Open Platform path such as /open-apis/calendar/v4/calendars",
@@ -104,6 +106,40 @@ export function parseApiPath(path: string): { path: string; query: URLSearchPara
     );
   }
   return { path: `/open-apis/${rest}`, query };
+}
+
+/**
+ * A failed write that may have been applied, sent with `--idempotency-key`: the advice to send it
+ * again with the same key (the body must carry the same key for the service to see it).
+ *
+ * @param error the failure
+ * @param options the arguments
+ */
+export function apiRetryAdvice(error: HarkError, options: ApiOptions): HarkError {
+  if (!error.mayHaveApplied || options.idempotencyKey === undefined) return error;
+  const words = ["hark", "api", options.method.toUpperCase(), shellQuote(options.path)];
+  if (options.params !== undefined) words.push("--params", shellQuote(options.params));
+  if (options.data !== undefined) words.push("--data", shellQuote(options.data));
+  for (const scope of options.scopes ?? []) words.push("--scope", shellQuote(scope));
+  words.push("--idempotency-key", shellQuote(options.idempotencyKey));
+  const stdin = options.params === "-" || options.data === "-";
+  return error.withRecovery({
+    suggestion: "The request may have been applied before its answer was lost: check, or send " +
+      "it again with the same idempotency key (and the same body)" +
+      (stdin ? "; give it the same input on stdin again" : ""),
+    command: words.join(" "),
+  });
+}
+
+/**
+ * Whether a path segment is `.` or `..`, also percent-encoded (`%2e%2e`, `.%2E`): URL parsing
+ * resolves those as it resolves `..`, which would climb out of `/open-apis/`.
+ *
+ * @param segment one segment of the path
+ */
+export function isDotSegment(segment: string): boolean {
+  const decoded = segment.replace(/%2e/gi, ".");
+  return decoded === "." || decoded === "..";
 }
 
 /**
@@ -243,7 +279,12 @@ export async function runApi(session: Session, options: ApiOptions): Promise<voi
     ctx.stdout.write(formatJson(preview, ctx.stdout.isTerminal) + "\n");
     return;
   }
-  const data = await session.client().request(request);
+  let data: unknown;
+  try {
+    data = await session.client().request(request);
+  } catch (error) {
+    throw error instanceof HarkError ? apiRetryAdvice(error, options) : error;
+  }
   const format = session.output.format ?? session.output.preferences?.output_format ?? "json";
   const output = { ...session.output, format };
   writeData(ctx, output, session.wantsJson() ? (data ?? {}) : tableData(data));

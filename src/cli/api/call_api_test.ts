@@ -11,7 +11,7 @@ import {
 } from "./call_api.ts";
 import type { GlobalOptions } from "../globals.ts";
 import { type TestSession, testSession } from "../_test_session.ts";
-import { ValidationError } from "../../errors/mod.ts";
+import { HarkError, ValidationError } from "../../errors/mod.ts";
 import {
   createTestContext,
   FetchStub,
@@ -60,6 +60,24 @@ Deno.test("parseApiPath() rejects full URLs, empty paths and dot segments", () =
   ) {
     assert.throws(() => parseApiPath(bad), ValidationError, bad);
   }
+});
+
+Deno.test("parseApiPath() rejects percent-encoded dot segments like .. (issue 12, low)", () => {
+  for (
+    const bad of [
+      "/open-apis/%2e%2e/%2e%2e/x",
+      "/open-apis/calendar/%2E%2E/x",
+      "/open-apis/calendar/%2E./x",
+      "/open-apis/calendar/.%2e/x",
+      "calendar/%2e/x",
+    ]
+  ) {
+    assert.throws(() => parseApiPath(bad), ValidationError, bad);
+  }
+  // What URL parsing would have made of one: a path outside /open-apis/.
+  assert.equal(new URL("https://h/open-apis/%2e%2e/%2e%2e/x").pathname, "/x");
+  // A dot inside a segment is an ordinary character.
+  assert.equal(parseApiPath("/open-apis/a/%2e%2ex/b").path, "/open-apis/a/%2e%2ex/b");
 });
 
 Deno.test("readJsonFlag() reads inline JSON, @file and stdin", async () => {
@@ -164,7 +182,10 @@ Deno.test("runApi() sends the call with the environment token and prints the dat
       return jsonResponse({ code: 0, msg: "success", data: { open_id: "ou_1", name: "Ann" } });
     },
   }]);
-  const s = session({}, { fetch: stub.fetch, env: { HARK_USER_ACCESS_TOKEN: "u-env-token" } });
+  const s = session({}, {
+    fetch: stub.fetch,
+    env: { HARK_USER_ACCESS_TOKEN: "u-env-token", HARK_BASE_URL: BASE },
+  });
   await runApi(s, { method: "GET", path: "/open-apis/authen/v1/user_info" });
   stub.verify();
   assert.deepEqual(JSON.parse(s.ctx.stdout.text()), { name: "Ann", open_id: "ou_1" });
@@ -181,7 +202,7 @@ Deno.test("runApi() as bot uses the tenant token", async () => {
   }]);
   const s = session(
     { as: "bot", format: "csv" },
-    { fetch: stub.fetch, env: { HARK_TENANT_ACCESS_TOKEN: "t-tenant" } },
+    { fetch: stub.fetch, env: { HARK_TENANT_ACCESS_TOKEN: "t-tenant", HARK_BASE_URL: BASE } },
   );
   await runApi(s, { method: "GET", path: "im/v1/chats" });
   stub.verify();
@@ -193,4 +214,33 @@ Deno.test("tableData() picks the one list of an answer", () => {
   assert.deepEqual(tableData({ items: [{ a: 1 }], has_more: false }), [{ a: 1 }]);
   assert.deepEqual(tableData({ a: [1], b: [2] }), { a: [1], b: [2] });
   assert.deepEqual(tableData(undefined), {});
+});
+
+Deno.test("runApi() after a lost answer to a keyed write prints the command to send it again", async () => {
+  const dropped = {
+    method: "POST",
+    url: `${BASE}/open-apis/im/v1/messages?receive_id_type=chat_id`,
+    respond: () => Promise.reject(new TypeError("error reading a body from connection")),
+  };
+  const stub = new FetchStub([dropped, dropped, dropped, dropped]);
+  const s = session({}, {
+    fetch: stub.fetch,
+    env: { HARK_USER_ACCESS_TOKEN: "u-env-token", HARK_BASE_URL: BASE },
+  });
+  const data = '{"receive_id":"oc_1","msg_type":"text","content":"{}","uuid":"k-42"}';
+  const error = await runApi(s, {
+    method: "post",
+    path: "im/v1/messages?receive_id_type=chat_id",
+    data,
+    idempotencyKey: "k-42",
+  }).then(() => undefined, (e) => e);
+  stub.verify();
+  assert.ok(error instanceof HarkError);
+  assert.equal(error.code, 4);
+  assert.equal(
+    error.recovery.command,
+    `hark api POST 'im/v1/messages?receive_id_type=chat_id' --data '${data}' ` +
+      "--idempotency-key k-42",
+  );
+  assert.match(error.recovery.suggestion, /may have been applied/);
 });

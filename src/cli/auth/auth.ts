@@ -45,6 +45,11 @@ export const authCommand: CommandSpec = {
           value: "<code>",
           description: "finish a sign-in started with --no-wait",
         },
+        {
+          name: "force",
+          description: "replace a stored sign-in this config file does not refer to (another " +
+            "config file's)",
+        },
       ],
       examples: [
         "hark auth login",

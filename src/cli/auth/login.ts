@@ -7,6 +7,7 @@
 
 import {
   beginLogin,
+  checkLoginTarget,
   completeLogin,
   type DeviceAuthorization,
   endpointsOf,
@@ -39,6 +40,8 @@ export interface LoginOptions {
   waitMs?: number;
   /** `--device-code`, trimmed. */
   deviceCode?: string;
+  /** `--force`: replace a keychain entry this config does not refer to. */
+  force: boolean;
 }
 
 /**
@@ -63,7 +66,7 @@ export function loginOptions(flags: CommandCall["flags"]): LoginOptions {
   if (deviceCode !== undefined && deviceCode.trim() === "") {
     throw new ValidationError("Invalid --device-code: empty", { param: "--device-code" });
   }
-  return { scopes, wait, waitMs, deviceCode: deviceCode?.trim() };
+  return { scopes, wait, waitMs, deviceCode: deviceCode?.trim(), force: flags.force === true };
 }
 
 const WAIT = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/;
@@ -116,7 +119,7 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
   const scopes = scopesToRequest(session, options.scopes, userScopesOf(services));
   const flag = profile === "default" ? "" : ` --profile ${profile}`;
   if (session.globals.dryRun) {
-    const endpoints = endpointsOf(session.config.apps?.[profile] ?? {});
+    const endpoints = endpointsOf(session.service(), session.config.apps?.[profile] ?? {});
     session.previewChange(
       options.deviceCode !== undefined
         ? {
@@ -137,6 +140,8 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
   }
   // Before anything reads the keychain (the pending sign-in, the secret): no app, no sign-in.
   session.requireSetup("app");
+  session.service();
+  await checkLoginTarget(ctx, session, options.force);
   if (!options.wait) {
     const auth = await beginLogin(ctx, session, scopes);
     if (session.wantsJson()) {

@@ -36,8 +36,8 @@ Deno.test("loginOptions() tells --no-wait from --wait <duration>, which share a 
 Deno.test("waitBound(): a person waits until the code expires; a script's --device-code polls once", () => {
   const at = (stdinIsTerminal: boolean, env: Record<string, string> = {}) =>
     createTestContext({ stdinIsTerminal, env });
-  const finish = { scopes: [], wait: true, deviceCode: "dc-1" };
-  const start = { scopes: [], wait: true };
+  const finish = { scopes: [], wait: true, deviceCode: "dc-1", force: false };
+  const start = { scopes: [], wait: true, force: false };
   assert.equal(waitBound(at(true), finish), undefined);
   assert.equal(waitBound(at(false), finish), 0);
   assert.equal(waitBound(at(true, { CI: "true" }), finish), 0);

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { logout, tenantTokenPath, tokenPathOf, userTokenPath } from "../../auth/mod.ts";
+import { logout, signOutPaths } from "../../auth/mod.ts";
 import { writeData } from "../../output/output.ts";
 import type { CommandCall } from "../command_spec.ts";
 import { openSession } from "../session.ts";
@@ -19,11 +19,7 @@ export async function runLogout(call: CommandCall): Promise<void> {
   const session = await openSession(call.ctx, call.globals);
   const { ctx, config, profile } = session;
   if (session.globals.dryRun) {
-    const paths = new Set([
-      tokenPathOf(config, profile),
-      userTokenPath(profile),
-      tenantTokenPath(profile),
-    ]);
+    const paths = new Set(signOutPaths(ctx, session));
     const stored = (await ctx.keychain.list()).filter((p) => paths.has(p));
     session.previewChange({
       action: "auth logout",

@@ -20,6 +20,7 @@ export async function runStatus(call: CommandCall): Promise<void> {
   const session = await openSession(call.ctx, call.globals);
   const { ctx } = session;
   session.requireSetup();
+  session.service();
   const status = session.globals.as === "bot"
     ? await botStatus(ctx, session)
     : await authStatus(ctx, session);

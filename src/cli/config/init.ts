@@ -6,10 +6,13 @@
  */
 
 import {
+  adoptKeychainNamespace,
   checkProfileName,
   DEFAULT_BASE_URL,
+  namespaceFor,
   OUTPUT_FORMATS,
   type OutputFormat,
+  refersTo,
   updateConfig,
 } from "../../config/mod.ts";
 import { findKeySpec } from "../../config/config_keys.ts";
@@ -105,7 +108,9 @@ export async function configInit(session: Session, options: ConfigInitOptions): 
       suggestion: "Pass --force to replace it, or choose another name with --profile",
     });
   }
-  const secretPath = keychainPath(answers.profile, "app_secret");
+  // A config at another path than the default one keeps its secrets in its own namespace.
+  const { namespace } = namespaceFor(ctx, session.config, session.configPath);
+  const secretPath = keychainPath(answers.profile, "app_secret", namespace);
   const plan = {
     action: "config init",
     profile: answers.profile,
@@ -118,6 +123,26 @@ export async function configInit(session: Session, options: ConfigInitOptions): 
     config: session.configPath,
   };
   if (session.previewChange(plan)) return;
+  const previous = await ctx.keychain.get(secretPath);
+  if (previous !== undefined && !refersTo(session.config, secretPath) && !options.force) {
+    // The entry is not this config's: another config file (the default one, or one written
+    // before namespaces) may use that secret.
+    const flag = answers.profile === "default" ? "" : ` --profile ${answers.profile}`;
+    const state = `the keychain entry "${secretPath}" exists and this config file does not ` +
+      "refer to it: another config file may use that secret";
+    if (!interactive) {
+      throw new ValidationError(`Cannot store the app secret: ${state}`, {
+        param: "--force",
+        suggestion: "Pass --force to replace it, or use a config file of your own " +
+          "(HARK_CONFIG), whose secrets are kept apart",
+        command: `hark config init${flag} --force`,
+      });
+    }
+    if (!(await confirm(ctx, `Careful: ${state}. Replace it?`, "--force"))) {
+      ctx.stderr.write("Nothing changed\n");
+      return;
+    }
+  }
   if (existing && !options.force) {
     const replace = await confirm(
       ctx,
@@ -130,10 +155,10 @@ export async function configInit(session: Session, options: ConfigInitOptions): 
     }
   }
 
-  const previous = await ctx.keychain.get(secretPath);
   await ctx.keychain.set(secretPath, answers.appSecret);
   try {
     await updateConfig(ctx, (config) => {
+      adoptKeychainNamespace(config, namespace);
       // The first app becomes the active one; adding another never switches under the user.
       const firstApp = Object.keys(config.apps ?? {}).length === 0;
       config.apps ??= {};

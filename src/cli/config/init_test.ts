@@ -25,7 +25,8 @@ async function withInit(
     const ctx = createTestContext({
       stdoutIsTerminal: true,
       ...options,
-      env: { HARK_CONFIG: path, ...options.env },
+      // The default config path (no HARK_CONFIG): its keychain entries carry no namespace.
+      env: { XDG_CONFIG_HOME: dir, ...options.env },
     });
     await fn(ctx, path);
   } finally {
@@ -253,4 +254,51 @@ Deno.test("config init leaves the keychain as it was when the config write fails
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("config init of a second config file keeps its secret apart from the default one's (issue 12, item 3)", async () => {
+  await withInit(async (ctx, path) => {
+    assert.equal((await runCli(ctx, INIT)).code, 0);
+    const other = join(path, "..", "..", "other.json");
+    const second = createTestContext({
+      keychain: ctx.keychain,
+      stdin: "second-secret",
+      env: { XDG_CONFIG_HOME: join(path, "..", ".."), HARK_CONFIG: other },
+    });
+    const outcome = await runCli(second, INIT);
+    assert.equal(outcome.code, 0, outcome.error?.message);
+    const written = await readJson(other) as {
+      keychain_namespace: string;
+      apps: { default: { app_secret: string } };
+    };
+    assert.match(written.keychain_namespace, /^[0-9a-f]{10}$/);
+    const ownPath = `hark/${written.keychain_namespace}/default/app_secret`;
+    assert.equal(written.apps.default.app_secret, `@keychain:${ownPath}`);
+    assert.deepEqual(Object.fromEntries(ctx.keychain.entries), {
+      "hark/default/app_secret": SECRET,
+      [ownPath]: "second-secret",
+    });
+    assert.equal(
+      ((await readJson(path)).apps as Record<string, { app_secret: string }>).default.app_secret,
+      "@keychain:hark/default/app_secret",
+    );
+  }, { stdin: SECRET });
+});
+
+Deno.test("config init never overwrites a secret this config does not refer to without --force", async () => {
+  const keychain = () => new MemoryKeychain({ "hark/default/app_secret": "someone-elses" });
+  await withInit(async (ctx, path) => {
+    const outcome = await runCli(ctx, INIT);
+    assert.equal(outcome.code, 2);
+    assert.ok(outcome.error instanceof ValidationError);
+    assert.equal(outcome.error.param, "--force");
+    assert.match(outcome.error.message, /"hark\/default\/app_secret" exists and this config/);
+    assert.equal(outcome.error.recovery.command, "hark config init --force");
+    assert.equal(ctx.keychain.entries.get("hark/default/app_secret"), "someone-elses");
+    assert.equal(await ctx.fs.exists(path), false);
+  }, { stdin: SECRET, keychain: keychain() });
+  await withInit(async (ctx) => {
+    assert.equal((await runCli(ctx, [...INIT, "--force"])).code, 0);
+    assert.equal(ctx.keychain.entries.get("hark/default/app_secret"), SECRET);
+  }, { stdin: SECRET, keychain: keychain() });
 });

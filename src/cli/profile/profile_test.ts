@@ -31,7 +31,9 @@ async function withProfiles(
 ): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "hark-profile-test-" });
   try {
-    const path = join(dir, "config.json");
+    // The default config path: its entries are hark/<profile>/<name>, without a namespace.
+    const path = join(dir, "hark", "config.json");
+    await Deno.mkdir(join(dir, "hark"));
     if (config !== undefined) await Deno.writeTextFile(path, JSON.stringify(config));
     const keychain = new MemoryKeychain({
       "hark/default/app_secret": "secret-default",
@@ -42,7 +44,11 @@ async function withProfiles(
       "hark/workshop/app_secret": "secret-workshop",
     });
     await fn(
-      createTestContext({ keychain, stdoutIsTerminal: true, env: { HARK_CONFIG: path, ...env } }),
+      createTestContext({
+        keychain,
+        stdoutIsTerminal: true,
+        env: { XDG_CONFIG_HOME: dir, ...env },
+      }),
       path,
     );
   } finally {
@@ -249,4 +255,36 @@ Deno.test("hark profile remove of an unknown name exits 2", async () => {
     assert.match(outcome.error!.message, /known profiles: ci, default, work/);
     assert.equal(ctx.keychain.entries.size, 6);
   });
+});
+
+Deno.test("hark profile remove in a second config file deletes only that config's entries", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hark-profile-test-" });
+  try {
+    const path = join(dir, "second.json");
+    await Deno.writeTextFile(
+      path,
+      JSON.stringify({
+        keychain_namespace: "work",
+        apps: { work: { app_id: "cli_2", app_secret: "@keychain:hark/work/work/app_secret" } },
+      }),
+    );
+    const keychain = new MemoryKeychain({
+      // The default config's profile "work", and its profile "default" (which the namespace
+      // "work" must not be mistaken for a profile of).
+      "hark/work/app_secret": "default-config-work",
+      "hark/work/user_token": "default-config-token",
+      "hark/work/work/app_secret": "second-work",
+      "hark/work/work/tenant_token": "second-tenant",
+    });
+    const ctx = createTestContext({ keychain, env: { XDG_CONFIG_HOME: dir, HARK_CONFIG: path } });
+    const outcome = await runCli(ctx, ["profile", "remove", "work", "--yes", "--json"]);
+    assert.equal(outcome.code, 0, outcome.error?.message);
+    assert.deepEqual(await keychain.list(), ["hark/work/app_secret", "hark/work/user_token"]);
+    assert.deepEqual(JSON.parse(ctx.stdout.text()).keychain_entries, [
+      "hark/work/work/app_secret",
+      "hark/work/work/tenant_token",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -4,7 +4,13 @@
  * @module
  */
 
-import { parseSecretInput, requireKnownProfile, updateConfig } from "../../config/mod.ts";
+import {
+  ownedNamespace,
+  parseSecretInput,
+  requireKnownProfile,
+  updateConfig,
+} from "../../config/mod.ts";
+import { isProfileEntry } from "../../keychain/keychain.ts";
 import { writeData } from "../../output/output.ts";
 import type { CommandCall } from "../command_spec.ts";
 import { confirm } from "../prompt.ts";
@@ -24,8 +30,10 @@ export async function runProfileRemove(call: CommandCall): Promise<void> {
 }
 
 /**
- * Removes a profile: its app and user entries and every keychain entry under
- * `hark/<name>/`. Asks first on a terminal; needs `--yes` otherwise.
+ * Removes a profile: its app and user entries, the keychain entries they refer to, and every
+ * entry the profile owns by its path (`hark/<name>/…`, or `hark/<namespace>/<name>/…` for a
+ * config with a keychain namespace; never another config's). Asks first on a terminal; needs
+ * `--yes` otherwise.
  *
  * @param session the command's session
  * @param name the profile
@@ -38,8 +46,11 @@ export async function profileRemove(
 ): Promise<void> {
   const { ctx } = session;
   requireKnownProfile(session.config, name);
+  const owned = ownedNamespace(ctx, session.config, session.configPath);
+  const ownsPath = (path: string) =>
+    owned !== undefined && isProfileEntry(path, name, owned.namespace);
   if (session.globals.dryRun) {
-    const entries = (await ctx.keychain.list()).filter((p) => p.startsWith(`hark/${name}/`));
+    const entries = (await ctx.keychain.list()).filter(ownsPath);
     session.previewChange({ action: "profile remove", profile: name, keychain_entries: entries });
     return;
   }
@@ -50,26 +61,25 @@ export async function profileRemove(
       return;
     }
   }
-  // A profile owns the entries under hark/<name>/; a reference to another path may be shared.
-  const owned = new Set<string>();
-  const ownPrefix = `hark/${name}/`;
+  // A profile owns the entries at its own paths; a reference to another path may be shared.
+  const doomed = new Set<string>();
   await updateConfig(ctx, (config) => {
     for (const value of [config.apps?.[name]?.app_secret, config.users?.[name]?.access_token]) {
       if (typeof value !== "string") continue;
       const input = parseSecretInput(value);
-      if (input.kind === "keychain" && input.path.startsWith(ownPrefix)) owned.add(input.path);
+      if (input.kind === "keychain" && ownsPath(input.path)) doomed.add(input.path);
     }
     delete config.apps?.[name];
     delete config.users?.[name];
     if (config.active_profile === name) delete config.active_profile;
   }, session.configPath);
   for (const path of await ctx.keychain.list()) {
-    if (path.startsWith(ownPrefix)) owned.add(path);
+    if (ownsPath(path)) doomed.add(path);
   }
-  for (const path of owned) await ctx.keychain.delete(path);
+  for (const path of doomed) await ctx.keychain.delete(path);
   if (session.wantsJson()) {
-    writeData(ctx, session.output, { removed: name, keychain_entries: [...owned].sort() });
+    writeData(ctx, session.output, { removed: name, keychain_entries: [...doomed].sort() });
   } else {
-    ctx.stderr.write(`Removed profile "${name}" and ${owned.size} keychain entries\n`);
+    ctx.stderr.write(`Removed profile "${name}" and ${doomed.size} keychain entries\n`);
   }
 }

@@ -79,7 +79,7 @@ export function eventTimes(input: ShortcutInput) {
  * The event-creation request. `idempotency_key` makes a retried create return the first event.
  *
  * @param input the shortcut input
- * @param idempotencyKey a fresh UUID
+ * @param idempotencyKey `--idempotency-key`, a fresh UUID unless given
  */
 export function createEventRequest(input: ShortcutInput, idempotencyKey: string): ApiRequest {
   const { values } = input;
@@ -160,6 +160,10 @@ export const ATTENDEE_ABILITY_PARAM = {
   default: "can_see_others",
 };
 
+function keyOf(input: ShortcutInput): string {
+  return (input.values["idempotency-key"] as string | undefined) ?? input.ctx.randomUUID();
+}
+
 /** `calendar +create`. */
 export const create = defineShortcut<CreatedEvent>({
   service: "calendar",
@@ -181,6 +185,7 @@ export const create = defineShortcut<CreatedEvent>({
   },
   effect: "write",
   idempotent: true,
+  idempotencyKey: "idempotency-key",
   params: [
     { name: "summary", type: "string", description: "the title", required: true },
     {
@@ -205,6 +210,13 @@ export const create = defineShortcut<CreatedEvent>({
     ATTENDEE_ABILITY_PARAM,
     CALENDAR_ID_PARAM,
     TIMEZONE_PARAM,
+    {
+      name: "idempotency-key",
+      type: "string",
+      description: "sent as idempotency_key; the same key creates the event once (default: a " +
+        "new UUID)",
+      valueName: "<key>",
+    },
   ],
   validate(input) {
     if ((input.values.summary as string).trim() === "") {
@@ -215,12 +227,20 @@ export const create = defineShortcut<CreatedEvent>({
     checkCalendarId(input);
     eventTimes(input);
     parseAttendees(input.values.attendees as string | undefined);
+    const key = input.values["idempotency-key"];
+    if (typeof key === "string" && (key.trim() === "" || /[\s\p{Cc}]/u.test(key))) {
+      throw new ValidationError(
+        `Invalid value ${JSON.stringify(key)} for --idempotency-key: expected a key without ` +
+          "spaces, such as a UUID",
+        { param: "--idempotency-key" },
+      );
+    }
   },
   requests(input) {
     const attendees = parseAttendees(input.values.attendees as string | undefined);
     const calendarId = input.values["calendar-id"] as string;
     return [
-      createEventRequest(input, input.ctx.randomUUID()),
+      createEventRequest(input, keyOf(input)),
       ...addAttendeesRequests(calendarId, "{event_id}", attendees),
     ];
   },
@@ -228,7 +248,7 @@ export const create = defineShortcut<CreatedEvent>({
     return await createWithAttendees(
       client,
       input.values["calendar-id"] as string,
-      createEventRequest(input, input.ctx.randomUUID()),
+      createEventRequest(input, keyOf(input)),
       parseAttendees(input.values.attendees as string | undefined),
       input.ctx.timeout,
     );

@@ -157,6 +157,7 @@ export const send = defineShortcut<Record<string, unknown>>({
   scopes: { user: ["im:message.send_as_user"], bot: ["im:message:send_as_bot"] },
   effect: "write",
   idempotent: true,
+  idempotencyKey: "idempotency-key",
   params: [
     { name: "chat-id", type: "string", description: "the chat to send to", valueName: "<oc_id>" },
     {

@@ -1,0 +1,203 @@
+/**
+ * Issue 12, item 3: two config files never share keychain entries. One home, one file keychain,
+ * two configs: the default one (no HARK_CONFIG) and a second one (HARK_CONFIG). Whatever the
+ * second one does (config init, sign in as someone else, sign out, remove a profile), the first
+ * keeps its own app secret and its own user; a config written before namespaces is migrated on
+ * first use; and nothing replaces an entry this config does not refer to without --force.
+ */
+
+import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { FileKeychain } from "../../src/keychain/file_keychain.ts";
+import { realFileSystem } from "../../src/runtime/real_context.ts";
+import { type Sandbox, startSandbox } from "../../src/sandbox/mod.ts";
+import { createTestContext } from "../../src/testing/test_context.ts";
+import { control, requestLog, spawnHark } from "../auth/_support.ts";
+import {
+  createHarkEnv,
+  type HarkEnv,
+  type HarkRun,
+  TEST_KEYCHAIN_PASSWORD,
+} from "../support/hark_env.ts";
+
+/** Two configs in one home: `first` at the default path, `second` at HARK_CONFIG. */
+interface Homes {
+  sb: Sandbox;
+  first: HarkEnv;
+  second: HarkEnv;
+  keychain: FileKeychain;
+  close(): Promise<void>;
+}
+
+async function twoConfigs(): Promise<Homes> {
+  const sb = await startSandbox({ quiet: true, interval: 1 });
+  const second = await createHarkEnv();
+  const firstEnv: Record<string, string> = { ...second.env };
+  delete firstEnv.HARK_CONFIG;
+  const firstPath = join(second.env.XDG_CONFIG_HOME, "hark", "config.json");
+  const first: HarkEnv = {
+    ...second,
+    configPath: firstPath,
+    env: firstEnv,
+    run: (args, options = {}) =>
+      second.run(args, { ...options, env: { HARK_CONFIG: undefined, ...options.env } }),
+    readConfig: async () => JSON.parse(await Deno.readTextFile(firstPath)),
+  };
+  const keychain = new FileKeychain({
+    ...createTestContext({
+      env: {
+        HARK_DATA_DIR: second.env.HARK_DATA_DIR,
+        HARK_KEYCHAIN_PASSWORD: TEST_KEYCHAIN_PASSWORD,
+      },
+    }),
+    fs: realFileSystem,
+  });
+  return {
+    sb,
+    first,
+    second,
+    keychain,
+    async close() {
+      await second.cleanup();
+      await sb.close();
+    },
+  };
+}
+
+async function init(home: HarkEnv, sb: Sandbox, secret = sb.appSecret): Promise<void> {
+  const run = await home.run([
+    "config",
+    "init",
+    "--non-interactive",
+    "--app-id",
+    sb.appId,
+    "--app-secret-stdin",
+    "--base-url",
+    sb.baseUrl,
+  ], { stdin: secret });
+  assert.equal(run.code, 0, run.stderr);
+}
+
+/** Signs in through the device flow, approved as `openId`. */
+async function login(home: HarkEnv, sb: Sandbox, openId: string, extra: string[] = []) {
+  const live = spawnHark(home, ["auth", "login", "--json", ...extra]);
+  const [, userCode] = await live.waitFor(/enter the code: (\S+)/);
+  const answer = await control(sb, "/sandbox/approve", {
+    user_code: userCode,
+    decision: "approve",
+    open_id: openId,
+  });
+  assert.equal(answer.ok, true, JSON.stringify(answer));
+  const run = await live.done;
+  assert.equal(run.code, 0, run.stderr);
+  return run;
+}
+
+async function whoAmI(home: HarkEnv): Promise<HarkRun & { openId?: string }> {
+  const run = await home.run(["api", "GET", "/open-apis/authen/v1/user_info", "--json"]);
+  return { ...run, openId: run.code === 0 ? JSON.parse(run.stdout).open_id : undefined };
+}
+
+Deno.test("config init of a second config file never overwrites the first one's app secret", async () => {
+  const homes = await twoConfigs();
+  try {
+    await init(homes.first, homes.sb);
+    await init(homes.second, homes.sb, "the-second-config-s-own-secret");
+    const bot = await homes.first.run(["auth", "status", "--as", "bot", "--json"]);
+    assert.equal(bot.code, 0, `the first config's app secret was replaced: ${bot.stderr}`);
+    assert.equal(JSON.parse(bot.stdout).state, "valid");
+    const second = await homes.second.readConfig();
+    assert.match(second.keychain_namespace as string, /^[0-9a-f]{10}$/);
+    assert.equal(
+      await homes.keychain.get(`hark/${second.keychain_namespace}/default/app_secret`),
+      "the-second-config-s-own-secret",
+    );
+    assert.equal(await homes.keychain.get("hark/default/app_secret"), homes.sb.appSecret);
+  } finally {
+    await homes.close();
+  }
+});
+
+Deno.test("a second config that signs in as someone else never changes whose token the first uses", async () => {
+  const homes = await twoConfigs();
+  const [ana, bob] = homes.sb.users;
+  try {
+    await init(homes.first, homes.sb);
+    await init(homes.second, homes.sb);
+    await login(homes.first, homes.sb, ana.open_id);
+    await login(homes.second, homes.sb, bob.open_id);
+
+    assert.equal((await whoAmI(homes.first)).openId, ana.open_id);
+    assert.equal((await whoAmI(homes.second)).openId, bob.open_id);
+    const status = await homes.first.run(["auth", "status", "--json"]);
+    assert.equal(JSON.parse(status.stdout).user.open_id, ana.open_id);
+
+    // Signing out of the second, and removing its profile, leave the first signed in.
+    assert.equal((await homes.second.run(["auth", "logout"])).code, 0);
+    assert.equal((await whoAmI(homes.second)).code, 3);
+    assert.equal((await homes.second.run(["profile", "remove", "default", "--yes"])).code, 0);
+    assert.equal((await whoAmI(homes.first)).openId, ana.open_id);
+    const left = await homes.keychain.list();
+    assert.ok(left.includes("hark/default/app_secret"), left.join(", "));
+    assert.ok(left.includes("hark/default/user_token"), left.join(", "));
+    assert.ok(left.every((path) => path.split("/").length === 3), left.join(", "));
+  } finally {
+    await homes.close();
+  }
+});
+
+Deno.test("a config written before namespaces is migrated on first use, the old entries kept", async () => {
+  const homes = await twoConfigs();
+  const [ana, bob] = homes.sb.users;
+  try {
+    await init(homes.first, homes.sb);
+    await login(homes.first, homes.sb, ana.open_id);
+    // The second config as hark wrote it before: the same references as the first.
+    await Deno.mkdir(dirname(homes.second.configPath), { recursive: true });
+    await Deno.copyFile(homes.first.configPath, homes.second.configPath);
+    const oldToken = await homes.keychain.get("hark/default/user_token");
+
+    assert.equal((await whoAmI(homes.second)).openId, ana.open_id, "still readable");
+    const migrated = await homes.second.readConfig() as {
+      keychain_namespace: string;
+      apps: { default: { app_secret: string } };
+      users: { default: { access_token: string } };
+    };
+    const ns = migrated.keychain_namespace;
+    assert.match(ns, /^[0-9a-f]{10}$/);
+    assert.equal(migrated.apps.default.app_secret, `@keychain:hark/${ns}/default/app_secret`);
+    assert.equal(migrated.users.default.access_token, `@keychain:hark/${ns}/default/user_token`);
+    assert.equal(await homes.keychain.get(`hark/${ns}/default/user_token`), oldToken);
+    assert.equal(await homes.keychain.get("hark/default/user_token"), oldToken, "kept");
+
+    // From now on the second config's sign-in is its own.
+    await login(homes.second, homes.sb, bob.open_id);
+    assert.equal((await whoAmI(homes.second)).openId, bob.open_id);
+    assert.equal((await whoAmI(homes.first)).openId, ana.open_id);
+  } finally {
+    await homes.close();
+  }
+});
+
+Deno.test("auth login never replaces an entry this config does not refer to without --force", async () => {
+  const homes = await twoConfigs();
+  const [ana] = homes.sb.users;
+  try {
+    await init(homes.first, homes.sb);
+    // Someone else's sign-in at the path the default config would use.
+    await homes.keychain.set("hark/default/user_token", '{"access_token":"u-other"}');
+    const refused = await homes.first.run(["auth", "login", "--json"]);
+    assert.equal(refused.code, 2, refused.stderr);
+    const error = JSON.parse(refused.stderr).error;
+    assert.match(error.message, /"hark\/default\/user_token": that keychain entry exists/);
+    assert.equal(error.recovery.command, "hark auth login --force");
+    const log = await requestLog(homes.sb);
+    assert.ok(!log.some((r) => r.path.startsWith("/oauth/")), "no sign-in was started");
+    assert.equal(await homes.keychain.get("hark/default/user_token"), '{"access_token":"u-other"}');
+
+    await login(homes.first, homes.sb, ana.open_id, ["--force"]);
+    assert.equal((await whoAmI(homes.first)).openId, ana.open_id);
+  } finally {
+    await homes.close();
+  }
+});
