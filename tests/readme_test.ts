@@ -87,6 +87,7 @@ function substitutions(context: RunContext): [string, () => string][] {
     ["oc_123", () => sb.chats.find((c) => c.member_open_ids.includes(firstUser))!.chat_id],
     ["<device_code>", () => found.get("device_code")!],
     ["HARK_USER_ACCESS_TOKEN=…", () => `HARK_USER_ACCESS_TOKEN=${found.get("token")!}`],
+    ["HARK_BASE_URL=https://open.feishu.cn", () => `HARK_BASE_URL=${sb.baseUrl}`],
   ];
 }
 

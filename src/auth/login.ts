@@ -151,13 +151,14 @@ export function scopesToRequest(
  * @param ctx the context
  * @param target the profile
  * @param scopes the scopes to ask for
+ * @returns the server's answer, and where the pending sign-in is kept (to forget it later)
  * @throws the errors of {@link startDeviceAuthorization}
  */
 export async function beginLogin(
   ctx: Context,
   target: LoginTarget,
   scopes: string[],
-): Promise<DeviceAuthorization> {
+): Promise<DeviceAuthorization & { pendingPath: string }> {
   const authorization = await startDeviceAuthorization(ctx, target, scopes);
   const { namespace, created } = namespaceFor(ctx, target.config, target.configPath);
   // The command that finishes the sign-in must find the pending one in the same namespace.
@@ -168,11 +169,9 @@ export async function beginLogin(
       target.configPath,
     );
   }
-  await savePendingLogin(ctx, pendingLoginPath(target.profile, namespace), {
-    ...authorization,
-    scopes,
-  });
-  return authorization;
+  const pendingPath = pendingLoginPath(target.profile, namespace);
+  await savePendingLogin(ctx, pendingPath, { ...authorization, scopes });
+  return { ...authorization, pendingPath };
 }
 
 /**

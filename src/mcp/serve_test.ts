@@ -37,7 +37,7 @@ function start(options: { readOnly?: boolean } = {}) {
     },
   ]);
   const ctx = createTestContext({
-    env: { HARK_USER_ACCESS_TOKEN: "u-0123456789abc" },
+    env: { HARK_USER_ACCESS_TOKEN: "u-0123456789abc", HARK_BASE_URL: "https://open.example.com" },
     fetch: stub.fetch,
   });
   const config = { apps: { default: { base_url: "https://open.example.com" } } };

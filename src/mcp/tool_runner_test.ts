@@ -31,7 +31,7 @@ function setup(
 ) {
   const stub = new FetchStub(expected);
   const ctx = createTestContext({
-    env: options.env ?? { HARK_USER_ACCESS_TOKEN: USER_TOKEN },
+    env: options.env ?? { HARK_USER_ACCESS_TOKEN: USER_TOKEN, HARK_BASE_URL: BASE_URL },
     fetch: stub.fetch,
     timeZone: "Europe/Paris",
   });
@@ -125,7 +125,7 @@ Deno.test("a call runs the shortcut's lifecycle and answers its JSON output", as
 Deno.test("defaults apply and as picks the identity", async () => {
   const { call, stub } = setup(
     [{ method: "GET", url: `${BASE_URL}/open-apis/demo/echo?name=bo`, respond: ok({}) }],
-    { env: { HARK_TENANT_ACCESS_TOKEN: "t-tenant-token-0123456789" } },
+    { env: { HARK_TENANT_ACCESS_TOKEN: "t-tenant-token-0123456789", HARK_BASE_URL: BASE_URL } },
   );
   const result = await call("demo_every_type", { name: "bo", as: "bot", color: null });
   stub.verify();

@@ -35,6 +35,12 @@ const SAMPLES: Record<string, string> = {
   pendingCode: "dc-1234",
   "src/config/profile.ts:name": "work",
   "src/cli/schema/describe.ts:name": "calendar",
+  "src/config/service_address.ts:source": "apps.work.base_url",
+  "src/mcp/tool_runner.ts:command": "hark auth login",
+  "src/mcp/tool_runner.ts:resume": "hark auth login",
+  'input.values["calendar-id"] ?? "primary"': "primary",
+  "shortcut.service": "calendar",
+  "shortcut.verb": "+agenda",
 };
 
 /**
@@ -59,6 +65,15 @@ async function sourceFiles(dir: string): Promise<string[]> {
   return files.sort();
 }
 
+/**
+ * Literals the scan takes for recovery commands that are not: sentences that begin with "hark",
+ * and the `command` field of an MCP tool result (what ran, not what to run).
+ */
+const NOT_RECOVERY: RegExp[] = [/^hark mcp never prompts/];
+const NOT_RECOVERY_AT: Record<string, string[]> = {
+  "src/mcp/tool_runner.ts": ["hark api", "hark \u0000 \u0000"],
+};
+
 async function recoveryLiterals(): Promise<SourceLiteral[]> {
   const found: SourceLiteral[] = [];
   for (const path of await sourceFiles(join(REPO_ROOT, "src"))) {
@@ -66,7 +81,9 @@ async function recoveryLiterals(): Promise<SourceLiteral[]> {
     for (const literal of sourceLiterals(file, await Deno.readTextFile(path))) {
       const hark = literal.text === "hark" || literal.text.startsWith("hark ") ||
         literal.text.startsWith("hark\u0000");
-      if (hark && isRecoveryCommand(literal)) {
+      const excluded = NOT_RECOVERY.some((p) => p.test(literal.text)) ||
+        (NOT_RECOVERY_AT[file] ?? []).includes(literal.text);
+      if (hark && !excluded && isRecoveryCommand(literal)) {
         found.push(literal);
       }
     }

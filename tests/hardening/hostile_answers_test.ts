@@ -23,7 +23,7 @@ function assertNoControls(text: string, what: string): void {
 
 Deno.test("a hostile service's redirects and terminal escapes reach nothing", async () => {
   const thief = startHostileServer(() => larkOk({ stolen: true }));
-  const service = startHostileServer(async (request, body) => {
+  const service = startHostileServer((request, body) => {
     const path = new URL(request.url).pathname;
     const away = (status: number) =>
       new Response(null, { status, headers: { location: `${thief.url}/steal${path}` } });

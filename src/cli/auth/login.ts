@@ -18,7 +18,7 @@ import {
   scopesToRequest,
   startDeviceAuthorization,
 } from "../../auth/mod.ts";
-import { clearPendingLogin, takePendingLogin } from "../../auth/pending_login.ts";
+import { clearPendingLogin, pendingLoginPath, takePendingLogin } from "../../auth/pending_login.ts";
 import type { Context } from "../../context.ts";
 import { colorEnabled } from "../../output/color.ts";
 import { createSpinner } from "../../output/spinner.ts";
@@ -212,11 +212,12 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
   // A sign-in that ends pending is remembered (`--no-wait`'s record), so a later
   // `--device-code` polls as the server asked; any other end forgets it.
   let remembered = false;
+  let pendingPath = pendingLoginPath(profile, session.config.keychain_namespace);
   let result: LoginResult;
   try {
     if (options.deviceCode !== undefined) {
       ctx.stderr.write("Waiting for the sign-in to be approved...\n");
-      const pending = await takePendingLogin(ctx, profile, options.deviceCode);
+      const pending = await takePendingLogin(ctx, pendingPath, options.deviceCode);
       remembered = pending !== undefined;
       pendingExpiry = pending?.expires_at;
       result = await completeLogin(ctx, session, {
@@ -230,9 +231,13 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
       });
     } else {
       // A bounded wait may end pending: then the sign-in is finished later with --device-code.
-      const auth = waitMs === undefined
-        ? await startDeviceAuthorization(ctx, session, scopes)
-        : await beginLogin(ctx, session, scopes);
+      let auth: DeviceAuthorization;
+      if (waitMs === undefined) auth = await startDeviceAuthorization(ctx, session, scopes);
+      else {
+        const begun = await beginLogin(ctx, session, scopes);
+        pendingPath = begun.pendingPath;
+        auth = begun;
+      }
       remembered = waitMs !== undefined;
       pendingCode = auth.device_code;
       pendingExpiry = auth.expires_in === undefined
@@ -248,12 +253,12 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
       });
     }
   } catch (error) {
-    if (remembered && !(error instanceof PendingError)) await clearPendingLogin(ctx, profile);
+    if (remembered && !(error instanceof PendingError)) await clearPendingLogin(ctx, pendingPath);
     throw error;
   } finally {
     spinner.stop();
   }
-  if (remembered) await clearPendingLogin(ctx, profile);
+  if (remembered) await clearPendingLogin(ctx, pendingPath);
   for (const warning of result.warnings) {
     ctx.stderr.write(`warning: ${terminalSafe(warning, { breaks: "space" })}\n`);
   }

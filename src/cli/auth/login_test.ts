@@ -24,12 +24,14 @@ Deno.test("loginOptions() tells --no-wait from --wait <duration>, which share a 
     wait: false,
     waitMs: undefined,
     deviceCode: undefined,
+    force: false,
   });
   assert.deepEqual(loginOptions({ wait: "5m", "device-code": " dc-1 " }), {
     scopes: [],
     wait: true,
     waitMs: 300_000,
     deviceCode: "dc-1",
+    force: false,
   });
 });
 

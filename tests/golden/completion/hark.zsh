@@ -19,12 +19,12 @@ __hark_subcommands() {
   emulate -L zsh
   case $1 in
     'hark')
-      __hark_vals+=('auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'schema' 'completion' 'help')
-      __hark_descs+=('Sign in and out, and inspect the sign-in' 'Read and change settings' 'List, switch and remove app profiles' 'Call any Open Platform endpoint with hark'\''s auth, retries and errors; prints the answer'\''s data' 'Calendar: agenda, new events, free/busy' 'Contacts: find people' 'Instant messaging: send messages' 'Describe every command and shortcut as JSON (parameters, types, defaults, identities, scopes)' 'Print the shell completion script for bash, zsh or fish' 'display help for command')
+      __hark_vals+=('auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'schema' 'mcp' 'completion' 'help')
+      __hark_descs+=('Sign in and out, and inspect the sign-in' 'Read and change settings' 'List, switch and remove app profiles' 'Call any Open Platform endpoint with hark'\''s auth, retries and errors; prints the answer'\''s data' 'Calendar: agenda, new events, free/busy' 'Contacts: find people' 'Instant messaging: send messages' 'Describe every command and shortcut as JSON (parameters, types, defaults, identities, scopes)' 'Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)' 'Print the shell completion script for bash, zsh or fish' 'display help for command')
       ;;
     'hark auth')
       __hark_vals+=('login' 'logout' 'status' 'check' 'token' 'help')
-      __hark_descs+=('Sign in with the device flow: approve in a browser, on any device' 'Sign out: delete the stored tokens and the user entry' 'Show the sign-in state: valid, needs_refresh, expired or signed_out' 'Check that the signed-in user granted the scopes a shortcut needs, or the given ones' 'Print the current access token, refreshed first if needed (for piping)' 'display help for command')
+      __hark_descs+=('Sign in with the device flow: approve in a browser, on any device' 'Sign out: delete the stored tokens and the user entry' 'Show the sign-in state: valid, needs_refresh, expired or signed_out' 'Check that the signed-in user granted the scopes a shortcut needs, or the given ones' 'Print the current access token, refreshed first if needed (for piping); --json adds its expiry and identity' 'display help for command')
       ;;
     'hark config')
       __hark_vals+=('init' 'get' 'set' 'help')
@@ -35,8 +35,8 @@ __hark_subcommands() {
       __hark_descs+=('List the app profiles; * marks the active one' 'Make a profile the active one' 'Remove a profile and delete its keychain entries' 'display help for command')
       ;;
     'hark calendar')
-      __hark_vals+=('+agenda' '+create' '+freebusy' 'help')
-      __hark_descs+=('List the events of a calendar between two times (any span; split into 40-day queries)' 'Create an event and invite attendees (the event is removed again if inviting fails)' 'Show when a person is busy between two times (any span; split into 40-day queries)' 'display help for command')
+      __hark_vals+=('+agenda' '+calendars' '+create' '+delete' '+find-time' '+freebusy' '+get' '+rsvp' '+update' 'help')
+      __hark_descs+=('List the events of a calendar between two times (any span; split into 40-day queries), or draw a day or week grid' 'List the calendars you can see (id, summary, type, your role), the primary marked' 'Create an event and invite attendees (the event is removed again if inviting fails)' 'Cancel an event (one instance of a series by its instance id; the whole series only with --all-instances)' 'Find the earliest times everyone is free (working hours, working days); --create books the first' 'Show when a person is busy between two times (any span; split into 40-day queries)' 'Show one event with its attendees and their answers (RSVP)' 'Answer an invitation: accept, decline or tentative (an instance id answers for that instance only)' 'Change an event: only the fields given are sent; shows each change before → after, and stops if the event changed meanwhile' 'display help for command')
       ;;
     'hark contact')
       __hark_vals+=('+search-user' 'help')
@@ -62,8 +62,8 @@ __hark_flags() {
       __hark_descs+=('display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark auth login')
-      __hark_vals+=('--scope' '--no-wait' '--device-code' '--force' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('a permission to add to those already granted (space/comma separated too); default: all hark needs' 'print the device code and the sign-in URL, and return without waiting' 'finish a sign-in started with --no-wait' 'replace a stored sign-in this config file does not refer to (another config file'\''s)' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_vals+=('--scope' '--no-wait' '--wait' '--device-code' '--force' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('a permission to add to those already granted (space/comma separated too); default: all hark needs' 'print the device code and the sign-in URL, and return without waiting' 'how long to wait for approval after the first poll, such as 30s or 5m; then exit 75 with the state pending (default: as long as the code lives on a terminal; one poll for --device-code without one)' 'finish a sign-in started with --no-wait' 'replace a stored sign-in this config file does not refer to (another config file'\''s)' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark auth logout')
       __hark_vals+=('--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
@@ -91,7 +91,7 @@ __hark_flags() {
       ;;
     'hark config init')
       __hark_vals+=('--non-interactive' '--app-id' '--app-secret' '--app-secret-stdin' '--base-url' '--output-format' '--force' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('never prompt; missing values are errors' 'the app id, such as cli_a1b2c3' 'the app secret (prefer --app-secret-stdin)' 'read the app secret from stdin' 'lark, feishu, or the URL of a private deployment' 'default output format: table, json, ndjson, csv' 'replace an existing profile without asking' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_descs+=('never prompt; missing values are errors' 'the app id, such as cli_a1b2c3' 'the app secret (prefer --app-secret-stdin)' 'read the app secret from stdin' 'lark, feishu, or the URL of a private deployment' 'default output format: auto (a table on a terminal, JSON when piped; the default), table, json, ndjson, csv' 'replace an existing profile without asking' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark config get')
       __hark_vals+=('--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
@@ -134,16 +134,40 @@ __hark_flags() {
       __hark_descs+=('display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark calendar +agenda')
-      __hark_vals+=('--start' '--end' '--timezone' '--calendar-id' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('the first moment; a date means its beginning (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; default: today)' 'the end; a date includes that whole day (default: the end of --start'\''s day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'the IANA time zone times are read and shown in (default: $TZ, the system'\''s) (string)' 'the calendar (string; default: primary)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_vals+=('--start' '--end' '--timezone' '--calendar-id' '--view' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the first moment; a date means its beginning (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; default: today)' 'the end; a date includes that whole day (default: the end of --start'\''s day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'the IANA time zone times are read and shown in (default: $TZ, the system'\''s) (string)' 'the calendar (string; default: primary)' 'list, or a grid of the day or the Monday-to-Sunday week of --start (drawn on a terminal; otherwise the same events as a list) (enum; default: list; allowed: list, day, week)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark calendar +calendars')
+      __hark_vals+=('--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the most calendars to return (int; default: 50)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark calendar +create')
-      __hark_vals+=('--summary' '--start' '--end' '--description' '--attendees' '--calendar-id' '--timezone' '--idempotency-key' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('the title (string; required)' 'when it starts; with a date-only --end too, an all-day event (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; required)' 'when it ends, after --start; a date includes that whole day (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; required)' 'the details (string)' 'open ids of the people to invite, comma-separated (string)' 'the calendar (string; default: primary)' 'the IANA time zone times are read and shown in (default: $TZ, the system'\''s) (string)' 'sent as idempotency_key; the same key creates the event once (default: a new UUID) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_vals+=('--summary' '--start' '--end' '--description' '--attendees' '--attendee-ability' '--calendar-id' '--timezone' '--idempotency-key' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the title (string; required)' 'when it starts; with a date-only --end too, an all-day event (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; required)' 'when it ends, after --start; a date includes that whole day (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; required)' 'the details (string)' 'open ids of the people to invite, comma-separated (string)' 'what attendees may do: see the others, invite others, change the event, or none (enum; default: can_see_others; allowed: none, can_see_others, can_invite_others, can_modify_event)' 'the calendar (string; default: primary)' 'the IANA time zone times are read and shown in (default: $TZ, the system'\''s) (string)' 'sent as idempotency_key; the same key creates the event once (default: a new UUID) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark calendar +delete')
+      __hark_vals+=('--event-id' '--calendar-id' '--notify' '--no-notify' '--all-instances' '--yes' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the event: an id from +agenda (an instance id addresses one instance of a series) (string; required)' 'the calendar (string; default: primary)' 'notify the attendees (Lark'\''s default) (bool)' 'do not notify the attendees (bool)' 'allow changing a whole recurring series when --event-id names the series (bool)' 'delete without asking (bool)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark calendar +find-time')
+      __hark_vals+=('--attendees' '--duration' '--start' '--end' '--working-hours' '--include-weekends' '--limit' '--create' '--summary' '--description' '--attendee-ability' '--calendar-id' '--timezone' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('open ids of the people who must be free, comma-separated (as the user, you count too) (string; required)' 'the meeting'\''s length: 30m, 1h, 1h30m (string; required)' 'the window'\''s start (default: now) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'the window'\''s end; a date includes that day (default: the end of the 5th working day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'everyone'\''s working hours, in --timezone (string; default: 09:00-18:00)' 'count Saturdays and Sundays as working days (bool)' 'the most slots to list (int; default: 5)' 'book the first slot with the attendees (a retry books it once) (bool)' 'the title of the event --create books (string; default: Meeting)' 'the details of the event --create books (string)' 'what attendees may do: see the others, invite others, change the event, or none (enum; default: can_see_others; allowed: none, can_see_others, can_invite_others, can_modify_event)' 'the calendar (string; default: primary)' 'the IANA time zone times are read and shown in (default: $TZ, the system'\''s) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark calendar +freebusy')
-      __hark_vals+=('--start' '--end' '--timezone' '--user-id' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('the first moment; a date means its beginning (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; default: today)' 'the end; a date includes that whole day (default: the end of --start'\''s day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'the IANA time zone times are read and shown in (default: $TZ, the system'\''s) (string)' 'the person'\''s open id (default: the signed-in user; required with --as bot) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_vals+=('--start' '--end' '--timezone' '--user-id' '--view' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the first moment; a date means its beginning (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; default: today)' 'the end; a date includes that whole day (default: the end of --start'\''s day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'the IANA time zone times are read and shown in (default: $TZ, the system'\''s) (string)' 'the person'\''s open id (default: the signed-in user; required with --as bot) (string)' 'on a terminal, a busy/free bar per day (bar) or the intervals as a table (list) (enum; default: bar; allowed: bar, list)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark calendar +get')
+      __hark_vals+=('--event-id' '--calendar-id' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the event: an id from +agenda (an instance id addresses one instance of a series) (string; required)' 'the calendar (string; default: primary)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark calendar +rsvp')
+      __hark_vals+=('--event-id' '--status' '--calendar-id' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the event: an id from +agenda (an instance id addresses one instance of a series) (string; required)' 'the answer (enum; required; allowed: accept, decline, tentative)' 'the calendar (string; default: primary)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark calendar +update')
+      __hark_vals+=('--event-id' '--summary' '--description' '--start' '--end' '--location' '--add-attendees' '--remove-attendees' '--notify' '--no-notify' '--all-instances' '--calendar-id' '--timezone' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the event: an id from +agenda (an instance id addresses one instance of a series) (string; required)' 'the new title (string)' 'the new details (string)' 'the new start (with --end; two dates make an all-day event) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'the new end (with --start) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'the new place'\''s name (string)' 'open ids to invite, comma-separated (string)' 'open ids to remove, comma-separated (string)' 'notify the attendees (Lark'\''s default) (bool)' 'do not notify the attendees (bool)' 'allow changing a whole recurring series when --event-id names the series (bool)' 'the calendar (string; default: primary)' 'the IANA time zone times are read and shown in (default: $TZ, the system'\''s) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark calendar help')
       __hark_vals+=('--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
@@ -177,6 +201,10 @@ __hark_flags() {
       __hark_vals+=('--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
       __hark_descs+=('display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
+    'hark mcp')
+      __hark_vals+=('--read-only' '--tools' '--services' '--allow-raw-api' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('expose only the tools that change nothing' 'expose only these tools, comma-separated (calendar_agenda,im_send)' 'expose only the tools of these services, comma-separated (calendar,im)' 'also expose hark api as the tool api (any endpoint; GET only with --read-only)' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
     'hark completion')
       __hark_vals+=('--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
       __hark_descs+=('display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
@@ -203,6 +231,7 @@ __hark_resolve() {
         'contact') __hark_next='contact' ;;
         'im') __hark_next='im' ;;
         'schema') __hark_next='schema' ;;
+        'mcp') __hark_next='mcp' ;;
         'completion') __hark_next='completion' ;;
         'help') __hark_next='help' ;;
       esac
@@ -236,8 +265,14 @@ __hark_resolve() {
     'hark calendar')
       case $2 in
         '+agenda') __hark_next='+agenda' ;;
+        '+calendars') __hark_next='+calendars' ;;
         '+create') __hark_next='+create' ;;
+        '+delete') __hark_next='+delete' ;;
+        '+find-time') __hark_next='+find-time' ;;
         '+freebusy') __hark_next='+freebusy' ;;
+        '+get') __hark_next='+get' ;;
+        '+rsvp') __hark_next='+rsvp' ;;
+        '+update') __hark_next='+update' ;;
         'help') __hark_next='help' ;;
       esac
       ;;
@@ -268,7 +303,7 @@ __hark_takes_value() {
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark auth login')
-      case $2 in '--scope'|'--device-code'|'--format'|'--profile'|'--as') return 0 ;; esac
+      case $2 in '--scope'|'--wait'|'--device-code'|'--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark auth logout')
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
@@ -322,13 +357,31 @@ __hark_takes_value() {
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark calendar +agenda')
-      case $2 in '--start'|'--end'|'--timezone'|'--calendar-id'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      case $2 in '--start'|'--end'|'--timezone'|'--calendar-id'|'--view'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark calendar +calendars')
+      case $2 in '--limit'|'--max-pages'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark calendar +create')
-      case $2 in '--summary'|'--start'|'--end'|'--description'|'--attendees'|'--calendar-id'|'--timezone'|'--idempotency-key'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      case $2 in '--summary'|'--start'|'--end'|'--description'|'--attendees'|'--attendee-ability'|'--calendar-id'|'--timezone'|'--idempotency-key'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark calendar +delete')
+      case $2 in '--event-id'|'--calendar-id'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark calendar +find-time')
+      case $2 in '--attendees'|'--duration'|'--start'|'--end'|'--working-hours'|'--limit'|'--summary'|'--description'|'--attendee-ability'|'--calendar-id'|'--timezone'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark calendar +freebusy')
-      case $2 in '--start'|'--end'|'--timezone'|'--user-id'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      case $2 in '--start'|'--end'|'--timezone'|'--user-id'|'--view'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark calendar +get')
+      case $2 in '--event-id'|'--calendar-id'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark calendar +rsvp')
+      case $2 in '--event-id'|'--status'|'--calendar-id'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark calendar +update')
+      case $2 in '--event-id'|'--summary'|'--description'|'--start'|'--end'|'--location'|'--add-attendees'|'--remove-attendees'|'--calendar-id'|'--timezone'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark calendar help')
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
@@ -353,6 +406,9 @@ __hark_takes_value() {
       ;;
     'hark schema')
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark mcp')
+      case $2 in '--tools'|'--services'|'--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark completion')
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
@@ -498,7 +554,25 @@ __hark_values() {
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
+    'hark calendar +calendars')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
     'hark calendar +create')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark calendar +delete')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark calendar +find-time')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
@@ -510,11 +584,29 @@ __hark_values() {
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
+    'hark calendar +get')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark calendar +rsvp')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark calendar +update')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
     'hark calendar help')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
-        '#0') __hark_add "$3" '+agenda' '+create' '+freebusy' ;;
+        '#0') __hark_add "$3" '+agenda' '+calendars' '+create' '+delete' '+find-time' '+freebusy' '+get' '+rsvp' '+update' ;;
       esac
       ;;
     'hark contact')
@@ -561,6 +653,12 @@ __hark_values() {
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
+    'hark mcp')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
     'hark completion')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
@@ -572,7 +670,7 @@ __hark_values() {
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
-        '#0') __hark_add "$3" 'auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'schema' 'completion' ;;
+        '#0') __hark_add "$3" 'auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'schema' 'mcp' 'completion' ;;
       esac
       ;;
   esac
