@@ -147,7 +147,13 @@ export function resultsMarkdown(info: RunInfo, results: BenchResult[]): string {
       "The stand-in is what `deno task compile` compiles, run by Deno: the code-split bundle " +
         "of `scripts/bundle.ts`, run as `deno run --no-prompt --no-config <compile-time " +
         "permissions> bundle/main.js` from its folder. A compiled binary cannot be built here " +
-        "(`deno compile` downloads its runtime).\n",
+        "(`deno compile` downloads its runtime)." +
+        (info.baselineCommit
+          ? " The baseline's stand-in is its `main.ts` bundled into one file " +
+            "(`deno bundle --platform deno`), as that tree's own bundle test and benchmarks ran " +
+            "it; its `deno task hark` runs in its own folder."
+          : "") +
+        "\n",
     );
     for (const note of targets.notes as string[]) out.push(`- ${note}`);
     if ((targets.notes as string[]).length > 0) out.push("");
