@@ -134,6 +134,32 @@ Deno.test("the bundled CLI runs with exactly the compile-time permissions", asyn
   }
 });
 
+Deno.test("--version and --help read no config and open no keychain", async () => {
+  const { entry } = await builtBundle();
+  const home = await createHarkEnv({ HARK_KEYCHAIN: "vault" }); // not a backend
+  try {
+    await Deno.mkdir(join(home.dir, "config"), { recursive: true });
+    await Deno.writeTextFile(home.configPath, "{ not json");
+    const hark = (args: string[]) =>
+      run(
+        ["run", "--no-prompt", "--no-config", ...HARK_PERMISSIONS, entry, ...args],
+        home.env,
+        home.dir,
+      );
+    for (const args of [["--version"], ["--help"], ["calendar", "+agenda", "--help"]]) {
+      const out = await hark(args);
+      assert.equal(out.code, 0, `${args.join(" ")}: ${out.stderr}`);
+      assert.equal(out.stderr, "");
+    }
+    // The same config does stop a command that reads it.
+    const get = await hark(["config", "get", "preferences.output_format"]);
+    assert.equal(get.code, 2, get.stderr);
+    assert.match(get.stderr, /Cannot parse the config file/);
+  } finally {
+    await home.cleanup();
+  }
+});
+
 Deno.test("start-up loads no node: module: the entry's static imports stay in the bundle", async () => {
   const { dir } = await builtBundle();
   const graph = await staticGraph(dir, BUNDLE_ENTRY);
