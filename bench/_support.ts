@@ -1,7 +1,8 @@
 /**
- * Shared helpers of the benchmarks: the two ways to run hark (`deno run main.ts` and the bundled
- * single file), a throwaway home with a file keychain, timed subprocess runs with optional peak
- * RSS, the sandbox's test routes, signing in through the CLI, and summary statistics.
+ * Shared helpers of the benchmarks: the ways to run hark (`deno run main.ts`, and the code-split
+ * bundle that `deno task compile` compiles, run with the compile-time permissions), a throwaway
+ * home with a file keychain, timed subprocess runs with peak RSS, the Debian programs the
+ * benchmarks use, the sandbox's test routes, signing in through the CLI, and summary statistics.
  *
  * Benchmarks are not tests: nothing here asserts a timing. A step that does not work (a command
  * that exits non-zero, a sandbox route that answers an error) throws, so no figure is ever
@@ -13,6 +14,8 @@
 import { join } from "node:path";
 import { createHarkEnv, HARK_PERMISSIONS, MAIN_TS, REPO_ROOT } from "../tests/support/hark_env.ts";
 import type { LoggedRequest, RequestStats, Sandbox } from "../src/sandbox/mod.ts";
+import { bundleHark } from "../scripts/bundle.ts";
+import { findProgram } from "../scripts/test_packages.ts";
 
 export { REPO_ROOT };
 
@@ -26,6 +29,8 @@ export interface HarkTarget {
   args: string[];
   /** Working folder. */
   cwd: string;
+  /** The program; default this Deno. */
+  program?: string;
 }
 
 /** Options every benchmark takes. */
@@ -80,33 +85,88 @@ export function denoRunTarget(): HarkTarget {
 }
 
 /**
- * Bundles main.ts into one file (`deno bundle --platform deno`) in `dir`, the closest stand-in
- * for the compiled binary here, run with the compile-time permissions from an empty folder
- * without a config file.
+ * The stand-in for the compiled binary, which cannot be built here (`deno compile` downloads its
+ * runtime): the code-split bundle that `deno task compile` compiles, built by the same function
+ * (`scripts/bundle.ts`), run with the compile-time permissions, without a config file, from its
+ * own folder.
  *
  * @param dir a scratch folder
  * @throws {Error} when bundling fails
  */
 export async function bundleTarget(dir: string): Promise<HarkTarget> {
   const folder = join(dir, "bundle");
+  const entry = await bundleHark(folder);
+  const args = ["run", "--quiet", "--no-prompt", "--no-config", ...HARK_PERMISSIONS, entry];
+  return {
+    name: "bundle",
+    describe: `deno ${args.join(" ").replace(entry, "bundle/main.js")}`,
+    args,
+    cwd: folder,
+  };
+}
+
+/**
+ * The stand-in of another hark tree that has no `scripts/bundle.ts` (the main branch before the
+ * code-split build): `main.ts` bundled into one file, as that tree's bundle test and benchmarks
+ * ran it, with the same permissions.
+ *
+ * @param root the other tree
+ * @param dir a scratch folder
+ * @param name the target's name, such as `main_bundle`
+ * @throws {Error} when bundling fails
+ */
+export async function singleFileBundleTarget(
+  root: string,
+  dir: string,
+  name: string,
+): Promise<HarkTarget> {
+  const folder = join(dir, name);
   await Deno.mkdir(folder, { recursive: true });
   const file = join(folder, "hark.js");
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["bundle", "--quiet", "--platform", "deno", "--output", file, MAIN_TS],
-    cwd: REPO_ROOT,
+    args: ["bundle", "--quiet", "--platform", "deno", "--output", file, "main.ts"],
+    cwd: root,
     stdout: "piped",
     stderr: "piped",
   }).output();
   if (!out.success) {
-    throw new Error(`Cannot bundle "main.ts": ${new TextDecoder().decode(out.stderr)}`);
+    throw new Error(`Cannot bundle "${root}/main.ts": ${new TextDecoder().decode(out.stderr)}`);
   }
   const args = ["run", "--quiet", "--no-prompt", "--no-config", ...HARK_PERMISSIONS, file];
-  return {
-    name: "bundle",
-    describe: `deno ${args.join(" ").replace(file, "hark.js")}`,
-    args,
-    cwd: folder,
-  };
+  return { name, describe: `deno ${args.join(" ").replace(file, "hark.js")}`, args, cwd: folder };
+}
+
+/**
+ * Finds a program on `PATH`; when it is missing and this runs as root on Linux with apt-get,
+ * installs its Debian package first (`apt-get install -y`, after `apt-get update` if the first
+ * attempt fails).
+ *
+ * @param program the program, such as `gh`
+ * @param debianPackage its Debian package, such as `gh`
+ * @returns its path, or undefined when it is missing and cannot be installed here
+ */
+export async function ensureProgram(
+  program: string,
+  debianPackage: string,
+): Promise<string | undefined> {
+  const found = findProgram(program);
+  if (found) return found;
+  const canInstall = Deno.build.os === "linux" && Deno.uid() === 0 && findProgram("apt-get");
+  if (!canInstall) return undefined;
+  const apt = (...args: string[]) =>
+    new Deno.Command("apt-get", {
+      args,
+      env: { DEBIAN_FRONTEND: "noninteractive" },
+      stdin: "null",
+      stdout: "null",
+      stderr: "inherit",
+    }).output();
+  progress(`installing the Debian package "${debianPackage}" for ${program}`);
+  if (!(await apt("install", "-y", "-q", debianPackage)).success) {
+    await apt("update", "-q");
+    await apt("install", "-y", "-q", debianPackage);
+  }
+  return findProgram(program);
 }
 
 /** A throwaway home: config path, file keychain and data dir in a temp folder. */
@@ -166,7 +226,7 @@ export async function runTimed(
   options: RunOptions,
 ): Promise<TimedRun> {
   const started = performance.now();
-  const child = new Deno.Command(Deno.execPath(), {
+  const child = new Deno.Command(target.program ?? Deno.execPath(), {
     args: [...target.args, ...args],
     cwd: target.cwd,
     env: options.env,
@@ -231,43 +291,62 @@ async function sampleVmHwm(
   return { peakKiB, samples };
 }
 
+/** What {@link measurePeakRss} measured. */
+export interface RssRun {
+  /** Exit code. */
+  code: number;
+  /** Standard output. */
+  stdout: string;
+  /** Standard error (without the measurement's own line). */
+  stderr: string;
+  /** Wall time, ms. */
+  ms: number;
+  /** Peak resident set, KiB. */
+  peakKiB: number;
+  /** How it was measured. */
+  method: "rusage" | "vmhwm";
+}
+
 /**
- * Runs the command under `/usr/bin/time -f %M` and returns the child's maximum RSS in KiB (from
- * the kernel's rusage at exit), or undefined when `/usr/bin/time` is absent.
+ * Runs `deno <target args> <args>` and measures its peak resident set: the kernel's maximum RSS
+ * at exit through `/usr/bin/time -f %M` when `time` is given, else VmHWM sampled every 2 ms.
  *
  * @param target how to start hark
  * @param args the arguments after it
- * @param options environment and stdin
- * @throws {Error} when the command fails
+ * @param options the environment, and the path of GNU time
  */
-export async function maxRssByTime(
+export async function measurePeakRss(
   target: HarkTarget,
   args: string[],
-  options: RunOptions,
-): Promise<number | undefined> {
-  try {
-    await Deno.stat("/usr/bin/time");
-  } catch {
-    return undefined;
+  options: { env: Record<string, string>; time?: string },
+): Promise<RssRun> {
+  if (options.time === undefined) {
+    const run = await runTimed(target, args, { env: options.env, sampleRss: true });
+    return { ...run, peakKiB: run.peakRssKiB ?? 0, method: "vmhwm" };
   }
-  const report = await Deno.makeTempFile({ prefix: "hark-bench-time-" });
+  const report = await Deno.makeTempFile({ prefix: "hark-bench-rss-" });
   try {
-    const out = await new Deno.Command("/usr/bin/time", {
-      args: ["-f", "%M", "-o", report, Deno.execPath(), ...target.args, ...args],
+    const started = performance.now();
+    const out = await new Deno.Command(options.time, {
+      args: ["-f", "%M", "-o", report, target.program ?? Deno.execPath(), ...target.args, ...args],
       cwd: target.cwd,
       env: options.env,
       clearEnv: true,
       stdin: "null",
-      stdout: "null",
+      stdout: "piped",
       stderr: "piped",
     }).output();
-    if (!out.success) {
-      throw new Error(
-        `Cannot measure "hark ${args.join(" ")}": exit ${out.code}: ` +
-          new TextDecoder().decode(out.stderr).slice(0, 2000),
-      );
-    }
-    return Number((await Deno.readTextFile(report)).trim().split("\n").at(-1));
+    const ms = performance.now() - started;
+    const decoder = new TextDecoder();
+    const lines = (await Deno.readTextFile(report)).trim().split("\n");
+    return {
+      code: out.code,
+      stdout: decoder.decode(out.stdout),
+      stderr: decoder.decode(out.stderr),
+      ms,
+      peakKiB: Number(lines.at(-1)),
+      method: "rusage",
+    };
   } finally {
     await Deno.remove(report);
   }

@@ -1,19 +1,25 @@
 /**
  * Runs hark's benchmarks in turn and prints one JSON object per benchmark on stdout
- * (`{"bench": "startup", ...figures}`); progress goes to stderr.
+ * (`{"bench": "targets", ...figures}`), then issue 16's targets with their ratios; progress
+ * goes to stderr. When the `targets` benchmark ran, it writes `bench/RESULTS.md` and appends a
+ * line to `bench/history.jsonl` (unless `--no-write`).
  *
  * A benchmark that fails prints `{"bench": name, "error": message}` instead, the others still
  * run, and the exit code is 1.
  *
- * Usage: `deno task bench [--only <name>[,<name>…]] [--target deno_run|bundle]`
+ * Usage: `deno task bench [--only <name>[,<name>…]] [--target deno_run|bundle]
+ * [--baseline <folder>] [--no-write]`
  *
- * Benchmarks: startup, agenda_split, connection_reuse, send_overhead, agenda_memory. hark runs
- * two ways: from source (`deno run --no-check … main.ts`) and as the bundled single file
- * (`deno bundle --platform deno`), the closest stand-in here for the compiled binary.
+ * Benchmarks: targets (the table of issue 16, against `gh --version`, which it installs from
+ * Debian when missing), agenda_split (the 40-day split), connection_reuse, send_overhead. hark
+ * runs from source (`deno run --no-check … main.ts`) and as the stand-in for the compiled binary
+ * (the code-split bundle `deno task compile` compiles). `--baseline` adds another checkout of
+ * hark (such as main) to the targets' rounds, for before/after figures from one run.
  *
  * @module
  */
 
+import { join } from "node:path";
 import {
   type BenchOptions,
   type BenchResult,
@@ -22,20 +28,24 @@ import {
   type HarkTarget,
   loadAverage,
   progress,
+  REPO_ROOT,
+  singleFileBundleTarget,
 } from "./_support.ts";
-import { benchStartup } from "./startup.ts";
+import { benchTargets, type TargetRow } from "./targets.ts";
 import { benchAgendaSplit } from "./agenda_split.ts";
 import { benchConnectionReuse } from "./connection_reuse.ts";
 import { benchSendOverhead } from "./send_overhead.ts";
-import { benchAgendaMemory } from "./agenda_memory.ts";
+import { historyLine, resultsMarkdown, type RunInfo, targetsText } from "./report.ts";
+
+/** The options every benchmark gets: the common ones and an optional baseline tree. */
+type RunOptions = BenchOptions & { baseline?: { bundle: HarkTarget; root: string } };
 
 /** Every benchmark by name, in the order they run. */
-export const BENCHMARKS: Record<string, (options: BenchOptions) => Promise<BenchResult>> = {
-  startup: benchStartup,
+export const BENCHMARKS: Record<string, (options: RunOptions) => Promise<BenchResult>> = {
+  targets: benchTargets,
   agenda_split: benchAgendaSplit,
   connection_reuse: benchConnectionReuse,
   send_overhead: benchSendOverhead,
-  agenda_memory: benchAgendaMemory,
 };
 
 /** The parsed command line. */
@@ -44,6 +54,10 @@ export interface BenchArgs {
   only: string[];
   /** The targets to measure. */
   targets: string[];
+  /** Another checkout of hark to compare with, in the targets' rounds. */
+  baseline?: string;
+  /** Whether to write RESULTS.md and history.jsonl. */
+  write: boolean;
 }
 
 const TARGETS = ["deno_run", "bundle"];
@@ -55,7 +69,7 @@ const TARGETS = ["deno_run", "bundle"];
  * @throws {Error} naming an unknown flag, benchmark or target
  */
 export function parseBenchArgs(args: string[]): BenchArgs {
-  const parsed: BenchArgs = { only: Object.keys(BENCHMARKS), targets: TARGETS };
+  const parsed: BenchArgs = { only: Object.keys(BENCHMARKS), targets: TARGETS, write: true };
   for (let i = 0; i < args.length; i++) {
     const [flag, inline] = args[i].split(/=(.*)/s, 2);
     const value = () => {
@@ -77,8 +91,15 @@ export function parseBenchArgs(args: string[]): BenchArgs {
       if (unknown !== undefined) {
         throw new Error(`Unknown target "${unknown}": expected one of ${TARGETS.join(", ")}`);
       }
+    } else if (flag === "--baseline") {
+      parsed.baseline = value().join(",");
+    } else if (flag === "--no-write" && inline === undefined) {
+      parsed.write = false;
     } else {
-      throw new Error(`Unknown flag "${args[i]}": expected --only <name> or --target <name>`);
+      throw new Error(
+        `Unknown flag "${args[i]}": expected --only <name>, --target <name>, ` +
+          "--baseline <folder> or --no-write",
+      );
     }
   }
   return parsed;
@@ -92,40 +113,107 @@ async function main(): Promise<number> {
     console.error((error as Error).message);
     return 2;
   }
+  const commit = await gitCommit(REPO_ROOT);
   const scratch = await Deno.makeTempDir({ prefix: "hark-bench-" });
   try {
     const targets: HarkTarget[] = [];
     if (args.targets.includes("deno_run")) targets.push(denoRunTarget());
     if (args.targets.includes("bundle")) {
-      progress("bundling main.ts");
+      progress("bundling main.ts (code-split, as deno task compile does)");
       targets.push(await bundleTarget(scratch));
     }
-    let failed = 0;
+    let baseline: RunOptions["baseline"];
+    if (args.baseline) {
+      progress(`bundling the baseline ${args.baseline}`);
+      baseline = {
+        bundle: await singleFileBundleTarget(args.baseline, scratch, "baseline_bundle"),
+        root: args.baseline,
+      };
+    }
+    const loadBefore = await loadAverage();
+    const results: BenchResult[] = [];
     for (const name of args.only) {
       progress(`${name}: starting`);
       const started = performance.now();
-      const loadBefore = await loadAverage();
+      const before = await loadAverage();
+      let result: BenchResult;
       try {
-        const result = await BENCHMARKS[name]({ targets, scratch });
+        result = await BENCHMARKS[name]({ targets, scratch, baseline });
         const seconds = Math.round((performance.now() - started) / 100) / 10;
-        console.log(JSON.stringify({
-          ...result,
-          seconds,
-          loadavg_before: loadBefore,
-          loadavg_after: await loadAverage(),
-        }));
+        result = { ...result, seconds, loadavg_before: before, loadavg_after: await loadAverage() };
         progress(`${name}: done in ${seconds} s`);
       } catch (error) {
-        failed++;
         const message = error instanceof Error ? error.message : String(error);
-        console.log(JSON.stringify({ bench: name, error: message }));
+        result = { bench: name, error: message };
         progress(`${name}: failed: ${message}`);
       }
+      results.push(result);
+      console.log(JSON.stringify(result));
     }
-    return failed === 0 ? 0 : 1;
+    const targetsResult = results.find((r) => r.bench === "targets" && !("error" in r));
+    if (targetsResult) console.log("\n" + targetsText(targetsResult.rows as TargetRow[]));
+    if (targetsResult && args.write) {
+      const info: RunInfo = {
+        date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+        commit,
+        baselineCommit: args.baseline ? await gitCommit(args.baseline) : undefined,
+        load: { before: loadBefore, after: await loadAverage() },
+        machine: await machine(),
+      };
+      const resultsPath = join(REPO_ROOT, "bench", "RESULTS.md");
+      await Deno.writeTextFile(resultsPath, resultsMarkdown(info, results));
+      // As the repository's formatter lays it out, so that `deno fmt --check` stays clean.
+      await new Deno.Command(Deno.execPath(), {
+        args: ["fmt", "--quiet", resultsPath],
+        cwd: REPO_ROOT,
+      }).output();
+      await Deno.writeTextFile(
+        join(REPO_ROOT, "bench", "history.jsonl"),
+        historyLine(info, targetsResult.rows as TargetRow[]),
+        { append: true },
+      );
+      progress("wrote bench/RESULTS.md and a line of bench/history.jsonl");
+    }
+    return results.some((r) => "error" in r) ? 1 : 0;
   } finally {
     await Deno.remove(scratch, { recursive: true });
   }
+}
+
+/** The short commit of a checkout, with `+dirty` when its tracked files differ from it. */
+async function gitCommit(dir: string): Promise<string> {
+  const git = async (...args: string[]) => {
+    const out = await new Deno.Command("git", { args: ["-C", dir, ...args], stderr: "null" })
+      .output();
+    return out.success ? new TextDecoder().decode(out.stdout).trim() : "";
+  };
+  const commit = await git("rev-parse", "--short", "HEAD");
+  if (commit === "") return `${dir} (not a git checkout)`;
+  const changed = (await git("status", "--porcelain", "--untracked-files=no"))
+    .split("\n")
+    .filter((line) => line !== "" && !/bench\/(RESULTS\.md|history\.jsonl)$/.test(line));
+  return changed.length > 0 ? `${commit}+dirty` : commit;
+}
+
+/** Facts about this machine for RESULTS.md. */
+async function machine(): Promise<Record<string, string>> {
+  const read = async (path: string) => {
+    try {
+      return await Deno.readTextFile(path);
+    } catch {
+      return "";
+    }
+  };
+  const cpu = /^model name\s*:\s*(.+)$/m.exec(await read("/proc/cpuinfo"))?.[1] ?? "unknown";
+  const memKiB = Number(/^MemTotal:\s+(\d+)/m.exec(await read("/proc/meminfo"))?.[1] ?? 0);
+  const os = /^PRETTY_NAME="?([^"\n]+)"?/m.exec(await read("/etc/os-release"))?.[1] ??
+    Deno.build.os;
+  return {
+    CPU: `${cpu}, ${navigator.hardwareConcurrency} cores`,
+    memory: `${Math.round(memKiB / 1_048_576)} GiB`,
+    OS: `${os}, kernel ${Deno.osRelease()}`,
+    Deno: `${Deno.version.deno} (V8 ${Deno.version.v8})`,
+  };
 }
 
 if (import.meta.main) Deno.exit(await main());

@@ -5,13 +5,24 @@ Deno.test("parseBenchArgs() runs every benchmark on both targets by default", ()
   assert.deepEqual(parseBenchArgs([]), {
     only: Object.keys(BENCHMARKS),
     targets: ["deno_run", "bundle"],
+    write: true,
   });
 });
 
 Deno.test("parseBenchArgs() takes --only and --target, spaced, inline or comma separated", () => {
-  assert.deepEqual(parseBenchArgs(["--only", "startup,agenda_memory", "--target=bundle"]), {
-    only: ["startup", "agenda_memory"],
+  assert.deepEqual(parseBenchArgs(["--only", "targets,agenda_split", "--target=bundle"]), {
+    only: ["targets", "agenda_split"],
     targets: ["bundle"],
+    write: true,
+  });
+});
+
+Deno.test("parseBenchArgs() takes a baseline checkout and --no-write", () => {
+  assert.deepEqual(parseBenchArgs(["--baseline", "/tmp/main", "--no-write"]), {
+    only: Object.keys(BENCHMARKS),
+    targets: ["deno_run", "bundle"],
+    baseline: "/tmp/main",
+    write: false,
   });
 });
 

@@ -1,11 +1,21 @@
 /**
- * Bundles main.ts into one file and runs it with exactly the permissions the binary is compiled
- * with, so a missing permission or a bundling problem fails here rather than in a user's binary.
+ * Builds what `deno task compile` compiles (the code-split bundle of `scripts/bundle.ts`) and
+ * runs it with exactly the permissions the binary is compiled with, so a missing permission or
+ * a bundling problem fails here rather than in a user's binary. Also checks what start-up loads:
+ * the entry's static imports reach no `node:` module.
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import denoJson from "../deno.json" with { type: "json" };
+import {
+  BUNDLE_ENTRY,
+  bundleHark,
+  chunkImports,
+  chunkNames,
+  deferNodeModule,
+  staticGraph,
+} from "../scripts/bundle.ts";
 import { compileArgs, TARGETS } from "../scripts/compile.ts";
 import { HARK_PERMISSIONS } from "../scripts/permissions.ts";
 import { createHarkEnv, denoDirEnv, REPO_ROOT } from "./support/hark_env.ts";
@@ -32,15 +42,24 @@ async function run(args: string[], env: Record<string, string>, cwd = REPO_ROOT,
   };
 }
 
+/** Builds the bundle once for the tests of this file; it is removed when they end. */
+let built: Promise<{ dir: string; entry: string }> | undefined;
+function builtBundle(): Promise<{ dir: string; entry: string }> {
+  built ??= (async () => {
+    const dir = await Deno.makeTempDir({ prefix: "hark-bundle-test-" });
+    globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+    const entry = await bundleHark(dir, {
+      env: { PATH: Deno.env.get("PATH") ?? "", ...denoDirEnv() },
+    });
+    return { dir, entry };
+  })();
+  return built;
+}
+
 Deno.test("the bundled CLI runs with exactly the compile-time permissions", async () => {
   const home = await createHarkEnv();
   try {
-    const bundle = join(home.dir, "hark.js");
-    const built = await run(
-      ["bundle", "--quiet", "--platform", "deno", "--output", bundle, "main.ts"],
-      {},
-    );
-    assert.equal(built.code, 0, built.stderr);
+    const { entry: bundle } = await builtBundle();
     // Run from an empty folder so nothing but the bundle itself is loaded.
     const hark = (args: string[]) =>
       run(
@@ -114,7 +133,24 @@ Deno.test("the bundled CLI runs with exactly the compile-time permissions", asyn
     const answers = mcp.stdout.trim().split("\n").map((line) => JSON.parse(line));
     assert.equal(answers[0].result.serverInfo.name, "hark");
     assert.ok(answers[1].result.tools.some((t: { name: string }) => t.name === "calendar_agenda"));
-    for (const out of [version, help, set, get, init, stored, reference, mcp]) {
+
+    // A shortcut: its service, the framework and the time code load from their chunks.
+    const preview = await hark([
+      "calendar",
+      "+agenda",
+      "--start",
+      "2026-01-01",
+      "--end",
+      "2026-03-31",
+      "--dry-run",
+      "--format",
+      "json",
+    ]);
+    assert.equal(preview.code, 0, preview.stderr);
+    const requests = JSON.parse(preview.stdout) as { method: string; url: string }[];
+    assert.ok(requests.length > 0);
+    for (const r of requests) assert.match(`${r.method} ${r.url}`, /^GET .*\/instance_view\?/);
+    for (const out of [version, help, set, get, init, stored, reference, mcp, preview]) {
       assert.doesNotMatch(out.stderr, /PermissionDenied|Requires .* access|\s{4}at /);
     }
   } finally {
@@ -122,13 +158,110 @@ Deno.test("the bundled CLI runs with exactly the compile-time permissions", asyn
   }
 });
 
+Deno.test("--version and --help read no config and open no keychain", async () => {
+  const { entry } = await builtBundle();
+  const home = await createHarkEnv({ HARK_KEYCHAIN: "vault" }); // not a backend
+  try {
+    await Deno.mkdir(join(home.dir, "config"), { recursive: true });
+    await Deno.writeTextFile(home.configPath, "{ not json");
+    const hark = (args: string[]) =>
+      run(
+        ["run", "--no-prompt", "--no-config", ...HARK_PERMISSIONS, entry, ...args],
+        home.env,
+        home.dir,
+      );
+    for (const args of [["--version"], ["--help"], ["calendar", "+agenda", "--help"]]) {
+      const out = await hark(args);
+      assert.equal(out.code, 0, `${args.join(" ")}: ${out.stderr}`);
+      assert.equal(out.stderr, "");
+    }
+    // The same settings do stop a command that reads them.
+    const get = await hark(["config", "get", "preferences.output_format"]);
+    assert.equal(get.code, 2, get.stderr);
+    assert.match(get.stderr, /Invalid HARK_KEYCHAIN "vault"/);
+    const fixed = await run(
+      ["run", "--no-prompt", "--no-config", ...HARK_PERMISSIONS, entry, "config", "get", "x"],
+      { ...home.env, HARK_KEYCHAIN: "memory" },
+      home.dir,
+    );
+    assert.equal(fixed.code, 2, fixed.stderr);
+    assert.match(fixed.stderr, /Cannot parse the config file/);
+  } finally {
+    await home.cleanup();
+  }
+});
+
+Deno.test("start-up loads no node: module: the entry's static imports stay in the bundle", async () => {
+  const { dir } = await builtBundle();
+  const graph = await staticGraph(dir, BUNDLE_ENTRY);
+  assert.deepEqual(graph.external, [], "a node: import here costs 10-20 ms of every start-up");
+  // The prompt library and the spinner exist, in chunks of their own loaded on demand.
+  const lazy = (await Promise.all(
+    (await chunkNames(dir)).map(async (name) =>
+      chunkImports(await Deno.readTextFile(join(dir, name)))
+    ),
+  )).flatMap((imports) => imports.external);
+  assert.ok(lazy.includes("node:readline"), "the prompt library's chunk is missing");
+  assert.ok(lazy.includes("node:tty"));
+});
+
+Deno.test("every chunk is in deno compile's module graph of the entry", async () => {
+  const { dir, entry } = await builtBundle();
+  const info = await run(["info", "--json", "--no-config", entry], {});
+  assert.equal(info.code, 0, info.stderr);
+  const modules = (JSON.parse(info.stdout) as { modules: { specifier: string }[] }).modules
+    .map((m) => m.specifier.split("/").at(-1));
+  for (const name of await chunkNames(dir)) assert.ok(modules.includes(name), name);
+});
+
+Deno.test("chunks with CommonJS code load with the compile-time permissions", async () => {
+  const { dir } = await builtBundle();
+  const home = await createHarkEnv();
+  try {
+    const loader = join(home.dir, "load.js");
+    await Deno.writeTextFile(loader, "await import(new URL(Deno.args[0], 'file:///'));\n");
+    let checked = 0;
+    for (const name of await chunkNames(dir)) {
+      const text = await Deno.readTextFile(join(dir, name));
+      if (!/\b__require\(\s*["']/.test(text)) continue;
+      const path = join(dir, name);
+      const loaded = await run(
+        ["run", "--no-prompt", "--no-config", ...HARK_PERMISSIONS, loader, path],
+        home.env,
+        home.dir,
+      );
+      assert.equal(loaded.code, 0, `${name}: ${loaded.stderr}`);
+      checked++;
+    }
+    assert.ok(checked > 0, "no chunk requires a Node built-in: update this test");
+  } finally {
+    await home.cleanup();
+  }
+});
+
+Deno.test("deferNodeModule() defers createRequire and refuses an unknown way of importing it", () => {
+  const eager = 'import { createRequire as __deno_internal_createRequire } from "node:module";\n' +
+    "var __require = __deno_internal_createRequire(import.meta.url);\n";
+  const lazy = deferNodeModule(`var a = 1;\n${eager}export { __require };\n`);
+  assert.doesNotMatch(lazy, /from "node:module"/);
+  assert.match(lazy, /var __require = \(id\) =>/);
+  assert.equal(deferNodeModule("var a = 1;\n"), "var a = 1;\n");
+  assert.throws(
+    () => deferNodeModule('import { createRequire } from "node:module";\n'),
+    /Cannot defer "node:module"/,
+  );
+});
+
 Deno.test("the hark task, the compile script and the tests share one permission list", () => {
   const task = denoJson.tasks.hark;
   assert.equal(task, `deno run ${HARK_PERMISSIONS.join(" ")} main.ts`);
   for (const target of TARGETS) {
-    const args = compileArgs(target, "dist");
+    const args = compileArgs(target, "dist", "/tmp/bundle/main.js");
     for (const flag of HARK_PERMISSIONS) assert.ok(args.includes(flag), `${target} lacks ${flag}`);
     assert.ok(!args.includes("--allow-all") && !args.includes("-A"));
+    // What is compiled is the bundle's entry, with V8's code cache left on.
+    assert.equal(args.at(-1), "/tmp/bundle/main.js");
+    assert.ok(!args.includes("main.ts") && !args.includes("--no-code-cache"));
   }
   assert.equal(TARGETS.length, 6);
 });

@@ -2,10 +2,13 @@
  * Interactive prompts, only when stdin and stdout are terminals. Without a terminal a prompt
  * fails at once with exit 2, naming the flag that would have answered it.
  *
+ * The prompt library is imported when a prompt is actually shown: it brings Deno's Node
+ * compatibility layer (`node:readline`, `node:async_hooks`, `node:tty`), which costs more than
+ * the rest of hark's start-up together.
+ *
  * @module
  */
 
-import { confirm as askConfirm, input, password, select } from "@inquirer/prompts";
 import type { Context } from "../context.ts";
 import { CancelledError, ValidationError } from "../errors/mod.ts";
 
@@ -26,9 +29,14 @@ function requireTerminal(ctx: Context, question: string, flag: string): void {
   }
 }
 
-async function guard<T>(ctx: Context, ask: (signal: AbortSignal) => Promise<T>): Promise<T> {
+type Inquirer = typeof import("@inquirer/prompts");
+
+async function guard<T>(
+  ctx: Context,
+  ask: (inquirer: Inquirer, signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   try {
-    return await ask(ctx.signal);
+    return await ask(await import("@inquirer/prompts"), ctx.signal);
   } catch (error) {
     if (error instanceof Error && ["ExitPromptError", "AbortPromptError"].includes(error.name)) {
       throw new CancelledError("Cancelled at the prompt");
@@ -47,7 +55,10 @@ async function guard<T>(ctx: Context, ask: (signal: AbortSignal) => Promise<T>):
  */
 export function confirm(ctx: Context, question: string, flag: string): Promise<boolean> {
   requireTerminal(ctx, question, flag);
-  return guard(ctx, (signal) => askConfirm({ message: question, default: false }, { signal }));
+  return guard(
+    ctx,
+    ({ confirm }, signal) => confirm({ message: question, default: false }, { signal }),
+  );
 }
 
 /**
@@ -65,7 +76,7 @@ export function askText(
   options: { default?: string; validate?: (value: string) => string | true } = {},
 ): Promise<string> {
   requireTerminal(ctx, question, flag);
-  return guard(ctx, (signal) =>
+  return guard(ctx, ({ input }, signal) =>
     input(
       { message: question, default: options.default, validate: options.validate },
       { signal },
@@ -81,7 +92,7 @@ export function askText(
  */
 export function askSecret(ctx: Context, question: string, flag: string): Promise<string> {
   requireTerminal(ctx, question, flag);
-  return guard(ctx, (signal) =>
+  return guard(ctx, ({ password }, signal) =>
     password(
       { message: question, mask: "*", validate: (v) => (v.length > 0 ? true : "Required") },
       { signal },
@@ -103,5 +114,5 @@ export function askChoice<T extends string>(
   choices: { name: string; value: T }[],
 ): Promise<T> {
   requireTerminal(ctx, question, flag);
-  return guard(ctx, (signal) => select({ message: question, choices }, { signal }));
+  return guard(ctx, ({ select }, signal) => select({ message: question, choices }, { signal }));
 }

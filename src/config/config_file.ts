@@ -8,11 +8,11 @@
  * @module
  */
 
-import { basename, dirname, join } from "node:path";
 import type { Context } from "../context.ts";
 import { HarkError, ValidationError } from "../errors/mod.ts";
 import { shellQuote } from "../errors/shell_quote.ts";
 import { JsonInputError, readJson } from "../json/read_json.ts";
+import { baseName, joinPath, parentFolder } from "../path.ts";
 import { type Config, OUTPUT_FORMATS } from "./config.ts";
 import { isDefaultConfigPath, resolveConfigPath } from "./config_path.ts";
 import { explainWriteFailure } from "./file_error.ts";
@@ -126,7 +126,7 @@ export async function updateConfig(
         privateFolder: isDefaultConfigPath(ctx, path),
       });
     } catch (error) {
-      throw cannotWrite(path, error);
+      throw cannotWrite(ctx, path, error);
     }
     return next;
   });
@@ -141,11 +141,11 @@ export async function updateConfig(
  * @throws {ValidationError} naming the folder and the fix when it cannot be created
  */
 export async function ensureConfigFolder(ctx: Context, path: string): Promise<void> {
-  const folder = dirname(path);
+  const folder = parentFolder(ctx.os, path);
   try {
     if (!(await ctx.fs.exists(folder))) await ctx.fs.mkdir(folder, 0o700);
   } catch (error) {
-    throw cannotWrite(path, error);
+    throw cannotWrite(ctx, path, error);
   }
 }
 
@@ -154,22 +154,24 @@ export async function ensureConfigFolder(ctx: Context, path: string): Promise<vo
  * config lock, so no live writer of this file has one open.
  */
 async function removeLeftovers(ctx: Context, path: string): Promise<void> {
-  const pattern = new RegExp(`^${RegExp.escape(basename(path))}\\.[0-9a-f]{16}\\.tmp$`);
+  const pattern = new RegExp(`^${RegExp.escape(baseName(ctx.os, path))}\\.[0-9a-f]{16}\\.tmp$`);
   try {
-    for (const name of await ctx.fs.readDir(dirname(path))) {
-      if (pattern.test(name)) await ctx.fs.remove(join(dirname(path), name));
+    const folder = parentFolder(ctx.os, path);
+    for (const name of await ctx.fs.readDir(folder)) {
+      if (pattern.test(name)) await ctx.fs.remove(joinPath(ctx.os, folder, name));
     }
   } catch {
     // Tidying up is best effort; the write itself reports real problems.
   }
 }
 
-function cannotWrite(path: string, error: unknown): HarkError {
+function cannotWrite(ctx: Context, path: string, error: unknown): HarkError {
   if (error instanceof HarkError) return error;
   const { reason, suggestion } = explainWriteFailure(
     error,
     path,
     "point HARK_CONFIG at a file in a folder of yours",
+    ctx.os,
   );
   return new ValidationError(`Cannot write the config file "${path}": ${reason}`, {
     param: "HARK_CONFIG",

@@ -4,9 +4,9 @@
  * @module
  */
 
-import { join } from "node:path";
 import type { Context } from "../context.ts";
 import { ValidationError } from "../errors/mod.ts";
+import { joinPath } from "../path.ts";
 
 /**
  * The configuration file's path: `$HARK_CONFIG`, else `$XDG_CONFIG_HOME/hark/config.json`
@@ -32,11 +32,11 @@ export function resolveConfigPath(ctx: Pick<Context, "env" | "os" | "homeDir">):
 export function defaultConfigPath(ctx: Pick<Context, "env" | "os" | "homeDir">): string {
   if (ctx.os === "windows") {
     const appData = ctx.env.get("APPDATA");
-    if (appData) return join(appData, "hark", "config.json");
+    if (appData) return joinPath(ctx.os, appData, "hark", "config.json");
   }
   if (ctx.os === "linux") {
     const xdg = ctx.env.get("XDG_CONFIG_HOME");
-    if (xdg) return join(xdg, "hark", "config.json");
+    if (xdg) return joinPath(ctx.os, xdg, "hark", "config.json");
   }
   if (!ctx.homeDir) {
     throw new ValidationError(
@@ -45,9 +45,9 @@ export function defaultConfigPath(ctx: Pick<Context, "env" | "os" | "homeDir">):
     );
   }
   if (ctx.os === "darwin") {
-    return join(ctx.homeDir, "Library", "Application Support", "hark", "config.json");
+    return joinPath(ctx.os, ctx.homeDir, "Library", "Application Support", "hark", "config.json");
   }
-  return join(ctx.homeDir, ".config", "hark", "config.json");
+  return joinPath(ctx.os, ctx.homeDir, ".config", "hark", "config.json");
 }
 
 /**

@@ -34,13 +34,13 @@ Deno.test("resolveConfigPath() uses Application Support on macOS", () => {
   );
 });
 
-Deno.test("resolveConfigPath() uses APPDATA on Windows", () => {
+Deno.test("resolveConfigPath() uses APPDATA on Windows, with Windows separators", () => {
   const ctx = createTestContext({
     os: "windows",
-    homeDir: "/Users/ada",
-    env: { APPDATA: "/AppData/Roaming" },
+    homeDir: "C:\\Users\\ada",
+    env: { APPDATA: "C:\\Users\\ada\\AppData\\Roaming\\" },
   });
-  assert.equal(resolveConfigPath(ctx), join("/AppData/Roaming", "hark", "config.json"));
+  assert.equal(resolveConfigPath(ctx), "C:\\Users\\ada\\AppData\\Roaming\\hark\\config.json");
 });
 
 Deno.test("resolveConfigPath() fails naming HARK_CONFIG when there is no home", () => {

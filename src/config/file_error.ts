@@ -4,7 +4,8 @@
  * @module
  */
 
-import { dirname } from "node:path";
+import type { OsName } from "../context.ts";
+import { parentFolder } from "../path.ts";
 
 /** A file failure explained: what is wrong and how to fix it. */
 export interface FileFailure {
@@ -22,12 +23,17 @@ export interface FileFailure {
  * @param elsewhere how to choose another place, such as `point HARK_CONFIG at another file`
  * @example
  * ```ts
- * explainWriteFailure(new Deno.errors.PermissionDenied(), "/etc/hark/config.json", "set HARK_CONFIG");
+ * explainWriteFailure(new Deno.errors.PermissionDenied(), "/etc/hark/config.json", "set HARK_CONFIG", "linux");
  * // { reason: 'permission denied in "/etc/hark"', suggestion: 'Make "/etc/hark" writable … }
  * ```
  */
-export function explainWriteFailure(error: unknown, path: string, elsewhere: string): FileFailure {
-  const folder = dirname(path);
+export function explainWriteFailure(
+  error: unknown,
+  path: string,
+  elsewhere: string,
+  os: OsName,
+): FileFailure {
+  const folder = parentFolder(os, path);
   if (error instanceof Deno.errors.PermissionDenied) {
     return {
       reason: `permission denied in "${folder}"`,

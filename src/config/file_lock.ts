@@ -64,7 +64,7 @@ export async function withFileLock<T>(
       await ctx.fs.createExclusive(lockPath, JSON.stringify(mine));
       break;
     } catch (error) {
-      if (!(error instanceof Deno.errors.AlreadyExists)) throw cannotLock(lockPath, error);
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw cannotLock(ctx, lockPath, error);
     }
     const holder = await readHolder(ctx, lockPath);
     if (holder && await isAbandoned(ctx, lockPath, holder, staleMs)) {
@@ -87,9 +87,14 @@ export async function withFileLock<T>(
   }
 }
 
-function cannotLock(lockPath: string, error: unknown): HarkError {
+function cannotLock(ctx: Context, lockPath: string, error: unknown): HarkError {
   if (error instanceof HarkError) return error;
-  const { reason, suggestion } = explainWriteFailure(error, lockPath, "use another config file");
+  const { reason, suggestion } = explainWriteFailure(
+    error,
+    lockPath,
+    "use another config file",
+    ctx.os,
+  );
   return new HarkError(ExitCode.General, "lock", `Cannot take the lock "${lockPath}": ${reason}`, {
     suggestion,
     command: "",

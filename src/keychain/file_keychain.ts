@@ -10,9 +10,9 @@
  * @module
  */
 
-import { join } from "node:path";
 import type { Context } from "../context.ts";
 import { HarkError } from "../errors/mod.ts";
+import { joinPath } from "../path.ts";
 import { checkKeychainPath, type Keychain, KeychainError } from "./keychain.ts";
 
 const BACKEND = "file";
@@ -60,12 +60,12 @@ export interface FileKeychainOptions {
  */
 export function fileKeychainDir(ctx: Context): string {
   const explicit = ctx.env.get("HARK_DATA_DIR");
-  if (explicit) return join(explicit, "keychain");
+  if (explicit) return joinPath(ctx.os, explicit, "keychain");
   const xdg = ctx.env.get("XDG_DATA_HOME");
-  if (xdg) return join(xdg, "hark", "keychain");
+  if (xdg) return joinPath(ctx.os, xdg, "hark", "keychain");
   if (ctx.os === "windows") {
     const local = ctx.env.get("LOCALAPPDATA");
-    if (local) return join(local, "hark", "keychain");
+    if (local) return joinPath(ctx.os, local, "hark", "keychain");
   }
   if (!ctx.homeDir) {
     throw new KeychainError(
@@ -75,10 +75,12 @@ export function fileKeychainDir(ctx: Context): string {
     );
   }
   if (ctx.os === "darwin") {
-    return join(ctx.homeDir, "Library", "Application Support", "hark", "keychain");
+    return joinPath(ctx.os, ctx.homeDir, "Library", "Application Support", "hark", "keychain");
   }
-  if (ctx.os === "windows") return join(ctx.homeDir, "AppData", "Local", "hark", "keychain");
-  return join(ctx.homeDir, ".local", "share", "hark", "keychain");
+  if (ctx.os === "windows") {
+    return joinPath(ctx.os, ctx.homeDir, "AppData", "Local", "hark", "keychain");
+  }
+  return joinPath(ctx.os, ctx.homeDir, ".local", "share", "hark", "keychain");
 }
 
 /**
@@ -220,7 +222,7 @@ export class FileKeychain implements Keychain {
   }
 
   #file(path: string): string {
-    return join(this.dir, fileNameOfPath(checkKeychainPath(path)));
+    return joinPath(this.#ctx.os, this.dir, fileNameOfPath(checkKeychainPath(path)));
   }
 
   #password(path: string): string {

@@ -184,7 +184,7 @@ Deno.test("fileKeychainDir() follows HARK_DATA_DIR, XDG_DATA_HOME, then the OS d
     at({}, "darwin"),
     join("/home/u", "Library", "Application Support", "hark", "keychain"),
   );
-  assert.equal(at({ LOCALAPPDATA: "/l" }, "windows"), join("/l", "hark", "keychain"));
+  assert.equal(at({ LOCALAPPDATA: "C:\\l" }, "windows"), "C:\\l\\hark\\keychain");
   assert.throws(
     () => fileKeychainDir(createTestContext({})),
     /Cannot locate the file keychain: no home folder and no HARK_DATA_DIR/,

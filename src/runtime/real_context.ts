@@ -1,16 +1,26 @@
 /**
  * The real {@link Context}: the one place, besides `main.ts`, that touches `Deno.*`, global
- * `fetch` and the system clock. Everything expensive (the HTTP client, the keychain backend) is
- * created on first use, so `--help` and `--version` stay fast.
+ * `fetch` and the system clock. Everything expensive (the HTTP client, the keychain backend and
+ * its code) is created on first use, so `--help` and `--version` stay fast. Nothing here imports
+ * a `node:` module: the first one starts Deno's Node compatibility layer, about 10 ms of every
+ * start-up (measured: an empty script 16.9 ms, one importing `node:path` 27 ms); see
+ * `src/path.ts`.
  *
  * @module
  */
 
-import { dirname } from "node:path";
 import type { Context, Env, FileSystem, OsName, RunOptions, RunResult } from "../context.ts";
 import { ValidationError } from "../errors/mod.ts";
+import { keychainBackendName } from "../keychain/backend_name.ts";
 import type { Keychain } from "../keychain/keychain.ts";
-import { selectKeychain } from "../keychain/select_keychain.ts";
+import { parentFolder } from "../path.ts";
+
+/** The operating system, as hark tells them apart. */
+const SYSTEM_OS: OsName = Deno.build.os === "darwin"
+  ? "darwin"
+  : Deno.build.os === "windows"
+  ? "windows"
+  : "linux";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -31,20 +41,17 @@ export function createRealContext(options: RealContextOptions): Context {
     get: (name) => Deno.env.get(name),
     toObject: () => Deno.env.toObject(),
   };
-  const os: OsName = Deno.build.os === "darwin"
-    ? "darwin"
-    : Deno.build.os === "windows"
-    ? "windows"
-    : "linux";
+  const os = SYSTEM_OS;
   let client: Deno.HttpClient | undefined;
   const sharedFetch: typeof fetch = (input, init) => {
     client ??= Deno.createHttpClient({ poolMaxIdlePerHost: 100, poolIdleTimeout: 90_000 });
     return fetch(input, { ...init, client });
   };
-  let keychain: Keychain | undefined;
   const stderr = stream(Deno.stderr);
   const debugOn = ["1", "true"].includes(env.get("HARK_DEBUG") ?? "");
   const started = Date.now();
+  let timeZone: string | undefined;
+  let keychain: Keychain | undefined;
   const context: Context = {
     now: () => Date.now(),
     sleep,
@@ -62,14 +69,16 @@ export function createRealContext(options: RealContextOptions): Context {
       if (debugOn) stderr.write(`[debug] ${line}\n`);
     },
     status: statusLine(stderr, () => Date.now() - started),
-    timeZone: systemTimeZone(),
+    get timeZone(): string {
+      return timeZone ??= systemTimeZone();
+    },
     run,
     fs: realFileSystem,
     os,
     homeDir: env.get(os === "windows" ? "USERPROFILE" : "HOME"),
     signal: options.signal,
     get keychain(): Keychain {
-      return (keychain ??= selectKeychain(context));
+      return (keychain ??= lazyKeychain(context));
     },
     randomUUID: () => crypto.randomUUID(),
     randomBytes: (length) => crypto.getRandomValues(new Uint8Array(length)),
@@ -130,10 +139,36 @@ function statusLine(
   };
 }
 
-/** The IANA zone of this process (Deno reads `TZ`), or UTC when the system names none. */
-function systemTimeZone(): string {
+/**
+ * The keychain `HARK_KEYCHAIN` chooses, its backend's code imported on the first call (the
+ * backends and their helpers are most of the keychain code, and `--help` never needs them).
+ * Its `backend` name is known at once.
+ */
+function lazyKeychain(ctx: Context): Keychain {
+  let loading: Promise<Keychain> | undefined;
+  const load = () =>
+    loading ??= import("../keychain/select_keychain.ts").then((m) => m.selectKeychain(ctx));
+  return {
+    get backend() {
+      return keychainBackendName(ctx);
+    },
+    get: async (path) => (await load()).get(path),
+    set: async (path, secret) => (await load()).set(path, secret),
+    delete: async (path) => (await load()).delete(path),
+    list: async () => (await load()).list(),
+  };
+}
+
+/**
+ * The IANA zone of this process (Deno reads `TZ`), or UTC when the system names none or one
+ * that is not a zone. Read through Temporal, which hark's time code uses anyway:
+ * `Intl.DateTimeFormat()` would load ICU's locale data, about 15 ms, for nothing else.
+ */
+export function systemTimeZone(): string {
   try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+    const zone = Temporal.Now.timeZoneId();
+    Temporal.Now.zonedDateTimeISO(zone);
+    return zone;
   } catch {
     return "UTC";
   }
@@ -209,7 +244,7 @@ export const realFileSystem: FileSystem = {
     const { file, tmp } = await createTempFile(path, mode);
     try {
       try {
-        await secureFolder(dirname(path), file, options.privateFolder === true);
+        await secureFolder(parentFolder(SYSTEM_OS, path), file, options.privateFolder === true);
         await ensureMode(file, tmp, mode);
         let offset = 0;
         while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
@@ -261,7 +296,7 @@ export const realFileSystem: FileSystem = {
     const { file, tmp } = await createTempFile(path, 0o600);
     try {
       try {
-        await secureFolder(dirname(path), file, false);
+        await secureFolder(parentFolder(SYSTEM_OS, path), file, false);
         const bytes = encoder.encode(data);
         let offset = 0;
         while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));

@@ -1,0 +1,233 @@
+/**
+ * What a run of the benchmarks writes: the targets table printed on stdout, `bench/RESULTS.md`
+ * (the table, the other benchmarks' figures, the machine and its load, and the raw output), and
+ * one line of `bench/history.jsonl` (date, commit, load, ratios). Pure functions of the run's
+ * results.
+ *
+ * @module
+ */
+
+import type { BenchResult } from "./_support.ts";
+import type { Figures, TargetRow } from "./targets.ts";
+
+/** Where and when a run happened. */
+export interface RunInfo {
+  /** ISO date and time (UTC). */
+  date: string;
+  /** The commit measured (`git rev-parse --short HEAD`), with `+dirty` when the tree differs. */
+  commit: string;
+  /** The baseline tree's commit, when one was compared. */
+  baselineCommit?: string;
+  /** Load average (1, 5, 15 min) before the first benchmark and after the last. */
+  load: { before: number[] | null; after: number[] | null };
+  /** Facts about the machine, as label → value. */
+  machine: Record<string, string>;
+}
+
+const fmt = (x: number | undefined, digits = 2) => x === undefined ? "–" : x.toFixed(digits);
+const spread = (f: Figures | undefined, unit: string) =>
+  f ? `${f.median} ${unit} (${f.min}–${f.max})` : "–";
+
+/**
+ * The targets table in Markdown: each row's ratio, the spread of same-round ratios, hark's and
+ * the reference's figures, and whether the target is met; a baseline column when compared.
+ *
+ * @param rows the rows of the targets benchmark
+ */
+export function targetsTable(rows: TargetRow[]): string {
+  const baseline = rows.some((r) => r.baseline);
+  const head = [
+    "measure",
+    "target",
+    ...(baseline ? ["before (baseline)"] : []),
+    "ratio",
+    "per-round ratio min / median / max",
+    "hark median (min–max)",
+    "reference median (min–max)",
+    "met",
+  ];
+  const lines = [`| ${head.join(" | ")} |`, `|${head.map(() => " --- ").join("|")}|`];
+  for (const r of rows) {
+    const cells = r.skipped
+      ? [
+        r.measure,
+        `≤ ${fmt(r.target)}`,
+        ...(baseline ? ["–"] : []),
+        "skipped",
+        r.skipped,
+        "–",
+        "–",
+        "–",
+      ]
+      : [
+        r.measure,
+        `≤ ${fmt(r.target)}`,
+        ...(baseline ? [fmt(r.baseline?.ratio)] : []),
+        `**${fmt(r.ratio)}**`,
+        `${fmt(r.per_round?.min)} / ${fmt(r.per_round?.median)} / ${fmt(r.per_round?.max)}`,
+        spread(r.hark, r.unit),
+        spread(r.reference, r.unit),
+        r.met ? "yes" : "**no**",
+      ];
+    lines.push(`| ${cells.join(" | ")} |`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+/**
+ * The targets as plain text lines for the terminal: `ratio (min / median / max per round)`.
+ *
+ * @param rows the rows of the targets benchmark
+ */
+export function targetsText(rows: TargetRow[]): string {
+  return rows.map((r) => {
+    if (r.skipped) return `skipped  ${r.measure}: ${r.skipped}`;
+    const before = r.baseline ? `, before ${fmt(r.baseline.ratio)}` : "";
+    return `${r.met ? "met    " : "MISSED "}  ${fmt(r.ratio)} ≤ ${fmt(r.target)}  ` +
+      `(per round ${fmt(r.per_round?.min)} / ${fmt(r.per_round?.median)} / ` +
+      `${fmt(r.per_round?.max)}${before})  ${r.measure}`;
+  }).join("\n") + "\n";
+}
+
+/**
+ * The line appended to `bench/history.jsonl`.
+ *
+ * @param info the run
+ * @param rows the rows of the targets benchmark
+ */
+export function historyLine(info: RunInfo, rows: TargetRow[]): string {
+  const ratios: Record<string, number | null> = {};
+  for (const r of rows) ratios[r.id] = r.ratio ?? null;
+  return JSON.stringify({
+    date: info.date,
+    commit: info.commit,
+    load_before: info.load.before,
+    ratios,
+    all_met: rows.every((r) => r.met === true),
+  }) + "\n";
+}
+
+/**
+ * The whole `bench/RESULTS.md`.
+ *
+ * @param info the run
+ * @param results every benchmark's result, in the order they ran
+ */
+export function resultsMarkdown(info: RunInfo, results: BenchResult[]): string {
+  const out: string[] = [];
+  out.push("# hark benchmarks: results\n");
+  out.push(
+    `Written by \`deno task bench\` on ${info.date}, commit \`${info.commit}\`` +
+      (info.baselineCommit ? `, compared with \`${info.baselineCommit}\` (the baseline)` : "") +
+      ". Every figure below was measured in that run; the raw output is at the end. " +
+      "Benchmarks are not tests: nothing asserts a timing.\n",
+  );
+  out.push("## The machine\n");
+  out.push("| what | value |\n| --- | --- |");
+  for (const [label, value] of Object.entries(info.machine)) out.push(`| ${label} | ${value} |`);
+  out.push(
+    `| load average (1 / 5 / 15 min) | ${loadText(info.load.before)} before, ` +
+      `${loadText(info.load.after)} after (2 cores shared with other work: see each ` +
+      "benchmark's own figures in the raw output) |\n",
+  );
+  const targets = results.find((r) => r.bench === "targets");
+  if (targets && !("error" in targets)) {
+    const rows = targets.rows as TargetRow[];
+    out.push("## Issue 16's targets\n");
+    out.push(targetsTable(rows));
+    out.push(
+      `Start-up: ${targets.timing_rounds} measured rounds after ${targets.timing_warmups} ` +
+        "warm-up rounds; in each round every command ran once, the order rotated by one each " +
+        "round. The ratio is hark's median over the reference's median; the per-round ratios " +
+        "pair the two runs of the same round. The reference of the time rows is " +
+        `\`${targets.gh_version}\`; of the memory rows, the stand-in's \`hark --version\`, ` +
+        `measured in the same ${targets.memory_rounds} rounds (${targets.rss_method}).\n`,
+    );
+    out.push(
+      "The stand-in is what `deno task compile` compiles, run by Deno: the code-split bundle " +
+        "of `scripts/bundle.ts`, run as `deno run --no-prompt --no-config <compile-time " +
+        "permissions> bundle/main.js` from its folder. A compiled binary cannot be built here " +
+        "(`deno compile` downloads its runtime)." +
+        (info.baselineCommit
+          ? " The baseline's stand-in is its `main.ts` bundled into one file " +
+            "(`deno bundle --platform deno`), as that tree's own bundle test and benchmarks ran " +
+            "it; its `deno task hark` runs in its own folder."
+          : "") +
+        "\n",
+    );
+    for (const note of targets.notes as string[]) out.push(`- ${note}`);
+    if ((targets.notes as string[]).length > 0) out.push("");
+    out.push("### Every command measured\n");
+    out.push(
+      "| case | unit | median | min | max | command |\n| --- | --- | ---: | ---: | ---: | --- |",
+    );
+    for (const [cases, unit] of [[targets.timing_cases, "ms"], [targets.memory_cases, "MiB"]]) {
+      for (const c of cases as (Figures & { id: string; command: string })[]) {
+        out.push(`| ${c.id} | ${unit} | ${c.median} | ${c.min} | ${c.max} | \`${c.command}\` |`);
+      }
+    }
+    out.push("");
+  }
+  const others = results.filter((r) => r.bench !== "targets");
+  if (others.length > 0) {
+    out.push("## The other benchmarks\n");
+    for (const r of others) out.push(otherSection(r));
+  }
+  out.push("## Raw output of this run\n");
+  out.push("```json");
+  for (const r of results) out.push(JSON.stringify(r));
+  out.push("```\n");
+  return out.join("\n");
+}
+
+function loadText(load: number[] | null): string {
+  return load ? load.join(" / ") : "unknown";
+}
+
+/** A short section for each of the older benchmarks, from its JSON. */
+function otherSection(r: BenchResult): string {
+  const title = `### ${r.bench}\n\n`;
+  if ("error" in r) return `${title}Failed: ${r.error}\n`;
+  const lines: string[] = [];
+  const hark = (r.hark ?? r.results ?? []) as Record<string, unknown>[];
+  if (r.bench === "agenda_split") {
+    lines.push(
+      `\`calendar +agenda\` over ${r.span_days} days (${r.pieces} pieces of ${r.piece_days} ` +
+        `days), ${r.latency_ms} ms of latency per request.\n`,
+    );
+    lines.push("| how | wall median ms (min–max) | requests | max in flight | connections |");
+    lines.push("| --- | --- | ---: | ---: | ---: |");
+    for (const h of hark) {
+      const wall = h.wall as Record<string, number>;
+      lines.push(
+        `| ${h.target} | ${wall.median_ms} (${wall.min_ms}–${wall.max_ms}) | ${h.requests} | ` +
+          `${h.max_in_flight} | ${h.connections} |`,
+      );
+    }
+    for (const key of ["sequential_same_pieces", "pooled_same_pieces"]) {
+      const p = r[key] as { how: string; wall: Record<string, number>; max_in_flight: number };
+      lines.push(
+        `| the same pieces, ${p.how} | ${p.wall.median_ms} (${p.wall.min_ms}–${p.wall.max_ms}) ` +
+          `| ${r.pieces} | ${p.max_in_flight} | – |`,
+      );
+    }
+  } else if (r.bench === "connection_reuse") {
+    lines.push(`\`contact +search-user --page-all\`: ${r.matching_users} users, one per page.\n`);
+    lines.push("| how | calls | TCP connections |\n| --- | ---: | ---: |");
+    for (const h of hark) lines.push(`| ${h.target} | ${h.calls} | ${h.connections} |`);
+  } else if (r.bench === "send_overhead") {
+    lines.push(`\`im +send\` with the token from the file keychain; ${r.sends} sends.\n`);
+    lines.push("| how | send median ms | `--version` median ms | difference ms |");
+    lines.push("| --- | ---: | ---: | ---: |");
+    for (const h of hark) {
+      const send = h.send as Record<string, number>;
+      const version = h.version as Record<string, number>;
+      lines.push(
+        `| ${h.target} | ${send.median_ms} | ${version.median_ms} | ${h.send_over_version_ms} |`,
+      );
+    }
+  } else {
+    lines.push("See the raw output.");
+  }
+  return title + lines.join("\n") + "\n";
+}

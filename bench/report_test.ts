@@ -1,0 +1,98 @@
+import assert from "node:assert/strict";
+import { historyLine, resultsMarkdown, type RunInfo, targetsTable, targetsText } from "./report.ts";
+import { compare, type TargetRow } from "./targets.ts";
+
+const info: RunInfo = {
+  date: "2026-11-22T15:00:00Z",
+  commit: "abc1234",
+  load: { before: [0.1, 0.2, 0.3], after: [0.4, 0.5, 0.6] },
+  machine: { CPU: "test CPU, 2 cores" },
+};
+
+const rows: TargetRow[] = [
+  compare(
+    { id: "version", measure: "`hark --version` / `gh --version`", unit: "ms", target: 0.75 },
+    [20, 30, 25],
+    [50, 50, 40],
+    [70, 80, 75],
+  ),
+  compare(
+    { id: "agenda_rss", measure: "agenda RSS / `--version`", unit: "MiB", target: 1.3 },
+    [200, 210, 220],
+    [30, 30, 30],
+  ),
+  {
+    id: "messages_rss",
+    measure: "messages RSS",
+    unit: "MiB",
+    target: 1.3,
+    skipped: "no +messages",
+  },
+];
+
+Deno.test("compare() divides the medians and pairs each round's runs for the spread", () => {
+  const [version, rss] = rows;
+  assert.equal(version.ratio, 0.5); // 25 / 50
+  assert.deepEqual(version.per_round, { min: 0.4, median: 0.6, max: 0.63 }); // 20/50, 30/50, 25/40
+  assert.equal(version.met, true);
+  assert.equal(version.baseline?.ratio, 1.5); // 75 / 50
+  assert.equal(rss.ratio, 7);
+  assert.equal(rss.met, false);
+  assert.equal(rss.baseline, undefined);
+});
+
+Deno.test("targetsTable() shows each ratio, its spread, the figures and the verdict", () => {
+  const table = targetsTable(rows);
+  const lines = table.trim().split("\n");
+  assert.equal(lines.length, 5);
+  assert.match(lines[0], /before \(baseline\)/);
+  assert.match(lines[2], /≤ 0\.75 \| 1\.50 \| \*\*0\.50\*\* \| 0\.40 \/ 0\.60 \/ 0\.63 \|/);
+  assert.match(lines[2], /25 ms \(20–30\) \| 50 ms \(40–50\) \| yes \|$/);
+  assert.match(lines[3], /\*\*7\.00\*\*.*\| \*\*no\*\* \|$/);
+  assert.match(lines[4], /skipped \| no \+messages/);
+});
+
+Deno.test("targetsText() prints one line per row, misses in capitals", () => {
+  const text = targetsText(rows);
+  assert.match(text, /^met +0\.50 ≤ 0\.75 +\(per round 0\.40 \/ 0\.60 \/ 0\.63, before 1\.50\)/m);
+  assert.match(text, /^MISSED +7\.00 ≤ 1\.30/m);
+  assert.match(text, /^skipped +messages RSS: no \+messages$/m);
+});
+
+Deno.test("historyLine() records the date, commit, load and every ratio on one line", () => {
+  const line = historyLine(info, rows);
+  assert.ok(line.endsWith("\n") && !line.slice(0, -1).includes("\n"));
+  assert.deepEqual(JSON.parse(line), {
+    date: "2026-11-22T15:00:00Z",
+    commit: "abc1234",
+    load_before: [0.1, 0.2, 0.3],
+    ratios: { version: 0.5, agenda_rss: 7, messages_rss: null },
+    all_met: false,
+  });
+});
+
+Deno.test("resultsMarkdown() has the machine, the table, the other benches and the raw output", () => {
+  const targets = {
+    bench: "targets",
+    gh_version: "gh version 2.23.0",
+    timing_rounds: 3,
+    timing_warmups: 1,
+    memory_rounds: 3,
+    rss_method: "rusage",
+    rows,
+    timing_cases: [{ id: "gh_version", command: "gh --version", median: 50, min: 40, max: 50 }],
+    memory_cases: [],
+    notes: ["Skipped a row"],
+  };
+  const failed = { bench: "send_overhead", error: "Cannot sign in" };
+  const text = resultsMarkdown(info, [targets, failed]);
+  assert.match(text, /commit `abc1234`/);
+  assert.match(text, /\| CPU \| test CPU, 2 cores \|/);
+  assert.match(text, /0\.1 \/ 0\.2 \/ 0\.3 before/);
+  assert.ok(text.includes(targetsTable(rows)));
+  assert.match(text, /- Skipped a row/);
+  assert.match(text, /\| gh_version \| ms \| 50 \| 40 \| 50 \| `gh --version` \|/);
+  assert.match(text, /### send_overhead\n\nFailed: Cannot sign in/);
+  const raw = text.slice(text.indexOf("```json"));
+  assert.ok(raw.includes(JSON.stringify(targets)) && raw.includes(JSON.stringify(failed)));
+});

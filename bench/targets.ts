@@ -1,0 +1,516 @@
+/**
+ * The table of issue 16, measured in one run. Start-up: hark's commands and `gh --version` run
+ * in rounds, each round every command once in a rotating order, so that drift and other load
+ * hit them alike; a row's ratio is the median of hark's runs over the median of gh's, and the
+ * ratios of each round's pair give the spread. Memory: peak RSS (the kernel's, through GNU
+ * `time`) of a year-long `+agenda` and of a 50,000-message `im +messages`, over that of
+ * `hark --version`, again in rotating rounds.
+ *
+ * hark runs as the stand-in for the compiled binary (the code-split bundle `deno task compile`
+ * compiles, with the compile-time permissions) and, for one row, from source through
+ * `deno task hark`. With a baseline tree (`--baseline <dir>`, such as a checkout of main) its
+ * commands join the same rounds, so before and after come from one run.
+ *
+ * A row whose command hark does not have yet (say `im +messages`) is skipped with a note; every
+ * other failure throws, so no figure stands for something that did not happen.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import denoJson from "../deno.json" with { type: "json" };
+import { startSandbox } from "../src/sandbox/mod.ts";
+import {
+  type BenchOptions,
+  type BenchResult,
+  createBenchHome,
+  ensureProgram,
+  type HarkTarget,
+  jsonList,
+  localDate,
+  measurePeakRss,
+  progress,
+  REPO_ROOT,
+  runTimed,
+  shellJoin,
+  signIn,
+  summarize,
+} from "./_support.ts";
+
+/** Measured rounds of the start-up commands (the issue asks for at least 20). */
+export const TIMING_ROUNDS = 30;
+/** Unmeasured rounds first (disk cache, V8 code cache). */
+export const TIMING_WARMUPS = 3;
+/** Measured rounds of the memory commands. */
+export const MEMORY_ROUNDS = 5;
+/** Extra seeded events per day, so that 365 days hold more than 20,000 events. */
+export const EVENTS_PER_DAY = 58;
+/** The least number of events the year-long agenda must return. */
+export const MIN_EVENTS = 20_000;
+/** Messages in the large chat's history. */
+export const LARGE_CHAT_MESSAGES = 50_000;
+
+/** Figures of one command: how many runs, and their median, 90th percentile, least, most, mean. */
+export interface Figures {
+  /** How many runs. */
+  runs: number;
+  /** The median. */
+  median: number;
+  /** The 90th percentile (nearest rank). */
+  p90: number;
+  /** The least. */
+  min: number;
+  /** The most. */
+  max: number;
+  /** The mean. */
+  mean: number;
+}
+
+/**
+ * Figures of a list of measurements, rounded to 0.1.
+ *
+ * @param values at least one
+ */
+export function figures(values: number[]): Figures {
+  const s = summarize(values);
+  return {
+    runs: s.runs,
+    median: s.median_ms,
+    p90: s.p90_ms,
+    min: s.min_ms,
+    max: s.max_ms,
+    mean: s.mean_ms,
+  };
+}
+
+/** One row of the issue's table. */
+export interface TargetRow {
+  /** A short key, such as `version`. */
+  id: string;
+  /** What is compared, in words. */
+  measure: string;
+  /** `time` (ms) or `rss` (MiB). */
+  unit: "ms" | "MiB";
+  /** The ratio the row must not exceed. */
+  target: number;
+  /** hark's figures (median, min, max…), when measured. */
+  hark?: Figures;
+  /** The reference's figures: `gh --version`, or hark's `--version` for memory. */
+  reference?: Figures;
+  /** hark's median over the reference's median, two decimals. */
+  ratio?: number;
+  /** The ratios of the pairs measured in the same round. */
+  per_round?: { min: number; median: number; max: number };
+  /** Whether the ratio is at or under the target. */
+  met?: boolean;
+  /** The same row for the baseline tree, when one was given. */
+  baseline?: { ratio: number; hark: Figures; reference: Figures };
+  /** Why the row was not measured. */
+  skipped?: string;
+}
+
+/** A command measured in the rounds. */
+interface Case {
+  /** Key of the case. */
+  id: string;
+  /** The command line, for the results. */
+  command: string;
+  /** How to start it. */
+  target: HarkTarget;
+  /** Arguments after the target's. */
+  args: string[];
+  /** Says what is wrong with an output, or nothing when it is right. */
+  check: (stdout: string) => string | undefined;
+}
+
+/** Options of {@link benchTargets} beyond the common ones. */
+export interface TargetOptions extends BenchOptions {
+  /** The stand-in of the baseline tree and its `deno task` folder, when comparing. */
+  baseline?: { bundle: HarkTarget; root: string };
+}
+
+/**
+ * Runs the table's measurements.
+ *
+ * @param options the stand-in (the `bundle` target), a scratch folder and an optional baseline
+ * @throws {Error} when gh cannot be found or installed, or a command fails or prints the wrong thing
+ */
+export async function benchTargets(options: TargetOptions): Promise<BenchResult> {
+  const bundle = options.targets.find((t) => t.name === "bundle");
+  if (!bundle) throw new Error("Cannot measure the targets without the bundle target");
+  const gh = await ensureProgram("gh", "gh");
+  if (!gh) throw new Error("Cannot find gh: install it with apt-get install gh");
+  const time = await ensureProgram("time", "time");
+  const notes: string[] = [];
+  if (!time) notes.push("GNU time is missing: peak RSS was sampled from VmHWM every 2 ms");
+
+  const timing = await measureStartup(options, bundle, gh);
+  const memory = await measureMemory(options, bundle, time, notes);
+  const rows = [...timing.rows, ...memory.rows];
+  return {
+    bench: "targets",
+    gh_version: timing.ghVersion,
+    timing_rounds: TIMING_ROUNDS,
+    timing_warmups: TIMING_WARMUPS,
+    memory_rounds: MEMORY_ROUNDS,
+    rss_method: time ? "rusage (GNU time -f %M)" : "VmHWM sampled every 2 ms",
+    rows,
+    timing_cases: timing.cases,
+    memory_cases: memory.cases,
+    notes,
+  };
+}
+
+/** A target for any program (gh, or deno with other arguments), described by its base name. */
+function programTarget(name: string, program: string, args: string[], cwd: string): HarkTarget {
+  const base = program.split(/[\\/]/).at(-1)!.replace(/\.exe$/, "");
+  return { name, describe: [base, ...args].join(" "), args, cwd, program };
+}
+
+async function measureStartup(options: TargetOptions, bundle: HarkTarget, gh: string) {
+  const home = await createBenchHome();
+  try {
+    const env = home.env;
+    // The dry run reads a config: make one (no sign-in is needed to preview).
+    const init = await runTimed(
+      bundle,
+      ["config", "init", "--non-interactive", "--app-id", "cli_bench", "--app-secret-stdin"],
+      { env, stdin: "bench-secret" },
+    );
+    if (init.code !== 0) throw new Error(`Cannot write the bench config: ${init.stderr}`);
+    const emptyDir = join(options.scratch, "empty");
+    await Deno.mkdir(emptyDir, { recursive: true });
+    await Deno.writeTextFile(join(emptyDir, "empty.ts"), "");
+
+    const version = (stdout: string) =>
+      stdout.trim() === denoJson.version ? undefined : `expected ${denoJson.version}`;
+    const help = (stdout: string) =>
+      stdout.includes("Usage: hark calendar +agenda") ? undefined : "expected the help";
+    const preview = (stdout: string) => {
+      const requests = jsonList(stdout) as { url?: string }[];
+      return requests.length > 0 && requests.every((r) => r.url?.includes("/instance_view?"))
+        ? undefined
+        : "expected the previewed requests";
+    };
+    const dryRun = [
+      "calendar",
+      "+agenda",
+      "--start",
+      localDate(0),
+      "--end",
+      localDate(364),
+      "--dry-run",
+      "--format",
+      "json",
+    ];
+    const deno = Deno.execPath();
+    const tree = (prefix: string, standIn: HarkTarget, root: string): Case[] =>
+      [
+        { id: `${prefix}version`, target: standIn, args: ["--version"], check: version },
+        {
+          id: `${prefix}agenda_help`,
+          target: standIn,
+          args: ["calendar", "+agenda", "--help"],
+          check: help,
+        },
+        { id: `${prefix}agenda_dry_run`, target: standIn, args: dryRun, check: preview },
+        {
+          id: `${prefix}source_version`,
+          target: programTarget("deno_task", deno, ["task", "hark"], root),
+          args: ["--version"],
+          check: version,
+        },
+      ].map((c) => ({ ...c, command: `${c.target.describe} ${shellJoin(c.args)}` }));
+    const cases: Case[] = [
+      {
+        id: "gh_version",
+        command: "gh --version",
+        target: programTarget("gh", gh, [], emptyDir),
+        args: ["--version"],
+        check: (out) => out.startsWith("gh version") ? undefined : "expected gh's version",
+      },
+      {
+        id: "empty_script",
+        command: "deno run --quiet --no-check --no-config empty.ts",
+        target: programTarget("deno", deno, [
+          "run",
+          "--quiet",
+          "--no-check",
+          "--no-config",
+          "empty.ts",
+        ], emptyDir),
+        args: [],
+        check: (out) => out === "" ? undefined : "expected no output",
+      },
+      ...tree("", bundle, REPO_ROOT),
+      ...(options.baseline
+        ? tree("baseline_", options.baseline.bundle, options.baseline.root)
+        : []),
+    ];
+    let ghVersion = "";
+    for (const c of cases) {
+      const run = await runTimed(c.target, c.args, { env });
+      const problem = run.code !== 0 ? `exit ${run.code}: ${run.stderr}` : c.check(run.stdout);
+      if (problem) throw new Error(`Cannot measure "${c.command}": ${problem.slice(0, 2000)}`);
+      if (c.id === "gh_version") ghVersion = run.stdout.split("\n")[0];
+    }
+    const samples = await rounds(cases, TIMING_WARMUPS, TIMING_ROUNDS, "start-up", async (c) => {
+      const ms = await timeQuietly(c.target, c.args, env);
+      if (ms === undefined) throw new Error(`Cannot measure "${c.command}": it failed`);
+      return ms;
+    });
+    const ratioRow = (
+      id: string,
+      measure: string,
+      target: number,
+    ): TargetRow =>
+      compare(
+        { id, measure, unit: "ms", target },
+        samples.get(id)!,
+        samples.get("gh_version")!,
+        options.baseline ? samples.get(`baseline_${id}`) : undefined,
+      );
+    const rows = [
+      ratioRow("version", "stand-in `hark --version` / `gh --version`", 0.75),
+      ratioRow("agenda_help", "stand-in `hark calendar +agenda --help` / `gh --version`", 0.75),
+      ratioRow(
+        "agenda_dry_run",
+        "stand-in `hark calendar +agenda --dry-run` (365 days, config read) / `gh --version`",
+        1.0,
+      ),
+      ratioRow("source_version", "from source `deno task hark --version` / `gh --version`", 1.0),
+    ];
+    return {
+      ghVersion,
+      rows,
+      cases: cases.map((c) => ({ id: c.id, command: c.command, ...figures(samples.get(c.id)!) })),
+    };
+  } finally {
+    await home.cleanup();
+  }
+}
+
+async function measureMemory(
+  options: TargetOptions,
+  bundle: HarkTarget,
+  time: string | undefined,
+  notes: string[],
+) {
+  const sb = await startSandbox({
+    quiet: true,
+    eventsPerDay: EVENTS_PER_DAY,
+    largeChatMessages: LARGE_CHAT_MESSAGES,
+  });
+  const home = await createBenchHome();
+  try {
+    const env = home.env;
+    progress("targets: signing in through the CLI for the memory rows");
+    await signIn(bundle, home, sb);
+    // The sandbox seeds events from 200 days before today to 250 days after: stay inside.
+    const agenda = [
+      "calendar",
+      "+agenda",
+      "--start",
+      localDate(-150),
+      "--end",
+      localDate(214),
+      "--format",
+      "json",
+    ];
+    const countEvents = (stdout: string) => {
+      const events = jsonList(stdout).length;
+      return events >= MIN_EVENTS ? undefined : `${events} events, under ${MIN_EVENTS}`;
+    };
+    const cases: Case[] = [
+      { id: "version", target: bundle, args: ["--version"], check: () => undefined },
+      { id: "agenda", target: bundle, args: agenda, check: countEvents },
+    ].map((c) => ({ ...c, command: `${c.target.describe} ${shellJoin(c.args)}` }));
+    const messages = await messagesCommand(bundle, env, sb.chats[0].chat_id);
+    if (typeof messages === "string") notes.push(messages);
+    else {
+      cases.push({
+        id: "messages",
+        target: bundle,
+        args: messages,
+        command: `${bundle.describe} ${shellJoin(messages)}`,
+        check: (stdout) => {
+          const lines = stdout.split("\n").filter((line) => line.trim() !== "").length;
+          return lines >= LARGE_CHAT_MESSAGES
+            ? undefined
+            : `${lines} messages, under ${LARGE_CHAT_MESSAGES}`;
+        },
+      });
+    }
+    if (options.baseline) {
+      for (const c of cases.filter((c) => c.id !== "messages")) {
+        const target = options.baseline.bundle;
+        cases.push({
+          ...c,
+          id: `baseline_${c.id}`,
+          target,
+          command: `${target.describe} ${shellJoin(c.args)}`,
+        });
+      }
+    }
+    const samples = await rounds(cases, 0, MEMORY_ROUNDS, "memory", async (c) => {
+      const run = await measurePeakRss(c.target, c.args, { env, time });
+      const problem = run.code !== 0 ? `exit ${run.code}: ${run.stderr}` : c.check(run.stdout);
+      if (problem) throw new Error(`Cannot measure "${c.command}": ${problem.slice(0, 2000)}`);
+      return run.peakKiB / 1024;
+    });
+    const row = (id: string, measure: string): TargetRow =>
+      samples.has(id)
+        ? compare(
+          { id: `${id}_rss`, measure, unit: "MiB", target: 1.3 },
+          samples.get(id)!,
+          samples.get("version")!,
+          samples.has(`baseline_${id}`) ? samples.get(`baseline_${id}`) : undefined,
+          samples.get("baseline_version"),
+        )
+        : {
+          id: `${id}_rss`,
+          measure,
+          unit: "MiB",
+          target: 1.3,
+          skipped: notes.at(-1) ?? "not measured",
+        };
+    return {
+      rows: [
+        row(
+          "agenda",
+          `peak RSS of a 365-day \`+agenda --format json\` (≥ ${MIN_EVENTS} events) / \`--version\``,
+        ),
+        row(
+          "messages",
+          `peak RSS of \`im +messages --page-all --format ndjson\` (≥ ${LARGE_CHAT_MESSAGES} ` +
+            "messages) / `--version`",
+        ),
+      ],
+      cases: cases.map((c) => ({ id: c.id, command: c.command, ...figures(samples.get(c.id)!) })),
+    };
+  } finally {
+    await home.cleanup();
+    await sb.close();
+  }
+}
+
+/**
+ * The arguments of the 50,000-message listing, or why it cannot run yet: hark must have
+ * `im +messages` with `--chat-id` and `--page-all`; `--start`/`--end` are given when it has
+ * them, spanning the sandbox's 30 days of history.
+ */
+async function messagesCommand(
+  bundle: HarkTarget,
+  env: Record<string, string>,
+  chatId: string,
+): Promise<string[] | string> {
+  const help = await runTimed(bundle, ["im", "+messages", "--help"], { env });
+  if (help.code !== 0 || !help.stdout.includes("Usage: hark im +messages")) {
+    return "Skipped the `im +messages` row: hark has no `im +messages` yet";
+  }
+  for (const flag of ["--chat-id", "--page-all"]) {
+    if (!help.stdout.includes(flag)) {
+      return `Skipped the \`im +messages\` row: it has no \`${flag}\` yet`;
+    }
+  }
+  const args = ["im", "+messages", "--chat-id", chatId, "--page-all", "--format", "ndjson"];
+  if (help.stdout.includes("--start")) args.push("--start", localDate(-40));
+  if (help.stdout.includes("--end")) args.push("--end", localDate(1));
+  return args;
+}
+
+/**
+ * Runs every case once per round, the order rotated by one each round, after `warmups`
+ * unmeasured rounds; returns each case's measurements.
+ */
+async function rounds(
+  cases: Case[],
+  warmups: number,
+  measured: number,
+  what: string,
+  measure: (c: Case) => Promise<number>,
+): Promise<Map<string, number[]>> {
+  const samples = new Map(cases.map((c) => [c.id, [] as number[]]));
+  for (let round = 0; round < warmups + measured; round++) {
+    if (round % 5 === 0) progress(`targets: ${what} round ${round + 1} of ${warmups + measured}`);
+    for (let k = 0; k < cases.length; k++) {
+      const c = cases[(round + k) % cases.length];
+      const value = await measure(c);
+      if (round >= warmups) samples.get(c.id)!.push(value);
+    }
+  }
+  return samples;
+}
+
+/** Spawns the command with its output discarded and returns its wall time, or undefined on failure. */
+async function timeQuietly(
+  target: HarkTarget,
+  args: string[],
+  env: Record<string, string>,
+): Promise<number | undefined> {
+  const started = performance.now();
+  const status = await new Deno.Command(target.program ?? Deno.execPath(), {
+    args: [...target.args, ...args],
+    cwd: target.cwd,
+    env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn().status;
+  const ms = performance.now() - started;
+  return status.success ? ms : undefined;
+}
+
+/**
+ * A row's figures: hark's and the reference's summaries, the ratio of their medians and the
+ * spread of the ratios of same-round pairs.
+ *
+ * @param row the row's description
+ * @param hark hark's measurements, one per round
+ * @param reference the reference's, one per round, in the same order
+ * @param baseline the baseline tree's measurements of the same command, when compared
+ * @param baselineReference the baseline's own reference (memory rows), default `reference`
+ */
+export function compare(
+  row: Pick<TargetRow, "id" | "measure" | "unit" | "target">,
+  hark: number[],
+  reference: number[],
+  baseline?: number[],
+  baselineReference: number[] = reference,
+): TargetRow {
+  const harkFigures = figures(hark);
+  const referenceFigures = figures(reference);
+  const ratio = round2(median(hark) / median(reference));
+  const pairs = hark.map((value, i) => value / reference[i]).sort((a, b) => a - b);
+  const result: TargetRow = {
+    ...row,
+    hark: harkFigures,
+    reference: referenceFigures,
+    ratio,
+    per_round: {
+      min: round2(pairs[0]),
+      median: round2(median(pairs)),
+      max: round2(pairs[pairs.length - 1]),
+    },
+    met: ratio <= row.target,
+  };
+  if (baseline) {
+    result.baseline = {
+      ratio: round2(median(baseline) / median(baselineReference)),
+      hark: figures(baseline),
+      reference: figures(baselineReference),
+    };
+  }
+  return result;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const n = sorted.length;
+  return n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
