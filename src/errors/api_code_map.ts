@@ -94,6 +94,7 @@ export function errorFromApiCode(body: ApiErrorBody, context: ApiErrorContext = 
     case 230002: {
       const scopes = pickScopes(body, context);
       return new PermissionError(`Insufficient permission (code 230002)${detail}`, {
+        apiCode: body.code,
         requestId: common.requestId,
         code: ExitCode.Validation,
         scopes,
@@ -125,7 +126,7 @@ export function errorFromApiCode(body: ApiErrorBody, context: ApiErrorContext = 
     case "permission":
       return new PermissionError(
         `Permission denied (code ${body.code})${detail}`,
-        { scopes: pickScopes(body, context), requestId: common.requestId },
+        { scopes: pickScopes(body, context), requestId: common.requestId, apiCode: body.code },
       );
     case "rate_limit":
       return new ApiError(`Rate limited by the service (code ${body.code})${detail}`, {

@@ -114,14 +114,17 @@ export class AuthError extends HarkError {
 export class PermissionError extends HarkError {
   /** The scopes that are needed and missing. */
   readonly scopes: string[];
+  /** The service's error code (`code` of the envelope), when it gave one. */
+  readonly apiCode: number | undefined;
 
   /**
    * @param message what was denied
-   * @param options `scopes` lists the needed scopes; `code` overrides the exit code
+   * @param options `scopes` lists the needed scopes; `code` overrides the exit code; `apiCode`
+   *   is the service's code
    */
   constructor(
     message: string,
-    options: HarkErrorOptions & { scopes?: string[]; code?: number } = {},
+    options: HarkErrorOptions & { scopes?: string[]; code?: number; apiCode?: number } = {},
   ) {
     const scopes = options.scopes ?? [];
     super(
@@ -142,6 +145,7 @@ export class PermissionError extends HarkError {
     );
     this.name = "PermissionError";
     this.scopes = scopes;
+    this.apiCode = options.apiCode;
   }
 }
 

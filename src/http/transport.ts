@@ -36,14 +36,23 @@ export interface TransportRequest {
   url: URL;
   /** The headers; `Authorization` is masked in debug lines. */
   headers: Record<string, string>;
-  /** The body: JSON or form text, bytes, or a multipart form. */
-  body?: string | Uint8Array<ArrayBuffer> | FormData;
+  /**
+   * The body: JSON or form text, bytes, a multipart form, or a stream (sent chunked; a redirect
+   * of a request with a stream body is never followed, since the stream cannot be sent twice).
+   */
+  body?: string | Uint8Array<ArrayBuffer> | FormData | ReadableStream<Uint8Array>;
   /** Which redirects are followed. */
   redirects: RedirectPolicy;
   /** Milliseconds the whole exchange (answer and body) may take. */
   timeoutMs: number;
   /** The most bytes of the answer read; default {@link MAX_JSON_BYTES}. */
   maxBodyBytes?: number;
+  /**
+   * Decides from an answer's status and headers to leave its body unread (a download): the
+   * answer's `body` is then the stream, still bound to the time limit and Ctrl-C, failing with a
+   * {@link TransportFailure} (`broken`, `timeout`) or a {@link CancelledError}.
+   */
+  streamAnswer?: (status: number, headers: Headers) => boolean;
   /** Cancels the request, besides Ctrl-C and the time limit. */
   signal?: AbortSignal;
   /**
@@ -59,8 +68,10 @@ export interface TransportAnswer {
   status: number;
   /** The headers. */
   headers: Headers;
-  /** The body as text (UTF-8). */
+  /** The body as text (UTF-8); empty when the body is streamed. */
   text: string;
+  /** The unread body, when {@link TransportRequest.streamAnswer} asked for it. */
+  body?: ReadableStream<Uint8Array>;
   /** The service's log id (`X-Tt-Logid`, else `X-Request-Id`), for support. */
   requestId?: string;
 }
@@ -183,6 +194,27 @@ export async function send(ctx: Context, request: TransportRequest): Promise<Tra
         throw fail(classifyFetchFailure(error), { cause: error });
       }
       const location = redirectTarget(response, url);
+      if (
+        location === undefined && response.body &&
+        request.streamAnswer?.(response.status, response.headers)
+      ) {
+        const headers = response.headers;
+        log(
+          `← ${response.status} ${request.method} ${maskUrl(url)} ${ctx.now() - started} ms ` +
+            `(body streamed, ${headers.get("content-length") ?? "unknown"} bytes)`,
+        );
+        return {
+          status: response.status,
+          headers,
+          text: "",
+          requestId: requestIdOf(headers),
+          body: guardBody(
+            response.body,
+            (cause) =>
+              signal.aborted ? stopped(cause) : fail("broken", { status: response.status, cause }),
+          ),
+        };
+      }
       if (location === undefined) {
         const answer = await readAnswer(response, request, signal, () => stopped(signal.reason));
         log(
@@ -193,7 +225,8 @@ export async function send(ctx: Context, request: TransportRequest): Promise<Tra
       }
       await response.body?.cancel();
       const follow = request.redirects === "same-origin" && hop < MAX_REDIRECTS &&
-        location.origin === url.origin && keepsMethod(response.status, request.method);
+        location.origin === url.origin && keepsMethod(response.status, request.method) &&
+        !(request.body instanceof ReadableStream);
       log(
         `← ${response.status} ${request.method} ${maskUrl(url)} redirects to ${maskUrl(location)}` +
           (follow ? "" : " (not followed)"),
@@ -280,8 +313,32 @@ async function readAnswer(
     status,
     headers,
     text: new TextDecoder().decode(bytes),
-    requestId: headers.get("x-tt-logid") ?? headers.get("x-request-id") ?? undefined,
+    requestId: requestIdOf(headers),
   };
+}
+
+function requestIdOf(headers: Headers): string | undefined {
+  return headers.get("x-tt-logid") ?? headers.get("x-request-id") ?? undefined;
+}
+
+/** The body of a streamed answer, a failure to read it turned into `failure(cause)`. */
+function guardBody(
+  body: ReadableStream<Uint8Array>,
+  failure: (cause: unknown) => Error,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        controller.error(failure(error));
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
 }
 
 function headerNote(headers: Record<string, string>): string {
@@ -294,6 +351,7 @@ function bodyNote(request: TransportRequest): string {
   const { body } = request;
   if (body === undefined) return "";
   if (body instanceof FormData) return " (multipart form)";
+  if (body instanceof ReadableStream) return " (streamed body)";
   if (body instanceof Uint8Array) return ` (${body.byteLength} bytes)`;
   const type = Object.entries(request.headers)
     .find(([name]) => name.toLowerCase() === "content-type")?.[1] ?? "";

@@ -7,7 +7,15 @@
  */
 
 import { dirname } from "node:path";
-import type { Context, Env, FileSystem, OsName, RunOptions, RunResult } from "../context.ts";
+import type {
+  Context,
+  Env,
+  FileInfo,
+  FileSystem,
+  OsName,
+  RunOptions,
+  RunResult,
+} from "../context.ts";
 import { ValidationError } from "../errors/mod.ts";
 import type { Keychain } from "../keychain/keychain.ts";
 import { selectKeychain } from "../keychain/select_keychain.ts";
@@ -208,7 +216,9 @@ export const realFileSystem: FileSystem = {
     const { file, tmp } = await createTempFile(path, mode);
     try {
       try {
-        await secureFolder(dirname(path), file, options.privateFolder === true);
+        await secureFolder(dirname(path), file, {
+          privateFolder: options.privateFolder === true,
+        });
         await ensureMode(file, tmp, mode);
         let offset = 0;
         while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
@@ -260,7 +270,7 @@ export const realFileSystem: FileSystem = {
     const { file, tmp } = await createTempFile(path, 0o600);
     try {
       try {
-        await secureFolder(dirname(path), file, false);
+        await secureFolder(dirname(path), file, {});
         const bytes = encoder.encode(data);
         let offset = 0;
         while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
@@ -279,6 +289,59 @@ export const realFileSystem: FileSystem = {
       if (error instanceof Deno.errors.NotFound) return undefined;
       throw error;
     }
+  },
+  async stat(path): Promise<FileInfo | undefined> {
+    try {
+      const info = await Deno.stat(path);
+      return { isFile: info.isFile, isDirectory: info.isDirectory, size: info.size };
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return undefined;
+      throw error;
+    }
+  },
+  async openRead(path) {
+    const file = await Deno.open(path, { read: true });
+    try {
+      const info = await file.stat();
+      if (info.isDirectory) throw new Deno.errors.IsADirectory(`"${path}" is a folder`);
+      return { size: info.size, stream: file.readable };
+    } catch (error) {
+      file.close();
+      throw error;
+    }
+  },
+  async writeStreamAtomic(path, data, mode, options = {}) {
+    // Whatever fails, the source is cancelled (a download's connection is released).
+    const reader = data.getReader();
+    let tmp: string | undefined;
+    let written = 0;
+    try {
+      const created = await createTempFile(path, mode);
+      tmp = created.tmp;
+      const { file } = created;
+      try {
+        await secureFolder(dirname(path), file, { allowSticky: true });
+        await ensureMode(file, tmp, mode);
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          let offset = 0;
+          while (offset < value.length) offset += await file.write(value.subarray(offset));
+          written += value.length;
+        }
+        await file.sync();
+      } finally {
+        file.close();
+      }
+      if (options.overwrite) await Deno.rename(tmp, path);
+      else await Deno.link(tmp, path);
+    } catch (error) {
+      await reader.cancel(error).catch(() => {});
+      if (tmp !== undefined) await Deno.remove(tmp).catch(() => {});
+      throw error;
+    }
+    if (!options.overwrite) await Deno.remove(tmp).catch(() => {});
+    return written;
   },
 };
 
@@ -317,16 +380,18 @@ async function createTempFile(
 async function secureFolder(
   folder: string,
   created: Deno.FsFile,
-  privateFolder: boolean,
+  options: { privateFolder?: boolean; allowSticky?: boolean },
 ): Promise<void> {
   const info = await Deno.stat(folder);
   const user = (await created.stat()).uid;
   if (info.mode === null || info.uid === null || user === null) return; // Windows
   const ours = info.uid === user;
-  if (ours && privateFolder) {
+  if (ours && options.privateFolder) {
     if ((info.mode & 0o077) !== 0) await Deno.chmod(folder, 0o700);
     return;
   }
+  // In a sticky folder (like /tmp) no one can rename or remove another user's file.
+  if (options.allowSticky && (info.mode & 0o1000) !== 0) return;
   const everyone = (info.mode & 0o002) !== 0;
   const group = (info.mode & 0o020) !== 0;
   if (!everyone && !(group && !ours)) return;
