@@ -25,10 +25,14 @@ Deno.test("buildSchema() lists global flags, system commands and every shortcut"
   assert.ok(!schema.commands.some((c) => c.name === "calendar"), "services are listed apart");
   assert.deepEqual(
     schema.services.map((s) => [s.name, s.shortcuts.map((x) => x.verb)]),
-    [["calendar", ["+agenda", "+create", "+freebusy"]], ["contact", ["+search-user"]], [
-      "im",
-      ["+send"],
-    ]],
+    [
+      ["calendar", ["+agenda", "+create", "+freebusy"]],
+      ["contact", ["+search-user", "+get-user", "+me"]],
+      [
+        "im",
+        ["+send", "+reply", "+messages", "+thread", "+get", "+download", "+chats", "+chat-create"],
+      ],
+    ],
   );
 });
 
