@@ -107,8 +107,9 @@ export interface FileSystem {
   openRead(path: string): Promise<{ size: number; stream: ReadableStream<Uint8Array> }>;
   /**
    * Writes a stream to `path` the way {@link writeFileAtomic} writes bytes (a new temporary file
-   * beside it, flushed, renamed into place), reading it chunk by chunk so memory does not grow
-   * with its length. When the stream fails or is cancelled the temporary file is removed, so no
+   * beside it, flushed, renamed into place), piping it so memory does not grow with its length
+   * (a stream Deno itself provides, such as an HTTP body, never passes through JavaScript). When
+   * the stream fails or is cancelled, or `check` throws, the temporary file is removed, so no
    * partial file is ever left. Without `overwrite` the file is linked into place, which fails
    * with `Deno.errors.AlreadyExists` when `path` exists (even if it appeared meanwhile).
    *
@@ -116,13 +117,16 @@ export interface FileSystem {
    * can replace another's file there); otherwise the write is refused as
    * {@link writeFileAtomic} refuses it.
    *
+   * @param options `overwrite` an existing file; `check` the number of bytes written before the
+   *   file is put in place (a throw stops it)
    * @returns the number of bytes written
+   * @throws the stream's own error when reading it fails (as it is), the file system's otherwise
    */
   writeStreamAtomic(
     path: string,
     data: ReadableStream<Uint8Array>,
     mode: number,
-    options?: { overwrite?: boolean },
+    options?: { overwrite?: boolean; check?: (bytes: number) => void },
   ): Promise<number>;
 }
 

@@ -136,6 +136,8 @@ export class ApiClient {
     return this.#call<DownloadedFile>(request, (answer, url) => {
       const where = { method: request.method, url };
       return saveBody(this.#ctx, answer.body, answer.headers, target, {
+        readFailure: answer.bodyFailure ??
+          ((cause) => new TransportFailure("broken", where, { status: answer.status, cause })),
         tooLarge: () =>
           new TransportFailure("too_large", where, {
             status: answer.status,

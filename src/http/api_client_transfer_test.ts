@@ -211,12 +211,17 @@ Deno.test("download() never replaces a file unless asked, and leaves the old one
 Deno.test("download() cancelled by Ctrl-C midway removes its temporary file", async () => {
   await withDir(async (dir) => {
     const late: { ctx?: TestContext } = {};
-    const { client, ctx } = setup([getFile(() =>
+    const { client, ctx } = setup([getFile((request) =>
       new Response(
         new ReadableStream({
           pull(controller) {
+            // Like a real body, it fails once the request's signal aborts.
+            if (request.signal.aborted) {
+              controller.error(new DOMException("The signal has been aborted", "AbortError"));
+              return;
+            }
             controller.enqueue(new Uint8Array(1000));
-            // The user presses Ctrl-C once the first bytes are on disk.
+            // The user presses Ctrl-C once the first bytes are on their way to disk.
             late.ctx!.abort();
           },
         }),

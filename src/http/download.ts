@@ -144,14 +144,16 @@ export function checkedLength(
 }
 
 /**
- * Saves a streamed answer: refuses at once a `Content-Length` over `max`, then writes the body
- * through {@link FileSystem.writeStreamAtomic} with its length checked as it flows.
+ * Saves a streamed answer: refuses at once a `Content-Length` over `max`, then pipes the body
+ * into {@link FileSystem.writeStreamAtomic}: as it is when its length is announced (Deno moves
+ * the bytes itself, and the count is checked before the file is put in place), else through a
+ * counter that stops it at `max`.
  *
  * @param ctx the context (files)
  * @param body the answer's body
  * @param headers the answer's headers
  * @param target where it goes
- * @param failures the errors to fail with
+ * @param failures the errors to fail with, `readFailure` explaining a broken body
  * @param max the cap; default {@link MAX_DOWNLOAD_BYTES}
  * @throws what `failures` makes, or the file system's error (the folder is missing, the file
  *   exists, …); either way no file is left behind
@@ -161,7 +163,7 @@ export async function saveBody(
   body: ReadableStream<Uint8Array>,
   headers: Headers,
   target: DownloadTarget,
-  failures: BodyFailures,
+  failures: BodyFailures & { readFailure(cause: unknown): Error },
   max = MAX_DOWNLOAD_BYTES,
 ): Promise<DownloadedFile> {
   const declared = headers.get("content-length");
@@ -173,11 +175,27 @@ export async function saveBody(
     throw failures.tooLarge();
   }
   const path = downloadPath(target, headers);
-  const bytes = await ctx.fs.writeStreamAtomic(
-    path,
-    body.pipeThrough(checkedLength(expected, max, failures)),
-    DOWNLOAD_MODE,
-    { overwrite: target.overwrite === true },
-  );
-  return { path, bytes, contentType: headers.get("content-type") ?? undefined };
+  try {
+    const bytes = await ctx.fs.writeStreamAtomic(
+      path,
+      expected === undefined ? body.pipeThrough(checkedLength(undefined, max, failures)) : body,
+      DOWNLOAD_MODE,
+      {
+        overwrite: target.overwrite === true,
+        check(written) {
+          if (expected !== undefined && written !== expected) {
+            throw failures.wrongLength(written, expected);
+          }
+        },
+      },
+    );
+    return { path, bytes, contentType: headers.get("content-type") ?? undefined };
+  } catch (error) {
+    // A body that breaks off fails its read with a TypeError (an AbortError on Ctrl-C or the
+    // time limit); the file system's failures are its own errors.
+    if (error instanceof TypeError || error instanceof DOMException) {
+      throw failures.readFailure(error);
+    }
+    throw error;
+  }
 }

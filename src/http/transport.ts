@@ -49,8 +49,7 @@ export interface TransportRequest {
   maxBodyBytes?: number;
   /**
    * Decides from an answer's status and headers to leave its body unread (a download): the
-   * answer's `body` is then the stream, still bound to the time limit and Ctrl-C, failing with a
-   * {@link TransportFailure} (`broken`, `timeout`) or a {@link CancelledError}.
+   * answer's `body` is then the stream, still bound to the time limit and Ctrl-C.
    */
   streamAnswer?: (status: number, headers: Headers) => boolean;
   /** Cancels the request, besides Ctrl-C and the time limit. */
@@ -70,8 +69,17 @@ export interface TransportAnswer {
   headers: Headers;
   /** The body as text (UTF-8); empty when the body is streamed. */
   text: string;
-  /** The unread body, when {@link TransportRequest.streamAnswer} asked for it. */
+  /**
+   * The unread body, when {@link TransportRequest.streamAnswer} asked for it: Deno's own stream,
+   * so piping it into a file stays out of JavaScript. A failure to read it is explained by
+   * `bodyFailure`.
+   */
   body?: ReadableStream<Uint8Array>;
+  /**
+   * What a failure to read `body` means: a {@link TransportFailure} (`broken`, `timeout`) or a
+   * {@link CancelledError}.
+   */
+  bodyFailure?: (cause: unknown) => Error;
   /** The service's log id (`X-Tt-Logid`, else `X-Request-Id`), for support. */
   requestId?: string;
 }
@@ -208,11 +216,9 @@ export async function send(ctx: Context, request: TransportRequest): Promise<Tra
           headers,
           text: "",
           requestId: requestIdOf(headers),
-          body: guardBody(
-            response.body,
-            (cause) =>
-              signal.aborted ? stopped(cause) : fail("broken", { status: response.status, cause }),
-          ),
+          body: response.body,
+          bodyFailure: (cause) =>
+            signal.aborted ? stopped(cause) : fail("broken", { status: response.status, cause }),
         };
       }
       if (location === undefined) {
@@ -319,26 +325,6 @@ async function readAnswer(
 
 function requestIdOf(headers: Headers): string | undefined {
   return headers.get("x-tt-logid") ?? headers.get("x-request-id") ?? undefined;
-}
-
-/** The body of a streamed answer, a failure to read it turned into `failure(cause)`. */
-function guardBody(
-  body: ReadableStream<Uint8Array>,
-  failure: (cause: unknown) => Error,
-): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      } catch (error) {
-        controller.error(failure(error));
-      }
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
 }
 
 function headerNote(headers: Record<string, string>): string {

@@ -217,7 +217,7 @@ Deno.test("send() logs masked lines: bearer, form secrets, JSON secrets, answer"
   assert.match(lines[1], /^\[debug\] ← 200 POST .* log_id=log-9 /);
 });
 
-Deno.test("send() leaves a body unread when streamAnswer asks, its breaks told as broken", async () => {
+Deno.test("send() leaves a body unread when streamAnswer asks, and explains its failures", async () => {
   let sent = 0;
   const stub = new FetchStub([{
     method: "GET",
@@ -238,9 +238,13 @@ Deno.test("send() leaves a body unread when streamAnswer asks, its breaks told a
   assert.equal(answer.text, "");
   const reader = answer.body!.getReader();
   assert.deepEqual((await reader.read()).value, new Uint8Array([1, 2]));
-  const error = await reader.read().then(() => undefined, (e) => e);
+  const cause = await reader.read().then(() => undefined, (e) => e);
+  const error = answer.bodyFailure!(cause);
   assert.ok(error instanceof TransportFailure);
   assert.equal(error.reason, "broken");
+  assert.equal(error.cause, cause);
+  ctx.abort();
+  assert.ok(answer.bodyFailure!(cause) instanceof CancelledError, "Ctrl-C is a cancellation");
 });
 
 Deno.test("send() does not follow a redirect with a stream body, which cannot be sent twice", async () => {

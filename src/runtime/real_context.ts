@@ -311,10 +311,8 @@ export const realFileSystem: FileSystem = {
     }
   },
   async writeStreamAtomic(path, data, mode, options = {}) {
-    // Whatever fails, the source is cancelled (a download's connection is released).
-    const reader = data.getReader();
     let tmp: string | undefined;
-    let written = 0;
+    let written: number;
     try {
       const created = await createTempFile(path, mode);
       tmp = created.tmp;
@@ -322,21 +320,31 @@ export const realFileSystem: FileSystem = {
       try {
         await secureFolder(dirname(path), file, { allowSticky: true });
         await ensureMode(file, tmp, mode);
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          let offset = 0;
-          while (offset < value.length) offset += await file.write(value.subarray(offset));
-          written += value.length;
+        // Piped, Deno moves the bytes of its own streams (an HTTP body) without JavaScript. The
+        // pipe closes the file at the end, which flushes what its writable buffers (kept open,
+        // a small file would stay empty).
+        await data.pipeTo(file.writable, { preventAbort: true });
+      } catch (error) {
+        try {
+          file.close();
+        } catch {
+          // Already closed by the pipe.
         }
-        await file.sync();
-      } finally {
-        file.close();
+        throw error;
       }
+      const again = await Deno.open(tmp, { write: true });
+      try {
+        await again.sync();
+        written = (await again.stat()).size;
+      } finally {
+        again.close();
+      }
+      options.check?.(written);
       if (options.overwrite) await Deno.rename(tmp, path);
       else await Deno.link(tmp, path);
     } catch (error) {
-      await reader.cancel(error).catch(() => {});
+      // Whatever failed, the source is released (a download's connection, say).
+      await data.cancel(error).catch(() => {});
       if (tmp !== undefined) await Deno.remove(tmp).catch(() => {});
       throw error;
     }

@@ -310,3 +310,29 @@ Deno.test({
     });
   },
 });
+
+Deno.test("writeStreamAtomic() writes small streams whole too, and a check can stop it", async () => {
+  await withDir(async (dir) => {
+    for (const size of [1, 10, 1000, 70_000]) {
+      const path = join(dir, `s${size}`);
+      const written = await fs.writeStreamAtomic(
+        path,
+        new Response(new Uint8Array(size).fill(3)).body!,
+        0o600,
+      );
+      assert.equal(written, size);
+      assert.equal((await Deno.stat(path)).size, size);
+    }
+    const stopped = new Error("wrong length");
+    await assert.rejects(
+      fs.writeStreamAtomic(join(dir, "checked"), streamOf([new Uint8Array(5)]), 0o600, {
+        check: (bytes) => {
+          assert.equal(bytes, 5);
+          throw stopped;
+        },
+      }),
+      (error) => error === stopped,
+    );
+    assert.deepEqual(await names(dir), ["s1", "s10", "s1000", "s70000"]);
+  });
+});

@@ -56,10 +56,13 @@ export function resourceOf(input: ShortcutInput): { key: string; type: string } 
   const type = given ??
     (key.startsWith("img_") ? "image" : key.startsWith("file_") ? "file" : undefined);
   if (!type) {
-    throw new ValidationError(`Cannot tell whether the key "${key}" is an image or a file`, {
-      param: "--type",
-      suggestion: "Give --type image or --type file",
-    });
+    throw new ValidationError(
+      `Cannot tell whether the key "${key}" is an image or a file (--type)`,
+      {
+        param: "--type",
+        suggestion: "Give --type image or --type file",
+      },
+    );
   }
   return { key, type };
 }
