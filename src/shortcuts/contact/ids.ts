@@ -58,6 +58,8 @@ export const USER_ID: IdKind = {
 // spaces, BOM): no Lark id holds one, and each would hide or reorder what a person reads.
 const NOT_IN_IDS = /[\s\p{Cc}\p{Cf}]/u;
 const SHOWN_MAX = 60;
+/** The longest id taken: Lark's ids are under 70 characters (a tenant's user ids under 64). */
+export const MAX_ID_LENGTH = 128;
 
 /**
  * A value quoted for a message, cut when long.
@@ -81,7 +83,7 @@ export function quoted(value: string): string {
 export function checkId(value: string, flag: string, kind: IdKind): string {
   const id = value.trim();
   const prefixes = kind.prefixes ?? [];
-  const wrong = id === "" || NOT_IN_IDS.test(id) ||
+  const wrong = id === "" || id.length > MAX_ID_LENGTH || NOT_IN_IDS.test(id) ||
     (prefixes.length > 0 && !prefixes.some((p) => id.startsWith(p) && id.length > p.length));
   if (wrong) {
     const expected = prefixes.length > 0

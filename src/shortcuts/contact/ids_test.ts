@@ -24,7 +24,19 @@ Deno.test("userIdTypeOf() tells open ids, union ids and user ids apart", () => {
 Deno.test("checkId() trims, and refuses blanks, spaces, controls and a missing prefix", () => {
   assert.equal(checkId("  oc_1 ", "--chat-id", CHAT_ID), "oc_1");
   assert.equal(checkId("e8eb2af2", "--user-id", USER_ID), "e8eb2af2");
-  for (const bad of ["", "  ", "oc_", "1234", "oc 1", "oc_1\u0000", "oc_\u202e1", "oc_\u200b1"]) {
+  for (
+    const bad of [
+      "",
+      "  ",
+      "oc_",
+      "1234",
+      "oc 1",
+      "oc_1\u0000",
+      "oc_\u202e1",
+      "oc_\u200b1",
+      `oc_${"1".repeat(126)}`,
+    ]
+  ) {
     assert.throws(() => checkId(bad, "--chat-id", CHAT_ID), invalid("--chat-id"), bad);
   }
   assert.throws(
