@@ -29,12 +29,22 @@ async function hasTime(): Promise<boolean> {
  *
  * @param args the arguments after `hark`
  * @param env the whole environment of the child
+ * @param denoFlags more flags of `deno run`, such as `--v8-flags=…`
  */
 export async function runMeasured(
   args: string[],
   env: Record<string, string>,
+  denoFlags: string[] = [],
 ): Promise<MeasuredRun> {
-  const hark = [Deno.execPath(), "run", "--quiet", "--no-check", ...HARK_PERMISSIONS, MAIN_TS];
+  const hark = [
+    Deno.execPath(),
+    "run",
+    "--quiet",
+    "--no-check",
+    ...denoFlags,
+    ...HARK_PERMISSIONS,
+    MAIN_TS,
+  ];
   const time = await hasTime();
   const report = time ? await Deno.makeTempFile({ prefix: "hark-rss-" }) : "";
   try {
