@@ -30,6 +30,14 @@ Deno.test("deno task demo runs every step, exits 0 and cleans up", async () => {
         "hark contact +search-user",
         "--dry-run",
         "hark auth login --scope im:message.send_as_user",
+        "hark im +chats --query",
+        "hark im +messages --chat-id",
+        "--in-thread",
+        "hark im +thread --message-id",
+        "hark im +send --chat-id",
+        "hark im +download --message-id",
+        "(the file came back byte for byte)",
+        "hark contact +get-user --user-id",
         "hark auth logout",
         "Demo finished",
       ]
@@ -37,6 +45,11 @@ Deno.test("deno task demo runs every step, exits 0 and cleans up", async () => {
       assert.ok(stdout.includes(step), `the demo did not show "${step}"`);
     }
     assert.match(stdout, /4 instance_view requests/);
+    // The reply shows in the thread it started, under the message it answers.
+    assert.match(
+      stdout,
+      /\$ hark im \+thread[^\n]*\n[^\n]*\n[^\n]*omt_\w+\n[^\n]*Looking into it now/,
+    );
     assert.match(stderr, /enter the code: [A-Z]{4}-[A-Z]{4}/);
     assert.match(stderr, /"command":"hark auth login --scope im:message\.send_as_user\b/);
     const dir = /keychain in (\S+)/.exec(stdout)?.[1];

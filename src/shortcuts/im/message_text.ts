@@ -185,12 +185,17 @@ export function messageText(message: MessageContent): string {
       return cardText(value);
     case "image":
       return `[image ${str(value.image_key)}]`;
-    case "file":
-      return `[file ${str(value.file_name) || "unnamed"} (${str(value.file_key)})]`;
+    case "file": {
+      // A sent message's content has the key only; the read endpoints add the name.
+      const name = str(value.file_name);
+      return `[file ${name ? `${name} (${str(value.file_key)})` : str(value.file_key)}]`;
+    }
     case "audio":
       return `[audio${seconds(value.duration)}]`;
     case "media":
-      return `[video ${str(value.file_name) || "unnamed"}${seconds(value.duration)}]`;
+      return `[video${str(value.file_name) ? ` ${str(value.file_name)}` : ""}${
+        seconds(value.duration)
+      }]`;
     case "sticker":
       return "[sticker]";
     case "share_chat":

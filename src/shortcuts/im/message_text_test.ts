@@ -63,7 +63,9 @@ Deno.test("messageText() summarises files, images and the rest; recalled and odd
     "[file Q3.pdf (file_1)]",
   );
   assert.equal(text("audio", { file_key: "f", duration: 4200 }), "[audio 4 s]");
+  assert.equal(text("file", { file_key: "file_1" }), "[file file_1]");
   assert.equal(text("media", { file_key: "f", file_name: "demo.mp4" }), "[video demo.mp4]");
+  assert.equal(text("media", { file_key: "f", duration: 3000 }), "[video 3 s]");
   assert.equal(text("share_chat", { chat_id: "oc_1" }), "[shared chat oc_1]");
   assert.equal(text("sticker", { file_key: "f" }), "[sticker]");
   assert.equal(text("vote", {}), "[vote]");
