@@ -12,6 +12,7 @@ import type { ApiRequest } from "../../http/request.ts";
 import { terminalSafe } from "../../output/mod.ts";
 import type { ApiCaller, ParamSpec, ShortcutInput, ShortcutScopes } from "../definition.ts";
 import { checkMedia, type Media, mediaContent, mediaOf, uploadRequest } from "./media.ts";
+import { type Where, withMembership } from "./membership.ts";
 
 /** Message types the service accepts with `--content`. */
 export const MSG_TYPES = [
@@ -162,6 +163,41 @@ export async function checkOutgoing(input: ShortcutInput): Promise<void> {
  */
 export function keyOf(input: ShortcutInput): string {
   return (input.values["idempotency-key"] as string | undefined) ?? input.ctx.randomUUID();
+}
+
+/** Builds the request that posts a message: a send or a reply. */
+export type MessageRequest = (
+  input: ShortcutInput,
+  uuid: string,
+  message: { msgType: string; content: string },
+) => ApiRequest;
+
+/**
+ * The `requests` and `run` hooks of a shortcut that posts one message: the preview shows the
+ * upload of a file and the message with a placeholder key; a run uploads, then posts with one
+ * idempotency key, a not-in-the-chat answer explained.
+ *
+ * @param build the message's request
+ * @param where the chat, when the command names it
+ */
+export function postingHooks(
+  build: MessageRequest,
+  where: (input: ShortcutInput) => Where = () => ({}),
+) {
+  return {
+    requests(input: ShortcutInput): ApiRequest[] {
+      const outgoing = outgoingOf(input);
+      return [
+        ...uploadPreview(input, outgoing),
+        build(input, keyOf(input), previewContent(outgoing)),
+      ];
+    },
+    async run(input: ShortcutInput, client: ApiCaller): Promise<Record<string, unknown>> {
+      const key = keyOf(input);
+      const message = await contentOf(input, client, outgoingOf(input));
+      return await withMembership(input, client.request(build(input, key, message)), where(input));
+    },
+  };
 }
 
 /**

@@ -9,19 +9,8 @@
 import type { ApiRequest } from "../../http/request.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import { idParam, MESSAGE_ID } from "../contact/ids.ts";
-import { withMembership } from "./membership.ts";
 import { type MessageItem, messageRow } from "./message_rows.ts";
-import {
-  BODY_PARAMS,
-  checkOutgoing,
-  contentOf,
-  keyOf,
-  outgoingOf,
-  previewContent,
-  SEND_SCOPES,
-  sendScopes,
-  uploadPreview,
-} from "./outgoing.ts";
+import { BODY_PARAMS, checkOutgoing, postingHooks, SEND_SCOPES, sendScopes } from "./outgoing.ts";
 import { sentColumns } from "./send.ts";
 
 /**
@@ -87,18 +76,7 @@ export const reply = defineShortcut<Record<string, unknown>>({
     idParam(input, "message-id", MESSAGE_ID);
     await checkOutgoing(input);
   },
-  requests(input) {
-    const outgoing = outgoingOf(input);
-    return [
-      ...uploadPreview(input, outgoing),
-      replyRequest(input, keyOf(input), previewContent(outgoing)),
-    ];
-  },
-  async run(input, client) {
-    const key = keyOf(input);
-    const message = await contentOf(input, client, outgoingOf(input));
-    return await withMembership(input, client.request(replyRequest(input, key, message)));
-  },
+  ...postingHooks(replyRequest),
   output: (result, input) => messageRow(result as MessageItem, input.timeZone),
   columns: (input) => [
     ...sentColumns(input),

@@ -11,18 +11,15 @@ import type { ApiRequest } from "../../http/request.ts";
 import type { Column } from "../../output/mod.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import { CHAT_ID, checkId, USER_ID, type UserIdType, userIdTypeOf } from "../contact/ids.ts";
-import { withMembership } from "./membership.ts";
 import { localTime, type MessageItem, messageRow } from "./message_rows.ts";
 import {
   BODY_PARAMS,
   checkOutgoing,
-  contentOf,
-  keyOf,
   outgoingOf,
+  postingHooks,
   previewContent,
   SEND_SCOPES,
   sendScopes,
-  uploadPreview,
 } from "./outgoing.ts";
 
 export { MAX_UUID_LENGTH, MSG_TYPES } from "./outgoing.ts";
@@ -138,23 +135,10 @@ export const send = defineShortcut<Record<string, unknown>>({
     receiverOf(input);
     await checkOutgoing(input);
   },
-  requests(input) {
-    const outgoing = outgoingOf(input);
-    return [
-      ...uploadPreview(input, outgoing),
-      sendRequest(input, keyOf(input), previewContent(outgoing)),
-    ];
-  },
-  async run(input, client) {
-    const key = keyOf(input);
+  ...postingHooks(sendRequest, (input) => {
     const receiver = receiverOf(input);
-    const message = await contentOf(input, client, outgoingOf(input));
-    return await withMembership(
-      input,
-      client.request(sendRequest(input, key, message)),
-      { chatId: receiver.type === "chat_id" ? receiver.id : undefined },
-    );
-  },
+    return { chatId: receiver.type === "chat_id" ? receiver.id : undefined };
+  }),
   output: (result, input) => messageRow(result as MessageItem, input.timeZone),
   columns: (input) => sentColumns(input),
 });
