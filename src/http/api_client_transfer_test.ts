@@ -107,8 +107,8 @@ Deno.test("download() into a folder takes the answer's file name, made safe", as
       folder: true,
       fallbackName: "file_1",
     });
-    assert.equal(second.path, join(dir, "file_1"));
-    assert.deepEqual(await names(dir), ["file_1", "résumé.pdf"]);
+    assert.equal(second.path, join(dir, "file_1.pdf"), "named by the key and the answer's type");
+    assert.deepEqual(await names(dir), ["file_1.pdf", "résumé.pdf"]);
   });
 });
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { basename, join } from "node:path";
+import { basename, extname, join } from "node:path";
 import type { Context } from "../context.ts";
 
 /**
@@ -99,18 +99,36 @@ export function safeFileName(name: string): string | undefined {
   return clean === "" || clean === "." || clean === ".." ? undefined : clean;
 }
 
+/** File name extensions of the types an unnamed download may have. */
+const EXTENSIONS: Record<string, string> = {
+  "image/png": ".png",
+  "image/jpeg": ".jpg",
+  "image/gif": ".gif",
+  "image/webp": ".webp",
+  "image/bmp": ".bmp",
+  "image/tiff": ".tiff",
+  "image/x-icon": ".ico",
+  "image/heic": ".heic",
+  "application/pdf": ".pdf",
+  "text/plain": ".txt",
+  "video/mp4": ".mp4",
+  "audio/opus": ".opus",
+};
+
 /**
- * The file a download writes: `target.path`, or in a folder target the answer's name (else the
- * fallback name).
+ * The file a download writes: `target.path`, or in a folder target the answer's name, else the
+ * fallback name with the extension of the answer's type (an image's key names no format).
  *
  * @param target where the download goes
  * @param headers the answer's headers
  */
 export function downloadPath(target: DownloadTarget, headers: Headers): string {
   if (!target.folder) return target.path;
-  const name = fileNameOf(headers.get("content-disposition")) ??
-    safeFileName(target.fallbackName ?? "") ?? "download";
-  return join(target.path, name);
+  const given = fileNameOf(headers.get("content-disposition"));
+  if (given) return join(target.path, given);
+  const type = (headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  const name = safeFileName(target.fallbackName ?? "") ?? "download";
+  return join(target.path, extname(name) ? name : name + (EXTENSIONS[type] ?? ""));
 }
 
 /**

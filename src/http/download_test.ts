@@ -31,6 +31,13 @@ Deno.test("downloadPath() names a file in a folder target from the answer, else 
     "/d/img_1",
   );
   assert.equal(downloadPath({ path: "/d", folder: true }, new Headers()), "/d/download");
+  assert.equal(
+    downloadPath(
+      { path: "/d", folder: true, fallbackName: "img_v3_1" },
+      new Headers({ "content-type": "image/png" }),
+    ),
+    "/d/img_v3_1.png",
+  );
 });
 
 async function through(chunks: number[], expected: number | undefined, max: number) {
