@@ -172,7 +172,8 @@ async function main(): Promise<number> {
       "--scope",
       "calendar:calendar.event:read,calendar:calendar.event:create,calendar:calendar.event:update," +
       "calendar:calendar.event:delete,calendar:calendar.event:reply,calendar:calendar.free_busy:read," +
-      "contact:user:search",
+      "contact:user:search,contact:user.basic_profile:readonly,im:chat:read," +
+      "im:message.group_msg:get_as_user,im:message.p2p_msg:get_as_user,im:message:readonly",
     ]);
     await hark(["auth", "status"]);
 
@@ -317,10 +318,59 @@ async function main(): Promise<number> {
     await hark(["auth", "login", "--scope", "im:message.send_as_user"]);
     await hark(["im", "+send", "--chat-id", chat.chat_id, "--text", "Deploy finished"]);
 
-    say(bold("\n# 9. An AI agent's view: the same shortcuts as MCP tools\n"));
+    say(bold("\n# 9. A conversation: find the chat, read, reply in a thread, share a file\n"));
+    await hark(["im", "+chats", "--query", chat.name]);
+    await hark(["im", "+messages", "--chat-id", chat.chat_id, "--limit", "5"], { maxLines: 8 });
+    const recent = JSON.parse(
+      (await hark(["im", "+messages", "--chat-id", chat.chat_id, "--limit", "20", "--json"], {
+        maxLines: 0,
+      })).stdout,
+    ) as { message_id: string; msg_type: string; sender: { id: string } }[];
+    const myId = sandbox.users[0].open_id;
+    const asked = recent.find((m) =>
+      m.msg_type === "text" && m.sender.id.startsWith("ou_") &&
+      m.sender.id !== myId
+    )!;
+    say(dim(`(the latest text from someone else is ${asked.message_id})\n`));
+    await hark([
+      "im",
+      "+reply",
+      "--message-id",
+      asked.message_id,
+      "--in-thread",
+      "--text",
+      "Looking into it now",
+    ]);
+    await hark(["im", "+thread", "--message-id", asked.message_id]);
+    const notes = join(dir, "release-notes.txt");
+    await Deno.writeTextFile(notes, "hark 0.1: read, reply and share files from the terminal\n");
+    const sent = JSON.parse(
+      (await hark(["im", "+send", "--chat-id", chat.chat_id, "--file", notes, "--json"], {
+        maxLines: 0,
+      })).stdout,
+    ) as { message_id: string; body: { content: string } };
+    say(dim(`(uploaded, then sent as ${sent.message_id}: ${sent.body.content})\n`));
+    const downloads = join(dir, "downloads");
+    await Deno.mkdir(downloads);
+    await hark([
+      "im",
+      "+download",
+      "--message-id",
+      sent.message_id,
+      "--key",
+      JSON.parse(sent.body.content).file_key,
+      "--output",
+      `${downloads}/`,
+    ]);
+    const back = await Deno.readTextFile(join(downloads, "release-notes.txt"));
+    if (back !== await Deno.readTextFile(notes)) throw new Error("the file came back changed");
+    say(dim("(the file came back byte for byte)\n"));
+    await hark(["contact", "+get-user", "--user-id", asked.sender.id]);
+
+    say(bold("\n# 10. An AI agent's view: the same shortcuts as MCP tools\n"));
     await mcpRoundTrip(chat.chat_id, tomorrow);
 
-    say(bold("\n# 10. Sign out: the tokens leave the keychain and the config\n"));
+    say(bold("\n# 11. Sign out: the tokens leave the keychain and the config\n"));
     await hark(["auth", "logout"]);
     await hark(["auth", "status"], { expect: 3 });
 

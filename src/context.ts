@@ -99,6 +99,47 @@ export interface FileSystem {
   createExclusive(path: string, data: string): Promise<void>;
   /** Modification time in epoch milliseconds, or `undefined` when absent. */
   mtime(path: string): Promise<number | undefined>;
+  /** What is at `path` (links followed), or `undefined` when nothing is. */
+  stat(path: string): Promise<FileInfo | undefined>;
+  /**
+   * Opens a regular file for reading as a stream: its size is the opened file's own, so the two
+   * belong together. The stream closes the file when read to its end or cancelled. Rejects with
+   * `Deno.errors.NotFound` when absent and `Deno.errors.IsADirectory` for a folder.
+   */
+  openRead(path: string): Promise<{ size: number; stream: ReadableStream<Uint8Array> }>;
+  /**
+   * Writes a stream to `path` the way {@link writeFileAtomic} writes bytes (a new temporary file
+   * beside it, flushed, renamed into place), piping it so memory does not grow with its length
+   * (a stream Deno itself provides, such as an HTTP body, never passes through JavaScript). When
+   * the stream fails or is cancelled, or `check` throws, the temporary file is removed, so no
+   * partial file is ever left. Without `overwrite` the file is linked into place, which fails
+   * with `Deno.errors.AlreadyExists` when `path` exists (even if it appeared meanwhile).
+   *
+   * The folder may be one other users can write to only when it is sticky (like `/tmp`: no one
+   * can replace another's file there); otherwise the write is refused as
+   * {@link writeFileAtomic} refuses it.
+   *
+   * @param options `overwrite` an existing file; `check` the number of bytes written before the
+   *   file is put in place (a throw stops it)
+   * @returns the number of bytes written
+   * @throws the stream's own error when reading it fails (as it is), the file system's otherwise
+   */
+  writeStreamAtomic(
+    path: string,
+    data: ReadableStream<Uint8Array>,
+    mode: number,
+    options?: { overwrite?: boolean; check?: (bytes: number) => void },
+  ): Promise<number>;
+}
+
+/** What {@link FileSystem.stat} tells about a path. */
+export interface FileInfo {
+  /** A regular file. */
+  isFile: boolean;
+  /** A folder. */
+  isDirectory: boolean;
+  /** The size in bytes. */
+  size: number;
 }
 
 /** A store of secrets by path; the backends are in `src/keychain/`. */

@@ -102,3 +102,18 @@ export function baseName(os: OsName, path: string): string {
   while (first > start && !isSeparator(os, path[first - 1])) first--;
   return path.slice(first, end);
 }
+
+/**
+ * The extension of a file name, from its last dot, like `extname` of `node:path`: `.gz` for
+ * `notes.tar.gz`, nothing for `.bashrc` or `README`.
+ *
+ * @param name a file name (the last part of a path)
+ * @example
+ * ```ts
+ * extensionOf("report.PDF"); // ".PDF"
+ * ```
+ */
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf(".");
+  return dot <= 0 ? "" : name.slice(dot);
+}

@@ -35,6 +35,14 @@ Deno.test("deno task demo runs every step, exits 0 and cleans up", async () => {
         "hark contact +search-user",
         "--dry-run",
         "hark auth login --scope im:message.send_as_user",
+        "hark im +chats --query",
+        "hark im +messages --chat-id",
+        "--in-thread",
+        "hark im +thread --message-id",
+        "hark im +send --chat-id",
+        "hark im +download --message-id",
+        "(the file came back byte for byte)",
+        "hark contact +get-user --user-id",
         "hark mcp",
         "tools/call calendar_agenda",
         "Dry run of hark im +send: nothing was sent",
@@ -48,6 +56,11 @@ Deno.test("deno task demo runs every step, exits 0 and cleans up", async () => {
     assert.match(stdout, /4 instance_view requests/);
     assert.match(stdout, /booked the first free slot/);
     assert.match(stdout, /"after":"hark demo review \(moved\)","before":"hark demo review"/);
+    // The reply shows in the thread it started, under the message it answers.
+    assert.match(
+      stdout,
+      /\$ hark im \+thread[^\n]*\n[^\n]*\n[^\n]*omt_\w+\n[^\n]*Looking into it now/,
+    );
     assert.match(stderr, /enter the code: [A-Z]{4}-[A-Z]{4}/);
     assert.match(stderr, /"command":"hark auth login --scope im:message\.send_as_user\b/);
     const dir = /keychain in (\S+)/.exec(stdout)?.[1];

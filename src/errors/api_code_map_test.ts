@@ -31,6 +31,7 @@ Deno.test("230002 maps to exit code 2, type permission, and a login with --scope
   assert.equal(error.type, "permission");
   assert.match(error.message, /insufficient permission/i);
   assert.equal(error.recovery.command, "hark auth login --scope im:message:send");
+  assert.equal((error as PermissionError).apiCode, 230002);
 });
 
 Deno.test("230002 without a known scope still recommends a login with --scope", () => {

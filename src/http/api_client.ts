@@ -7,13 +7,21 @@
  */
 
 import type { Context } from "../context.ts";
-import { AuthError, type CallerFacts, CancelledError, HarkError } from "../errors/mod.ts";
+import { ApiError, AuthError, type CallerFacts, CancelledError, HarkError } from "../errors/mod.ts";
 import { classifyAnswer } from "./classify_answer.ts";
+import {
+  type DownloadedFile,
+  type DownloadTarget,
+  MAX_DOWNLOAD_BYTES,
+  saveBody,
+  TRANSFER_TIMEOUT_MS,
+} from "./download.ts";
 import { judgeFailure } from "./failure_error.ts";
 import { maskUrl } from "./mask_fields.ts";
+import { openMultipart } from "./multipart.ts";
 import { type ApiRequest, requestHeaders, requestUrl } from "./request.ts";
 import { type AttemptResult, DEFAULT_RETRY, retry, type RetryOptions } from "./retry.ts";
-import { send, TransportFailure } from "./transport.ts";
+import { send, type TransportAnswer, TransportFailure } from "./transport.ts";
 
 /** A bearer token ready to send. */
 export interface BearerToken {
@@ -71,6 +79,12 @@ interface Call {
   refreshed: boolean;
 }
 
+/** Saves the body of a streamed answer (a download); its TransportFailures may be retried. */
+type SaveBody<T> = (
+  answer: TransportAnswer & { body: ReadableStream<Uint8Array> },
+  url: URL,
+) => Promise<T>;
+
 /**
  * Sends business calls. One per identity per command run; the connection pool is the context's
  * `fetch`.
@@ -90,6 +104,11 @@ interface Call {
  *   {@link NetworkError};
  * - a timeout: a {@link NetworkError} at once; Ctrl-C: a {@link CancelledError} at once.
  * At most `retries` (3) retries in all, whatever the mix.
+ *
+ * A request with a `form` is an upload: its file is streamed as `multipart/form-data`, opened
+ * again for each attempt, and retried like a GET when the request is `repeatable`. A
+ * {@link ApiClient.download} streams the answer's body to disk instead of reading it. Both may
+ * take {@link TRANSFER_TIMEOUT_MS}.
  *
  * @example
  * ```ts
@@ -127,7 +146,44 @@ export class ApiClient {
    * @throws {NetworkError} the service could not be reached, or timed out
    * @throws {CancelledError} Ctrl-C or `request.signal`
    */
-  async request<T = unknown>(request: ApiRequest): Promise<T> {
+  request<T = unknown>(request: ApiRequest): Promise<T> {
+    return this.#call<T>(request);
+  }
+
+  /**
+   * Sends a GET whose answer is a file and streams its body to disk (see `download.ts`): into a
+   * temporary file beside the target, its length checked against `Content-Length` and
+   * {@link MAX_DOWNLOAD_BYTES}, renamed into place when whole. A JSON answer is the service's
+   * error, classified as for {@link ApiClient.request}. A body that breaks off is downloaded
+   * again from the start (GET is idempotent); no attempt leaves a partial file.
+   *
+   * @param request the call
+   * @param target where the file goes, and whether it may replace one
+   * @returns where the file was written, its size and type
+   * @throws what {@link ApiClient.request} throws; `Deno.errors.AlreadyExists` when the target
+   *   exists and may not be replaced, and the file system's other errors, as they are
+   */
+  download(request: ApiRequest, target: DownloadTarget): Promise<DownloadedFile> {
+    return this.#call<DownloadedFile>(request, (answer, url) => {
+      const where = { method: request.method, url };
+      return saveBody(this.#ctx, answer.body, answer.headers, target, {
+        readFailure: answer.bodyFailure ??
+          ((cause) => new TransportFailure("broken", where, { status: answer.status, cause })),
+        tooLarge: () =>
+          new TransportFailure("too_large", where, {
+            status: answer.status,
+            maxBodyBytes: MAX_DOWNLOAD_BYTES,
+          }),
+        wrongLength: (received, expected) =>
+          new TransportFailure("broken", where, {
+            status: answer.status,
+            cause: new Error(`received ${received} of the ${expected} bytes announced`),
+          }),
+      });
+    });
+  }
+
+  async #call<T>(request: ApiRequest, save?: SaveBody<T>): Promise<T> {
     const ctx = this.#ctx;
     const signal = AbortSignal.any([
       ...(request.cleanup ? [] : [ctx.signal]),
@@ -138,13 +194,14 @@ export class ApiClient {
     const call: Call = {
       request,
       url: requestUrl(this.#options.baseUrl, request),
-      idempotent: IDEMPOTENT.has(request.method) || request.idempotencyKey !== undefined,
+      idempotent: IDEMPOTENT.has(request.method) || request.idempotencyKey !== undefined ||
+        request.repeatable === true,
       signal,
       token: await this.#token(signal, () => this.#options.tokens.getToken()),
       refreshed: false,
     };
     try {
-      return await retry<T>((attempt) => this.#attempt<T>(call, attempt, retries), {
+      return await retry<T>((attempt) => this.#attempt<T>(call, attempt, retries, save), {
         ...this.#options.retry,
         retries,
         sleep: ctx.sleep,
@@ -172,21 +229,39 @@ export class ApiClient {
     }
   }
 
-  async #attempt<T>(call: Call, attempt: number, retries: number): Promise<AttemptResult<T>> {
+  async #attempt<T>(
+    call: Call,
+    attempt: number,
+    retries: number,
+    save?: SaveBody<T>,
+  ): Promise<AttemptResult<T>> {
     const { request } = call;
     const hasBody = request.body !== undefined;
+    const headers = requestHeaders(call.token.token, hasBody);
+    let body: string | ReadableStream<Uint8Array> | undefined;
+    if (request.form) {
+      const form = await openMultipart(this.#ctx, request.form);
+      headers["Content-Type"] = form.contentType;
+      body = form.stream;
+    } else if (hasBody) body = JSON.stringify(request.body);
+    const transfer = request.form !== undefined || save !== undefined;
     let answer;
     try {
       answer = await send(this.#ctx, {
         method: request.method,
         url: call.url,
-        headers: requestHeaders(call.token.token, hasBody),
-        body: hasBody ? JSON.stringify(request.body) : undefined,
+        headers,
+        body,
         redirects: "same-origin",
-        timeoutMs: this.#options.timeoutMs ?? 30_000,
+        timeoutMs: this.#options.timeoutMs ?? (transfer ? TRANSFER_TIMEOUT_MS : 30_000),
         signal: request.signal,
         ignoreInterrupt: request.cleanup,
+        streamAnswer: save &&
+          ((status, headers) => status >= 200 && status < 300 && !isJson(headers)),
       });
+      if (save && answer.body) {
+        return { ok: true, value: await save({ ...answer, body: answer.body }, call.url) };
+      }
     } catch (error) {
       if (!(error instanceof TransportFailure)) throw error;
       const verdict = judgeFailure(error, call.idempotent);
@@ -210,6 +285,16 @@ export class ApiClient {
     );
     switch (verdict.kind) {
       case "data":
+        if (save) {
+          return {
+            ok: false,
+            retry: false,
+            error: new ApiError(
+              `The service answered ${request.method} ${call.url.pathname} with JSON, not a file`,
+              { type: "invalid_response", requestId: answer.requestId, httpStatus: answer.status },
+            ),
+          };
+        }
         return { ok: true, value: verdict.data as T };
       case "error":
         return {
@@ -247,6 +332,11 @@ export class ApiClient {
     }
     return token;
   }
+}
+
+/** Whether an answer's `Content-Type` says JSON (the service's envelope). */
+function isJson(headers: Headers): boolean {
+  return /^application\/([\w.+-]*\+)?json\b/i.test(headers.get("content-type") ?? "");
 }
 
 function cancelled(request: ApiRequest, cause: unknown): CancelledError {

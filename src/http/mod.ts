@@ -20,11 +20,19 @@ export {
   type BearerTokenSource,
 } from "./api_client.ts";
 export {
+  type DownloadedFile,
+  type DownloadTarget,
+  MAX_DOWNLOAD_BYTES,
+  TRANSFER_TIMEOUT_MS,
+} from "./download.ts";
+export {
   type ApiRequest,
   type HttpMethod,
   previewRequest,
   type RequestPreview,
   requestUrl,
+  type UploadFile,
+  type UploadForm,
   USER_AGENT,
 } from "./request.ts";
 export {

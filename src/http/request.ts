@@ -16,16 +16,27 @@ export interface ApiRequest {
   method: HttpMethod;
   /** `/open-apis/calendar/v4/...`, path segments already URL-encoded. */
   path: string;
-  /** Query parameters; `undefined` values are left out. */
-  query?: Record<string, string | number | boolean | undefined>;
+  /** Query parameters; `undefined` values are left out, a list repeats its key. */
+  query?: Record<string, string | number | boolean | readonly string[] | undefined>;
   /** The body, sent as JSON. */
   body?: unknown;
+  /**
+   * A multipart form sent instead of a JSON body (uploads): its file is streamed from disk, and
+   * opened again for each attempt.
+   */
+  form?: UploadForm;
   /**
    * The idempotency key the body carries (message send's `uuid`). Not sent by the client: its
    * presence tells the client that a POST or PATCH may be retried after it reached the service
    * (5xx, dropped connection, broken answer). Set it on a POST that only reads, too.
    */
   idempotencyKey?: string;
+  /**
+   * A POST whose repetition does no harm although it carries no idempotency key (an upload that
+   * only stores a file and answers its key: a second one leaves an unused copy): retried like a
+   * GET.
+   */
+  repeatable?: boolean;
   /** The scopes the call needs, named in a permission error when the service names none. */
   scopes?: string[];
   /** Cancels the call; composed with the context's Ctrl-C signal. */
@@ -35,6 +46,26 @@ export interface ApiRequest {
    * context's signal does not cancel it, only `signal` does — give it a timeout.
    */
   cleanup?: boolean;
+}
+
+/** The file part of an upload. */
+export interface UploadFile {
+  /** The form field that holds it, such as `image` or `file`. */
+  field: string;
+  /** Where it is on disk. */
+  path: string;
+  /** The file name the part carries. */
+  name: string;
+  /** The part's `Content-Type`. */
+  contentType: string;
+}
+
+/** A `multipart/form-data` body: text fields, then one file. */
+export interface UploadForm {
+  /** The text fields, in order. */
+  fields: Record<string, string>;
+  /** The file. */
+  file: UploadFile;
 }
 
 /** What `--dry-run` prints for a request. */
@@ -47,7 +78,10 @@ export interface RequestPreview {
   query: Record<string, string>;
   /** The headers, `Authorization` masked as `Bearer ****`. */
   headers: Record<string, string>;
-  /** The JSON body, secret fields masked; absent when there is none. */
+  /**
+   * The JSON body, secret fields masked; for a multipart form its fields, the file shown as
+   * `@<path>`; absent when there is none.
+   */
   body?: unknown;
 }
 
@@ -65,7 +99,10 @@ export function requestUrl(baseUrl: string, request: Pick<ApiRequest, "path" | "
   const path = request.path.startsWith("/") ? request.path : `/${request.path}`;
   const url = new URL(baseUrl.replace(/\/+$/, "") + path);
   for (const [key, value] of Object.entries(request.query ?? {})) {
-    if (value !== undefined) url.searchParams.append(key, String(value));
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      url.searchParams.append(key, String(item));
+    }
   }
   return url;
 }
@@ -111,5 +148,13 @@ export function previewRequest(baseUrl: string, request: ApiRequest): RequestPre
     headers: requestHeaders("****", hasBody),
   };
   if (hasBody) preview.body = maskFields(request.body);
+  if (request.form) {
+    const { fields, file } = request.form;
+    preview.headers["Content-Type"] = "multipart/form-data";
+    preview.body = {
+      ...maskFields(fields) as Record<string, unknown>,
+      [file.field]: `@${file.path}`,
+    };
+  }
   return preview;
 }

@@ -44,3 +44,28 @@ Deno.test("requestHeaders() sends the bearer token and a content type only with 
   assert.equal(requestHeaders("tok", false)["Content-Type"], undefined);
   assert.equal(requestHeaders("tok", true)["Content-Type"], "application/json; charset=utf-8");
 });
+
+Deno.test("requestUrl() repeats the key of a list", () => {
+  const url = requestUrl("https://x.test", {
+    path: "/open-apis/im/v1/messages/mget",
+    query: { message_ids: ["om_1", "om_2"], user_id_type: "open_id" },
+  });
+  assert.equal(url.search, "?message_ids=om_1&message_ids=om_2&user_id_type=open_id");
+});
+
+Deno.test("previewRequest() shows an upload's fields and its file as @path, never its bytes", () => {
+  const preview = previewRequest("https://x.test", {
+    method: "POST",
+    path: "/open-apis/im/v1/files",
+    form: {
+      fields: { file_type: "pdf", file_name: "report.pdf" },
+      file: { field: "file", path: "./report.pdf", name: "report.pdf", contentType: "x/y" },
+    },
+  });
+  assert.equal(preview.headers["Content-Type"], "multipart/form-data");
+  assert.deepEqual(preview.body, {
+    file_type: "pdf",
+    file_name: "report.pdf",
+    file: "@./report.pdf",
+  });
+});

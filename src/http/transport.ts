@@ -36,14 +36,22 @@ export interface TransportRequest {
   url: URL;
   /** The headers; `Authorization` is masked in debug lines. */
   headers: Record<string, string>;
-  /** The body: JSON or form text, bytes, or a multipart form. */
-  body?: string | Uint8Array<ArrayBuffer> | FormData;
+  /**
+   * The body: JSON or form text, bytes, a multipart form, or a stream (sent chunked; a redirect
+   * of a request with a stream body is never followed, since the stream cannot be sent twice).
+   */
+  body?: string | Uint8Array<ArrayBuffer> | FormData | ReadableStream<Uint8Array>;
   /** Which redirects are followed. */
   redirects: RedirectPolicy;
   /** Milliseconds the whole exchange (answer and body) may take. */
   timeoutMs: number;
   /** The most bytes of the answer read; default {@link MAX_JSON_BYTES}. */
   maxBodyBytes?: number;
+  /**
+   * Decides from an answer's status and headers to leave its body unread (a download): the
+   * answer's `body` is then the stream, still bound to the time limit and Ctrl-C.
+   */
+  streamAnswer?: (status: number, headers: Headers) => boolean;
   /** Cancels the request, besides Ctrl-C and the time limit. */
   signal?: AbortSignal;
   /**
@@ -59,8 +67,19 @@ export interface TransportAnswer {
   status: number;
   /** The headers. */
   headers: Headers;
-  /** The body as text (UTF-8). */
+  /** The body as text (UTF-8); empty when the body is streamed. */
   text: string;
+  /**
+   * The unread body, when {@link TransportRequest.streamAnswer} asked for it: Deno's own stream,
+   * so piping it into a file stays out of JavaScript. A failure to read it is explained by
+   * `bodyFailure`.
+   */
+  body?: ReadableStream<Uint8Array>;
+  /**
+   * What a failure to read `body` means: a {@link TransportFailure} (`broken`, `timeout`) or a
+   * {@link CancelledError}.
+   */
+  bodyFailure?: (cause: unknown) => Error;
   /** The service's log id (`X-Tt-Logid`, else `X-Request-Id`), for support. */
   requestId?: string;
 }
@@ -183,6 +202,25 @@ export async function send(ctx: Context, request: TransportRequest): Promise<Tra
         throw fail(classifyFetchFailure(error), { cause: error });
       }
       const location = redirectTarget(response, url);
+      if (
+        location === undefined && response.body &&
+        request.streamAnswer?.(response.status, response.headers)
+      ) {
+        const headers = response.headers;
+        log(
+          `← ${response.status} ${request.method} ${maskUrl(url)} ${ctx.now() - started} ms ` +
+            `(body streamed, ${headers.get("content-length") ?? "unknown"} bytes)`,
+        );
+        return {
+          status: response.status,
+          headers,
+          text: "",
+          requestId: requestIdOf(headers),
+          body: response.body,
+          bodyFailure: (cause) =>
+            signal.aborted ? stopped(cause) : fail("broken", { status: response.status, cause }),
+        };
+      }
       if (location === undefined) {
         const answer = await readAnswer(response, request, signal, () => stopped(signal.reason));
         log(
@@ -193,7 +231,8 @@ export async function send(ctx: Context, request: TransportRequest): Promise<Tra
       }
       await response.body?.cancel();
       const follow = request.redirects === "same-origin" && hop < MAX_REDIRECTS &&
-        location.origin === url.origin && keepsMethod(response.status, request.method);
+        location.origin === url.origin && keepsMethod(response.status, request.method) &&
+        !(request.body instanceof ReadableStream);
       log(
         `← ${response.status} ${request.method} ${maskUrl(url)} redirects to ${maskUrl(location)}` +
           (follow ? "" : " (not followed)"),
@@ -280,8 +319,12 @@ async function readAnswer(
     status,
     headers,
     text: new TextDecoder().decode(bytes),
-    requestId: headers.get("x-tt-logid") ?? headers.get("x-request-id") ?? undefined,
+    requestId: requestIdOf(headers),
   };
+}
+
+function requestIdOf(headers: Headers): string | undefined {
+  return headers.get("x-tt-logid") ?? headers.get("x-request-id") ?? undefined;
 }
 
 function headerNote(headers: Record<string, string>): string {
@@ -294,6 +337,7 @@ function bodyNote(request: TransportRequest): string {
   const { body } = request;
   if (body === undefined) return "";
   if (body instanceof FormData) return " (multipart form)";
+  if (body instanceof ReadableStream) return " (streamed body)";
   if (body instanceof Uint8Array) return ` (${body.byteLength} bytes)`;
   const type = Object.entries(request.headers)
     .find(([name]) => name.toLowerCase() === "content-type")?.[1] ?? "";

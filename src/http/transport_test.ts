@@ -216,3 +216,48 @@ Deno.test("send() logs masked lines: bearer, form secrets, JSON secrets, answer"
   assert.match(lines[0], /^\[debug\] → POST .*\/oauth\/token .*"grant_type":"refresh_token"/);
   assert.match(lines[1], /^\[debug\] ← 200 POST .* log_id=log-9 /);
 });
+
+Deno.test("send() leaves a body unread when streamAnswer asks, and explains its failures", async () => {
+  let sent = 0;
+  const stub = new FetchStub([{
+    method: "GET",
+    url: `${BASE}/open-apis/x`,
+    respond: () =>
+      new Response(
+        new ReadableStream({
+          pull(controller) {
+            if (sent++ === 0) controller.enqueue(new Uint8Array([1, 2]));
+            else controller.error(new TypeError("connection reset"));
+          },
+        }),
+        { headers: { "content-type": "image/png" } },
+      ),
+  }]);
+  const ctx = createTestContext({ fetch: stub.fetch });
+  const answer = await send(ctx, request({ streamAnswer: (status) => status === 200 }));
+  assert.equal(answer.text, "");
+  const reader = answer.body!.getReader();
+  assert.deepEqual((await reader.read()).value, new Uint8Array([1, 2]));
+  const cause = await reader.read().then(() => undefined, (e) => e);
+  const error = answer.bodyFailure!(cause);
+  assert.ok(error instanceof TransportFailure);
+  assert.equal(error.reason, "broken");
+  assert.equal(error.cause, cause);
+  ctx.abort();
+  assert.ok(answer.bodyFailure!(cause) instanceof CancelledError, "Ctrl-C is a cancellation");
+});
+
+Deno.test("send() does not follow a redirect with a stream body, which cannot be sent twice", async () => {
+  const stub = new FetchStub([{
+    method: "POST",
+    url: `${BASE}/open-apis/x`,
+    respond: redirect(307, "/open-apis/y"),
+  }]);
+  const body = new ReadableStream<Uint8Array>({
+    start: (controller) => controller.close(),
+  });
+  const error = await failure(
+    send(createTestContext({ fetch: stub.fetch }), request({ method: "POST", body })),
+  );
+  assert.equal(error.reason, "redirect");
+});

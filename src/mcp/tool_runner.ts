@@ -13,7 +13,7 @@ import type { Session } from "../cli/session.ts";
 import type { Context, InputStream, OutputStream } from "../context.ts";
 import { type HarkError, toHarkError, ValidationError } from "../errors/mod.ts";
 import type { ApiCaller } from "../shortcuts/definition.ts";
-import { previewRequest } from "../http/request.ts";
+import { type ApiRequest, previewRequest } from "../http/request.ts";
 import { maskFields } from "../http/mask_fields.ts";
 import { runShortcut, type ShortcutSession } from "../shortcuts/lifecycle.ts";
 import { apiOptionsOf } from "./api_tool.ts";
@@ -247,14 +247,14 @@ function checkArguments(entry: ExposedTool, args: unknown): CheckedArguments {
 
 /** The client of a call: every request is cancelled with the call (clean-ups excepted). */
 function cancellable(client: ApiCaller, signal: AbortSignal): ApiCaller {
+  const withSignal = (request: ApiRequest): ApiRequest =>
+    request.cleanup ? request : {
+      ...request,
+      signal: request.signal ? AbortSignal.any([request.signal, signal]) : signal,
+    };
   return {
-    request: (request) =>
-      client.request(
-        request.cleanup ? request : {
-          ...request,
-          signal: request.signal ? AbortSignal.any([request.signal, signal]) : signal,
-        },
-      ),
+    request: (request) => client.request(withSignal(request)),
+    download: (request, target) => client.download(withSignal(request), target),
   };
 }
 

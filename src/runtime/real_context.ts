@@ -9,7 +9,15 @@
  * @module
  */
 
-import type { Context, Env, FileSystem, OsName, RunOptions, RunResult } from "../context.ts";
+import type {
+  Context,
+  Env,
+  FileInfo,
+  FileSystem,
+  OsName,
+  RunOptions,
+  RunResult,
+} from "../context.ts";
 import { ValidationError } from "../errors/mod.ts";
 import { keychainBackendName } from "../keychain/backend_name.ts";
 import type { Keychain } from "../keychain/keychain.ts";
@@ -244,7 +252,9 @@ export const realFileSystem: FileSystem = {
     const { file, tmp } = await createTempFile(path, mode);
     try {
       try {
-        await secureFolder(parentFolder(SYSTEM_OS, path), file, options.privateFolder === true);
+        await secureFolder(parentFolder(SYSTEM_OS, path), file, {
+          privateFolder: options.privateFolder === true,
+        });
         await ensureMode(file, tmp, mode);
         let offset = 0;
         while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
@@ -296,7 +306,7 @@ export const realFileSystem: FileSystem = {
     const { file, tmp } = await createTempFile(path, 0o600);
     try {
       try {
-        await secureFolder(parentFolder(SYSTEM_OS, path), file, false);
+        await secureFolder(parentFolder(SYSTEM_OS, path), file, {});
         const bytes = encoder.encode(data);
         let offset = 0;
         while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
@@ -315,6 +325,67 @@ export const realFileSystem: FileSystem = {
       if (error instanceof Deno.errors.NotFound) return undefined;
       throw error;
     }
+  },
+  async stat(path): Promise<FileInfo | undefined> {
+    try {
+      const info = await Deno.stat(path);
+      return { isFile: info.isFile, isDirectory: info.isDirectory, size: info.size };
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return undefined;
+      throw error;
+    }
+  },
+  async openRead(path) {
+    const file = await Deno.open(path, { read: true });
+    try {
+      const info = await file.stat();
+      if (info.isDirectory) throw new Deno.errors.IsADirectory(`"${path}" is a folder`);
+      return { size: info.size, stream: file.readable };
+    } catch (error) {
+      file.close();
+      throw error;
+    }
+  },
+  async writeStreamAtomic(path, data, mode, options = {}) {
+    let tmp: string | undefined;
+    let written: number;
+    try {
+      const created = await createTempFile(path, mode);
+      tmp = created.tmp;
+      const { file } = created;
+      try {
+        await secureFolder(parentFolder(SYSTEM_OS, path), file, { allowSticky: true });
+        await ensureMode(file, tmp, mode);
+        // Piped, Deno moves the bytes of its own streams (an HTTP body) without JavaScript. The
+        // pipe closes the file at the end, which flushes what its writable buffers (kept open,
+        // a small file would stay empty).
+        await data.pipeTo(file.writable, { preventAbort: true });
+      } catch (error) {
+        try {
+          file.close();
+        } catch {
+          // Already closed by the pipe.
+        }
+        throw error;
+      }
+      const again = await Deno.open(tmp, { write: true });
+      try {
+        await again.sync();
+        written = (await again.stat()).size;
+      } finally {
+        again.close();
+      }
+      options.check?.(written);
+      if (options.overwrite) await Deno.rename(tmp, path);
+      else await Deno.link(tmp, path);
+    } catch (error) {
+      // Whatever failed, the source is released (a download's connection, say).
+      await data.cancel(error).catch(() => {});
+      if (tmp !== undefined) await Deno.remove(tmp).catch(() => {});
+      throw error;
+    }
+    if (!options.overwrite) await Deno.remove(tmp).catch(() => {});
+    return written;
   },
 };
 
@@ -353,16 +424,18 @@ async function createTempFile(
 async function secureFolder(
   folder: string,
   created: Deno.FsFile,
-  privateFolder: boolean,
+  options: { privateFolder?: boolean; allowSticky?: boolean },
 ): Promise<void> {
   const info = await Deno.stat(folder);
   const user = (await created.stat()).uid;
   if (info.mode === null || info.uid === null || user === null) return; // Windows
   const ours = info.uid === user;
-  if (ours && privateFolder) {
+  if (ours && options.privateFolder) {
     if ((info.mode & 0o077) !== 0) await Deno.chmod(folder, 0o700);
     return;
   }
+  // In a sticky folder (like /tmp) no one can rename or remove another user's file.
+  if (options.allowSticky && (info.mode & 0o1000) !== 0) return;
   const everyone = (info.mode & 0o002) !== 0;
   const group = (info.mode & 0o020) !== 0;
   if (!everyone && !(group && !ours)) return;

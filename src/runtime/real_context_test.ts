@@ -266,3 +266,117 @@ Deno.test("the real context's keychain names its backend at once and loads it on
     /^ValidationError: Invalid HARK_KEYCHAIN "vault"/,
   );
 });
+
+function streamOf(chunks: Uint8Array[], failAfter?: Error): ReadableStream<Uint8Array> {
+  let next = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (next < chunks.length) controller.enqueue(chunks[next++]);
+      else if (failAfter) controller.error(failAfter);
+      else controller.close();
+    },
+  });
+}
+
+Deno.test("stat() and openRead() describe and stream a file; a folder and a gap are told apart", async () => {
+  await withDir(async (dir) => {
+    const path = join(dir, "data.bin");
+    await Deno.writeFile(path, new Uint8Array(70_000).fill(7));
+    assert.deepEqual(await fs.stat(path), { isFile: true, isDirectory: false, size: 70_000 });
+    assert.equal((await fs.stat(dir))?.isDirectory, true);
+    assert.equal(await fs.stat(join(dir, "absent")), undefined);
+    const { size, stream } = await fs.openRead(path);
+    assert.equal(size, 70_000);
+    const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+    assert.equal(bytes.length, 70_000);
+    assert.ok(bytes.every((b) => b === 7));
+    await assert.rejects(fs.openRead(dir), Deno.errors.IsADirectory);
+    await assert.rejects(fs.openRead(join(dir, "absent")), Deno.errors.NotFound);
+  });
+});
+
+Deno.test("writeStreamAtomic() writes chunk by chunk and never replaces a file unless asked", async () => {
+  await withDir(async (dir) => {
+    const path = join(dir, "out.bin");
+    const chunk = new Uint8Array(1000).fill(1);
+    assert.equal(await fs.writeStreamAtomic(path, streamOf([chunk, chunk]), 0o600), 2000);
+    assert.equal((await Deno.stat(path)).size, 2000);
+    if (posix) assert.equal((await Deno.stat(path)).mode! & 0o777, 0o600);
+    await assert.rejects(
+      fs.writeStreamAtomic(path, streamOf([new Uint8Array(5)]), 0o600),
+      Deno.errors.AlreadyExists,
+    );
+    assert.equal((await Deno.stat(path)).size, 2000, "the existing file is untouched");
+    await fs.writeStreamAtomic(path, streamOf([new Uint8Array(5)]), 0o600, { overwrite: true });
+    assert.equal((await Deno.stat(path)).size, 5);
+    assert.deepEqual(await names(dir), ["out.bin"]);
+  });
+});
+
+Deno.test("writeStreamAtomic() leaves no partial file when the stream fails midway", async () => {
+  await withDir(async (dir) => {
+    const path = join(dir, "out.bin");
+    const broken = new Error("connection lost");
+    await assert.rejects(
+      fs.writeStreamAtomic(path, streamOf([new Uint8Array(4096)], broken), 0o600),
+      (error) => error === broken,
+    );
+    assert.deepEqual(await names(dir), []);
+    await Deno.writeTextFile(path, "keep");
+    await assert.rejects(
+      fs.writeStreamAtomic(path, streamOf([new Uint8Array(10)], broken), 0o600, {
+        overwrite: true,
+      }),
+    );
+    assert.equal(await Deno.readTextFile(path), "keep");
+    assert.deepEqual(await names(dir), ["out.bin"]);
+  });
+});
+
+Deno.test({
+  name: "writeStreamAtomic() accepts a sticky shared folder like /tmp, refuses a plain one",
+  ignore: !posix,
+  async fn() {
+    await withDir(async (dir) => {
+      const sticky = join(dir, "sticky");
+      const open = join(dir, "open");
+      await Deno.mkdir(sticky);
+      await Deno.chmod(sticky, 0o1777);
+      await Deno.mkdir(open);
+      await Deno.chmod(open, 0o777);
+      await fs.writeStreamAtomic(join(sticky, "a"), streamOf([new Uint8Array(3)]), 0o600);
+      assert.deepEqual(await names(sticky), ["a"]);
+      await assert.rejects(
+        fs.writeStreamAtomic(join(open, "a"), streamOf([new Uint8Array(3)]), 0o600),
+        ValidationError,
+      );
+      assert.deepEqual(await names(open), []);
+    });
+  },
+});
+
+Deno.test("writeStreamAtomic() writes small streams whole too, and a check can stop it", async () => {
+  await withDir(async (dir) => {
+    for (const size of [1, 10, 1000, 70_000]) {
+      const path = join(dir, `s${size}`);
+      const written = await fs.writeStreamAtomic(
+        path,
+        new Response(new Uint8Array(size).fill(3)).body!,
+        0o600,
+      );
+      assert.equal(written, size);
+      assert.equal((await Deno.stat(path)).size, size);
+    }
+    const stopped = new Error("wrong length");
+    await assert.rejects(
+      fs.writeStreamAtomic(join(dir, "checked"), streamOf([new Uint8Array(5)]), 0o600, {
+        check: (bytes) => {
+          assert.equal(bytes, 5);
+          throw stopped;
+        },
+      }),
+      (error) => error === stopped,
+    );
+    assert.deepEqual(await names(dir), ["s1", "s10", "s1000", "s70000"]);
+  });
+});

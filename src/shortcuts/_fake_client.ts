@@ -5,27 +5,55 @@
  */
 
 import type { ApiRequest } from "../http/request.ts";
+import type { DownloadedFile, DownloadTarget } from "../http/download.ts";
 import { createTestContext, type TestContext } from "../testing/test_context.ts";
 import type { ApiCaller, ParamValues, ShortcutInput } from "./definition.ts";
 import type { Identity } from "../auth/identity.ts";
 import type { Config } from "../config/mod.ts";
 import type { InstantInput } from "../time/mod.ts";
 
-/** A fake client whose answers come from `handler`; a throw in it is the call's failure. */
-export class FakeClient implements ApiCaller {
-  /** Every request, in order. */
-  readonly requests: ApiRequest[] = [];
-  readonly #handler: (request: ApiRequest) => unknown | Promise<unknown>;
+/** Answers a download: what was saved where. */
+export type DownloadHandler = (
+  request: ApiRequest,
+  target: DownloadTarget,
+) => DownloadedFile | Promise<DownloadedFile>;
 
-  /** @param handler answers each request (or throws) */
-  constructor(handler: (request: ApiRequest) => unknown | Promise<unknown>) {
+/**
+ * A fake client whose answers come from `handler` (and downloads from `downloads`); a throw in
+ * either is the call's failure. A download without a handler fails the test.
+ */
+export class FakeClient implements ApiCaller {
+  /** Every request, downloads included, in order. */
+  readonly requests: ApiRequest[] = [];
+  /** The target of every download, in order. */
+  readonly targets: DownloadTarget[] = [];
+  readonly #handler: (request: ApiRequest) => unknown | Promise<unknown>;
+  readonly #downloads?: DownloadHandler;
+
+  /**
+   * @param handler answers each request (or throws)
+   * @param downloads answers each download (or throws); default: a download fails the test
+   */
+  constructor(
+    handler: (request: ApiRequest) => unknown | Promise<unknown>,
+    downloads?: DownloadHandler,
+  ) {
     this.#handler = handler;
+    this.#downloads = downloads;
   }
 
   /** Records the request and answers it. */
   async request<T>(request: ApiRequest): Promise<T> {
     this.requests.push(request);
     return await this.#handler(request) as T;
+  }
+
+  /** Records the download and answers it. */
+  async download(request: ApiRequest, target: DownloadTarget): Promise<DownloadedFile> {
+    this.requests.push(request);
+    this.targets.push(target);
+    if (!this.#downloads) throw new Error(`Unexpected download: ${request.path}`);
+    return await this.#downloads(request, target);
   }
 }
 

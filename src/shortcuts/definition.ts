@@ -10,6 +10,7 @@ import type { Context } from "../context.ts";
 import type { Config } from "../config/mod.ts";
 import type { Identity } from "../auth/identity.ts";
 import type { ApiRequest } from "../http/request.ts";
+import type { DownloadedFile, DownloadTarget } from "../http/download.ts";
 import type { Column } from "../output/mod.ts";
 import type { TimeInput } from "../time/mod.ts";
 
@@ -103,10 +104,18 @@ export interface ShortcutScopes {
  */
 export type ShortcutEffect = "read" | "write" | "delete";
 
-/** What a shortcut calls the service with: the shared client's `request`. */
+/** What a shortcut calls the service with: the shared client's `request` and `download`. */
 export interface ApiCaller {
-  /** Sends a request with auth, retries and classification; resolves with `data`. */
+  /**
+   * Sends a request with auth, retries and classification; resolves with `data`. A request
+   * with a `form` uploads its file as `multipart/form-data`, streamed from disk.
+   */
   request<T = unknown>(request: ApiRequest): Promise<T>;
+  /**
+   * Sends a GET whose answer is a file and streams it to disk with the same auth, retries and
+   * classification: never a partial file, never over an existing one unless the target allows.
+   */
+  download(request: ApiRequest, target: DownloadTarget): Promise<DownloadedFile>;
 }
 
 /** A shortcut definition. `R` is what {@link ShortcutDefinition.run} resolves with. */
@@ -141,11 +150,12 @@ export interface ShortcutDefinition<R = unknown> {
   /** The parameters. */
   params: ParamSpec[];
   /**
-   * Checks the bound values beyond their types (relations between parameters).
+   * Checks the bound values beyond their types (relations between parameters, files on disk);
+   * runs before `--dry-run` stops, and before any request.
    *
    * @throws {ValidationError} naming the parameter
    */
-  validate?(input: ShortcutInput): void;
+  validate?(input: ShortcutInput): void | Promise<void>;
   /** The requests the shortcut would send, for `--dry-run`; never sends anything. */
   requests(input: ShortcutInput): ApiRequest[];
   /** Builds the requests, calls the service and returns the result. */

@@ -132,7 +132,7 @@ export async function runShortcut(
     confirm: (question, flag) => session.confirm(question, flag),
     warn: (message) => void warnings.push(message),
   };
-  definition.validate?.(input);
+  await definition.validate?.(input);
   if (session.dryRun) {
     const base = session.baseUrl();
     const previews = definition.requests(input).map((r) => previewRequest(base, r));

@@ -3,7 +3,7 @@ import { defineShortcut } from "./definition.ts";
 import { registryProblems } from "./registry.ts";
 import { loadServices } from "./services.ts";
 
-Deno.test("the registry holds the shortcuts and no problem", async () => {
+Deno.test("the registry holds every shortcut and no problem", async () => {
   const services = await loadServices();
   assert.deepEqual(registryProblems(services), []);
   assert.deepEqual(
@@ -19,7 +19,16 @@ Deno.test("the registry holds the shortcuts and no problem", async () => {
       "calendar +rsvp",
       "calendar +update",
       "contact +search-user",
+      "contact +get-user",
+      "contact +me",
       "im +send",
+      "im +reply",
+      "im +messages",
+      "im +thread",
+      "im +get",
+      "im +download",
+      "im +chats",
+      "im +chat-create",
     ],
   );
 });

@@ -40,14 +40,20 @@ export const SERVICE_ENTRIES: readonly ServiceEntry[] = [
   },
   {
     name: "contact",
-    description: "Contacts: find people",
-    examples: ["hark contact +search-user --query alice"],
+    description: "Contacts: find people, look them up, who you are",
+    examples: [
+      "hark contact +search-user --query alice",
+      "hark contact +get-user --user-id ou_123",
+    ],
     load: async () => (await import("./contact/mod.ts")).CONTACT_SHORTCUTS,
   },
   {
     name: "im",
-    description: "Instant messaging: send messages",
-    examples: ["hark im +send --chat-id oc_123 --text 'Deploy finished'"],
+    description: "Instant messaging: read, send and reply, files, chats",
+    examples: [
+      "hark im +messages --chat-id oc_123 --limit 10",
+      "hark im +send --chat-id oc_123 --text 'Deploy finished'",
+    ],
     load: async () => (await import("./im/mod.ts")).IM_SHORTCUTS,
   },
 ];

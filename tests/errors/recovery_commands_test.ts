@@ -41,6 +41,7 @@ const SAMPLES: Record<string, string> = {
   'input.values["calendar-id"] ?? "primary"': "primary",
   "shortcut.service": "calendar",
   "shortcut.verb": "+agenda",
+  messageId: "om_1",
 };
 
 /**

@@ -714,6 +714,189 @@ export function buildCorpus(root: TreeNode, files: CorpusFiles): BadCase[] {
     add("bad --idempotency-key", [...chat, "--text", "hi", "--idempotency-key", value]);
   }
 
+  // IM: ids, windows, bodies, files and chats.
+  const BAD_IDS = ["", "  ", ...CONTROL.map((c) => `x${c}1`), "a b", HUGE];
+  for (const id of [...BAD_IDS, "general", "om_1", "ou_1", "oc_"]) {
+    add("bad --chat-id for +messages", ["im", "+messages", "--chat-id", id]);
+  }
+  for (const id of [...BAD_IDS, "oc_1", "omt_1", "om_"]) {
+    add("bad --message-id for +reply", ["im", "+reply", "--message-id", id, "--text", "hi"]);
+    add("bad --message-id for +thread", ["im", "+thread", "--message-id", id]);
+    add("bad --message-id for +download", [
+      "im",
+      "+download",
+      "--message-id",
+      id,
+      "--key",
+      "file_1",
+      "--output",
+      files.missing,
+    ]);
+  }
+  for (const id of [...BAD_IDS, "om_1", "oc_1"]) {
+    add("bad --thread-id for +thread", ["im", "+thread", "--thread-id", id]);
+  }
+  for (const ids of ["", ",", "om_1,,om_2", "om_1, om 2", "om_1,oc_2", `om_1,om_\u202e2`]) {
+    add("bad --message-id list for +get", ["im", "+get", "--message-id", ids]);
+  }
+  add("too many ids for +get", [
+    "im",
+    "+get",
+    "--message-id",
+    Array.from({ length: 501 }, (_, i) => `om_${i}`).join(","),
+  ]);
+  add("+get without ids", ["im", "+get"]);
+  add("+messages without a chat", ["im", "+messages"]);
+  add("+thread without a thread", ["im", "+thread"]);
+  add("+thread with both ids", ["im", "+thread", "--message-id", "om_1", "--thread-id", "omt_1"]);
+  for (const flag of ["--start", "--end"]) {
+    for (const value of BAD_DATETIMES) {
+      add(`bad datetime for +messages ${flag}`, [
+        "im",
+        "+messages",
+        "--chat-id",
+        "oc_1",
+        flag,
+        value,
+      ]);
+    }
+  }
+  add("+messages --end before --start", [
+    "im",
+    "+messages",
+    "--chat-id",
+    "oc_1",
+    "--start",
+    "2026-11-10",
+    "--end",
+    "2026-11-01",
+  ]);
+  for (const value of BAD_INTS) {
+    add("bad --limit for +messages", ["im", "+messages", "--chat-id", "oc_1", "--limit", value]);
+    add("bad --max-pages for +thread", [
+      "im",
+      "+thread",
+      "--thread-id",
+      "omt_1",
+      "--max-pages",
+      value,
+    ]);
+  }
+  for (const value of ["", "newest", "ASC", "asc\u0000", HUGE]) {
+    add("bad --order", ["im", "+messages", "--chat-id", "oc_1", "--order", value]);
+  }
+  add("bad chat id from HARK_IM_CHAT_ID", ["im", "+messages"], {
+    env: { HARK_IM_CHAT_ID: "not-a-chat" },
+  });
+  // Bodies of +reply, and files of +send and +reply.
+  const reply = ["im", "+reply", "--message-id", "om_1"];
+  add("+reply without a message", ["im", "+reply", "--text", "hi"]);
+  add("+reply without a body and empty stdin", reply, { stdin: "" });
+  add("+reply with two bodies", [...reply, "--text", "a", "--markdown", "b"]);
+  add("+reply with --msg-type and --text", [...reply, "--text", "a", "--msg-type", "text"]);
+  for (const value of ["", "k".repeat(51), HUGE]) {
+    add("bad --idempotency-key for +reply", [...reply, "--text", "hi", "--idempotency-key", value]);
+  }
+  for (const command of [["im", "+send", "--chat-id", "oc_1"], reply]) {
+    for (
+      const [flag, path, why] of [
+        ["--file", files.missing, "a file that does not exist"],
+        ["--file", files.dir, "a folder"],
+        ["--file", files.empty, "an empty file"],
+        ["--file", "", "an empty path"],
+        ["--image", files.notJson, "a file that is not an image"],
+        ["--image", files.missing, "an image that does not exist"],
+        ["--image", files.empty, "an empty image"],
+        ["--image", `${files.dir}\u0000x.png`, "a path holding a NUL"],
+      ]
+    ) {
+      add(`${command[1]} ${flag}: ${why}`, [...command, flag, path]);
+    }
+    add(`${command[1]} with --file and --text`, [
+      ...command,
+      "--file",
+      files.notJson,
+      "--text",
+      "a",
+    ]);
+    add(`${command[1]} with --image and --file`, [
+      ...command,
+      "--image",
+      files.notJson,
+      "--file",
+      files.notJson,
+    ]);
+  }
+  // +download: keys, types and where the file goes.
+  const download = ["im", "+download", "--message-id", "om_1"];
+  add("+download without --key", [...download, "--output", files.missing]);
+  add("+download without --output", [...download, "--key", "file_1"]);
+  for (const key of [...BAD_IDS, "abc"]) {
+    add("bad --key for +download", [...download, "--key", key, "--output", files.missing]);
+  }
+  for (const type of ["", "video", "IMAGE", "file\u0000"]) {
+    add("bad --type for +download", [
+      ...download,
+      "--key",
+      "abc",
+      "--type",
+      type,
+      "--output",
+      files.missing,
+    ]);
+  }
+  for (
+    const [output, why] of [
+      ["", "an empty --output"],
+      [files.notJson, "an --output that exists, without --force"],
+      [`${files.missing}/x.pdf`, "an --output in a folder that does not exist"],
+      [`${files.missing}/`, "an --output folder that does not exist"],
+    ]
+  ) {
+    add(`+download with ${why}`, [...download, "--key", "file_1", "--output", output]);
+  }
+  // +chats and +chat-create.
+  for (const query of ["", "   ", "x".repeat(65), "a\u0007b", HUGE]) {
+    add("bad --query for +chats", ["im", "+chats", "--query", query]);
+  }
+  for (const value of BAD_INTS) add("bad --limit for +chats", ["im", "+chats", "--limit", value]);
+  const create = ["im", "+chat-create", "--name", "Release"];
+  add("+chat-create without --name", ["im", "+chat-create", "--members", "ou_1"]);
+  for (const name of ["", "   ", "x".repeat(61), "a\u0007b", HUGE]) {
+    add("bad --name for +chat-create", ["im", "+chat-create", "--name", name]);
+  }
+  add("+chat-create of a public chat named by one letter", [
+    "im",
+    "+chat-create",
+    "--name",
+    "A",
+    "--type",
+    "public",
+  ]);
+  for (const members of ["", ",", "ou_1,,ou_2", "ou 1", "ou_1,on_2", "ou_1\u202e"]) {
+    add("bad --members for +chat-create", [...create, "--members", members]);
+  }
+  add("too many --members for +chat-create", [
+    ...create,
+    "--members",
+    Array.from({ length: 51 }, (_, i) => `ou_${i}`).join(","),
+  ]);
+  for (const type of ["", "secret", "PUBLIC"]) {
+    add("bad --type for +chat-create", [...create, "--type", type]);
+  }
+  add("bad --description for +chat-create", [...create, "--description", "d".repeat(101)]);
+  for (const value of ["", "k".repeat(51)]) {
+    add("bad --idempotency-key for +chat-create", [...create, "--idempotency-key", value]);
+  }
+
+  // contact +get-user and +me.
+  for (const id of BAD_IDS) {
+    add("bad --user-id for +get-user", ["contact", "+get-user", "--user-id", id]);
+  }
+  add("+get-user without --user-id", ["contact", "+get-user"]);
+  add("+me as bot", ["contact", "+me", "--as", "bot"]);
+  add("bad --user-id for +send", ["im", "+send", "--user-id", "ou 1", "--text", "hi"]);
+
   // --input files.
   for (
     const [path, why] of [

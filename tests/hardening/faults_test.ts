@@ -5,11 +5,13 @@
  * sent twice (a message or an event whose answer was lost exists once).
  *
  * Cases run concurrently: each command has its own route, so one fault per command can be active
- * at the same time; the fault kinds are shared out over a few sandboxes.
+ * at the same time. Commands whose requests would meet another's fault (the message list's path
+ * is a prefix of a message's resources; `+messages` and `+thread` list messages alike) run in
+ * separate waves of a case; the fault kinds are shared out over a few sandboxes.
  */
 
 import assert from "node:assert/strict";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { type FaultSpec, type Sandbox, startSandbox } from "../../src/sandbox/mod.ts";
 import { createHarkEnv, type HarkEnv, type HarkRun } from "../support/hark_env.ts";
 import { ALL_TEST_SCOPES } from "../support/sandbox_token.ts";
@@ -25,10 +27,14 @@ interface Target {
   route: string | ((id: string) => string);
   /** Makes what the command acts on, fresh for each case (an event); returns its id. */
   prepare?(world: World): Promise<string>;
+  /** The other requests it makes (method and path), which no other fault may meet. */
+  calls?: string[];
   /** The arguments; `label` makes a sent message or event findable, `id` is what was prepared. */
   args(world: World, label: string, id: string): string[];
   /** What it leaves behind on the service, if anything. */
-  writes?: "message" | "event";
+  writes?: "message" | "event" | "chat";
+  /** The file it writes locally, if any: made only on success, never partly. */
+  saves?: (world: World, label: string) => string;
   /**
    * It reads before the faulted call, over the same kept-alive connection: when that connection
    * is dropped, Deno's fetch itself retries once on a fresh one (below hark's retry policy), so a
@@ -56,6 +62,22 @@ interface FaultCase {
   refreshes?: boolean;
 }
 
+/** Seeded things the IM targets act on, read from the sandbox when a world starts. */
+interface Fixtures {
+  /** A message of the first chat, to reply to. */
+  messageId: string;
+  /** Two messages of the first chat, for mget. */
+  messageIds: string[];
+  /** A seeded thread. */
+  threadId: string;
+  /** A file message of the first chat and its file's key. */
+  file: { messageId: string; key: string };
+  /** A local file to upload. */
+  upload: string;
+  /** A user token with every scope, to look at the service directly. */
+  token: string;
+}
+
 /** A sandbox, a hark home configured for it, and how its user signs in. */
 interface World {
   sb: Sandbox;
@@ -64,6 +86,8 @@ interface World {
   token: string;
   /** Extra environment of every run (the environment token, or nothing for the keychain). */
   env: Record<string, string>;
+  /** What the IM targets act on. */
+  fixtures: Fixtures;
   close(): Promise<void>;
 }
 
@@ -188,7 +212,89 @@ const TARGETS: Target[] = [
       "contact:user.base:readonly",
     ],
   },
+  {
+    name: "im +thread",
+    route: "GET /open-apis/im/v1/messages",
+    args: (w) => ["im", "+thread", "--thread-id", w.fixtures.threadId],
+  },
 ];
+
+/**
+ * The IM and contact targets of the second group (`contact +me` is `api GET`'s route, already
+ * above: the same request through the same client).
+ */
+const IM_TARGETS: Target[] = [
+  {
+    name: "im +messages",
+    route: "GET /open-apis/im/v1/messages",
+    args: (w) => ["im", "+messages", "--chat-id", w.sb.chats[0].chat_id, "--limit", "5"],
+  },
+  {
+    name: "im +get",
+    route: "GET /open-apis/im/v1/messages/mget",
+    args: (w) => ["im", "+get", "--message-id", w.fixtures.messageIds.join(",")],
+  },
+  {
+    name: "im +download",
+    route: "GET /open-apis/im/v1/messages/om_",
+    args: (w, label) => [
+      "im",
+      "+download",
+      "--message-id",
+      w.fixtures.file.messageId,
+      "--key",
+      w.fixtures.file.key,
+      "--output",
+      savedPath(w, label),
+    ],
+    saves: (w, label) => savedPath(w, label),
+  },
+  {
+    name: "im +reply",
+    route: "POST /open-apis/im/v1/messages/om_",
+    args: (w, label) => ["im", "+reply", "--message-id", w.fixtures.messageId, "--text", label],
+    writes: "message",
+  },
+  {
+    // The upload is the faulted call (retried: a second upload is harmless); the message
+    // after it is not faulted.
+    name: "im +send --file",
+    route: "POST /open-apis/im/v1/files",
+    calls: ["POST /open-apis/im/v1/messages"],
+    args: (w) => ["im", "+send", "--chat-id", w.sb.chats[0].chat_id, "--file", w.fixtures.upload],
+  },
+  {
+    name: "im +chats",
+    route: "GET /open-apis/im/v1/chats",
+    args: () => ["im", "+chats", "--limit", "3"],
+  },
+  {
+    name: "im +chat-create",
+    route: "POST /open-apis/im/v1/chats",
+    args: (w, label) => [
+      "im",
+      "+chat-create",
+      "--name",
+      label.slice(0, 60),
+      "--members",
+      w.sb.users[1].open_id,
+    ],
+    writes: "chat",
+  },
+  {
+    name: "contact +get-user",
+    route: "GET /open-apis/contact/v3/users/",
+    args: (w) => ["contact", "+get-user", "--user-id", w.sb.users[2].open_id],
+  },
+];
+
+/** Every target. */
+const ALL_TARGETS: Target[] = [...TARGETS, ...IM_TARGETS];
+
+/** Where a download of a case goes: a name of its own in the home's downloads folder. */
+function savedPath(world: World, label: string): string {
+  return join(world.home.dir, "downloads", `${label.replace(/\W+/g, "-")}.csv`);
+}
 
 /** Failures that end without success after every retry: 1 + 3 retries. */
 const ALL_ATTEMPTS = 4;
@@ -299,7 +405,39 @@ function postJson(sb: Sandbox, path: string, body: unknown): Promise<unknown> {
 }
 
 async function newHome(sb: Sandbox): Promise<HarkEnv> {
-  return await createHarkEnv({ TZ: "UTC", HARK_TEST_APP_SECRET: sb.appSecret });
+  const home = await createHarkEnv({ TZ: "UTC", HARK_TEST_APP_SECRET: sb.appSecret });
+  await Deno.mkdir(join(home.dir, "downloads"));
+  return home;
+}
+
+/** Reads the seeded things the IM targets act on, and writes a file to upload. */
+async function fixturesOf(sb: Sandbox, home: HarkEnv): Promise<Fixtures> {
+  const grant = await postJson(sb, "/sandbox/token", {
+    scopes: [...ALL_TEST_SCOPES, "offline_access"],
+  }) as { access_token: string };
+  const token = grant.access_token;
+  const url = `${sb.baseUrl}/open-apis/im/v1/messages?container_id_type=chat&container_id=` +
+    `${sb.chats[0].chat_id}&page_size=50`;
+  const page = await (await fetch(url, { headers: { authorization: `Bearer ${token}` } })).json();
+  const items = page.data.items as {
+    message_id: string;
+    msg_type: string;
+    thread_id?: string;
+    deleted: boolean;
+    body: { content: string };
+  }[];
+  const live = items.filter((m) => !m.deleted);
+  const file = live.find((m) => m.msg_type === "file")!;
+  const upload = join(home.dir, "upload.csv");
+  await Deno.writeTextFile(upload, "name,value\nlatency,180\n");
+  return {
+    messageId: live[0].message_id,
+    messageIds: live.slice(0, 2).map((m) => m.message_id),
+    threadId: live.find((m) => m.thread_id)!.thread_id!,
+    file: { messageId: file.message_id, key: JSON.parse(file.body.content).file_key },
+    upload,
+    token,
+  };
 }
 
 /** A sandbox and a home whose user is an environment token minted by the sandbox. */
@@ -327,6 +465,7 @@ async function envTokenWorld(): Promise<World> {
     home,
     token: grant.access_token,
     env: { HARK_USER_ACCESS_TOKEN: grant.access_token, HARK_BASE_URL: sb.baseUrl },
+    fixtures: await fixturesOf(sb, home),
     async close() {
       await sb.close();
       await home.cleanup();
@@ -362,6 +501,7 @@ async function keychainWorld(): Promise<World> {
     home,
     token: grant.access_token,
     env: {},
+    fixtures: await fixturesOf(sb, home),
     async close() {
       await sb.close();
       await home.cleanup();
@@ -378,22 +518,73 @@ function requestsOn(log: Logged[], route: string): Logged[] {
   );
 }
 
-/** The idempotency key a write carried: the message's uuid or the event's query key. */
-function keyOf(request: Logged): unknown {
-  return request.body?.uuid ?? request.query.idempotency_key;
+/**
+ * Whether a request of one route (or path) could meet a fault on the other, or the reverse. A
+ * route of a prepared id is taken with a stand-in id, which no other route names.
+ */
+function overlap(a: Target["route"], b: Target["route"]): boolean {
+  const parse = (route: Target["route"]) => {
+    const [method, path] = (typeof route === "function" ? route("<id>") : route).split(" ");
+    return { method, path: path.replace(/\$$/, ""), exact: path.endsWith("$") };
+  };
+  const [x, y] = [parse(a), parse(b)];
+  if (x.method !== y.method) return false;
+  if (x.exact && y.exact) return x.path === y.path;
+  if (x.exact) return x.path.startsWith(y.path);
+  if (y.exact) return y.path.startsWith(x.path);
+  return x.path.startsWith(y.path) || y.path.startsWith(x.path);
 }
 
-/** Runs one fault case on every target at once, in one world. */
+/**
+ * The targets in waves: in a wave, no target's requests can meet another target's fault, so the
+ * faults of a wave can all be active at once.
+ */
+function waves(targets: Target[]): Target[][] {
+  const clash = (a: Target, b: Target) =>
+    [a.route, ...(a.calls ?? [])].some((r) => overlap(r, b.route)) ||
+    [b.route, ...(b.calls ?? [])].some((r) => overlap(r, a.route));
+  const out: Target[][] = [];
+  for (const target of targets) {
+    const wave = out.find((w) => w.every((other) => !clash(target, other)));
+    if (wave) wave.push(target);
+    else out.push([target]);
+  }
+  return out;
+}
+
+/** The idempotency key a write carried: the message's uuid, the event's or the chat's. */
+function keyOf(request: Logged): unknown {
+  return request.body?.uuid ?? request.query.idempotency_key ?? request.query.uuid;
+}
+
+/** The group chats named `name` that the world's user can see. */
+async function chatsNamed(world: World, name: string): Promise<number> {
+  const url = `${world.sb.baseUrl}/open-apis/im/v1/chats?page_size=100`;
+  const response = await fetch(url, {
+    headers: { authorization: `Bearer ${world.fixtures.token}` },
+  });
+  const items = (await response.json()).data.items as { name: string }[];
+  return items.filter((c) => c.name === name).length;
+}
+
+/** Runs one fault case on every target, wave after wave, in one world. */
 async function runCase(world: World, fc: FaultCase): Promise<string[]> {
+  const failures: string[] = [];
+  for (const wave of waves(ALL_TARGETS)) failures.push(...await runWave(world, fc, wave));
+  return failures;
+}
+
+/** Runs one fault case on the targets of a wave at once. */
+async function runWave(world: World, fc: FaultCase, targets: Target[]): Promise<string[]> {
   const { sb } = world;
   await sandboxJson(sb, "/sandbox/faults", { method: "DELETE" });
-  const ids = await Promise.all(TARGETS.map((t) => t.prepare?.(world) ?? ""));
-  const routes = TARGETS.map((t, i) => typeof t.route === "function" ? t.route(ids[i]) : t.route);
+  const ids = await Promise.all(targets.map((t) => t.prepare?.(world) ?? ""));
+  const routes = targets.map((t, i) => typeof t.route === "function" ? t.route(ids[i]) : t.route);
   await sandboxJson(sb, "/sandbox/requests", { method: "DELETE" });
   await postJson(sb, "/sandbox/faults", routes.map((route) => ({ ...fc.fault, route })));
   const stamp = crypto.randomUUID().slice(0, 8);
   const runs: HarkRun[] = await Promise.all(
-    TARGETS.map((t, i) =>
+    targets.map((t, i) =>
       world.home.run([...t.args(world, `${fc.name} ${stamp}`, ids[i]), "--json"], {
         env: world.env,
       })
@@ -407,7 +598,14 @@ async function runCase(world: World, fc: FaultCase): Promise<string[]> {
     "/sandbox/events",
   );
   const failures: string[] = [];
-  TARGETS.forEach((target, i) => {
+  const tag = `${fc.name} ${stamp}`;
+  const chats = new Map<string, number>();
+  for (const target of targets.filter((t) => t.writes === "chat")) {
+    chats.set(target.name, await chatsNamed(world, tag.slice(0, 60)));
+  }
+  const downloads = await Array.fromAsync(Deno.readDir(join(world.home.dir, "downloads")));
+  for await (const target of targets) {
+    const i = targets.indexOf(target);
     const run = runs[i];
     const label = `${target.name} under "${fc.name}"`;
     try {
@@ -445,7 +643,6 @@ async function runCase(world: World, fc: FaultCase): Promise<string[]> {
         assert.equal(keys.size, 1, `${label}: idempotency keys ${[...keys].join(", ")}`);
         assert.ok(typeof [...keys][0] === "string", `${label}: no idempotency key`);
       }
-      const tag = `${fc.name} ${stamp}`;
       if (target.writes === "message") {
         const sent = messages.filter((m) => m.body.content.includes(tag));
         assert.equal(sent.length, run.code === 0 ? 1 : sent.length, `${label}: messages`);
@@ -456,10 +653,21 @@ async function runCase(world: World, fc: FaultCase): Promise<string[]> {
         assert.equal(made.length, run.code === 0 ? 1 : made.length, `${label}: events`);
         assert.ok(made.length <= 1, `${label}: created ${made.length} times`);
       }
+      if (target.writes === "chat") {
+        const made = chats.get(target.name)!;
+        assert.equal(made, run.code === 0 ? 1 : made, `${label}: chats`);
+        assert.ok(made <= 1, `${label}: created ${made} times`);
+      }
+      if (target.saves) {
+        // The file is there whole on success, absent on failure, and no temporary file is left.
+        const name = target.saves(world, tag).split("/").pop()!;
+        const saved = downloads.filter((e) => e.name.startsWith(name));
+        assert.deepEqual(saved.map((e) => e.name), run.code === 0 ? [name] : [], `${label}: files`);
+      }
     } catch (error) {
       failures.push((error as Error).message);
     }
-  });
+  }
   if (fc.refreshes) {
     const refreshes = log.filter((r) =>
       r.path === "/open-apis/authen/v2/oauth/token" && r.body?.grant_type === "refresh_token"
@@ -497,8 +705,11 @@ Deno.test("every shortcut and api GET under every fault kind ends as documented"
       runAll([keychain], KEYCHAIN_CASES),
     ])).flat();
     assert.deepEqual(failures, [], failures.join("\n\n"));
-    const cases = (ENV_TOKEN_CASES.length + KEYCHAIN_CASES.length) * TARGETS.length;
-    console.log(`${cases} fault cases in ${Date.now() - started} ms`);
+    const cases = (ENV_TOKEN_CASES.length + KEYCHAIN_CASES.length) * ALL_TARGETS.length;
+    console.log(
+      `${cases} fault cases in ${Date.now() - started} ms (waves: ` +
+        `${waves(ALL_TARGETS).map((w) => w.map((t) => t.name).join(", ")).join(" | ")})`,
+    );
   } finally {
     await Promise.all(worlds.map((w) => w.close()));
   }

@@ -202,7 +202,24 @@ Deno.test("SPEC's map holds for 230001, 230002, 999914, 500000, with Lark's msg 
     assert.equal(denied.type, "permission");
     assert.match(denied.message, /\(code 230002\): Bot\/User can NOT be out of the chat\./);
     assert.match(denied.message, LOG_ID);
-    assert.match(denied.recovery.command, /^hark auth login --scope /);
+    // In IM the code means "not in the chat" (LARK_API_NOTES): no scope helps, so the recovery
+    // names the chat listing instead of a sign-in.
+    assert.equal(denied.recovery.command, "hark im +chats --as bot");
+
+    // Elsewhere 230002 is the SPEC's "insufficient permission": sign in with the scope.
+    await w.fault({
+      route: "GET /open-apis/search/v1/user",
+      kind: "status",
+      status: 400,
+      code: 230002,
+      msg: "insufficient permission",
+      times: 1,
+    });
+    const insufficient = await w.run(["contact", "+search-user", "--query", "a"]);
+    assert.equal(insufficient.code, 2, insufficient.stderr);
+    const scoped = envelope(insufficient);
+    assert.equal(scoped.type, "permission");
+    assert.match(scoped.recovery.command, /^hark auth login --scope contact:user:search\b/);
 
     const cases: [number, number, number, string][] = [
       [230001, 400, 2, "auth"],

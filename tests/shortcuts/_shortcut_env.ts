@@ -6,7 +6,7 @@
  */
 
 import { join } from "node:path";
-import { type Sandbox, startSandbox } from "../../src/sandbox/mod.ts";
+import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/mod.ts";
 import {
   createHarkEnv,
   type HarkEnv,
@@ -32,6 +32,8 @@ export interface ShortcutEnv {
   token: string;
   /** Runs hark with TZ=UTC and the token in HARK_USER_ACCESS_TOKEN. */
   run(args: string[], options?: RunHarkOptions): Promise<HarkRun>;
+  /** Runs hark as the bot: `--as bot`, no user token (the app's credentials sign in). */
+  runBot(args: string[], options?: RunHarkOptions): Promise<HarkRun>;
   /** The sandbox's business requests (/open-apis/ only), oldest first. */
   requests(): Promise<Logged[]>;
   /** Empties the request log and the in-flight peak. */
@@ -46,12 +48,12 @@ export interface ShortcutEnv {
 /**
  * Starts everything.
  *
- * @param options the seed data's anchor day (default today)
+ * @param options the sandbox's options, such as the seed data's anchor day (default today)
  */
 export async function createShortcutEnv(
-  options: { startDay?: string } = {},
+  options: Partial<SandboxOptions> = {},
 ): Promise<ShortcutEnv> {
-  const sb = await startSandbox({ quiet: true, interval: 1, startDay: options.startDay });
+  const sb = await startSandbox({ quiet: true, interval: 1, ...options });
   // HARK_BASE_URL: the environment token goes to the sandbox only.
   const hark = await createHarkEnv({
     TZ: "UTC",
@@ -87,6 +89,11 @@ export async function createShortcutEnv(
         hark.run(args, {
           ...options,
           env: { HARK_USER_ACCESS_TOKEN: accessToken, ...options.env },
+        }),
+      runBot: (args, options = {}) =>
+        hark.run([...args, "--as", "bot"], {
+          ...options,
+          env: { ...options.env, HARK_USER_ACCESS_TOKEN: undefined },
         }),
       requests: async () =>
         ((await call("/sandbox/requests")) as Logged[]).filter((r) =>

@@ -45,7 +45,13 @@ export const ALL_TEST_SCOPES = [
   "calendar:calendar.event:reply",
   "calendar:calendar.free_busy:read",
   "contact:user:search",
+  "contact:user.basic_profile:readonly",
   "im:message.send_as_user",
+  "im:message.group_msg:get_as_user",
+  "im:message.p2p_msg:get_as_user",
+  "im:message:readonly",
+  "im:chat:read",
+  "im:chat:create_by_user",
 ];
 
 /**

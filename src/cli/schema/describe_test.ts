@@ -37,10 +37,10 @@ Deno.test("buildSchema() lists global flags, system commands and every shortcut"
         "+rsvp",
         "+update",
       ]],
-      ["contact", ["+search-user"]],
+      ["contact", ["+search-user", "+get-user", "+me"]],
       [
         "im",
-        ["+send"],
+        ["+send", "+reply", "+messages", "+thread", "+get", "+download", "+chats", "+chat-create"],
       ],
     ],
   );

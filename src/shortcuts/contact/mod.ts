@@ -5,7 +5,9 @@
  */
 
 import type { AnyShortcut } from "../definition.ts";
+import { getUser } from "./get_user.ts";
+import { me } from "./me.ts";
 import { searchUser } from "./search_user.ts";
 
 /** The shortcuts of `hark contact`, in help order. */
-export const CONTACT_SHORTCUTS: readonly AnyShortcut[] = [searchUser];
+export const CONTACT_SHORTCUTS: readonly AnyShortcut[] = [searchUser, getUser, me];

@@ -5,7 +5,23 @@
  */
 
 import type { AnyShortcut } from "../definition.ts";
+import { chatCreate } from "./chat_create.ts";
+import { chats } from "./chats.ts";
+import { download } from "./download.ts";
+import { get } from "./get.ts";
+import { messages } from "./messages.ts";
+import { reply } from "./reply.ts";
 import { send } from "./send.ts";
+import { thread } from "./thread.ts";
 
 /** The shortcuts of `hark im`, in help order. */
-export const IM_SHORTCUTS: readonly AnyShortcut[] = [send];
+export const IM_SHORTCUTS: readonly AnyShortcut[] = [
+  send,
+  reply,
+  messages,
+  thread,
+  get,
+  download,
+  chats,
+  chatCreate,
+];

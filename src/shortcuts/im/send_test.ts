@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { ValidationError } from "../../errors/mod.ts";
+import { join } from "node:path";
 import { FakeClient, inputOf } from "../_fake_client.ts";
 import { messageOf, receiverOf, send } from "./send.ts";
 
@@ -13,8 +14,17 @@ Deno.test("send needs exactly one receiver, naming the flags", () => {
     (e: unknown) => invalid("--email")(e) && /--chat-id, --email/.test((e as Error).message),
   );
   assert.deepEqual(receiverOf(inputOf({ "user-id": "ou_1" })), { type: "open_id", id: "ou_1" });
+  assert.deepEqual(receiverOf(inputOf({ "user-id": "on_1" })), { type: "union_id", id: "on_1" });
   assert.deepEqual(receiverOf(inputOf({ "user-id": "1a2b" })), { type: "user_id", id: "1a2b" });
   assert.deepEqual(receiverOf(inputOf({ email: "a@b.c" })), { type: "email", id: "a@b.c" });
+  assert.deepEqual(receiverOf(inputOf({ "chat-id": " oc_1 " })), { type: "chat_id", id: "oc_1" });
+});
+
+Deno.test("send rejects a chat id without oc_ and ids holding spaces or control characters", () => {
+  assert.throws(() => receiverOf(inputOf({ "chat-id": "1234" })), invalid("--chat-id"));
+  assert.throws(() => receiverOf(inputOf({ "user-id": "ou 1" })), invalid("--user-id"));
+  assert.throws(() => receiverOf(inputOf({ "user-id": "ou_\u202e1" })), invalid("--user-id"));
+  assert.throws(() => receiverOf(inputOf({ email: "a@b.c\n" + "x" })), invalid("--email"));
 });
 
 Deno.test("send builds text, post and raw content", () => {
@@ -33,7 +43,7 @@ Deno.test("send builds text, post and raw content", () => {
   });
 });
 
-Deno.test("send rejects no body, two bodies, bad content and a stray --msg-type", () => {
+Deno.test("send rejects no body, two bodies, bad content and a stray --msg-type", async () => {
   assert.throws(() => messageOf(inputOf({})), invalid("--text"));
   assert.throws(() => messageOf(inputOf({ text: "a", markdown: "b" })), invalid("--markdown"));
   assert.throws(() => messageOf(inputOf({ content: "{}" })), invalid("--msg-type"));
@@ -46,9 +56,11 @@ Deno.test("send rejects no body, two bodies, bad content and a stray --msg-type"
     () => messageOf(inputOf({ content: "[1]", "msg-type": "text" })),
     invalid("--content"),
   );
-  assert.throws(
-    () =>
-      send.validate!(inputOf({ "chat-id": "oc_1", text: "a", "idempotency-key": "k".repeat(51) })),
+  await assert.rejects(
+    async () =>
+      await send.validate!(
+        inputOf({ "chat-id": "oc_1", text: "a", "idempotency-key": "k".repeat(51) }),
+      ),
     invalid("--idempotency-key"),
   );
 });
@@ -79,4 +91,51 @@ Deno.test("send generates a key when none is given", async () => {
     (client.requests[0].body as { uuid: string }).uuid,
     client.requests[0].idempotencyKey,
   );
+});
+
+Deno.test("send --file uploads the file, then sends the key it answered", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hark-send-test-" });
+  try {
+    const path = join(dir, "report.pdf");
+    await Deno.writeTextFile(path, "%PDF-1.4 report");
+    const client = new FakeClient((r) =>
+      r.path === "/open-apis/im/v1/files" ? { file_key: "file_9" } : { message_id: "om_9" }
+    );
+    const input = inputOf({ "chat-id": "oc_1", file: path, "idempotency-key": "k-9" });
+    await send.validate!(input);
+    assert.deepEqual(await send.run!(input, client), { message_id: "om_9" });
+    const [upload, message] = client.requests;
+    assert.equal(upload.method, "POST");
+    assert.equal(upload.repeatable, true);
+    assert.deepEqual(upload.form?.fields, { file_type: "pdf", file_name: "report.pdf" });
+    assert.equal(upload.form?.file.path, path);
+    assert.deepEqual(message.body, {
+      receive_id: "oc_1",
+      msg_type: "file",
+      content: '{"file_key":"file_9"}',
+      uuid: "k-9",
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("send --image previews the upload and a placeholder key, reading no file bytes", () => {
+  const requests = send.requests(inputOf({ "chat-id": "oc_1", image: "./chart.png" }));
+  assert.deepEqual(requests.map((r) => r.path), [
+    "/open-apis/im/v1/images",
+    "/open-apis/im/v1/messages",
+  ]);
+  assert.deepEqual(requests[0].form?.fields, { image_type: "message" });
+  assert.deepEqual(JSON.parse((requests[1].body as { content: string }).content), {
+    image_key: "<image_key of the upload>",
+  });
+});
+
+Deno.test("send --image and --file are bodies like --text: exactly one", () => {
+  assert.throws(
+    () => messageOf(inputOf({ text: "a", image: "x.png" })),
+    (e: unknown) => invalid("--image")(e) && /--text, --image/.test((e as Error).message),
+  );
+  assert.throws(() => messageOf(inputOf({ file: " " })), invalid("--file"));
 });

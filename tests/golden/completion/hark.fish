@@ -5,7 +5,7 @@
 # Prints the sub-commands of command $argv[1] with their descriptions.
 function __hark_subcommands
     if test "$argv[1]" = 'hark'
-        printf '%s\t%s\n' 'auth' 'Sign in and out, and inspect the sign-in' 'config' 'Read and change settings' 'profile' 'List, switch and remove app profiles' 'api' 'Call any Open Platform endpoint with hark\'s auth, retries and errors; prints the answer\'s data' 'calendar' 'Calendar: agenda, new events, free/busy' 'contact' 'Contacts: find people' 'im' 'Instant messaging: send messages' 'schema' 'Describe every command and shortcut as JSON (parameters, types, defaults, identities, scopes)' 'mcp' 'Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)' 'completion' 'Print the shell completion script for bash, zsh or fish' 'help' 'display help for command'
+        printf '%s\t%s\n' 'auth' 'Sign in and out, and inspect the sign-in' 'config' 'Read and change settings' 'profile' 'List, switch and remove app profiles' 'api' 'Call any Open Platform endpoint with hark\'s auth, retries and errors; prints the answer\'s data' 'calendar' 'Calendar: agenda, new events, free/busy' 'contact' 'Contacts: find people, look them up, who you are' 'im' 'Instant messaging: read, send and reply, files, chats' 'schema' 'Describe every command and shortcut as JSON (parameters, types, defaults, identities, scopes)' 'mcp' 'Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)' 'completion' 'Print the shell completion script for bash, zsh or fish' 'help' 'display help for command'
     else if test "$argv[1]" = 'hark auth'
         printf '%s\t%s\n' 'login' 'Sign in with the device flow: approve in a browser, on any device' 'logout' 'Sign out: delete the stored tokens and the user entry' 'status' 'Show the sign-in state: valid, needs_refresh, expired or signed_out' 'check' 'Check that the signed-in user granted the scopes a shortcut needs, or the given ones' 'token' 'Print the current access token, refreshed first if needed (for piping); --json adds its expiry and identity' 'help' 'display help for command'
     else if test "$argv[1]" = 'hark config'
@@ -15,9 +15,9 @@ function __hark_subcommands
     else if test "$argv[1]" = 'hark calendar'
         printf '%s\t%s\n' '+agenda' 'List the events of a calendar between two times (any span; split into 40-day queries), or draw a day or week grid' '+calendars' 'List the calendars you can see (id, summary, type, your role), the primary marked' '+create' 'Create an event and invite attendees (the event is removed again if inviting fails)' '+delete' 'Cancel an event (one instance of a series by its instance id; the whole series only with --all-instances)' '+find-time' 'Find the earliest times everyone is free (working hours, working days); --create books the first' '+freebusy' 'Show when a person is busy between two times (any span; split into 40-day queries)' '+get' 'Show one event with its attendees and their answers (RSVP)' '+rsvp' 'Answer an invitation: accept, decline or tentative (an instance id answers for that instance only)' '+update' 'Change an event: only the fields given are sent; shows each change before → after, and stops if the event changed meanwhile' 'help' 'display help for command'
     else if test "$argv[1]" = 'hark contact'
-        printf '%s\t%s\n' '+search-user' 'Search people by name or email' 'help' 'display help for command'
+        printf '%s\t%s\n' '+search-user' 'Search people by name or email' '+get-user' 'Show a person\'s profile: name, email, departments, status' '+me' 'Show who you are signed in as: name, email and ids' 'help' 'display help for command'
     else if test "$argv[1]" = 'hark im'
-        printf '%s\t%s\n' '+send' 'Send a message to a chat or a person (safe to retry: it carries an idempotency key)' 'help' 'display help for command'
+        printf '%s\t%s\n' '+send' 'Send a message, an image or a file to a chat or a person (safe to retry: it carries an idempotency key)' '+reply' 'Reply to a message, in the chat or in its thread (safe to retry: it carries an idempotency key)' '+messages' 'List a chat\'s messages, newest first, with their senders and readable text' '+thread' 'List the messages of a thread, its first message first' '+get' 'Get messages by id, with their senders and readable text' '+download' 'Save an image or a file of a message to disk (never over a file without --force)' '+chats' 'List the group chats you are in, or search chats by name or member' '+chat-create' 'Create a group chat with members (safe to retry: it carries an idempotency key)' 'help' 'display help for command'
     end
 end
 
@@ -87,12 +87,30 @@ function __hark_flags
         printf '%s\t%s\n' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark contact +search-user'
         printf '%s\t%s\n' '--query' 'words of the name or email (string; required)' '--limit' 'the most users to return (int; default: 20)' '--page-all' 'follow every page to the end, ignoring --limit (bool; default: false)' '--max-pages' 'stop after this many pages (a safety limit) (int; default: 1000)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark contact +get-user'
+        printf '%s\t%s\n' '--user-id' 'the person: an open id (ou_…), a union id (on_…) or a user id (string; required)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark contact +me'
+        printf '%s\t%s\n' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark contact help'
         printf '%s\t%s\n' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark im'
         printf '%s\t%s\n' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark im +send'
-        printf '%s\t%s\n' '--chat-id' 'the chat to send to (string)' '--user-id' 'the person to send to: an open id (ou_…) or a user id (string)' '--email' 'the person to send to, by email (string)' '--text' 'the text of a text message (string; or piped stdin)' '--markdown' 'Markdown, sent as a post (string)' '--content' 'the raw content JSON, with --msg-type (string)' '--msg-type' 'the type of --content (enum; allowed: text, post, image, interactive, file, audio, media, sticker, share_chat, share_user)' '--idempotency-key' 'sent as uuid; the same key within an hour sends once (default: a new UUID) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+        printf '%s\t%s\n' '--chat-id' 'the chat to send to (string)' '--user-id' 'the person to send to: an open id (ou_…), a union id (on_…) or a user id (string)' '--email' 'the person to send to, by email (string)' '--text' 'the text of a text message (string; or piped stdin)' '--markdown' 'Markdown, sent as a post (string)' '--content' 'the raw content JSON, with --msg-type (string)' '--msg-type' 'the type of --content (enum; allowed: text, post, image, interactive, file, audio, media, sticker, share_chat, share_user)' '--image' 'an image to upload and send (JPEG, PNG, WEBP, GIF, TIFF, BMP, ICO, HEIC; up to 10 MB) (string)' '--file' 'a file to upload and send (up to 30 MB) (string)' '--idempotency-key' 'sent as uuid; the same key within an hour sends once (default: a new UUID) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +reply'
+        printf '%s\t%s\n' '--message-id' 'the message to reply to (string; required)' '--in-thread' 'reply in the message\'s thread, starting one if it has none (bool; default: false)' '--text' 'the text of a text message (string; or piped stdin)' '--markdown' 'Markdown, sent as a post (string)' '--content' 'the raw content JSON, with --msg-type (string)' '--msg-type' 'the type of --content (enum; allowed: text, post, image, interactive, file, audio, media, sticker, share_chat, share_user)' '--image' 'an image to upload and send (JPEG, PNG, WEBP, GIF, TIFF, BMP, ICO, HEIC; up to 10 MB) (string)' '--file' 'a file to upload and send (up to 30 MB) (string)' '--idempotency-key' 'sent as uuid; the same key within an hour sends once (default: a new UUID) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +messages'
+        printf '%s\t%s\n' '--chat-id' 'the chat to read (string; required)' '--start' 'the earliest messages to list (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--end' 'the latest messages to list (a date: all of it) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--order' 'desc lists the newest first, so --limit gives the last messages (enum; default: desc; allowed: asc, desc)' '--limit' 'the most messages to return (int; default: 20)' '--page-all' 'follow every page to the end, ignoring --limit (bool; default: false)' '--max-pages' 'stop after this many pages (a safety limit) (int; default: 1000)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +thread'
+        printf '%s\t%s\n' '--message-id' 'a message that starts or is in the thread (string)' '--thread-id' 'the thread (string)' '--order' 'asc lists the thread as it was written (enum; default: asc; allowed: asc, desc)' '--limit' 'the most messages to return (int; default: 50)' '--page-all' 'follow every page to the end, ignoring --limit (bool; default: false)' '--max-pages' 'stop after this many pages (a safety limit) (int; default: 1000)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +get'
+        printf '%s\t%s\n' '--message-id' 'one or more message ids, separated by commas (at most 500) (string; required)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +download'
+        printf '%s\t%s\n' '--message-id' 'the message holding the image or file (string; required)' '--key' 'the image_key or file_key in the message\'s content (string; required)' '--type' 'image or file (default: from the key, img_… or file_…) (enum; allowed: image, file)' '--output' 'the file to write, or a folder ending with / to keep the file\'s own name (string; required)' '--force' 'replace a file already at --output (bool; default: false)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +chats'
+        printf '%s\t%s\n' '--query' 'words of the chat\'s name or of a member\'s name (public chats too) (string)' '--limit' 'the most chats to return (int; default: 20)' '--page-all' 'follow every page to the end, ignoring --limit (bool; default: false)' '--max-pages' 'stop after this many pages (a safety limit) (int; default: 1000)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +chat-create'
+        printf '%s\t%s\n' '--name' 'the chat\'s name (string; required)' '--members' 'people to add, separated by commas: open ids (ou_…), union ids (on_…) or user ids, one kind, at most 50 (string)' '--description' 'what the chat is for (string)' '--type' 'public chats can be found and joined by anyone in the company (enum; default: private; allowed: private, public)' '--idempotency-key' 'sent as uuid; the same key within 10 hours creates once (default: a new UUID) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark im help'
         printf '%s\t%s\n' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark schema'
@@ -150,9 +168,18 @@ function __hark_resolve
         contains -- $argv[2] 'help'; and echo 'help'; and return 0
     else if test "$argv[1]" = 'hark contact'
         contains -- $argv[2] '+search-user'; and echo '+search-user'; and return 0
+        contains -- $argv[2] '+get-user'; and echo '+get-user'; and return 0
+        contains -- $argv[2] '+me'; and echo '+me'; and return 0
         contains -- $argv[2] 'help'; and echo 'help'; and return 0
     else if test "$argv[1]" = 'hark im'
         contains -- $argv[2] '+send'; and echo '+send'; and return 0
+        contains -- $argv[2] '+reply'; and echo '+reply'; and return 0
+        contains -- $argv[2] '+messages'; and echo '+messages'; and return 0
+        contains -- $argv[2] '+thread'; and echo '+thread'; and return 0
+        contains -- $argv[2] '+get'; and echo '+get'; and return 0
+        contains -- $argv[2] '+download'; and echo '+download'; and return 0
+        contains -- $argv[2] '+chats'; and echo '+chats'; and return 0
+        contains -- $argv[2] '+chat-create'; and echo '+chat-create'; and return 0
         contains -- $argv[2] 'help'; and echo 'help'; and return 0
     end
     return 1
@@ -224,12 +251,30 @@ function __hark_takes_value
         contains -- $argv[2] '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark contact +search-user'
         contains -- $argv[2] '--query' '--limit' '--max-pages' '--input' '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark contact +get-user'
+        contains -- $argv[2] '--user-id' '--input' '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark contact +me'
+        contains -- $argv[2] '--input' '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark contact help'
         contains -- $argv[2] '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark im'
         contains -- $argv[2] '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark im +send'
-        contains -- $argv[2] '--chat-id' '--user-id' '--email' '--text' '--markdown' '--content' '--msg-type' '--idempotency-key' '--input' '--format' '--profile' '--as'; and return 0
+        contains -- $argv[2] '--chat-id' '--user-id' '--email' '--text' '--markdown' '--content' '--msg-type' '--image' '--file' '--idempotency-key' '--input' '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark im +reply'
+        contains -- $argv[2] '--message-id' '--text' '--markdown' '--content' '--msg-type' '--image' '--file' '--idempotency-key' '--input' '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark im +messages'
+        contains -- $argv[2] '--chat-id' '--start' '--end' '--order' '--limit' '--max-pages' '--input' '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark im +thread'
+        contains -- $argv[2] '--message-id' '--thread-id' '--order' '--limit' '--max-pages' '--input' '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark im +get'
+        contains -- $argv[2] '--message-id' '--input' '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark im +download'
+        contains -- $argv[2] '--message-id' '--key' '--type' '--output' '--input' '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark im +chats'
+        contains -- $argv[2] '--query' '--limit' '--max-pages' '--input' '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark im +chat-create'
+        contains -- $argv[2] '--name' '--members' '--description' '--type' '--idempotency-key' '--input' '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark im help'
         contains -- $argv[2] '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark schema'
@@ -483,6 +528,20 @@ function __hark_values
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
+    else if test "$argv[1]" = 'hark contact +get-user'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark contact +me'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
     else if test "$argv[1]" = 'hark contact help'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
@@ -491,7 +550,7 @@ function __hark_values
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
         if contains -- $argv[2] '#0'
-            printf '%s\n' $argv[4]'+search-user'
+            printf '%s\n' $argv[4]'+search-user' $argv[4]'+get-user' $argv[4]'+me'
         end
     else if test "$argv[1]" = 'hark im'
         if contains -- $argv[2] '--format'
@@ -507,6 +566,55 @@ function __hark_values
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
+    else if test "$argv[1]" = 'hark im +reply'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark im +messages'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark im +thread'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark im +get'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark im +download'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark im +chats'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark im +chat-create'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
     else if test "$argv[1]" = 'hark im help'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
@@ -515,7 +623,7 @@ function __hark_values
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
         if contains -- $argv[2] '#0'
-            printf '%s\n' $argv[4]'+send'
+            printf '%s\n' $argv[4]'+send' $argv[4]'+reply' $argv[4]'+messages' $argv[4]'+thread' $argv[4]'+get' $argv[4]'+download' $argv[4]'+chats' $argv[4]'+chat-create'
         end
     else if test "$argv[1]" = 'hark schema'
         if contains -- $argv[2] '--format'

@@ -20,7 +20,7 @@ __hark_subcommands() {
   case $1 in
     'hark')
       __hark_vals+=('auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'schema' 'mcp' 'completion' 'help')
-      __hark_descs+=('Sign in and out, and inspect the sign-in' 'Read and change settings' 'List, switch and remove app profiles' 'Call any Open Platform endpoint with hark'\''s auth, retries and errors; prints the answer'\''s data' 'Calendar: agenda, new events, free/busy' 'Contacts: find people' 'Instant messaging: send messages' 'Describe every command and shortcut as JSON (parameters, types, defaults, identities, scopes)' 'Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)' 'Print the shell completion script for bash, zsh or fish' 'display help for command')
+      __hark_descs+=('Sign in and out, and inspect the sign-in' 'Read and change settings' 'List, switch and remove app profiles' 'Call any Open Platform endpoint with hark'\''s auth, retries and errors; prints the answer'\''s data' 'Calendar: agenda, new events, free/busy' 'Contacts: find people, look them up, who you are' 'Instant messaging: read, send and reply, files, chats' 'Describe every command and shortcut as JSON (parameters, types, defaults, identities, scopes)' 'Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)' 'Print the shell completion script for bash, zsh or fish' 'display help for command')
       ;;
     'hark auth')
       __hark_vals+=('login' 'logout' 'status' 'check' 'token' 'help')
@@ -39,12 +39,12 @@ __hark_subcommands() {
       __hark_descs+=('List the events of a calendar between two times (any span; split into 40-day queries), or draw a day or week grid' 'List the calendars you can see (id, summary, type, your role), the primary marked' 'Create an event and invite attendees (the event is removed again if inviting fails)' 'Cancel an event (one instance of a series by its instance id; the whole series only with --all-instances)' 'Find the earliest times everyone is free (working hours, working days); --create books the first' 'Show when a person is busy between two times (any span; split into 40-day queries)' 'Show one event with its attendees and their answers (RSVP)' 'Answer an invitation: accept, decline or tentative (an instance id answers for that instance only)' 'Change an event: only the fields given are sent; shows each change before → after, and stops if the event changed meanwhile' 'display help for command')
       ;;
     'hark contact')
-      __hark_vals+=('+search-user' 'help')
-      __hark_descs+=('Search people by name or email' 'display help for command')
+      __hark_vals+=('+search-user' '+get-user' '+me' 'help')
+      __hark_descs+=('Search people by name or email' 'Show a person'\''s profile: name, email, departments, status' 'Show who you are signed in as: name, email and ids' 'display help for command')
       ;;
     'hark im')
-      __hark_vals+=('+send' 'help')
-      __hark_descs+=('Send a message to a chat or a person (safe to retry: it carries an idempotency key)' 'display help for command')
+      __hark_vals+=('+send' '+reply' '+messages' '+thread' '+get' '+download' '+chats' '+chat-create' 'help')
+      __hark_descs+=('Send a message, an image or a file to a chat or a person (safe to retry: it carries an idempotency key)' 'Reply to a message, in the chat or in its thread (safe to retry: it carries an idempotency key)' 'List a chat'\''s messages, newest first, with their senders and readable text' 'List the messages of a thread, its first message first' 'Get messages by id, with their senders and readable text' 'Save an image or a file of a message to disk (never over a file without --force)' 'List the group chats you are in, or search chats by name or member' 'Create a group chat with members (safe to retry: it carries an idempotency key)' 'display help for command')
       ;;
   esac
 }
@@ -181,6 +181,14 @@ __hark_flags() {
       __hark_vals+=('--query' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
       __hark_descs+=('words of the name or email (string; required)' 'the most users to return (int; default: 20)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
+    'hark contact +get-user')
+      __hark_vals+=('--user-id' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the person: an open id (ou_…), a union id (on_…) or a user id (string; required)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark contact +me')
+      __hark_vals+=('--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
     'hark contact help')
       __hark_vals+=('--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
       __hark_descs+=('print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
@@ -190,8 +198,36 @@ __hark_flags() {
       __hark_descs+=('display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark im +send')
-      __hark_vals+=('--chat-id' '--user-id' '--email' '--text' '--markdown' '--content' '--msg-type' '--idempotency-key' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('the chat to send to (string)' 'the person to send to: an open id (ou_…) or a user id (string)' 'the person to send to, by email (string)' 'the text of a text message (string; or piped stdin)' 'Markdown, sent as a post (string)' 'the raw content JSON, with --msg-type (string)' 'the type of --content (enum; allowed: text, post, image, interactive, file, audio, media, sticker, share_chat, share_user)' 'sent as uuid; the same key within an hour sends once (default: a new UUID) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_vals+=('--chat-id' '--user-id' '--email' '--text' '--markdown' '--content' '--msg-type' '--image' '--file' '--idempotency-key' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the chat to send to (string)' 'the person to send to: an open id (ou_…), a union id (on_…) or a user id (string)' 'the person to send to, by email (string)' 'the text of a text message (string; or piped stdin)' 'Markdown, sent as a post (string)' 'the raw content JSON, with --msg-type (string)' 'the type of --content (enum; allowed: text, post, image, interactive, file, audio, media, sticker, share_chat, share_user)' 'an image to upload and send (JPEG, PNG, WEBP, GIF, TIFF, BMP, ICO, HEIC; up to 10 MB) (string)' 'a file to upload and send (up to 30 MB) (string)' 'sent as uuid; the same key within an hour sends once (default: a new UUID) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark im +reply')
+      __hark_vals+=('--message-id' '--in-thread' '--text' '--markdown' '--content' '--msg-type' '--image' '--file' '--idempotency-key' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the message to reply to (string; required)' 'reply in the message'\''s thread, starting one if it has none (bool; default: false)' 'the text of a text message (string; or piped stdin)' 'Markdown, sent as a post (string)' 'the raw content JSON, with --msg-type (string)' 'the type of --content (enum; allowed: text, post, image, interactive, file, audio, media, sticker, share_chat, share_user)' 'an image to upload and send (JPEG, PNG, WEBP, GIF, TIFF, BMP, ICO, HEIC; up to 10 MB) (string)' 'a file to upload and send (up to 30 MB) (string)' 'sent as uuid; the same key within an hour sends once (default: a new UUID) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark im +messages')
+      __hark_vals+=('--chat-id' '--start' '--end' '--order' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the chat to read (string; required)' 'the earliest messages to list (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'the latest messages to list (a date: all of it) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'desc lists the newest first, so --limit gives the last messages (enum; default: desc; allowed: asc, desc)' 'the most messages to return (int; default: 20)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark im +thread')
+      __hark_vals+=('--message-id' '--thread-id' '--order' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('a message that starts or is in the thread (string)' 'the thread (string)' 'asc lists the thread as it was written (enum; default: asc; allowed: asc, desc)' 'the most messages to return (int; default: 50)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark im +get')
+      __hark_vals+=('--message-id' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('one or more message ids, separated by commas (at most 500) (string; required)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark im +download')
+      __hark_vals+=('--message-id' '--key' '--type' '--output' '--force' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the message holding the image or file (string; required)' 'the image_key or file_key in the message'\''s content (string; required)' 'image or file (default: from the key, img_… or file_…) (enum; allowed: image, file)' 'the file to write, or a folder ending with / to keep the file'\''s own name (string; required)' 'replace a file already at --output (bool; default: false)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark im +chats')
+      __hark_vals+=('--query' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('words of the chat'\''s name or of a member'\''s name (public chats too) (string)' 'the most chats to return (int; default: 20)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark im +chat-create')
+      __hark_vals+=('--name' '--members' '--description' '--type' '--idempotency-key' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the chat'\''s name (string; required)' 'people to add, separated by commas: open ids (ou_…), union ids (on_…) or user ids, one kind, at most 50 (string)' 'what the chat is for (string)' 'public chats can be found and joined by anyone in the company (enum; default: private; allowed: private, public)' 'sent as uuid; the same key within 10 hours creates once (default: a new UUID) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark im help')
       __hark_vals+=('--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
@@ -279,12 +315,21 @@ __hark_resolve() {
     'hark contact')
       case $2 in
         '+search-user') __hark_next='+search-user' ;;
+        '+get-user') __hark_next='+get-user' ;;
+        '+me') __hark_next='+me' ;;
         'help') __hark_next='help' ;;
       esac
       ;;
     'hark im')
       case $2 in
         '+send') __hark_next='+send' ;;
+        '+reply') __hark_next='+reply' ;;
+        '+messages') __hark_next='+messages' ;;
+        '+thread') __hark_next='+thread' ;;
+        '+get') __hark_next='+get' ;;
+        '+download') __hark_next='+download' ;;
+        '+chats') __hark_next='+chats' ;;
+        '+chat-create') __hark_next='+chat-create' ;;
         'help') __hark_next='help' ;;
       esac
       ;;
@@ -392,6 +437,12 @@ __hark_takes_value() {
     'hark contact +search-user')
       case $2 in '--query'|'--limit'|'--max-pages'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
       ;;
+    'hark contact +get-user')
+      case $2 in '--user-id'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark contact +me')
+      case $2 in '--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
     'hark contact help')
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
       ;;
@@ -399,7 +450,28 @@ __hark_takes_value() {
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark im +send')
-      case $2 in '--chat-id'|'--user-id'|'--email'|'--text'|'--markdown'|'--content'|'--msg-type'|'--idempotency-key'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      case $2 in '--chat-id'|'--user-id'|'--email'|'--text'|'--markdown'|'--content'|'--msg-type'|'--image'|'--file'|'--idempotency-key'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark im +reply')
+      case $2 in '--message-id'|'--text'|'--markdown'|'--content'|'--msg-type'|'--image'|'--file'|'--idempotency-key'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark im +messages')
+      case $2 in '--chat-id'|'--start'|'--end'|'--order'|'--limit'|'--max-pages'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark im +thread')
+      case $2 in '--message-id'|'--thread-id'|'--order'|'--limit'|'--max-pages'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark im +get')
+      case $2 in '--message-id'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark im +download')
+      case $2 in '--message-id'|'--key'|'--type'|'--output'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark im +chats')
+      case $2 in '--query'|'--limit'|'--max-pages'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark im +chat-create')
+      case $2 in '--name'|'--members'|'--description'|'--type'|'--idempotency-key'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark im help')
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
@@ -621,11 +693,23 @@ __hark_values() {
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
+    'hark contact +get-user')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark contact +me')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
     'hark contact help')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
-        '#0') __hark_add "$3" '+search-user' ;;
+        '#0') __hark_add "$3" '+search-user' '+get-user' '+me' ;;
       esac
       ;;
     'hark im')
@@ -640,11 +724,53 @@ __hark_values() {
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
+    'hark im +reply')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark im +messages')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark im +thread')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark im +get')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark im +download')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark im +chats')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark im +chat-create')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
     'hark im help')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
-        '#0') __hark_add "$3" '+send' ;;
+        '#0') __hark_add "$3" '+send' '+reply' '+messages' '+thread' '+get' '+download' '+chats' '+chat-create' ;;
       esac
       ;;
     'hark schema')

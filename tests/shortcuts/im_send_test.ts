@@ -1,3 +1,7 @@
+/**
+ * `im +send` end to end: the CLI as a subprocess against the sandbox.
+ */
+
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createShortcutEnv, jsonOf } from "./_shortcut_env.ts";
@@ -9,66 +13,6 @@ interface Message {
   body: { content: string };
   uuid: string | null;
 }
-
-Deno.test("contact +search-user against the sandbox", async (t) => {
-  const env = await createShortcutEnv();
-  try {
-    await t.step("--query and --limit return one page", async () => {
-      await env.clearRequests();
-      const users = jsonOf<{ name: string; open_id: string }[]>(
-        await env.run(["contact", "+search-user", "--query", "a", "--limit", "3", "--json"]),
-      );
-      assert.equal(users.length, 3);
-      const [request] = await env.requests();
-      assert.deepEqual(request.query, { query: "a", page_size: "3" });
-    });
-
-    await t.step("--page-all follows page_token to the end", async () => {
-      const page = jsonOf<unknown[]>(
-        await env.run(["contact", "+search-user", "--query", "a", "--limit", "200", "--json"]),
-      );
-      await env.clearRequests();
-      const all = jsonOf<unknown[]>(
-        await env.run(["contact", "+search-user", "--query", "a", "--limit", "2", "--page-all"]),
-      );
-      assert.equal(all.length, page.length);
-      assert.equal((await env.requests()).length, Math.ceil(all.length / 2));
-    });
-
-    await t.step("table and CSV use the declared columns", async () => {
-      const table = await env.run(["contact", "+search-user", "--query", "a", "--format", "table"]);
-      assert.match(table.stdout.split("\n")[0], /^NAME\s+OPEN ID\s+USER ID\s+DEPARTMENTS/);
-      const csv = await env.run(["contact", "+search-user", "--query", "a", "--format", "csv"]);
-      assert.equal(csv.stdout.split(/\r?\n/)[0], "NAME,OPEN ID,USER ID,DEPARTMENTS");
-    });
-
-    await t.step(
-      "--query is required, from a flag or HARK_CONTACT_QUERY; bots cannot search",
-      async () => {
-        const missing = await env.run(["contact", "+search-user", "--json"]);
-        assert.equal(missing.code, 2);
-        assert.equal(JSON.parse(missing.stderr).error.type, "validation");
-        const fromEnv = await env.run(["contact", "+search-user", "--json"], {
-          env: { HARK_CONTACT_QUERY: "a" },
-        });
-        assert.equal(fromEnv.code, 0, fromEnv.stderr);
-        const bot = await env.run([
-          "contact",
-          "+search-user",
-          "--query",
-          "a",
-          "--as",
-          "bot",
-          "--json",
-        ]);
-        assert.equal(bot.code, 2);
-        assert.match(JSON.parse(bot.stderr).error.message, /cannot run as "bot"/);
-      },
-    );
-  } finally {
-    await env.close();
-  }
-});
 
 Deno.test("im +send against the sandbox", async (t) => {
   const env = await createShortcutEnv();
@@ -226,6 +170,126 @@ Deno.test("im +send against the sandbox", async (t) => {
       assert.equal(bot.code, 0, bot.stderr);
       const last = (await messages()).at(-1) as Message & { sender: { sender_type: string } };
       assert.equal(last.sender.sender_type, "app");
+    });
+  } finally {
+    await env.close();
+  }
+});
+
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+
+Deno.test("im +send of images, files and union ids against the sandbox", async (t) => {
+  const env = await createShortcutEnv();
+  const chat = env.sb.chats[0].chat_id;
+  const file = (name: string) => join(env.hark.dir, name);
+  try {
+    await t.step("--user-id on_… is a union id, not a user id", async () => {
+      await env.clearRequests();
+      const person = env.sb.users[1];
+      const sent = await env.run(["im", "+send", "--user-id", person.union_id, "--text", "hi"]);
+      assert.equal(sent.code, 0, sent.stderr);
+      const [request] = await env.requests();
+      assert.equal(request.query.receive_id_type, "union_id");
+      assert.equal((request.body as { receive_id: string }).receive_id, person.union_id);
+    });
+
+    await t.step("--image uploads the image, then sends its key", async () => {
+      await Deno.writeFile(file("chart.png"), PNG);
+      await env.clearRequests();
+      const sent = jsonOf<Message>(
+        await env.run(["im", "+send", "--chat-id", chat, "--image", file("chart.png"), "--json"]),
+      );
+      assert.equal(sent.msg_type, "image");
+      const [upload, message] = await env.requests();
+      assert.equal(upload.path, "/open-apis/im/v1/images");
+      assert.match(upload.headers["content-type"], /^multipart\/form-data; boundary=/);
+      assert.equal(message.path, "/open-apis/im/v1/messages");
+      assert.match(JSON.parse(sent.body.content).image_key, /^img_/);
+    });
+
+    await t.step("--file as the bot uploads, sends, and the file comes back whole", async () => {
+      const content = new TextEncoder().encode("name,value\nlatency,180\n");
+      await Deno.writeFile(file("metrics.csv"), content);
+      const sent = jsonOf<Message>(
+        await env.runBot([
+          "im",
+          "+send",
+          "--chat-id",
+          chat,
+          "--file",
+          file("metrics.csv"),
+          "--json",
+        ]),
+      );
+      const key = JSON.parse(sent.body.content).file_key;
+      assert.match(key, /^file_/);
+      const back = await env.run([
+        "im",
+        "+download",
+        "--message-id",
+        sent.message_id,
+        "--key",
+        key,
+        "--output",
+        file("back.csv"),
+      ]);
+      assert.equal(back.code, 0, back.stderr);
+      assert.deepEqual(await Deno.readFile(file("back.csv")), content);
+    });
+
+    await t.step("a bad file fails before anything is sent, naming the flag", async () => {
+      await Deno.writeTextFile(file("notes.txt"), "not an image");
+      await Deno.writeFile(file("empty.bin"), new Uint8Array());
+      await env.clearRequests();
+      const cases: [string[], string, RegExp][] = [
+        [["--image", file("notes.txt")], "--image", /not an image Lark takes/],
+        [["--image", file("missing.png")], "--image", /no such file/],
+        [["--file", file("empty.bin")], "--file", /empty/],
+        [["--file", env.hark.dir], "--file", /folder/],
+        [["--file", file("notes.txt"), "--text", "x"], "--file", /Conflicting flags/],
+      ];
+      for (const [flags, flag, pattern] of cases) {
+        const run = await env.run(["im", "+send", "--chat-id", chat, ...flags, "--json"]);
+        assert.equal(run.code, 2, run.stderr);
+        const error = JSON.parse(run.stderr).error;
+        assert.match(error.message, pattern);
+        assert.ok(error.message.includes(flag), error.message);
+      }
+      // A file over the limit, checked by its size alone (a sparse file: no disk used).
+      const big = await Deno.open(file("big.png"), { write: true, create: true });
+      await big.write(PNG);
+      await big.truncate(10 * 1024 * 1024 + 1);
+      big.close();
+      const tooBig = await env.run(["im", "+send", "--chat-id", chat, "--image", file("big.png")]);
+      assert.equal(tooBig.code, 2);
+      assert.match(tooBig.stderr, /Lark takes images up to 10\.0 MB/);
+      assert.deepEqual(await env.requests(), []);
+    });
+
+    await t.step("--dry-run shows the upload and the send, sends nothing", async () => {
+      await env.clearRequests();
+      const dry = jsonOf<{ url: string; body: Record<string, unknown> }[]>(
+        await env.run([
+          "im",
+          "+send",
+          "--chat-id",
+          chat,
+          "--file",
+          file("metrics.csv"),
+          "--dry-run",
+        ], {
+          env: { HARK_USER_ACCESS_TOKEN: undefined },
+        }),
+      );
+      assert.equal(dry.length, 2);
+      assert.match(dry[0].url, /\/open-apis\/im\/v1\/files$/);
+      assert.deepEqual(dry[0].body, {
+        file_type: "xls",
+        file_name: "metrics.csv",
+        file: `@${file("metrics.csv")}`,
+      });
+      assert.match(String(dry[1].body.content), /<file_key of the upload>/);
+      assert.deepEqual(await env.requests(), []);
     });
   } finally {
     await env.close();

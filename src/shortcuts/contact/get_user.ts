@@ -1,0 +1,116 @@
+/**
+ * `hark contact +get-user`: a person's profile (name, email, departments, status) by open id,
+ * union id or user id.
+ *
+ * @module
+ */
+
+import type { ApiRequest } from "../../http/request.ts";
+import type { Column } from "../../output/mod.ts";
+import { formatRfc3339InZone } from "../../time/mod.ts";
+import { defineShortcut, type ShortcutInput } from "../definition.ts";
+import { idParam, USER_ID, userIdTypeOf } from "./ids.ts";
+
+/** Reading a profile, per identity (lark-cli `+get-user`). */
+const SCOPES = {
+  user: ["contact:user.basic_profile:readonly"],
+  bot: ["contact:user.base:readonly"],
+};
+
+/** A profile as the contact API gives it. */
+export interface UserProfile {
+  open_id?: string;
+  name?: string;
+  email?: string;
+  department_ids?: string[];
+  status?: {
+    is_frozen?: boolean;
+    is_resigned?: boolean;
+    is_activated?: boolean;
+    is_exited?: boolean;
+  };
+  /** Unix seconds. */
+  join_time?: number;
+  [key: string]: unknown;
+}
+
+/**
+ * The request (`GET /open-apis/contact/v3/users/{user_id}`), its `user_id_type` told by the id.
+ *
+ * @param input the shortcut input
+ */
+export function getUserRequest(input: ShortcutInput): ApiRequest {
+  const id = idParam(input, "user-id", USER_ID)!;
+  return {
+    method: "GET",
+    path: `/open-apis/contact/v3/users/${encodeURIComponent(id)}`,
+    query: { user_id_type: userIdTypeOf(id), department_id_type: "open_department_id" },
+    scopes: [...SCOPES[input.identity]],
+  };
+}
+
+/**
+ * A profile's state in one word: `resigned`, `frozen`, `inactive` (never signed in) or `active`.
+ *
+ * @param user the profile
+ */
+export function statusOf(user: UserProfile): string {
+  const status = user.status;
+  if (!status) return "";
+  if (status.is_resigned || status.is_exited) return "resigned";
+  if (status.is_frozen) return "frozen";
+  if (status.is_activated === false) return "inactive";
+  return "active";
+}
+
+/**
+ * The profile as output: Lark's fields, `join_time` in RFC 3339 in the user's zone.
+ *
+ * @param user the profile
+ * @param timeZone the zone
+ */
+export function profileRow(user: UserProfile, timeZone: string): Record<string, unknown> {
+  const joined = Number(user.join_time);
+  return Number.isFinite(joined) && joined > 0
+    ? { ...user, join_time: formatRfc3339InZone(joined * 1000, timeZone) }
+    : { ...user };
+}
+
+/** The table columns of a profile. */
+export const PROFILE_COLUMNS: Column<Record<string, unknown>>[] = [
+  { header: "NAME", value: "name", priority: 6 },
+  { header: "OPEN ID", value: "open_id", kind: "id", priority: 5 },
+  { header: "EMAIL", value: "email", kind: "id", priority: 4 },
+  { header: "STATUS", value: (row) => statusOf(row as UserProfile), priority: 3 },
+  { header: "JOB TITLE", value: "job_title", priority: 1 },
+  { header: "DEPARTMENTS", value: "department_ids", priority: 2 },
+];
+
+/** `contact +get-user`. */
+export const getUser = defineShortcut<{ user?: UserProfile }>({
+  service: "contact",
+  verb: "+get-user",
+  description: "Show a person's profile: name, email, departments, status",
+  examples: [
+    "hark contact +get-user --user-id ou_123",
+    "hark contact +get-user --user-id on_456 --json",
+    "hark contact +get-user --user-id ou_123 --as bot",
+  ],
+  identities: ["user", "bot"],
+  scopes: SCOPES,
+  effect: "read",
+  params: [{
+    name: "user-id",
+    type: "string",
+    description: "the person: an open id (ou_…), a union id (on_…) or a user id",
+    required: true,
+    valueName: "<id>",
+  }],
+  validate(input) {
+    idParam(input, "user-id", USER_ID);
+  },
+  requests: (input) => [getUserRequest(input)],
+  run: (input, client) => client.request(getUserRequest(input)),
+  output: (result, input) => profileRow(result?.user ?? {}, input.timeZone),
+  columns: PROFILE_COLUMNS,
+});

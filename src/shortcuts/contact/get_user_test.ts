@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { ValidationError } from "../../errors/mod.ts";
+import { createTestContext } from "../../testing/test_context.ts";
+import { FakeClient, inputOf } from "../_fake_client.ts";
+import { getUser, profileRow, statusOf } from "./get_user.ts";
+import { me } from "./me.ts";
+
+Deno.test("+get-user asks with the id type the id shows, per identity's scope", async () => {
+  const client = new FakeClient(() => ({ user: { name: "Ana", join_time: 1700000000 } }));
+  const input = inputOf({ "user-id": "on_1" }, {
+    identity: "bot",
+    ctx: createTestContext({ timeZone: "Asia/Shanghai" }),
+  });
+  const result = await getUser.run!(input, client);
+  assert.deepEqual(getUser.output!(result, input), {
+    name: "Ana",
+    join_time: "2023-11-15T06:13:20+08:00",
+  });
+  assert.equal(client.requests[0].path, "/open-apis/contact/v3/users/on_1");
+  assert.deepEqual(client.requests[0].query, {
+    user_id_type: "union_id",
+    department_id_type: "open_department_id",
+  });
+  assert.deepEqual(client.requests[0].scopes, ["contact:user.base:readonly"]);
+  const [plain] = getUser.requests(inputOf({ "user-id": "e8eb2af2" }));
+  assert.equal((plain.query as { user_id_type: string }).user_id_type, "user_id");
+  assert.deepEqual(plain.scopes, ["contact:user.basic_profile:readonly"]);
+  assert.throws(
+    () => getUser.validate!(inputOf({ "user-id": " " })),
+    (e: unknown) => e instanceof ValidationError && e.param === "--user-id",
+  );
+});
+
+Deno.test("statusOf() says resigned, frozen, inactive or active; profileRow keeps bad times", () => {
+  assert.equal(statusOf({ status: { is_resigned: true, is_activated: false } }), "resigned");
+  assert.equal(statusOf({ status: { is_frozen: true, is_activated: true } }), "frozen");
+  assert.equal(statusOf({ status: { is_activated: false } }), "inactive");
+  assert.equal(statusOf({ status: { is_activated: true } }), "active");
+  assert.equal(statusOf({}), "");
+  assert.deepEqual(profileRow({ name: "x" }, "UTC"), { name: "x" });
+});
+
+Deno.test("+me asks who the token belongs to, as the user only", async () => {
+  const client = new FakeClient(() => ({ open_id: "ou_1", name: "Ana" }));
+  assert.deepEqual(await me.run!(inputOf({}), client), { open_id: "ou_1", name: "Ana" });
+  assert.equal(client.requests[0].path, "/open-apis/authen/v1/user_info");
+  assert.deepEqual(me.identities, ["user"]);
+});

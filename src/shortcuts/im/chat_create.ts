@@ -1,0 +1,163 @@
+/**
+ * `hark im +chat-create`: create a group chat as the user or the bot, with members. The request
+ * carries an idempotency key (Lark's `uuid`: the same key creates at most one chat in 10 hours),
+ * so a retried create never makes two chats.
+ *
+ * @module
+ */
+
+import { ValidationError } from "../../errors/mod.ts";
+import type { ApiRequest } from "../../http/request.ts";
+import { defineShortcut, type ShortcutInput } from "../definition.ts";
+import { idListParam, quoted, USER_ID, type UserIdType, userIdTypeOf } from "../contact/ids.ts";
+import { keyOf, MAX_UUID_LENGTH } from "./outgoing.ts";
+
+/** The most members one create takes (Lark's `user_id_list`). */
+export const MAX_MEMBERS = 50;
+/** The longest chat name (lark-cli `+chat-create`). */
+export const MAX_NAME_LENGTH = 60;
+/** The longest description (lark-cli `+chat-create`). */
+export const MAX_DESCRIPTION_LENGTH = 100;
+/** `--type`'s values. */
+export const CHAT_TYPES = ["private", "public"] as const;
+
+/** Creating chats, per identity (lark-cli `+chat-create`). */
+const SCOPES = { user: ["im:chat:create_by_user"], bot: ["im:chat:create"] };
+
+const KINDS: Record<UserIdType, string> = {
+  open_id: "open ids (ou_…)",
+  union_id: "union ids (on_…)",
+  user_id: "user ids",
+};
+
+/**
+ * The members of `--members` and their one id type.
+ *
+ * @param input the shortcut input
+ * @throws {ValidationError} naming `--members` for a bad id, too many, or mixed id kinds
+ */
+export function membersOf(input: ShortcutInput): { ids: string[]; type: UserIdType } {
+  const ids = idListParam(input, "members", USER_ID, MAX_MEMBERS);
+  const types = [...new Set(ids.map(userIdTypeOf))];
+  if (types.length > 1) {
+    throw new ValidationError(
+      `Invalid value for --members: it mixes ${types.map((t) => KINDS[t]).join(" and ")}; ` +
+        "Lark takes one kind of id per request",
+      { param: "--members", suggestion: "Give open ids (ou_…) only, say" },
+    );
+  }
+  return { ids, type: types[0] ?? "open_id" };
+}
+
+function checkText(input: ShortcutInput, name: string, max: number, required: boolean): void {
+  const value = input.values[name] as string | undefined;
+  if (value === undefined) return;
+  const length = [...value.trim()].length;
+  // deno-lint-ignore no-control-regex
+  if ((required && length === 0) || length > max || /[\x00-\x08\x0b-\x1f\x7f]/.test(value)) {
+    throw new ValidationError(
+      `Invalid value ${quoted(value)} for --${name}: expected ${required ? 1 : 0} to ${max} ` +
+        "characters of text",
+      { param: `--${name}` },
+    );
+  }
+}
+
+/**
+ * Checks the name, description, type, members and key.
+ *
+ * @param input the shortcut input
+ * @throws {ValidationError} naming the flag
+ */
+export function checkChat(input: ShortcutInput): void {
+  checkText(input, "name", MAX_NAME_LENGTH, true);
+  checkText(input, "description", MAX_DESCRIPTION_LENGTH, false);
+  const name = (input.values.name as string).trim();
+  if (input.values.type === "public" && [...name].length < 2) {
+    throw new ValidationError("A public chat's --name needs at least 2 characters", {
+      param: "--name",
+    });
+  }
+  membersOf(input);
+  const key = input.values["idempotency-key"] as string | undefined;
+  if (key !== undefined && (key.trim() === "" || key.length > MAX_UUID_LENGTH)) {
+    throw new ValidationError(
+      `Invalid value ${quoted(key)} for --idempotency-key: expected 1 to ${MAX_UUID_LENGTH} ` +
+        "characters",
+      { param: "--idempotency-key" },
+    );
+  }
+}
+
+/**
+ * The create request (`POST /open-apis/im/v1/chats?user_id_type&uuid`).
+ *
+ * @param input the shortcut input
+ * @param uuid the idempotency key
+ */
+export function createChatRequest(input: ShortcutInput, uuid: string): ApiRequest {
+  const { ids, type } = membersOf(input);
+  const description = input.values.description as string | undefined;
+  return {
+    method: "POST",
+    path: "/open-apis/im/v1/chats",
+    query: { user_id_type: type, uuid },
+    body: {
+      name: (input.values.name as string).trim(),
+      ...(description === undefined ? {} : { description: description.trim() }),
+      chat_type: input.values.type as string,
+      user_id_list: ids,
+    },
+    idempotencyKey: uuid,
+    scopes: [...SCOPES[input.identity]],
+  };
+}
+
+/** `im +chat-create`. */
+export const chatCreate = defineShortcut<Record<string, unknown>>({
+  service: "im",
+  verb: "+chat-create",
+  description: "Create a group chat with members (safe to retry: it carries an idempotency key)",
+  examples: [
+    "hark im +chat-create --name 'Release 2.0' --members ou_123,ou_456",
+    "hark im +chat-create --name Incidents --members ou_123 --type public --as bot",
+    "hark im +chat-create --name 'Launch' --members ou_123 --idempotency-key launch-2026",
+  ],
+  identities: ["user", "bot"],
+  scopes: SCOPES,
+  effect: "write",
+  idempotent: true,
+  params: [
+    { name: "name", type: "string", description: "the chat's name", required: true },
+    {
+      name: "members",
+      type: "string",
+      description: `people to add, separated by commas: open ids (ou_…), union ids (on_…) or ` +
+        `user ids, one kind, at most ${MAX_MEMBERS}`,
+      valueName: "<id,…>",
+    },
+    { name: "description", type: "string", description: "what the chat is for" },
+    {
+      name: "type",
+      type: "enum",
+      description: "public chats can be found and joined by anyone in the company",
+      allowed: CHAT_TYPES,
+      default: "private",
+    },
+    {
+      name: "idempotency-key",
+      type: "string",
+      description: "sent as uuid; the same key within 10 hours creates once (default: a new UUID)",
+      valueName: "<key>",
+    },
+  ],
+  validate: checkChat,
+  requests: (input) => [createChatRequest(input, keyOf(input))],
+  run: (input, client) => client.request(createChatRequest(input, keyOf(input))),
+  columns: [
+    { header: "CHAT ID", value: "chat_id", kind: "id", priority: 4 },
+    { header: "NAME", value: "name", priority: 3 },
+    { header: "TYPE", value: "chat_type", priority: 1 },
+    { header: "OWNER ID", value: "owner_id", kind: "id", priority: 2 },
+  ],
+});

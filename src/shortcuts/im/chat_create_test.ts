@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { ValidationError } from "../../errors/mod.ts";
+import { FakeClient, inputOf } from "../_fake_client.ts";
+import { chatCreate, checkChat, membersOf } from "./chat_create.ts";
+
+const base = { name: "Release", type: "private" };
+
+Deno.test("+chat-create sends the members, their id type and the uuid", async () => {
+  const client = new FakeClient(() => ({ chat_id: "oc_new" }));
+  const input = inputOf({ ...base, members: "on_1,on_2", "idempotency-key": "c-1" }, {
+    identity: "bot",
+  });
+  checkChat(input);
+  assert.deepEqual(await chatCreate.run!(input, client), { chat_id: "oc_new" });
+  const [request] = client.requests;
+  assert.deepEqual(request.query, { user_id_type: "union_id", uuid: "c-1" });
+  assert.deepEqual(request.body, {
+    name: "Release",
+    chat_type: "private",
+    user_id_list: ["on_1", "on_2"],
+  });
+  assert.equal(request.idempotencyKey, "c-1");
+  assert.deepEqual(request.scopes, ["im:chat:create"]);
+  const [asUser] = chatCreate.requests(inputOf({ ...base, description: " d " }));
+  assert.deepEqual(asUser.scopes, ["im:chat:create_by_user"]);
+  assert.deepEqual(asUser.body, {
+    name: "Release",
+    description: "d",
+    chat_type: "private",
+    user_id_list: [],
+  });
+  assert.match((asUser.query as { uuid: string }).uuid, /^[0-9a-f-]{36}$/);
+});
+
+Deno.test("+chat-create refuses mixed id kinds, bad names and keys", () => {
+  const param = (p: string) => (e: unknown) => e instanceof ValidationError && e.param === p;
+  assert.throws(() => membersOf(inputOf({ members: "ou_1,on_2" })), param("--members"));
+  const many = Array.from({ length: 51 }, (_, i) => `ou_${i}`).join(",");
+  assert.throws(() => membersOf(inputOf({ members: many })), param("--members"));
+  assert.throws(() => checkChat(inputOf({ ...base, name: " " })), param("--name"));
+  assert.throws(() => checkChat(inputOf({ ...base, name: "x".repeat(61) })), param("--name"));
+  assert.throws(() => checkChat(inputOf({ ...base, name: "a\u0007" })), param("--name"));
+  assert.throws(() => checkChat(inputOf({ name: "A", type: "public" })), param("--name"));
+  assert.throws(
+    () => checkChat(inputOf({ ...base, description: "d".repeat(101) })),
+    param("--description"),
+  );
+  assert.throws(
+    () => checkChat(inputOf({ ...base, "idempotency-key": "k".repeat(51) })),
+    param("--idempotency-key"),
+  );
+});

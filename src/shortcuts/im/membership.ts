@@ -1,0 +1,103 @@
+/**
+ * Lark's "not in the chat" answers, explained: the service says only "Bot/User can NOT be out of
+ * the chat." (230002), "App not in chat." (234004) or "Operator can NOT be out of the chat."
+ * (232011); hark names the identity and the chat, and says how to get in or read it as someone
+ * who is. The kind of error and its exit code stay the service's.
+ *
+ * @module
+ */
+
+import { ApiError, HarkError, PermissionError } from "../../errors/mod.ts";
+import type { ShortcutInput } from "../definition.ts";
+
+/** The codes that mean the caller is not a member of the chat. */
+export const NOT_IN_CHAT_CODES: ReadonlySet<number> = new Set([230002, 232011, 234004]);
+
+/** What the failed call was about. */
+export interface Where {
+  /** The chat, when the command named it. */
+  chatId?: string;
+}
+
+function apiCodeOf(error: unknown): number | undefined {
+  if (error instanceof PermissionError || error instanceof ApiError) return error.apiCode;
+  return undefined;
+}
+
+/**
+ * The error to show for a failure: a not-in-the-chat answer rewritten to say who is not in
+ * which chat and what to do; anything else unchanged.
+ *
+ * @param error what the call failed with
+ * @param input the shortcut input (identity)
+ * @param where the chat, when known
+ */
+export function explainMembership(error: unknown, input: ShortcutInput, where: Where): unknown {
+  const code = apiCodeOf(error);
+  if (!(error instanceof HarkError) || code === undefined || !NOT_IN_CHAT_CODES.has(code)) {
+    return error;
+  }
+  const chat = where.chatId ? `chat "${where.chatId}"` : "the message's chat";
+  const bot = input.identity === "bot";
+  const message = `${bot ? "The app's bot is" : "You are"} not a member of ${chat}: ` +
+    error.message;
+  const recovery = bot
+    ? {
+      suggestion: "Add the app's bot to the chat in Lark (chat settings, Bots), or act as a " +
+        "member with --as user; the chats the bot is in are listed by the command below",
+      command: "hark im +chats --as bot",
+    }
+    : {
+      suggestion: "Ask a member to add you to the chat, or use --as bot if the app's bot is " +
+        "in it; the chats you are in are listed by the command below",
+      command: "hark im +chats",
+    };
+  const options = { ...recovery, cause: error, requestId: error.requestId };
+  return error instanceof PermissionError
+    ? new PermissionError(message, { ...options, code: error.code, apiCode: code })
+    : new ApiError(message, {
+      ...options,
+      code: error.code,
+      apiCode: code,
+      httpStatus: (error as ApiError).httpStatus,
+      type: error.type,
+    });
+}
+
+/**
+ * Runs a call, explaining a not-in-the-chat failure.
+ *
+ * @param input the shortcut input
+ * @param call the call
+ * @param where the chat, when known
+ */
+export async function withMembership<T>(
+  input: ShortcutInput,
+  call: Promise<T>,
+  where: Where = {},
+): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    throw explainMembership(error, input, where);
+  }
+}
+
+/**
+ * Passes a listing's batches through, explaining a not-in-the-chat failure.
+ *
+ * @param input the shortcut input
+ * @param batches the listing
+ * @param where the chat, when known
+ */
+export async function* membershipErrors<T>(
+  input: ShortcutInput,
+  batches: AsyncIterable<T>,
+  where: Where = {},
+): AsyncGenerator<T> {
+  try {
+    yield* batches;
+  } catch (error) {
+    throw explainMembership(error, input, where);
+  }
+}

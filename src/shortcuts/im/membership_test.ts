@@ -1,0 +1,61 @@
+import assert from "node:assert/strict";
+import { ApiError, NetworkError, PermissionError } from "../../errors/mod.ts";
+import { collect, inputOf } from "../_fake_client.ts";
+import { explainMembership, membershipErrors, withMembership } from "./membership.ts";
+
+const notInChat = () =>
+  new PermissionError(
+    "Insufficient permission (code 230002): Bot/User can NOT be out of the chat.",
+    {
+      code: 2,
+      apiCode: 230002,
+      requestId: "log-1",
+    },
+  );
+
+Deno.test("explainMembership() names the identity, the chat and the way in, keeping the code", () => {
+  const bot = explainMembership(notInChat(), inputOf({}, { identity: "bot" }), { chatId: "oc_1" });
+  assert.ok(bot instanceof PermissionError);
+  assert.equal(bot.code, 2);
+  assert.equal(bot.apiCode, 230002);
+  assert.equal(bot.requestId, "log-1");
+  assert.match(
+    bot.message,
+    /^The app's bot is not a member of chat "oc_1": .*230002.*out of the chat/,
+  );
+  assert.equal(bot.recovery.command, "hark im +chats --as bot");
+  const user = explainMembership(notInChat(), inputOf({}), {}) as PermissionError;
+  assert.match(user.message, /^You are not a member of the message's chat/);
+  assert.equal(user.recovery.command, "hark im +chats");
+  const resource = explainMembership(
+    new ApiError("The service answered with code 234004: App not in chat.", {
+      apiCode: 234004,
+      httpStatus: 400,
+    }),
+    inputOf({}, { identity: "bot" }),
+    {},
+  );
+  assert.ok(resource instanceof ApiError);
+  assert.equal(resource.httpStatus, 400);
+  assert.match(resource.message, /bot is not a member/);
+});
+
+Deno.test("explainMembership() leaves other failures alone", () => {
+  const other = new ApiError("nope", { apiCode: 230001 });
+  assert.equal(explainMembership(other, inputOf({}), {}), other);
+  const network = new NetworkError("down");
+  assert.equal(explainMembership(network, inputOf({}), {}), network);
+});
+
+Deno.test("withMembership() and membershipErrors() explain failures of calls and listings", async () => {
+  await assert.rejects(
+    withMembership(inputOf({}), Promise.reject(notInChat()), { chatId: "oc_2" }),
+    /chat "oc_2"/,
+  );
+  assert.equal(await withMembership(inputOf({}), Promise.resolve(7)), 7);
+  async function* failing() {
+    yield [{ a: 1 }];
+    throw notInChat();
+  }
+  await assert.rejects(collect(membershipErrors(inputOf({}), failing())), /You are not a member/);
+});

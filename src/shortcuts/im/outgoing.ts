@@ -1,0 +1,266 @@
+/**
+ * What `+send` and `+reply` share: the message body (`--text`, `--markdown`, `--content` with
+ * `--msg-type`, `--image`, `--file`, or text piped to stdin), the idempotency key (Lark's
+ * `uuid`), and the scopes of sending as each identity.
+ *
+ * @module
+ */
+
+import { ApiError, ValidationError } from "../../errors/mod.ts";
+import { readJson } from "../../json/read_json.ts";
+import type { ApiRequest } from "../../http/request.ts";
+import { terminalSafe } from "../../output/mod.ts";
+import type { ApiCaller, ParamSpec, ShortcutInput, ShortcutScopes } from "../definition.ts";
+import { checkMedia, type Media, mediaContent, mediaOf, uploadRequest } from "./media.ts";
+import { type Where, withMembership } from "./membership.ts";
+
+/** Message types the service accepts with `--content`. */
+export const MSG_TYPES = [
+  "text",
+  "post",
+  "image",
+  "interactive",
+  "file",
+  "audio",
+  "media",
+  "sticker",
+  "share_chat",
+  "share_user",
+] as const;
+
+/** The longest idempotency key the service accepts. */
+export const MAX_UUID_LENGTH = 50;
+
+/**
+ * Sending as each identity (lark-cli `+messages-send`, `+messages-reply`); uploads made to send
+ * a message need nothing more.
+ */
+export const SEND_SCOPES: ShortcutScopes = {
+  user: ["im:message.send_as_user"],
+  bot: ["im:message:send_as_bot"],
+};
+
+const BODIES = ["text", "markdown", "content", "image", "file"] as const;
+
+/** The body parameters of a message, `--text` also read from piped stdin. */
+export const BODY_PARAMS: ParamSpec[] = [
+  {
+    name: "text",
+    type: "string",
+    description: "the text of a text message",
+    stdin: true,
+    stdinUnless: ["markdown", "content", "image", "file"],
+  },
+  { name: "markdown", type: "string", description: "Markdown, sent as a post" },
+  { name: "content", type: "string", description: "the raw content JSON, with --msg-type" },
+  { name: "msg-type", type: "enum", description: "the type of --content", allowed: MSG_TYPES },
+  {
+    name: "image",
+    type: "string",
+    description: "an image to upload and send (JPEG, PNG, WEBP, GIF, TIFF, BMP, ICO, HEIC; " +
+      "up to 10 MB)",
+    valueName: "<path>",
+  },
+  {
+    name: "file",
+    type: "string",
+    description: "a file to upload and send (up to 30 MB)",
+    valueName: "<path>",
+  },
+  {
+    name: "idempotency-key",
+    type: "string",
+    description: "sent as uuid; the same key within an hour sends once (default: a new UUID)",
+    valueName: "<key>",
+  },
+];
+
+/** A message ready to send, or a file to upload first. */
+export type Outgoing = { msgType: string; content: string } | { media: Media };
+
+/**
+ * The message of the body flags: `--text` (or piped stdin) is a text message, `--markdown` a
+ * post with one `md` element, `--content` with `--msg-type` is sent as given, `--image` and
+ * `--file` a file to upload and send.
+ *
+ * @param input the shortcut input
+ * @throws {ValidationError} naming the flags when none or several bodies are given, or for bad
+ *   content
+ */
+export function outgoingOf(input: ShortcutInput): Outgoing {
+  const { values } = input;
+  const given = BODIES.filter((name) => values[name] !== undefined);
+  const list = BODIES.map((b) => `--${b}`).join(", ");
+  if (given.length !== 1) {
+    throw new ValidationError(
+      given.length === 0
+        ? `Missing message: give one of ${list}, or pipe the text to stdin`
+        : `Conflicting flags: ${given.map((g) => `--${g}`).join(", ")}; give exactly one of ` +
+          list,
+      { param: given.length === 0 ? "--text" : `--${given[1]}` },
+    );
+  }
+  const body = given[0];
+  if (body !== "content" && (values[body] as string).trim() === "") {
+    throw new ValidationError(`Invalid value "" for --${body}: expected the message`, {
+      param: `--${body}`,
+    });
+  }
+  const msgType = values["msg-type"] as string | undefined;
+  if (body !== "content" && msgType !== undefined) {
+    throw new ValidationError("--msg-type goes with --content only", { param: "--msg-type" });
+  }
+  switch (body) {
+    case "text":
+      return { msgType: "text", content: JSON.stringify({ text: values.text as string }) };
+    case "markdown": {
+      const post = { title: "", content: [[{ tag: "md", text: values.markdown as string }]] };
+      return { msgType: "post", content: JSON.stringify({ zh_cn: post }) };
+    }
+    case "image":
+    case "file":
+      return { media: mediaOf(body, values[body] as string) };
+  }
+  if (msgType === undefined) {
+    throw new ValidationError("Missing --msg-type: --content needs it", {
+      param: "--msg-type",
+      suggestion: `Give --msg-type, one of ${MSG_TYPES.join(", ")}`,
+    });
+  }
+  const parsed = readJson(values.content as string, { source: "--content", param: "--content" });
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new ValidationError("Invalid value for --content: expected a JSON object", {
+      param: "--content",
+      suggestion: `Give the content object, such as '{"text": "hello"}'`,
+    });
+  }
+  return { msgType, content: JSON.stringify(parsed) };
+}
+
+/**
+ * Checks the body and the idempotency key, and a file to upload on disk.
+ *
+ * @param input the shortcut input
+ * @throws {ValidationError} naming the flag
+ */
+export async function checkOutgoing(input: ShortcutInput): Promise<void> {
+  const outgoing = outgoingOf(input);
+  const key = input.values["idempotency-key"] as string | undefined;
+  if (key !== undefined && (key === "" || key.length > MAX_UUID_LENGTH)) {
+    throw new ValidationError(
+      `Invalid value ${JSON.stringify(key.slice(0, 60))} for --idempotency-key: expected 1 to ` +
+        `${MAX_UUID_LENGTH} characters`,
+      { param: "--idempotency-key" },
+    );
+  }
+  if ("media" in outgoing) await checkMedia(input.ctx, outgoing.media);
+}
+
+/**
+ * The idempotency key: `--idempotency-key`, else a new UUID.
+ *
+ * @param input the shortcut input
+ */
+export function keyOf(input: ShortcutInput): string {
+  return (input.values["idempotency-key"] as string | undefined) ?? input.ctx.randomUUID();
+}
+
+/** Builds the request that posts a message: a send or a reply. */
+export type MessageRequest = (
+  input: ShortcutInput,
+  uuid: string,
+  message: { msgType: string; content: string },
+) => ApiRequest;
+
+/**
+ * The `requests` and `run` hooks of a shortcut that posts one message: the preview shows the
+ * upload of a file and the message with a placeholder key; a run uploads, then posts with one
+ * idempotency key, a not-in-the-chat answer explained.
+ *
+ * @param build the message's request
+ * @param where the chat, when the command names it
+ */
+export function postingHooks(
+  build: MessageRequest,
+  where: (input: ShortcutInput) => Where = () => ({}),
+) {
+  return {
+    requests(input: ShortcutInput): ApiRequest[] {
+      const outgoing = outgoingOf(input);
+      return [
+        ...uploadPreview(input, outgoing),
+        build(input, keyOf(input), previewContent(outgoing)),
+      ];
+    },
+    async run(input: ShortcutInput, client: ApiCaller): Promise<Record<string, unknown>> {
+      const key = keyOf(input);
+      const message = await contentOf(input, client, outgoingOf(input));
+      return await withMembership(input, client.request(build(input, key, message)), where(input));
+    },
+  };
+}
+
+/**
+ * The scopes of a send or reply request, named in a permission error.
+ *
+ * @param input the shortcut input
+ */
+export function sendScopes(input: ShortcutInput): string[] {
+  return [...(SEND_SCOPES[input.identity] ?? [])];
+}
+
+/**
+ * The requests before the message itself: the upload of a file, if any (for `--dry-run`).
+ *
+ * @param input the shortcut input
+ * @param outgoing the body
+ */
+export function uploadPreview(input: ShortcutInput, outgoing: Outgoing): ApiRequest[] {
+  if (!("media" in outgoing)) return [];
+  const type = outgoing.media.kind === "image" ? "image/*" : "application/octet-stream";
+  return [uploadRequest(outgoing.media, type, sendScopes(input))];
+}
+
+/**
+ * The content a preview shows: the message's own, or a placeholder for the key an upload
+ * would answer.
+ *
+ * @param outgoing the body
+ */
+export function previewContent(outgoing: Outgoing): { msgType: string; content: string } {
+  if (!("media" in outgoing)) return outgoing;
+  return mediaContent(outgoing.media, `<${outgoing.media.kind}_key of the upload>`);
+}
+
+/**
+ * The message's type and content, uploading its file first when it has one (the file is
+ * checked on disk again: it may have changed since validation).
+ *
+ * @param input the shortcut input
+ * @param client the client
+ * @param outgoing the body
+ */
+export async function contentOf(
+  input: ShortcutInput,
+  client: ApiCaller,
+  outgoing: Outgoing,
+): Promise<{ msgType: string; content: string }> {
+  if (!("media" in outgoing)) return outgoing;
+  const { media } = outgoing;
+  const checked = await checkMedia(input.ctx, media);
+  input.ctx.status(
+    `Uploading ${terminalSafe(media.name, { breaks: "space" })} ` +
+      `(${Math.ceil(checked.size / 1024)} KiB)`,
+  );
+  const answer = await client.request<{ image_key?: string; file_key?: string }>(
+    uploadRequest(media, checked.contentType, sendScopes(input)),
+  );
+  const key = media.kind === "image" ? answer?.image_key : answer?.file_key;
+  if (!key) {
+    throw new ApiError(`The upload of ${JSON.stringify(media.path)} answered no key`, {
+      type: "invalid_response",
+      suggestion: "Retry; if it keeps failing, check the base URL points at the Open Platform",
+    });
+  }
+  return mediaContent(media, key);
+}
