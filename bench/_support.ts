@@ -12,7 +12,7 @@
  */
 
 import { join } from "node:path";
-import { createHarkEnv, HARK_PERMISSIONS, MAIN_TS, REPO_ROOT } from "../tests/support/hark_env.ts";
+import { createHarkEnv, HARK_RUN_FLAGS, MAIN_TS, REPO_ROOT } from "../tests/support/hark_env.ts";
 import type { LoggedRequest, RequestStats, Sandbox } from "../src/sandbox/mod.ts";
 import { bundleHark } from "../scripts/bundle.ts";
 import { findProgram } from "../scripts/test_packages.ts";
@@ -75,7 +75,7 @@ export function progress(message: string): void {
 
 /** hark from source: `deno run --quiet --no-check <permissions> main.ts`, from the repo root. */
 export function denoRunTarget(): HarkTarget {
-  const args = ["run", "--quiet", "--no-check", ...HARK_PERMISSIONS, MAIN_TS];
+  const args = ["run", "--quiet", "--no-check", ...HARK_RUN_FLAGS, MAIN_TS];
   return {
     name: "deno_run",
     describe: `deno ${args.join(" ").replace(MAIN_TS, "main.ts")}`,
@@ -96,7 +96,7 @@ export function denoRunTarget(): HarkTarget {
 export async function bundleTarget(dir: string): Promise<HarkTarget> {
   const folder = join(dir, "bundle");
   const entry = await bundleHark(folder);
-  const args = ["run", "--quiet", "--no-prompt", "--no-config", ...HARK_PERMISSIONS, entry];
+  const args = ["run", "--quiet", "--no-prompt", "--no-config", ...HARK_RUN_FLAGS, entry];
   return {
     name: "bundle",
     describe: `deno ${args.join(" ").replace(entry, "bundle/main.js")}`,
@@ -132,7 +132,7 @@ export async function singleFileBundleTarget(
   if (!out.success) {
     throw new Error(`Cannot bundle "${root}/main.ts": ${new TextDecoder().decode(out.stderr)}`);
   }
-  const args = ["run", "--quiet", "--no-prompt", "--no-config", ...HARK_PERMISSIONS, file];
+  const args = ["run", "--quiet", "--no-prompt", "--no-config", ...HARK_RUN_FLAGS, file];
   return { name, describe: `deno ${args.join(" ").replace(file, "hark.js")}`, args, cwd: folder };
 }
 

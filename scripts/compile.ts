@@ -18,7 +18,7 @@
 
 import { join } from "node:path";
 import { bundleHark } from "./bundle.ts";
-import { HARK_PERMISSIONS } from "./permissions.ts";
+import { HARK_RUN_FLAGS } from "./permissions.ts";
 
 /** Every `deno compile --target` hark ships for. */
 export const TARGETS = [
@@ -53,7 +53,7 @@ export function compileArgs(target: string, outDir: string, entry: string): stri
     "compile",
     "--quiet",
     "--no-config",
-    ...HARK_PERMISSIONS,
+    ...HARK_RUN_FLAGS,
     "--target",
     target,
     "--output",

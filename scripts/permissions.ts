@@ -1,17 +1,25 @@
 /**
- * The permissions the hark binary is compiled with, and nothing broader: environment (config
- * path, tokens), files (config, file keychain, `--input`), network (the service), and
- * subprocesses (the OS keychain tools and a configured credential command). The `hark` task in
- * deno.json and the bundle test use exactly these; a test checks they agree.
+ * The flags the hark binary is compiled with, and nothing broader. Permissions: environment
+ * (config path, tokens), files (config, file keychain, `--input`, downloads), network (the
+ * service), and subprocesses (the OS keychain tools and a configured credential command). V8:
+ * `--expose-gc`, so that long streams can hand back what finished requests held
+ * (`Context.reclaim`), and a small young generation, so that short-lived garbage is collected
+ * before it spreads the heap; together they keep a year-long agenda or a 50,000-message listing
+ * near the memory of a one-page one. The `hark` task in deno.json, the bundle test and the
+ * benchmarks use exactly these; a test checks they agree.
  *
  * @module
  */
 
-/** The `deno run` / `deno compile` permission flags of hark. */
-export const HARK_PERMISSIONS: readonly string[] = [
+/** The V8 flags of hark's memory policy. */
+export const HARK_V8_FLAGS = "--v8-flags=--expose-gc,--max-semi-space-size=2";
+
+/** The `deno run` / `deno compile` flags of hark: its permissions and its V8 flags. */
+export const HARK_RUN_FLAGS: readonly string[] = [
   "--allow-env",
   "--allow-read",
   "--allow-write",
   "--allow-net",
   "--allow-run",
+  HARK_V8_FLAGS,
 ];

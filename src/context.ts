@@ -193,6 +193,13 @@ export interface Context {
   status(line: string | undefined): void;
   /** The user's IANA time zone (`TZ`, else the system's): local times are read and shown in it. */
   timeZone: string;
+  /**
+   * Says that a batch of a long stream is done with, so what it used may be freed now rather
+   * than when the runtime gets round to it (garbage that holds network buffers grows the process
+   * by megabytes per thousand requests otherwise). Cheap to call often: the runtime decides
+   * whether to act.
+   */
+  reclaim(): void;
   /** Runs a subprocess to completion. Secrets go through `options.stdin`, never `args`. */
   run(cmd: string, args: string[], options?: RunOptions): Promise<RunResult>;
   /** File operations. */

@@ -17,7 +17,7 @@ import {
   staticGraph,
 } from "../scripts/bundle.ts";
 import { compileArgs, TARGETS } from "../scripts/compile.ts";
-import { HARK_PERMISSIONS } from "../scripts/permissions.ts";
+import { HARK_RUN_FLAGS } from "../scripts/permissions.ts";
 import { createHarkEnv, denoDirEnv, REPO_ROOT } from "./support/hark_env.ts";
 
 async function run(args: string[], env: Record<string, string>, cwd = REPO_ROOT, stdin = "") {
@@ -63,7 +63,7 @@ Deno.test("the bundled CLI runs with exactly the compile-time permissions", asyn
     // Run from an empty folder so nothing but the bundle itself is loaded.
     const hark = (args: string[]) =>
       run(
-        ["run", "--no-prompt", "--no-config", ...HARK_PERMISSIONS, bundle, ...args],
+        ["run", "--no-prompt", "--no-config", ...HARK_RUN_FLAGS, bundle, ...args],
         home.env,
         home.dir,
       );
@@ -93,7 +93,7 @@ Deno.test("the bundled CLI runs with exactly the compile-time permissions", asyn
         "run",
         "--no-prompt",
         "--no-config",
-        ...HARK_PERMISSIONS,
+        ...HARK_RUN_FLAGS,
         bundle,
         "config",
         "init",
@@ -112,7 +112,7 @@ Deno.test("the bundled CLI runs with exactly the compile-time permissions", asyn
     assert.equal(reference.stdout, `@keychain:hark/${namespace}/default/app_secret\n`);
     // hark mcp loads the MCP SDK on demand: the bundle must carry it and run it.
     const mcp = await run(
-      ["run", "--no-prompt", "--no-config", ...HARK_PERMISSIONS, bundle, "mcp"],
+      ["run", "--no-prompt", "--no-config", ...HARK_RUN_FLAGS, bundle, "mcp"],
       home.env,
       home.dir,
       [
@@ -166,7 +166,7 @@ Deno.test("--version and --help read no config and open no keychain", async () =
     await Deno.writeTextFile(home.configPath, "{ not json");
     const hark = (args: string[]) =>
       run(
-        ["run", "--no-prompt", "--no-config", ...HARK_PERMISSIONS, entry, ...args],
+        ["run", "--no-prompt", "--no-config", ...HARK_RUN_FLAGS, entry, ...args],
         home.env,
         home.dir,
       );
@@ -180,7 +180,7 @@ Deno.test("--version and --help read no config and open no keychain", async () =
     assert.equal(get.code, 2, get.stderr);
     assert.match(get.stderr, /Invalid HARK_KEYCHAIN "vault"/);
     const fixed = await run(
-      ["run", "--no-prompt", "--no-config", ...HARK_PERMISSIONS, entry, "config", "get", "x"],
+      ["run", "--no-prompt", "--no-config", ...HARK_RUN_FLAGS, entry, "config", "get", "x"],
       { ...home.env, HARK_KEYCHAIN: "memory" },
       home.dir,
     );
@@ -226,7 +226,7 @@ Deno.test("chunks with CommonJS code load with the compile-time permissions", as
       if (!/\b__require\(\s*["']/.test(text)) continue;
       const path = join(dir, name);
       const loaded = await run(
-        ["run", "--no-prompt", "--no-config", ...HARK_PERMISSIONS, loader, path],
+        ["run", "--no-prompt", "--no-config", ...HARK_RUN_FLAGS, loader, path],
         home.env,
         home.dir,
       );
@@ -252,13 +252,14 @@ Deno.test("deferNodeModule() defers createRequire and refuses an unknown way of 
   );
 });
 
-Deno.test("the hark task, the compile script and the tests share one permission list", () => {
+Deno.test("the hark task, the compile script and the tests share one list of flags", () => {
   const task = denoJson.tasks.hark;
-  assert.equal(task, `deno run ${HARK_PERMISSIONS.join(" ")} main.ts`);
+  assert.equal(task, `deno run ${HARK_RUN_FLAGS.join(" ")} main.ts`);
   for (const target of TARGETS) {
     const args = compileArgs(target, "dist", "/tmp/bundle/main.js");
-    for (const flag of HARK_PERMISSIONS) assert.ok(args.includes(flag), `${target} lacks ${flag}`);
+    for (const flag of HARK_RUN_FLAGS) assert.ok(args.includes(flag), `${target} lacks ${flag}`);
     assert.ok(!args.includes("--allow-all") && !args.includes("-A"));
+    assert.ok(args.includes("--v8-flags=--expose-gc,--max-semi-space-size=2"));
     // What is compiled is the bundle's entry, with V8's code cache left on.
     assert.equal(args.at(-1), "/tmp/bundle/main.js");
     assert.ok(!args.includes("main.ts") && !args.includes("--no-code-cache"));

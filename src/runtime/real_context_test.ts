@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ValidationError } from "../errors/mod.ts";
-import { realFileSystem as fs } from "./real_context.ts";
+import { realFileSystem as fs, RECLAIM_INTERVAL_MS, reclaimer } from "./real_context.ts";
 
 const posix = Deno.build.os !== "windows";
 const isRoot = posix && Deno.uid() === 0;
@@ -379,4 +379,24 @@ Deno.test("writeStreamAtomic() writes small streams whole too, and a check can s
     );
     assert.deepEqual(await names(dir), ["s1", "s10", "s1000", "s70000"]);
   });
+});
+
+Deno.test("reclaimer() collects at most once per interval, and does nothing without gc", () => {
+  let now = 1_000;
+  let collections = 0;
+  const reclaim = reclaimer(() => now, () => collections++);
+  reclaim();
+  assert.equal(collections, 0, "not within the first interval");
+  now += RECLAIM_INTERVAL_MS;
+  reclaim();
+  reclaim();
+  assert.equal(collections, 1);
+  now += RECLAIM_INTERVAL_MS - 1;
+  reclaim();
+  assert.equal(collections, 1);
+  now += 1;
+  reclaim();
+  assert.equal(collections, 2);
+  // Without --expose-gc there is no collector: calls cost nothing and do nothing.
+  reclaimer(() => now, undefined)();
 });

@@ -149,12 +149,19 @@ export async function runShortcut(
   try {
     if (definition.stream && draw) {
       const rows: Record<string, unknown>[] = [];
-      for await (const batch of definition.stream(input, client)) rows.push(...batch);
+      for await (const batch of definition.stream(input, client)) {
+        rows.push(...batch);
+        ctx.reclaim();
+      }
       ctx.status(undefined);
       ctx.stdout.write(draw(rows));
     } else if (definition.stream) {
       const out = openDataStream(ctx, session.output, columns);
-      for await (const batch of definition.stream(input, client)) out.write(batch);
+      for await (const batch of definition.stream(input, client)) {
+        out.write(batch);
+        // The batch is written: what it took to fetch and shape it can go now.
+        ctx.reclaim();
+      }
       ctx.status(undefined);
       out.end();
     } else {

@@ -103,6 +103,36 @@ Deno.test("runShortcut() writes json and table output", async () => {
   assert.match(table.stdout.text(), /ID\s+NAME\n.*id0\s+ann/s);
 });
 
+Deno.test("runShortcut() writes a stream batch by batch and lets each batch go once written", async () => {
+  const ctx = createTestContext();
+  const written: number[] = [];
+  const paged = defineShortcut<{ id: string }[]>({
+    ...echo,
+    verb: "+paged",
+    run: undefined,
+    async *stream() {
+      for (const page of [["a", "b"], ["c"]]) {
+        // What was written so far, and how often the runtime was asked to reclaim memory.
+        written.push(ctx.stdout.text().length, ctx.reclaims.count);
+        yield page.map((id) => ({ id, name: id }));
+        await Promise.resolve();
+      }
+    },
+  });
+  await runShortcut(
+    sessionOf(ctx, { format: "ndjson" }, factory(new FakeClient(() => ({})))),
+    paged,
+    { argv: { name: "ann" } },
+  );
+  assert.equal(
+    ctx.stdout.text(),
+    '{"id":"a","name":"a"}\n{"id":"b","name":"b"}\n{"id":"c","name":"c"}\n',
+  );
+  // Before the second page, the first was written and one reclaim asked for.
+  assert.deepEqual(written, [0, 0, 44, 1]);
+  assert.equal(ctx.reclaims.count, 2);
+});
+
 Deno.test("runShortcut() --dry-run prints the requests and resolves no token", async () => {
   steps.length = 0;
   const ctx = createTestContext();

@@ -74,6 +74,8 @@ export interface TestContext extends Context {
   runs: RecordedRun[];
   /** Every status line shown (`undefined` for a clear), in order. */
   statuses: (string | undefined)[];
+  /** How often `reclaim` was called. */
+  reclaims: { count: number };
   /** Moves the fake clock forward, firing the timeouts that fall due. */
   advance(ms: number): void;
   /** Aborts `signal`, as Ctrl-C would. */
@@ -95,6 +97,7 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
   let clock = options.now ?? Date.UTC(2026, 10, 21, 9, 0, 0);
   const sleeps: number[] = [];
   const statuses: (string | undefined)[] = [];
+  const reclaims = { count: 0 };
   const runs: RecordedRun[] = [];
   const controller = new AbortController();
   const env = { ...(options.env ?? {}) };
@@ -147,6 +150,9 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
       statuses.push(line);
     },
     timeZone: options.timeZone ?? "UTC",
+    reclaim() {
+      reclaims.count++;
+    },
     run(cmd, args, runOptions = {}) {
       runs.push({ cmd, args, options: runOptions });
       return runner(cmd, args, runOptions);
@@ -162,6 +168,7 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
     sleeps,
     runs,
     statuses,
+    reclaims,
     advance(ms: number) {
       tick(ms);
     },

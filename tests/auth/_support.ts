@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import { type Sandbox, startSandbox } from "../../src/sandbox/mod.ts";
 import {
   createHarkEnv,
-  HARK_PERMISSIONS,
+  HARK_RUN_FLAGS,
   type HarkEnv,
   type HarkRun,
   MAIN_TS,
@@ -79,7 +79,7 @@ export function spawnHark(
   extraEnv: Record<string, string> = {},
 ): LiveHark {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", "--no-check", ...HARK_PERMISSIONS, MAIN_TS, ...args],
+    args: ["run", "--quiet", "--no-check", ...HARK_RUN_FLAGS, MAIN_TS, ...args],
     env: { ...env.env, ...extraEnv },
     clearEnv: true,
     cwd: REPO_ROOT,

@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { HARK_PERMISSIONS } from "../../scripts/permissions.ts";
+import { HARK_RUN_FLAGS } from "../../scripts/permissions.ts";
 import { createHarkEnv, MAIN_TS, REPO_ROOT } from "../support/hark_env.ts";
 
 /** A small seeded PRNG, so a failure can be replayed. */
@@ -44,7 +44,7 @@ Deno.test({
             "run",
             "--quiet",
             "--no-check",
-            ...HARK_PERMISSIONS,
+            ...HARK_RUN_FLAGS,
             MAIN_TS,
             "config",
             "set",

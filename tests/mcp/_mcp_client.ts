@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 // The SDK's wildcard export maps "./*" to "*.d.ts", which misses "stdio.js": name the types.
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { HARK_PERMISSIONS, MAIN_TS, REPO_ROOT } from "../support/hark_env.ts";
+import { HARK_RUN_FLAGS, MAIN_TS, REPO_ROOT } from "../support/hark_env.ts";
 
 /** A client connected to a running `hark mcp`. */
 export interface HarkMcp {
@@ -36,7 +36,7 @@ export async function connectHarkMcp(
 ): Promise<HarkMcp> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", "--quiet", "--no-check", ...HARK_PERMISSIONS, MAIN_TS, "mcp", ...args],
+    args: ["run", "--quiet", "--no-check", ...HARK_RUN_FLAGS, MAIN_TS, "mcp", ...args],
     env,
     cwd: REPO_ROOT,
     stderr: "pipe",

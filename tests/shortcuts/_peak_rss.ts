@@ -6,7 +6,7 @@
  * @module
  */
 
-import { HARK_PERMISSIONS, type HarkRun, MAIN_TS, REPO_ROOT } from "../support/hark_env.ts";
+import { HARK_RUN_FLAGS, type HarkRun, MAIN_TS, REPO_ROOT } from "../support/hark_env.ts";
 
 /** A run and its peak RSS. */
 export interface MeasuredRun extends HarkRun {
@@ -42,7 +42,7 @@ export async function runMeasured(
     "--quiet",
     "--no-check",
     ...denoFlags,
-    ...HARK_PERMISSIONS,
+    ...HARK_RUN_FLAGS,
     MAIN_TS,
   ];
   const time = await hasTime();

@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { HARK_PERMISSIONS } from "../../scripts/permissions.ts";
+import { HARK_RUN_FLAGS } from "../../scripts/permissions.ts";
 import { MAIN_TS, REPO_ROOT } from "../support/hark_env.ts";
 import { requires } from "../support/requires.ts";
 import { createShortcutEnv, type ShortcutEnv } from "./_shortcut_env.ts";
@@ -30,7 +30,7 @@ async function screenOf(env: ShortcutEnv, args: string[], width: number): Promis
   const vars = { ...env.hark.env, HARK_USER_ACCESS_TOKEN: env.token, TERM: "xterm" };
   const exports = Object.entries(vars).map(([k, v]) => `export ${k}='${v}'`).join("\n");
   const hark = `'${Deno.execPath()}' run --quiet --no-check ${
-    HARK_PERMISSIONS.join(" ")
+    HARK_RUN_FLAGS.join(" ")
   } '${MAIN_TS}'`;
   const script = join(env.hark.dir, `view-${width}.sh`);
   const quoted = args.map((a) => `'${a}'`).join(" ");

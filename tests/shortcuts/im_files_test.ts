@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { CHAT_WITHOUT_BOT } from "../../src/sandbox/mod.ts";
 import { createShortcutEnv, jsonOf, type ShortcutEnv } from "./_shortcut_env.ts";
 import { runMeasured } from "./_peak_rss.ts";
-import { HARK_PERMISSIONS, MAIN_TS, REPO_ROOT } from "../support/hark_env.ts";
+import { HARK_RUN_FLAGS, MAIN_TS, REPO_ROOT } from "../support/hark_env.ts";
 
 const MB = 1_000_000;
 
@@ -205,7 +205,7 @@ Deno.test("im +download against the sandbox", async (t) => {
           "run",
           "--quiet",
           "--no-check",
-          ...HARK_PERMISSIONS,
+          ...HARK_RUN_FLAGS,
           MAIN_TS,
           ...downloadArgs(at("interrupted.pdf")),
           "--json",

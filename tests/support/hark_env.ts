@@ -7,9 +7,9 @@
 
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { HARK_PERMISSIONS } from "../../scripts/permissions.ts";
+import { HARK_RUN_FLAGS } from "../../scripts/permissions.ts";
 
-export { HARK_PERMISSIONS };
+export { HARK_RUN_FLAGS };
 
 /** The repository root. */
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -143,7 +143,7 @@ function denoDir(): string | undefined {
 }
 
 /**
- * Runs `deno run <HARK_PERMISSIONS> main.ts <args>` with the given environment and nothing else
+ * Runs `deno run <HARK_RUN_FLAGS> main.ts <args>` with the given environment and nothing else
  * of this process's but `PATH` and {@link denoDirEnv} (which the given one may override or unset).
  *
  * @param args the arguments after `hark`
@@ -159,7 +159,7 @@ export async function runHark(args: string[], options: RunHarkOptions = {}): Pro
     else env[k] = v;
   }
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", "--no-check", ...HARK_PERMISSIONS, MAIN_TS, ...args],
+    args: ["run", "--quiet", "--no-check", ...HARK_RUN_FLAGS, MAIN_TS, ...args],
     env,
     clearEnv: true,
     cwd: REPO_ROOT,

@@ -7,7 +7,7 @@
  */
 
 import { join } from "node:path";
-import { HARK_PERMISSIONS } from "../../scripts/permissions.ts";
+import { HARK_RUN_FLAGS } from "../../scripts/permissions.ts";
 import { MAIN_TS } from "./hark_env.ts";
 
 let servers = 0;
@@ -91,7 +91,7 @@ export class Terminal {
 
 /** The command line that runs hark from source with the binary's permissions. */
 export function harkCommandLine(): string {
-  return `'${Deno.execPath()}' run --quiet --no-check ${HARK_PERMISSIONS.join(" ")} '${MAIN_TS}'`;
+  return `'${Deno.execPath()}' run --quiet --no-check ${HARK_RUN_FLAGS.join(" ")} '${MAIN_TS}'`;
 }
 
 /**

@@ -270,6 +270,20 @@ export function viewDays(input: ShortcutInput): string[] {
 }
 
 /**
+ * A piece made ready as soon as it arrives: sorted, without cancelled events or repeats within
+ * it, already in hark's JSON shape, with each row's key, so that a piece waiting for an earlier
+ * one holds compact rows rather than the service's answer.
+ */
+interface ReadyPiece {
+  /** The piece's rows, sorted. */
+  rows: EventJson[];
+  /** The key of each row, for dropping the ones the previous piece already gave. */
+  keys: string[];
+  /** The keys of events that may show up in the next piece too. */
+  carry: Set<string>;
+}
+
+/**
  * The agenda's events piece by piece, in order, as hark's JSON shows them: each piece sorted,
  * cancelled events and repeats dropped; progress ("3 of 16 pieces") on the status line.
  *
@@ -281,25 +295,34 @@ export async function* agendaRows(
   client: ApiCaller,
 ): AsyncGenerator<EventJson[]> {
   const calendarId = input.values["calendar-id"] as string;
+  const timeZone = input.timeZone;
   const progress = (done: number, total: number) => {
     if (total > 1) input.ctx.status(`Reading the agenda: ${done} of ${total} pieces done`);
   };
-  let carried: ReadonlySet<string> = new Set();
   const pieces = streamAcrossSpan(
     agendaSpan(input),
     async (piece) => {
       const data = await client.request<{ items?: AgendaItem[] }>(pieceRequest(calendarId, piece));
       return data?.items ?? [];
     },
-    undefined,
-    progress,
+    {
+      onDone: progress,
+      settle(piece, results): ReadyPiece {
+        const merged = mergePiece(results.flat(), piece, new Set(), timeZone);
+        return {
+          rows: merged.items.map((item) => eventJson(item as LarkEvent, timeZone)),
+          keys: merged.items.map(itemKey),
+          carry: merged.carry,
+        };
+      },
+    },
   );
-  for await (const { piece, results } of pieces) {
-    const merged = mergePiece(results.flat(), piece, carried, input.timeZone);
-    carried = merged.carry;
-    if (merged.items.length > 0) {
-      yield merged.items.map((item) => eventJson(item as LarkEvent, input.timeZone));
-    }
+  let carried: ReadonlySet<string> = new Set();
+  for await (const { results: ready } of pieces) {
+    // What the previous piece already gave (events that cross the boundary) is dropped here.
+    const rows = ready.rows.filter((_, i) => !carried.has(ready.keys[i]));
+    carried = ready.carry;
+    if (rows.length > 0) yield rows;
   }
 }
 

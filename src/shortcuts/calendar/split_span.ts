@@ -111,15 +111,31 @@ export async function queryAcrossSpan<R>(
 }
 
 /** One finished piece of {@link streamAcrossSpan}. */
-export interface FinishedPiece<R> {
+export interface FinishedPiece<T> {
   /** The piece. */
   piece: Span;
-  /** Its results (more than one when the service made hark halve it). */
-  results: R[];
+  /**
+   * Its results (more than one when the service made hark halve it), or what `settle` made of
+   * them.
+   */
+  results: T;
   /** Its position, from 0. */
   index: number;
   /** How many pieces the span has. */
   total: number;
+}
+
+/** The options of {@link streamAcrossSpan}. */
+export interface StreamOptions<R, S> {
+  /** The most pieces in flight or waiting; default 10. */
+  limit?: number;
+  /** Called as each piece finishes, with the count done and the total (progress). */
+  onDone?: (done: number, total: number) => void;
+  /**
+   * Shapes a piece's results as soon as it finishes, before it waits for the pieces ahead of it:
+   * what a waiting piece holds is what this returns (compact rows rather than whole answers).
+   */
+  settle?: (piece: Span, results: R[]) => S;
 }
 
 /**
@@ -130,24 +146,24 @@ export interface FinishedPiece<R> {
  *
  * @param span the whole span
  * @param query the call for one piece
- * @param limit the most pieces in flight or waiting; default 10
- * @param onDone called as each piece finishes, with the count done and the total (progress)
+ * @param options the limit, progress, and how a finished piece is shaped
  * @throws the first error of a piece, after the pieces in flight settle
  */
-export async function* streamAcrossSpan<R>(
+export async function* streamAcrossSpan<R, S = R[]>(
   span: Span,
   query: (piece: Span) => Promise<R>,
-  limit = MAX_WORKERS,
-  onDone?: (done: number, total: number) => void,
-): AsyncGenerator<FinishedPiece<R>> {
+  options: StreamOptions<R, S> = {},
+): AsyncGenerator<FinishedPiece<S>> {
+  const { limit = MAX_WORKERS, onDone } = options;
+  const settle = options.settle ?? ((_piece: Span, results: R[]) => results as unknown as S);
   const pieces = splitSpan(span);
   const total = pieces.length;
-  const running: Promise<R[]>[] = [];
+  const running: Promise<S>[] = [];
   let done = 0;
   const start = (index: number) => {
     const task = queryPiece(pieces[index], query).then((results) => {
       onDone?.(++done, total);
-      return results;
+      return settle(pieces[index], results);
     });
     // Settled later, in order; a rejection is read when its turn comes.
     task.catch(() => {});

@@ -68,7 +68,7 @@ Deno.test("streamAcrossSpan() yields pieces in order as they finish, never more 
     // Earlier pieces take longer: completion order is the reverse of time order.
     await new Promise((resolve) => setTimeout(resolve, 30 - piece.start / DAY / 10));
     return piece.start;
-  }, 2);
+  }, { limit: 2 });
   const seen: number[] = [];
   for await (const { results, index, total } of pieces) {
     seen.push(results[0]);
@@ -87,9 +87,28 @@ Deno.test("streamAcrossSpan() ends with the first error after the calls in fligh
     settled++;
     if (piece.start === 0) throw new Error("first piece failed");
     return piece.start;
-  }, 3);
+  }, { limit: 3 });
   await assert.rejects(async () => {
     for await (const _ of pieces) { /* consume */ }
   }, /first piece failed/);
   assert.equal(settled, 3);
+});
+
+Deno.test("streamAcrossSpan() settles each piece as it finishes, before its turn comes", async () => {
+  const log: string[] = [];
+  const pieces = streamAcrossSpan({ start: 0, end: 80 * DAY }, async (piece) => {
+    // The second piece finishes first.
+    await new Promise((resolve) => setTimeout(resolve, piece.start === 0 ? 30 : 1));
+    log.push(`done ${piece.start / DAY}`);
+    return piece.start / DAY;
+  }, {
+    settle(piece, results) {
+      log.push(`settle ${piece.start / DAY}`);
+      return `day ${results[0]}`;
+    },
+  });
+  const seen: string[] = [];
+  for await (const { results } of pieces) seen.push(results);
+  assert.deepEqual(seen, ["day 0", "day 40"]);
+  assert.deepEqual(log, ["done 40", "settle 40", "done 0", "settle 0"]);
 });
