@@ -121,6 +121,8 @@ interface Case {
   args: string[];
   /** Says what is wrong with an output, or nothing when it is right. */
   check: (stdout: string) => string | undefined;
+  /** Its own environment (a baseline signed in its own home), instead of the run's. */
+  env?: Record<string, string>;
 }
 
 /** Options of {@link benchTargets} beyond the common ones. */
@@ -302,6 +304,7 @@ async function measureMemory(
     largeChatMessages: LARGE_CHAT_MESSAGES,
   });
   const home = await createBenchHome();
+  let baselineHome: Awaited<ReturnType<typeof createBenchHome>> | undefined;
   try {
     const env = home.env;
     progress("targets: signing in through the CLI for the memory rows");
@@ -342,18 +345,24 @@ async function measureMemory(
       });
     }
     if (options.baseline) {
+      // The baseline keeps its tokens its own way (an older tree may not read this config's
+      // keychain paths): it signs in in a home of its own.
+      const target = options.baseline.bundle;
+      baselineHome = await createBenchHome();
+      progress("targets: signing the baseline in for the memory rows");
+      await signIn(target, baselineHome, sb);
       for (const c of cases.filter((c) => c.id !== "messages")) {
-        const target = options.baseline.bundle;
         cases.push({
           ...c,
           id: `baseline_${c.id}`,
           target,
           command: `${target.describe} ${shellJoin(c.args)}`,
+          env: baselineHome.env,
         });
       }
     }
     const samples = await rounds(cases, 0, MEMORY_ROUNDS, "memory", async (c) => {
-      const run = await measurePeakRss(c.target, c.args, { env, time });
+      const run = await measurePeakRss(c.target, c.args, { env: c.env ?? env, time });
       const problem = run.code !== 0 ? `exit ${run.code}: ${run.stderr}` : c.check(run.stdout);
       if (problem) throw new Error(`Cannot measure "${c.command}": ${problem.slice(0, 2000)}`);
       return run.peakKiB / 1024;
@@ -390,6 +399,7 @@ async function measureMemory(
     };
   } finally {
     await home.cleanup();
+    await baselineHome?.cleanup();
     await sb.close();
   }
 }
