@@ -202,9 +202,10 @@ Deno.test("SPEC's map holds for 230001, 230002, 999914, 500000, with Lark's msg 
     assert.equal(denied.type, "permission");
     assert.match(denied.message, /\(code 230002\): Bot\/User can NOT be out of the chat\./);
     assert.match(denied.message, LOG_ID);
-    // In IM the code means "not in the chat" (LARK_API_NOTES): no scope helps, so the recovery
-    // names the chat listing instead of a sign-in.
-    assert.equal(denied.recovery.command, "hark im +chats --as bot");
+    // SPEC's recovery stays; IM's meaning (not in the chat) is in the message and suggestion.
+    assert.match(denied.recovery.command, /^hark auth login --scope /);
+    assert.match(denied.message, /not a member of chat "oc_/);
+    assert.match(denied.recovery.suggestion, /Add the app's bot to the chat/);
 
     // Elsewhere 230002 is the SPEC's "insufficient permission": sign in with the scope.
     await w.fault({

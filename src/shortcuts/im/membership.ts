@@ -2,13 +2,17 @@
  * Lark's "not in the chat" answers, explained: the service says only "Bot/User can NOT be out of
  * the chat." (230002), "App not in chat." (234004) or "Operator can NOT be out of the chat."
  * (232011); hark names the identity and the chat, and says how to get in or read it as someone
- * who is. The kind of error and its exit code stay the service's.
+ * who is. The kind of error and its exit code stay the service's, and for 230002 the recovery
+ * command stays SPEC's (a sign-in with the scope), since the code also means a missing scope.
  *
  * @module
  */
 
 import { ApiError, HarkError, PermissionError } from "../../errors/mod.ts";
 import type { ShortcutInput } from "../definition.ts";
+
+/** The code SPEC maps to "insufficient permission" (recovery: sign in with the scope). */
+const SPEC_MAPPED_CODE = 230002;
 
 /** The codes that mean the caller is not a member of the chat. */
 export const NOT_IN_CHAT_CODES: ReadonlySet<number> = new Set([230002, 232011, 234004]);
@@ -41,7 +45,7 @@ export function explainMembership(error: unknown, input: ShortcutInput, where: W
   const bot = input.identity === "bot";
   const message = `${bot ? "The app's bot is" : "You are"} not a member of ${chat}: ` +
     error.message;
-  const recovery = bot
+  const recovery: { suggestion: string; command: string } = bot
     ? {
       suggestion: "Add the app's bot to the chat in Lark (chat settings, Bots), or act as a " +
         "member with --as user; the chats the bot is in are listed by the command below",
@@ -52,6 +56,13 @@ export function explainMembership(error: unknown, input: ShortcutInput, where: W
         "in it; the chats you are in are listed by the command below",
       command: "hark im +chats",
     };
+  if (code === SPEC_MAPPED_CODE) {
+    // SPEC maps 230002 to a sign-in with the scope; that command stays, the membership advice
+    // comes first in the sentence.
+    recovery.suggestion = `${recovery.suggestion.replace(/; the chats .*$/, "")}. If you are ` +
+      "a member, the call lacks a scope: sign in granting it";
+    recovery.command = error.recovery.command;
+  }
   const options = { ...recovery, cause: error, requestId: error.requestId };
   return error instanceof PermissionError
     ? new PermissionError(message, { ...options, code: error.code, apiCode: code })

@@ -10,6 +10,7 @@ const notInChat = () =>
       code: 2,
       apiCode: 230002,
       requestId: "log-1",
+      command: "hark auth login --scope im:message.group_msg",
     },
   );
 
@@ -23,10 +24,12 @@ Deno.test("explainMembership() names the identity, the chat and the way in, keep
     bot.message,
     /^The app's bot is not a member of chat "oc_1": .*230002.*out of the chat/,
   );
-  assert.equal(bot.recovery.command, "hark im +chats --as bot");
+  // SPEC's recovery for 230002 (a sign-in with the scope) stays; the way in comes first.
+  assert.equal(bot.recovery.command, "hark auth login --scope im:message.group_msg");
+  assert.match(bot.recovery.suggestion, /^Add the app's bot to the chat .*If you are a member/);
   const user = explainMembership(notInChat(), inputOf({}), {}) as PermissionError;
   assert.match(user.message, /^You are not a member of the message's chat/);
-  assert.equal(user.recovery.command, "hark im +chats");
+  assert.match(user.recovery.suggestion, /^Ask a member to add you/);
   const resource = explainMembership(
     new ApiError("The service answered with code 234004: App not in chat.", {
       apiCode: 234004,
@@ -38,6 +41,8 @@ Deno.test("explainMembership() names the identity, the chat and the way in, keep
   assert.ok(resource instanceof ApiError);
   assert.equal(resource.httpStatus, 400);
   assert.match(resource.message, /bot is not a member/);
+  // A code outside SPEC's map leads to the chats the bot is in.
+  assert.equal(resource.recovery.command, "hark im +chats --as bot");
 });
 
 Deno.test("explainMembership() leaves other failures alone", () => {
