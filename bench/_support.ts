@@ -12,6 +12,7 @@
  */
 
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { createHarkEnv, HARK_RUN_FLAGS, MAIN_TS, REPO_ROOT } from "../tests/support/hark_env.ts";
 import type { LoggedRequest, RequestStats, Sandbox } from "../src/sandbox/mod.ts";
 import { bundleHark } from "../scripts/bundle.ts";
@@ -132,8 +133,25 @@ export async function singleFileBundleTarget(
   if (!out.success) {
     throw new Error(`Cannot bundle "${root}/main.ts": ${new TextDecoder().decode(out.stderr)}`);
   }
-  const args = ["run", "--quiet", "--no-prompt", "--no-config", ...HARK_RUN_FLAGS, file];
+  const args = ["run", "--quiet", "--no-prompt", "--no-config", ...await treeFlags(root), file];
   return { name, describe: `deno ${args.join(" ").replace(file, "hark.js")}`, args, cwd: folder };
+}
+
+/**
+ * The `deno run` flags another hark tree ships with, from its own `scripts/permissions.ts`
+ * (`HARK_RUN_FLAGS`, or `HARK_PERMISSIONS` in trees from before V8 flags joined them), so a
+ * baseline runs as it shipped.
+ *
+ * @param root the other tree
+ */
+export async function treeFlags(root: string): Promise<readonly string[]> {
+  const flags = await import(pathToFileURL(join(root, "scripts", "permissions.ts")).href) as {
+    HARK_RUN_FLAGS?: readonly string[];
+    HARK_PERMISSIONS?: readonly string[];
+  };
+  const found = flags.HARK_RUN_FLAGS ?? flags.HARK_PERMISSIONS;
+  if (!found) throw new Error(`Cannot find the run flags of "${root}" in scripts/permissions.ts`);
+  return found;
 }
 
 /**

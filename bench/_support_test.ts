@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { jsonList, localDate, shellJoin, summarize } from "./_support.ts";
+import { join } from "node:path";
+import { jsonList, localDate, shellJoin, summarize, treeFlags } from "./_support.ts";
 
 Deno.test("summarize() gives the median, nearest-rank p90, min, max and mean", () => {
   const samples = [5, 1, 4, 2, 3, 10, 9, 8, 7, 6];
@@ -36,4 +37,24 @@ Deno.test("jsonList() reads a bare array or one under data", () => {
   assert.deepEqual(jsonList("[1,2]"), [1, 2]);
   assert.deepEqual(jsonList('{"data":[3]}'), [3]);
   assert.throws(() => jsonList('{"data":{}}'), /Cannot read the output as a list/);
+});
+
+Deno.test("treeFlags() reads another tree's run flags, old name or new", async () => {
+  const root = await Deno.makeTempDir({ prefix: "hark-tree-flags-" });
+  try {
+    await Deno.mkdir(join(root, "scripts"));
+    const file = join(root, "scripts", "permissions.ts");
+    await Deno.writeTextFile(file, 'export const HARK_PERMISSIONS = ["--allow-net"];\n');
+    assert.deepEqual(await treeFlags(root), ["--allow-net"]);
+    const other = await Deno.makeTempDir({ prefix: "hark-tree-flags-" });
+    await Deno.mkdir(join(other, "scripts"));
+    await Deno.writeTextFile(
+      join(other, "scripts", "permissions.ts"),
+      'export const HARK_RUN_FLAGS = ["--allow-env", "--v8-flags=--expose-gc"];\n',
+    );
+    assert.deepEqual(await treeFlags(other), ["--allow-env", "--v8-flags=--expose-gc"]);
+    await Deno.remove(other, { recursive: true });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });
