@@ -377,8 +377,8 @@ export const update = defineShortcut<UpdateResult>({
       value: (row) => (row.changes as Change[]).map((c) => c.field),
       priority: 3,
     },
-    { header: "ADDED", value: "attendees_added", priority: 2 },
-    { header: "REMOVED", value: "attendees_removed", priority: 1 },
+    { header: "ADDED", value: "attendees_added", kind: "id", priority: 2 },
+    { header: "REMOVED", value: "attendees_removed", kind: "id", priority: 1 },
   ],
 });
 

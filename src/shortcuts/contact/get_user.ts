@@ -83,7 +83,7 @@ export const PROFILE_COLUMNS: Column<Record<string, unknown>>[] = [
   { header: "EMAIL", value: "email", kind: "id", priority: 4 },
   { header: "STATUS", value: (row) => statusOf(row as UserProfile), priority: 3 },
   { header: "JOB TITLE", value: "job_title", priority: 1 },
-  { header: "DEPARTMENTS", value: "department_ids", priority: 2 },
+  { header: "DEPARTMENTS", value: "department_ids", kind: "id", priority: 2 },
 ];
 
 /** `contact +get-user`. */

@@ -90,6 +90,6 @@ export const searchUser = defineShortcut<never>({
     { header: "NAME", value: "name", priority: 3 },
     { header: "OPEN ID", value: "open_id", kind: "id", priority: 4 },
     { header: "USER ID", value: "user_id", kind: "id", priority: 2 },
-    { header: "DEPARTMENTS", value: "department_ids", priority: 1 },
+    { header: "DEPARTMENTS", value: "department_ids", kind: "id", priority: 1 },
   ],
 });
