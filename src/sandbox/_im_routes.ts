@@ -429,6 +429,9 @@ function mgetMessages(ctx: SandboxContext, incoming: Incoming, caller: Caller): 
   if (ids.length > 50) return fieldViolation("message_ids", "the max len is 50");
   const options = getOptions(incoming.url);
   if (options instanceof Response) return options;
+  // mget is not documented to fill sender names (lark-cli sends no with_sender_name): it never
+  // does here, so hark's fallback lookups are what names the senders.
+  options.withSenderName = false;
   const items: MessageItem[] = [];
   for (const id of ids) {
     const item = readable(ctx, caller, id);

@@ -184,9 +184,19 @@ Deno.test("im +messages, +thread and +get against the sandbox", async (t) => {
         await env.run(["im", "+get", "--message-id", ids.join(","), "--json"]),
       );
       assert.deepEqual(rows.map((r) => r.message_id), ids);
-      const [request] = await env.requests();
-      assert.equal(request.path, "/open-apis/im/v1/messages/mget");
-      assert.equal((await env.requests()).length, 1);
+      const requests = await env.requests();
+      const mget = requests.filter((r) => r.path === "/open-apis/im/v1/messages/mget");
+      assert.equal(mget.length, 1);
+      assert.equal(mget[0].query.with_sender_name, undefined, "lark-cli sends none to mget");
+      // mget leaves senders unnamed: each person is looked up once, then named.
+      const people = new Set(
+        rows.filter((r) => r.sender.sender_type === "user").map((r) => r.sender.id),
+      );
+      const lookups = requests.filter((r) => r.path.startsWith("/open-apis/contact/v3/users/"));
+      assert.ok(lookups.length <= people.size, `${lookups.length} lookups for ${people.size}`);
+      for (const row of rows.filter((r) => r.sender.sender_type === "user")) {
+        assert.ok(row.sender.sender_name, `${row.message_id} has no sender name`);
+      }
     });
 
     await t.step("--as bot reads a chat the bot is in", async () => {

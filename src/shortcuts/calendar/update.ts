@@ -160,7 +160,12 @@ export function attendeeChanges(input: ShortcutInput): { add: string[]; remove: 
   return { add, remove };
 }
 
-function removeRequests(calendarId: string, eventId: string, ids: string[]): ApiRequest[] {
+function removeRequests(
+  calendarId: string,
+  eventId: string,
+  ids: string[],
+  notify: boolean | undefined,
+): ApiRequest[] {
   const requests: ApiRequest[] = [];
   for (let i = 0; i < ids.length; i += REMOVE_BATCH) {
     requests.push({
@@ -169,6 +174,8 @@ function removeRequests(calendarId: string, eventId: string, ids: string[]): Api
       query: { user_id_type: "open_id" },
       body: {
         delete_ids: ids.slice(i, i + REMOVE_BATCH).map((id) => ({ type: "user", user_id: id })),
+        // Lark notifies the removed people unless told not to (its default is true).
+        ...(notify === undefined ? {} : { need_notification: notify }),
       },
       scopes: [EVENT_UPDATE],
     });
@@ -299,7 +306,7 @@ export const update = defineShortcut<UpdateResult>({
       getEventRequest(calendarId, eventId),
       ...(Object.keys(body).length > 0 ? [patchRequest(input, body)] : []),
       ...addAttendeesRequests(calendarId, eventId, add, notifyOf(input)),
-      ...removeRequests(calendarId, eventId, remove),
+      ...removeRequests(calendarId, eventId, remove, notifyOf(input)),
     ];
   },
   async run(input, client) {
@@ -356,7 +363,7 @@ export const update = defineShortcut<UpdateResult>({
     }
     const notify = notifyOf(input);
     await addAttendees(client, addAttendeesRequests(calendarId, eventId, added, notify));
-    for (const request of removeRequests(calendarId, eventId, removed)) {
+    for (const request of removeRequests(calendarId, eventId, removed, notify)) {
       await client.request(request);
     }
     return { before, after, changes, added, removed };

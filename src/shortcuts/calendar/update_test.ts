@@ -95,6 +95,17 @@ Deno.test("update removes attendees with batch_delete by open id", async () => {
   assert.deepEqual(last.body, { delete_ids: [{ type: "user", user_id: "ou_1" }] });
 });
 
+Deno.test("update --no-notify tells batch_delete too, whose default is to notify", async () => {
+  const client = service();
+  await update.run!(inputOf(base({ "remove-attendees": "ou_1", "no-notify": true })), client);
+  assert.deepEqual(client.requests.at(-1)!.body, {
+    delete_ids: [{ type: "user", user_id: "ou_1" }],
+    need_notification: false,
+  });
+  const preview = update.requests(inputOf(base({ "remove-attendees": "ou_1", notify: true })));
+  assert.equal((preview.at(-1)!.body as Record<string, unknown>).need_notification, true);
+});
+
 Deno.test("update stops without writing when the event changed between its reads", async () => {
   let reads = 0;
   const client = new FakeClient((r) => {

@@ -48,8 +48,9 @@ export function mgetRequest(input: ShortcutInput, ids: string[]): ApiRequest {
     path: "/open-apis/im/v1/messages/mget",
     query: {
       message_ids: ids,
+      // What lark-cli sends (buildMGetURL); the SDK has no mget, and list/get's
+      // with_sender_name is not known to work here, so names come from the fallback lookups.
       card_msg_content_type: "raw_card_content",
-      with_sender_name: true,
     },
     scopes: readScopes(input),
   };

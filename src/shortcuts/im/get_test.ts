@@ -23,7 +23,7 @@ Deno.test("+get fetches messages with mget, 50 ids a request, in the order given
     20,
   ]);
   assert.equal(client.requests[0].path, "/open-apis/im/v1/messages/mget");
-  assert.equal(client.requests[0].query!.with_sender_name, true);
+  assert.equal(client.requests[0].query!.with_sender_name, undefined);
   assert.equal(rows[0].text, "hi");
 });
 
