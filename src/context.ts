@@ -102,6 +102,12 @@ export interface FileSystem {
   /** What is at `path` (links followed), or `undefined` when nothing is. */
   stat(path: string): Promise<FileInfo | undefined>;
   /**
+   * The real path of `path`: absolute, every link followed (on Windows the canonical long
+   * name), or `undefined` when nothing is there. A link whose target is missing rejects with
+   * `Deno.errors.NotFound`, as does any other failure than absence.
+   */
+  realPath(path: string): Promise<string | undefined>;
+  /**
    * Opens a regular file for reading as a stream: its size is the opened file's own, so the two
    * belong together. The stream closes the file when read to its end or cancelled. Rejects with
    * `Deno.errors.NotFound` when absent and `Deno.errors.IsADirectory` for a folder.

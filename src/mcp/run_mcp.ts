@@ -10,6 +10,7 @@ import type { CommandCall } from "../cli/command_spec.ts";
 import { openSession, withDebug } from "../cli/session.ts";
 import type { Context } from "../context.ts";
 import { loadServices } from "../shortcuts/services.ts";
+import { type FilesFolder, openFilesFolder } from "./local_files.ts";
 import { EMPTY_STDIN, ToolRunner } from "./tool_runner.ts";
 import { selectTools, type ToolSetOptions } from "./tool_set.ts";
 
@@ -23,6 +24,8 @@ export interface McpFlags {
   services?: string[];
   /** `--allow-raw-api`. */
   allowRawApi: boolean;
+  /** `--files`: the folder tools may read from and write to, as given. */
+  files?: string;
 }
 
 /**
@@ -45,6 +48,7 @@ export function readMcpFlags(flags: CommandCall["flags"]): McpFlags {
     tools: list(flags.tools),
     services: list(flags.services),
     allowRawApi: flags["allow-raw-api"] === true,
+    files: typeof flags.files === "string" ? flags.files : undefined,
   };
 }
 
@@ -67,15 +71,20 @@ export function protocolSafe(ctx: Context): Context {
  * Runs `hark mcp`.
  *
  * @param call the parsed command line
- * @throws {ValidationError} for an unknown tool or service, flags that leave no tool, a bad
- *   config or an unknown profile (before serving)
+ * @throws {ValidationError} for an unknown tool or service, flags that leave no tool, a
+ *   `--files` that is not an existing folder, a bad config or an unknown profile (before
+ *   serving)
  */
 export async function runMcpCommand(call: CommandCall): Promise<void> {
   const flags = readMcpFlags(call.flags);
+  const files: FilesFolder | undefined = flags.files === undefined
+    ? undefined
+    : await openFilesFolder(call.ctx, flags.files);
   const options: ToolSetOptions = {
     ...flags,
     identity: call.globals.as,
     timeZone: call.ctx.timeZone,
+    files: files?.real,
   };
   const tools = selectTools(await loadServices(), options);
   const safe = protocolSafe(call.ctx);
@@ -84,6 +93,7 @@ export async function runMcpCommand(call: CommandCall): Promise<void> {
     openSession: () => openSession(safe, call.globals),
     identity: call.globals.as,
     dryRun: call.globals.dryRun,
+    files,
   });
   const session = await runner.session();
   session.baseUrl();
@@ -92,7 +102,9 @@ export async function runMcpCommand(call: CommandCall): Promise<void> {
   log(
     `serving ${tools.exposed.size} tools on stdin/stdout (profile "${session.profile}"` +
       `${call.globals.as ? `, as ${call.globals.as}` : ""}${flags.readOnly ? ", read-only" : ""}` +
-      `${call.globals.dryRun ? ", dry run" : ""}); logs go to stderr`,
+      `${call.globals.dryRun ? ", dry run" : ""}; ` +
+      (files ? `local files in "${files.real}" only` : "no local files (no --files)") +
+      "); logs go to stderr",
   );
   await serveMcp({
     tools,

@@ -8,6 +8,7 @@ Deno.test("readMcpFlags() splits --tools and --services at commas, repeated or n
     tools: undefined,
     services: undefined,
     allowRawApi: false,
+    files: undefined,
   });
   assert.deepEqual(
     readMcpFlags({
@@ -15,12 +16,14 @@ Deno.test("readMcpFlags() splits --tools and --services at commas, repeated or n
       tools: ["calendar_agenda, im_send", "contact_search_user,"],
       services: "calendar",
       "allow-raw-api": true,
+      files: "~/hark-files",
     }),
     {
       readOnly: true,
       tools: ["calendar_agenda", "im_send", "contact_search_user"],
       services: ["calendar"],
       allowRawApi: true,
+      files: "~/hark-files",
     },
   );
 });

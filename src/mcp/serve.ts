@@ -30,7 +30,9 @@ export const SERVER_INSTRUCTIONS =
   "times in RFC 3339 with an offset. Tools that change data take dry_run: true to preview the " +
   "requests; tools that delete data run only with yes: true. Nothing ever prompts: when a " +
   "tool answers with an auth or permission error, ask the person to run the command it names " +
-  "in a terminal, then try again.";
+  "in a terminal, then try again. Files on this machine (uploads, downloads) are reachable " +
+  "only inside the one folder the person gave hark, which each such argument names, and not " +
+  "at all when none was given.";
 
 /** What {@link serveMcp} serves. */
 export interface ServeOptions {

@@ -2,7 +2,8 @@
  * Running a tool call: the shortcut's lifecycle exactly as on the command line (`runShortcut`),
  * on one session shared by every call of the server (one token source per identity, so
  * concurrent calls share one refresh), with its output captured instead of written, and every
- * failure turned into a tool error carrying the envelope. Nothing here ever prompts.
+ * failure turned into a tool error carrying the envelope. Nothing here ever prompts, and no
+ * argument reaches a local file outside the `--files` folder.
  *
  * @module
  */
@@ -17,6 +18,7 @@ import { type ApiRequest, previewRequest } from "../http/request.ts";
 import { maskFields } from "../http/mask_fields.ts";
 import { runShortcut, type ShortcutSession } from "../shortcuts/lifecycle.ts";
 import { apiOptionsOf } from "./api_tool.ts";
+import { type FilesFolder, localPathOf, resolveLocalPath } from "./local_files.ts";
 import { errorResult, successResult, type ToolOutput, type ToolResult } from "./tool_result.ts";
 import type { ExposedTool } from "./tool_set.ts";
 import { EXTRA_ARGUMENTS, flagsToArguments, type ShortcutTool } from "./tool_schema.ts";
@@ -36,6 +38,8 @@ export interface ToolRunnerOptions {
   identity?: Identity;
   /** `hark mcp --dry-run`: every call only previews. */
   dryRun: boolean;
+  /** `hark mcp --files`: the one folder tools may read from and write to; else none. */
+  files?: FilesFolder;
 }
 
 /** Runs the calls of one server. */
@@ -83,6 +87,7 @@ export class ToolRunner {
     let session: Session | undefined;
     try {
       const checked = checkArguments(entry, args);
+      if (entry.kind === "shortcut") await this.#checkLocalPaths(entry.shortcut, checked);
       session = await this.session();
       const output = entry.kind === "shortcut"
         ? await this.#runShortcut(session, entry.shortcut, checked, signal)
@@ -103,6 +108,26 @@ export class ToolRunner {
         rewrite,
         advice: terminalAdvice(error),
       });
+    }
+  }
+
+  /**
+   * Replaces every argument that names a local file with its absolute path inside the
+   * `--files` folder, before anything is read, written or sent.
+   *
+   * @throws {ValidationError} naming the argument when local files are off or the path leads
+   *   outside the folder
+   */
+  async #checkLocalPaths(entry: ShortcutTool, args: CheckedArguments): Promise<void> {
+    const rules = {
+      folder: this.#options.files,
+      os: this.#ctx.os,
+      realPath: (path: string) => this.#ctx.fs.realPath(path),
+    };
+    for (const [name, param] of entry.params) {
+      const access = localPathOf(param);
+      if (access === undefined || args.values[name] === undefined) continue;
+      args.values[name] = await resolveLocalPath(rules, name, access, args.values[name]);
     }
   }
 

@@ -11,6 +11,7 @@ import {
   type TestContext,
 } from "../testing/test_context.ts";
 import { fakeGroups } from "./_fake_shortcuts.ts";
+import type { FilesFolder } from "./local_files.ts";
 import { terminalAdvice, ToolRunner } from "./tool_runner.ts";
 import type { ToolResult } from "./tool_result.ts";
 import { selectTools, type ToolSetOptions } from "./tool_set.ts";
@@ -26,7 +27,7 @@ function setup(
   options: {
     env?: Record<string, string>;
     tools?: Partial<ToolSetOptions>;
-    runner?: { dryRun?: boolean; identity?: "user" | "bot" };
+    runner?: { dryRun?: boolean; identity?: "user" | "bot"; files?: FilesFolder };
   } = {},
 ) {
   const stub = new FetchStub(expected);
@@ -44,6 +45,7 @@ function setup(
     },
     dryRun: options.runner?.dryRun ?? false,
     identity: options.runner?.identity,
+    files: options.runner?.files,
   });
   const tools = selectTools(fakeGroups(), {
     readOnly: false,
@@ -78,9 +80,9 @@ function assertQuiet(ctx: TestContext): void {
 }
 
 Deno.test("a call runs the shortcut's lifecycle and answers its JSON output", async () => {
-  const notes = await Deno.makeTempFile();
+  const folder = await Deno.realPath(await Deno.makeTempDir());
   try {
-    await Deno.writeTextFile(notes, "remember");
+    await Deno.writeTextFile(join(folder, "notes.txt"), "remember");
     const { ctx, stub, call } = setup([
       {
         method: "GET",
@@ -90,14 +92,14 @@ Deno.test("a call runs the shortcut's lifecycle and answers its JSON output", as
           return ok({})(request);
         },
       },
-    ]);
+    ], { runner: { files: { real: folder } } });
     const result = await call("demo_every_type", {
       name: "ann",
       count: 3,
       loud: true,
       color: "red",
       when: "2026-11-21 10:00",
-      notes_file: notes,
+      notes_file: "notes.txt",
       timezone: "Asia/Tokyo",
     });
     stub.verify();
@@ -118,7 +120,7 @@ Deno.test("a call runs the shortcut's lifecycle and answers its JSON output", as
     assert.deepEqual(JSON.parse(result.content[1].text), result.structuredContent);
     assertQuiet(ctx);
   } finally {
-    await Deno.remove(notes);
+    await Deno.remove(folder, { recursive: true });
   }
 });
 
@@ -211,7 +213,11 @@ Deno.test("bad arguments are validation errors in the tool's own names", async (
     ],
     ["demo_every_type", { name: "a", when: "soon" }, /^Invalid value "soon" for when: expected/],
     ["demo_every_type", { name: "a", color: "green" }, /for color: expected one of "red", "blue"/],
-    ["demo_every_type", { name: "a", notes_file: "/nonexistent/n" }, /^Cannot read file/],
+    [
+      "demo_every_type",
+      { name: "a", notes_file: "/nonexistent/n" },
+      /^Cannot read "\/nonexistent\/n" \(notes_file\): local files are off for agents/,
+    ],
     ["demo_every_type", { name: "a", colour: "red" }, /^Unknown argument "colour" for demo_every/],
     ["demo_every_type", { count: 1 }, /^Missing required argument "name" for demo_every_type$/],
     ["demo_every_type", { name: "a", as: "root" }, /^Invalid argument "as": expected one of/],
@@ -229,6 +235,34 @@ Deno.test("bad arguments are validation errors in the tool's own names", async (
   assert.match(unknown.recovery.suggestion, /^Known arguments: name, count, loud, color, when/);
   assert.equal(unknown.recovery.command, "hark schema demo +every-type");
   stub.verify();
+});
+
+Deno.test("a file argument outside --files is refused before anything is read or sent", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    const folder = join(root, "files");
+    await Deno.mkdir(folder);
+    await Deno.writeTextFile(join(root, "secret"), "the key");
+    await Deno.symlink(join(root, "secret"), join(folder, "link"));
+    const { call, stub, sessions } = setup([], { runner: { files: { real: folder } } });
+    for (const path of ["../secret", join(root, "secret"), "link"]) {
+      const result = await call("demo_every_type", { name: "a", notes_file: path });
+      const error = envelopeOf(result);
+      assert.equal(error.type, "validation");
+      assert.match(
+        error.message,
+        new RegExp(
+          `^Cannot read "${path}" \\(notes_file\\): it (is|leads through a link) ` +
+            `outside "${folder}"`,
+        ),
+      );
+      assert.ok(!JSON.stringify(result).includes("the key"));
+    }
+    assert.equal(sessions.length, 0, "refused before the session is even opened");
+    stub.verify();
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });
 
 Deno.test("no token: an auth error saying to sign in in a terminal; the next call looks again", async () => {

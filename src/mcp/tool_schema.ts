@@ -16,6 +16,7 @@ import {
 } from "../shortcuts/definition.ts";
 import { TIMEZONE_PARAM } from "../shortcuts/input_sources.ts";
 import { TIME_INPUT_FORMS } from "../time/mod.ts";
+import { FILES_FLAG, localPathOf } from "./local_files.ts";
 
 /** The subset of JSON Schema (draft 2020-12) the tools' input schemas use. */
 export interface JsonSchema {
@@ -99,6 +100,11 @@ export interface ToolSchemaOptions {
   identity?: Identity;
   /** The zone local times are read in when a shortcut has no `timezone` or it is not given. */
   timeZone: string;
+  /**
+   * The real path of the folder tools may read from and write to (`hark mcp --files`);
+   * without it, arguments that name local files are refused.
+   */
+  files?: string;
 }
 
 /**
@@ -139,16 +145,17 @@ export function flagsToArguments(text: string, names: Iterable<string>): string 
 /**
  * The JSON Schema of one parameter: its type (int as integer, bool as boolean, enum as strings
  * with their allowed set, datetime as a string in any accepted form, file as a path), its
- * default, and its description with flags rewritten as arguments.
+ * default, and its description with flags rewritten as arguments. A parameter that names a
+ * local file says where such paths may go: inside the `--files` folder, or nowhere without it.
  *
  * @param param the parameter
  * @param describe rewrites the flags named in a text
- * @param zoneNote where local times are read, for `datetime`
+ * @param notes where local times are read (for `datetime`); the `--files` folder, if any
  */
 export function paramSchema(
   param: ParamSpec,
   describe: (text: string) => string,
-  zoneNote = "",
+  notes: { zone?: string; files?: string } = {},
 ): JsonSchema {
   const description = describe(param.description);
   const schema: JsonSchema = { type: "string", description };
@@ -163,12 +170,15 @@ export function paramSchema(
       schema.enum = [...(param.allowed ?? [])];
       break;
     case "datetime":
-      schema.description = `${description}. Accepts ${TIME_INPUT_FORMS}${zoneNote}`;
+      schema.description = `${description}. Accepts ${TIME_INPUT_FORMS}${notes.zone ?? ""}`;
       break;
-    case "file":
-      schema.description = `${description}. The path of a file on the machine hark runs on ` +
-        "(read before anything is sent)";
-      break;
+  }
+  if (localPathOf(param) !== undefined) {
+    schema.description += notes.files === undefined
+      ? `. Local files are off unless hark mcp runs with ${FILES_FLAG} <folder>: until then ` +
+        "this argument is refused"
+      : `. A path on the machine hark runs on, inside "${notes.files}" (relative paths start ` +
+        "there)";
   }
   if (param.default !== undefined) schema.default = param.default;
   return schema;
@@ -203,7 +213,7 @@ export function shortcutTool(shortcut: AnyShortcut, options: ToolSchemaOptions):
   };
   for (const param of shortcut.params) {
     const name = argumentNameOf(param);
-    add(name, paramSchema(param, describe, zoneNote));
+    add(name, paramSchema(param, describe, { zone: zoneNote, files: options.files }));
     params.set(name, param);
   }
   if (takesAs) {

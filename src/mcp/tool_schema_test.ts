@@ -63,7 +63,23 @@ Deno.test("shortcutTool() maps every parameter type to JSON Schema", () => {
       "given, else in Europe/Paris",
   );
   assert.equal(props.notes_file.type, "string");
-  assert.match(props.notes_file.description!, /^a notes file\. The path of a file on the machine/);
+  assert.equal(
+    props.notes_file.description,
+    "a notes file. Local files are off unless hark mcp runs with --files <folder>: until then " +
+      "this argument is refused",
+  );
+  assert.equal(
+    shortcutTool(everyType, { ...OPTIONS, files: "/data/files" }).tool.inputSchema.properties!
+      .notes_file.description,
+    'a notes file. A path on the machine hark runs on, inside "/data/files" (relative paths ' +
+      "start there)",
+  );
+  assert.equal(
+    shortcutTool(everyType, { ...OPTIONS, files: "/data/files" }).tool.inputSchema.properties!
+      .name.description,
+    "a name",
+    "other arguments say nothing of files",
+  );
   assert.deepEqual(props.as, {
     type: "string",
     enum: ["user", "bot"],

@@ -33,6 +33,8 @@ export interface ToolSetOptions {
   allowRawApi: boolean;
   /** The zone local times are read in, for the descriptions. */
   timeZone: string;
+  /** The real path of the `--files` folder, for the descriptions; without it files are off. */
+  files?: string;
 }
 
 /** The tools of a server. */

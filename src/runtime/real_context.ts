@@ -361,6 +361,22 @@ export const realFileSystem: FileSystem = {
       throw error;
     }
   },
+  async realPath(path) {
+    const absent = (error: unknown) =>
+      error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory;
+    try {
+      return await Deno.realPath(path);
+    } catch (error) {
+      if (!absent(error)) throw error;
+      try {
+        await Deno.lstat(path);
+      } catch (missing) {
+        if (absent(missing)) return undefined;
+        throw missing;
+      }
+      throw error; // a link whose target is missing
+    }
+  },
   async openRead(path) {
     const file = await Deno.open(path, { read: true });
     try {

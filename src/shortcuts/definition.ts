@@ -45,6 +45,13 @@ export interface ParamSpec {
   stdin?: boolean;
   /** Parameters that, when set, keep stdin from being read for this one. */
   stdinUnless?: readonly string[];
+  /**
+   * The value names a file on the machine hark runs on, which the shortcut reads (`read`: an
+   * upload) or writes (`write`: a download). The command line is unchanged by it; `hark mcp`
+   * lets agents name such files only inside the folder given with `--files`. (A `file`
+   * parameter always reads one; it needs no mark.)
+   */
+  localPath?: "read" | "write";
 }
 
 /** A `file` parameter's value: the path and the content, read before anything is sent. */

@@ -40,11 +40,18 @@ export const mcpCommand: CommandSpec = {
       description: "also expose hark api as the tool api (any endpoint; GET only with " +
         "--read-only)",
     },
+    {
+      name: "files",
+      value: "<folder>",
+      description: "the one folder tools may read from and write to (uploads, downloads); " +
+        "without it, none",
+    },
   ],
   examples: [
     "hark mcp",
     "hark mcp --read-only --services calendar,contact",
     "hark mcp --tools calendar_agenda,im_send --as bot --profile work",
+    "hark mcp --files ~/hark-files",
   ],
   notes: "Add hark to an MCP host: in Claude Desktop's claude_desktop_config.json, or the " +
     '"mcpServers" section most hosts read, put (with the full path of hark as "command" if ' +
@@ -55,6 +62,10 @@ export const mcpCommand: CommandSpec = {
     "yes: true, and a failed call is a tool error carrying hark's error envelope. Tools are " +
     "named after their shortcut (calendar +agenda is calendar_agenda) and take its parameters " +
     "as arguments (--chat-id is chat_id). --as and --profile fix the identity and profile of " +
-    "every call; --debug logs each call on stderr. stdout carries the protocol only.",
+    "every call; --debug logs each call on stderr. stdout carries the protocol only. Tools " +
+    "that read or write files on this machine (uploads, downloads) reach only the --files " +
+    "folder (a leading ~ is your home, also in a host's config), links and .. resolved, and " +
+    "no file at all without it: a message an agent reads cannot make it upload your keys or " +
+    "overwrite your shell profile.",
   run: async (call) => (await import("../../mcp/run_mcp.ts")).runMcpCommand(call),
 };

@@ -191,6 +191,7 @@ export const download = defineShortcut<SavedResource>({
       description: "the file to write, or a folder ending with / to keep the file's own name",
       required: true,
       valueName: "<path>",
+      localPath: "write",
     },
     {
       name: "force",

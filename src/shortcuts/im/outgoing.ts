@@ -60,12 +60,14 @@ export const BODY_PARAMS: ParamSpec[] = [
     description: "an image to upload and send (JPEG, PNG, WEBP, GIF, TIFF, BMP, ICO, HEIC; " +
       "up to 10 MB)",
     valueName: "<path>",
+    localPath: "read",
   },
   {
     name: "file",
     type: "string",
     description: "a file to upload and send (up to 30 MB)",
     valueName: "<path>",
+    localPath: "read",
   },
   {
     name: "idempotency-key",

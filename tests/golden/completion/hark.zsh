@@ -238,8 +238,8 @@ __hark_flags() {
       __hark_descs+=('display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark mcp')
-      __hark_vals+=('--read-only' '--tools' '--services' '--allow-raw-api' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('expose only the tools that change nothing' 'expose only these tools, comma-separated (calendar_agenda,im_send)' 'expose only the tools of these services, comma-separated (calendar,im)' 'also expose hark api as the tool api (any endpoint; GET only with --read-only)' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_vals+=('--read-only' '--tools' '--services' '--allow-raw-api' '--files' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('expose only the tools that change nothing' 'expose only these tools, comma-separated (calendar_agenda,im_send)' 'expose only the tools of these services, comma-separated (calendar,im)' 'also expose hark api as the tool api (any endpoint; GET only with --read-only)' 'the one folder tools may read from and write to (uploads, downloads); without it, none' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark completion')
       __hark_vals+=('--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
@@ -480,7 +480,7 @@ __hark_takes_value() {
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark mcp')
-      case $2 in '--tools'|'--services'|'--format'|'--profile'|'--as') return 0 ;; esac
+      case $2 in '--tools'|'--services'|'--files'|'--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark completion')
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
