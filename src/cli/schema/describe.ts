@@ -40,6 +40,11 @@ export interface ParamSchema {
   env: string;
   /** Whether piped stdin may supply it. */
   stdin?: boolean;
+  /**
+   * The value names a file on this machine that the shortcut reads (an upload) or writes (a
+   * download); `hark mcp` lets tools use it only inside its `--files` folder.
+   */
+  local_path?: "read" | "write";
 }
 
 /** A shortcut. */
@@ -167,6 +172,7 @@ export function shortcutSchema(shortcut: AnyShortcut): ShortcutSchema {
       if (p.default !== undefined) param.default = p.default;
       if (p.allowed) param.allowed = [...p.allowed];
       if (p.stdin) param.stdin = true;
+      if (p.localPath) param.local_path = p.localPath;
       return param;
     }),
     examples: shortcut.examples,

@@ -59,6 +59,11 @@ Deno.test("the schema of a shortcut gives types, required, defaults, allowed, id
   assert.equal(msgType.type, "enum");
   assert.ok(msgType.allowed!.includes("interactive"));
   assert.equal(msgType.env, "HARK_IM_MSG_TYPE");
+  // Parameters naming local files say so (hark mcp confines them to --files).
+  assert.equal(send.params.find((p) => p.name === "file")?.local_path, "read");
+  assert.equal(msgType.local_path, undefined);
+  const download = selectSchema(await buildSchema(root), "im", "+download") as ShortcutSchema;
+  assert.equal(download.params.find((p) => p.name === "output")?.local_path, "write");
   const agenda = selectSchema(await buildSchema(root), "calendar", "agenda") as ShortcutSchema;
   assert.deepEqual(agenda.params.find((p) => p.name === "calendar-id"), {
     name: "calendar-id",
