@@ -20,6 +20,7 @@ import {
   errorFromApiCode,
   type HarkError,
   logIdNote,
+  ValidationError,
 } from "../errors/mod.ts";
 import { judgeFailure } from "../http/failure_error.ts";
 import { send, TransportFailure } from "../http/transport.ts";
@@ -216,6 +217,21 @@ export async function requestDeviceAuthorization(
       expires_in: typeof body.expires_in === "number" ? body.expires_in : undefined,
       interval: typeof body.interval === "number" ? body.interval : undefined,
     };
+  }
+  if (firstText(body, "error") === "invalid_scope") {
+    // Lark refuses the whole list without saying which name it does not know.
+    const asked = scope.split(" ").filter((s) => s !== "offline_access");
+    throw new ValidationError(
+      `Cannot start the sign-in: the service knows no scope named one of ` +
+        `${asked.map((s) => `"${s}"`).join(", ")}${logIdNote(answer.requestId)}`,
+      {
+        param: "--scope",
+        suggestion: "Check each --scope against the scopes hark schema lists for the shortcuts " +
+          "(or the developer console); without --scope, hark asks for what its shortcuts need",
+        command: "hark auth login",
+        requestId: answer.requestId,
+      },
+    );
   }
   throw oauthFailure("Cannot start the sign-in", url, answer);
 }

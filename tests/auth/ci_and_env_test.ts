@@ -47,6 +47,23 @@ Deno.test("auth login rejects a malformed --scope with exit 2 naming the scope",
       assert.equal(run.code, 2, `${scope}: ${run.stderr}`);
       assert.match(JSON.parse(run.stderr).error.message, new RegExp(`Invalid scope "${scope}"`));
     }
+    // Well formed but unknown to Lark (it was in an example of this help once): the service
+    // refuses the whole list, and the error lists what was asked for.
+    const unknown = await world.env.run([
+      "auth",
+      "login",
+      "--no-wait",
+      "--json",
+      "--scope",
+      "im:message:send",
+      "--scope",
+      "calendar:calendar:read",
+    ]);
+    assert.equal(unknown.code, 2, unknown.stderr);
+    const error = JSON.parse(unknown.stderr).error;
+    assert.equal(error.type, "validation");
+    assert.match(error.message, /knows no scope named one of .*"im:message:send"/);
+    assert.equal(error.recovery.command, "hark auth login");
   } finally {
     await world.close();
   }

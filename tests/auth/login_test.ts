@@ -56,6 +56,15 @@ Deno.test("auth login signs in through the sandbox API, then status, check, toke
     assert.equal(report.source, "keychain");
     assert.equal(report.user.name, world.sb.users[0].name);
     assert.ok(!status.stdout.includes(stored.access_token), "status never prints the token");
+    // Times as every command shows them: RFC 3339 with the user's offset.
+    const zoned = await world.env.run(["auth", "status", "--json"], {
+      env: { TZ: "Asia/Shanghai" },
+    });
+    const zonedReport = JSON.parse(zoned.stdout);
+    assert.match(zonedReport.expires_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+08:00$/);
+    assert.match(zonedReport.refresh_expires_at, /\+08:00$/);
+    assert.ok(Math.abs(Date.parse(zonedReport.expires_at) - stored.expires_at) < 1000);
+    assert.match(result.expires_at, /[+-]\d\d:\d\d$/, "the sign-in's own result too");
 
     const token = await world.env.run(["auth", "token"]);
     assert.equal(token.code, 0);

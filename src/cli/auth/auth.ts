@@ -53,7 +53,7 @@ export const authCommand: CommandSpec = {
       ],
       examples: [
         "hark auth login",
-        "hark auth login --scope calendar:calendar:readonly --scope im:message:send",
+        "hark auth login --scope calendar:calendar:read --scope im:message.send_as_user",
         "hark auth login --no-wait --json  # hand the URL to a person",
         "hark auth login --device-code <device_code>  # then finish: one poll, or exit 75 pending",
         "hark auth login --device-code <device_code> --wait 5m  # or wait up to 5 minutes",

@@ -278,8 +278,12 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
   }
   const { warnings: _, requested: __, ...data } = result;
   if (session.wantsJson()) {
+    const inZone = (iso: string | undefined) =>
+      iso === undefined ? undefined : formatRfc3339InZone(Date.parse(iso), ctx.timeZone);
     writeData(ctx, session.output, {
       ...data,
+      expires_at: inZone(data.expires_at),
+      refresh_expires_at: inZone(data.refresh_expires_at),
       not_granted: notGranted,
       affected_shortcuts: affected,
     });

@@ -24,8 +24,19 @@ export async function runStatus(call: CommandCall): Promise<void> {
   const status = session.globals.as === "bot"
     ? await botStatus(ctx, session)
     : await authStatus(ctx, session);
+  const { formatLocalTime, formatRfc3339InZone } = await import("../../time/mod.ts");
+  // Times as every command shows them: RFC 3339 in the user's zone in JSON, local in a table.
+  const shown = (iso: string | null | undefined, json: boolean) => {
+    const ms = iso ? Date.parse(iso) : NaN;
+    if (Number.isNaN(ms)) return json ? null : "";
+    return json ? formatRfc3339InZone(ms, ctx.timeZone) : formatLocalTime(ms, ctx.timeZone);
+  };
   if (session.wantsJson()) {
-    writeData(ctx, session.output, status);
+    writeData(ctx, session.output, {
+      ...status,
+      expires_at: shown(status.expires_at, true),
+      refresh_expires_at: shown(status.refresh_expires_at, true),
+    });
   } else {
     writeData(ctx, session.output, {
       profile: status.profile,
@@ -34,8 +45,8 @@ export async function runStatus(call: CommandCall): Promise<void> {
       source: status.source ?? "",
       user: status.user?.name ?? status.user?.open_id ?? "",
       scopes: (status.scopes ?? []).join(" "),
-      expires_at: status.expires_at ?? "",
-      refresh_expires_at: status.refresh_expires_at ?? "",
+      expires_at: shown(status.expires_at, false),
+      refresh_expires_at: shown(status.refresh_expires_at, false),
     });
   }
   if (!status.usable) throw unusableError(status);
