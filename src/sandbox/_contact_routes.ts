@@ -6,7 +6,9 @@
  * (open.feishu.cn/document/ukTMukTMukTM/uMTM4UjLzEDO14yMxgTN). The profile follows the SDK's
  * `contact.v3.user.get` types and Lark's contact-v3 user get doc, including its field
  * permissions: a user token sees `email`, `mobile` and `user_id` only with the scope that
- * unlocks each field.
+ * unlocks each field. `time_zone` (an IANA name, absent when the person set none) is in the
+ * SDK's types but not in the doc's field list, which names no scope for it: the sandbox gives
+ * it with the profile's base scopes.
  *
  * @module
  */
@@ -163,6 +165,7 @@ function getUser(
       department_order: 0,
       is_primary_dept: true,
     }],
+    ...(user.time_zone === undefined ? {} : { time_zone: user.time_zone }),
     job_title: user.job_title,
   });
   return larkOk({ user: profile });

@@ -32,6 +32,7 @@ Deno.test("contact user get answers a profile by open_id, union_id and user_id",
       assert.equal(user.email, person.email);
       assert.equal(user.mobile, person.mobile);
       assert.equal(user.job_title, person.job_title);
+      assert.equal(user.time_zone, person.time_zone);
       assert.deepEqual(user.department_ids, person.department_ids);
       assert.deepEqual(user.status, {
         is_frozen: false,
@@ -60,6 +61,13 @@ Deno.test("contact user get shows email, mobile and user_id only with their scop
     const path = `/open-apis/contact/v3/users/${sandbox.users[2].open_id}`;
     const user = (await client.send("GET", path, { token: basic })).body.data.user;
     assert.equal(user.name, sandbox.users[2].name);
+    // The third seeded user has set no zone: the field is absent, as Lark leaves it.
+    assert.equal("time_zone" in user, false);
+    const zoned = `/open-apis/contact/v3/users/${sandbox.users[5].open_id}`;
+    assert.equal(
+      (await client.send("GET", zoned, { token: basic })).body.data.user.time_zone,
+      "Pacific/Auckland",
+    );
     for (const field of ["email", "mobile", "user_id"]) assert.equal(field in user, false, field);
     const bot = await client.tenantToken();
     const full = (await client.send("GET", path, { token: bot })).body.data.user;

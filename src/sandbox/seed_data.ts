@@ -21,6 +21,11 @@ export interface SeedUser {
   city: string;
   /** ISO 3166 country code. */
   country: string;
+  /**
+   * The IANA zone the profile gives (contact v3 `time_zone`); absent when the person has set
+   * none.
+   */
+  time_zone?: string;
   employee_no: string;
   /** Unix second the user joined. */
   join_time: number;
@@ -217,14 +222,21 @@ const JOB_TITLES = [
   "Security Analyst",
   "Technical Writer",
 ];
-const CITIES: [string, string][] = [
-  ["Singapore", "SG"],
-  ["London", "GB"],
-  ["Berlin", "DE"],
-  ["Tokyo", "JP"],
-  ["San Francisco", "US"],
-  ["Shanghai", "CN"],
-  ["Lisbon", "PT"],
+/**
+ * Where the users work, by their place in the list, in turn: city, country, the profile's zone.
+ * The first two (the signed-in user, and the person tests and the demo meet with) share most of
+ * their working hours all year (London and Berlin change clocks on the same days); the third has
+ * no zone in the profile; the others span the world, Auckland 13 hours from London.
+ */
+const PLACES: [string, string, string | undefined][] = [
+  ["London", "GB", "Europe/London"],
+  ["Berlin", "DE", "Europe/Berlin"],
+  ["Lisbon", "PT", undefined],
+  ["Shanghai", "CN", "Asia/Shanghai"],
+  ["San Francisco", "US", "America/Los_Angeles"],
+  ["Auckland", "NZ", "Pacific/Auckland"],
+  ["Singapore", "SG", "Asia/Singapore"],
+  ["Tokyo", "JP", "Asia/Tokyo"],
 ];
 const PUBLIC_CHATS = new Set(["Random", "Offsite Planning"]);
 const MEETINGS = [
@@ -334,7 +346,7 @@ export function createSeedData(seed: number, userCount = 50): SeedData {
     if (taken.has(name)) continue;
     taken.add(name);
     const local = `${first}.${last}`.toLowerCase();
-    const [city, country] = pick(profile, CITIES);
+    const [city, country, timeZone] = PLACES[users.length % PLACES.length];
     users.push({
       open_id: `ou_${hex(random, 32)}`,
       union_id: `on_${hex(random, 32)}`,
@@ -348,6 +360,7 @@ export function createSeedData(seed: number, userCount = 50): SeedData {
       job_title: pick(profile, JOB_TITLES),
       city,
       country,
+      ...(timeZone === undefined ? {} : { time_zone: timeZone }),
       employee_no: `E${String(1000 + users.length)}`,
       join_time: 1_420_070_400 + Math.floor(profile() * 3000) * 86_400,
       gender: pick(profile, [0, 1, 2, 3] as const),

@@ -52,3 +52,32 @@ Deno.test("createSeedData() puts the first user and the bot in every chat but on
   assert.ok(users.slice(1).every((u) => users.some((l) => l.open_id === u.leader_open_id)));
   assert.ok(users.every((u) => /^\+1555\d{7}$/.test(u.mobile) && u.job_title !== ""));
 });
+
+Deno.test("createSeedData() gives profiles time zones around the world, and one none", () => {
+  const { users } = createSeedData(5);
+  const zones = new Set(users.map((u) => u.time_zone));
+  for (
+    const zone of [
+      "Europe/London",
+      "Asia/Shanghai",
+      "America/Los_Angeles",
+      "Pacific/Auckland",
+      undefined,
+    ]
+  ) {
+    assert.ok(zones.has(zone), String(zone));
+  }
+  // The signed-in user and the next person share working hours; the third has no zone.
+  assert.deepEqual(users.slice(0, 3).map((u) => u.time_zone), [
+    "Europe/London",
+    "Europe/Berlin",
+    undefined,
+  ]);
+  assert.equal("time_zone" in users[2], false);
+  for (const user of users.filter((u) => u.time_zone !== undefined)) {
+    assert.equal(
+      Intl.DateTimeFormat("en", { timeZone: user.time_zone }).resolvedOptions().timeZone,
+      user.time_zone,
+    );
+  }
+});

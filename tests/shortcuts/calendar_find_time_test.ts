@@ -1,21 +1,37 @@
 /**
  * `calendar +find-time` against the sandbox, the CLI as a subprocess: slots everyone is free,
- * free/busy reflecting created events, --create booking once when retried, no slot explained,
- * --dry-run sending nothing, --as bot, and the validation errors.
+ * each person's hours read in their profile's zone (the seeded users: London, Berlin, none,
+ * Shanghai, Los Angeles, Auckland, …), free/busy reflecting created events, --create booking
+ * once when retried, no slot explained, --dry-run sending nothing, --as bot, and the validation
+ * errors.
  */
 
 import assert from "node:assert/strict";
 import { createShortcutEnv, jsonOf } from "./_shortcut_env.ts";
+import { ALL_TEST_SCOPES, sandboxUserToken } from "../support/sandbox_token.ts";
 
 interface Slot {
   start_time: string;
   end_time: string;
   duration_minutes: number;
+  attendee_zones: Record<string, string>;
+}
+
+/** `hark calendar +find-time` for these people and this length, with more flags. */
+function findTime(attendees: string, duration: string, ...more: string[]): string[] {
+  return ["calendar", "+find-time", "--attendees", attendees, "--duration", duration, ...more];
+}
+
+/** The error envelope of a failed run in JSON mode: stderr without its warning lines. */
+function errorOf(stderr: string): { type: string; recovery: { command: string } } {
+  return JSON.parse(stderr.split("\n").filter((l) => !l.startsWith("warning: ")).join("\n"))
+    .error;
 }
 
 Deno.test("calendar +find-time against the sandbox", async (t) => {
   const env = await createShortcutEnv({ startDay: "2026-01-05" });
-  const [, ann, bob] = env.sb.users;
+  // The signed-in user works in London, Ann in Berlin; Bob's profile has no zone.
+  const [me, ann, bob] = env.sb.users;
   const people = `${ann.open_id},${bob.open_id}`;
   const window = ["--start", "2026-03-09", "--end", "2026-03-13"];
   try {
@@ -175,28 +191,124 @@ Deno.test("calendar +find-time against the sandbox", async (t) => {
         "--json",
       ]);
       assert.equal(booking.code, 1);
-      const { error } = JSON.parse(booking.stderr);
+      const error = errorOf(booking.stderr);
       assert.equal(error.type, "no_slot");
       assert.match(error.recovery.command, /^hark calendar \+find-time .*--end 2026-03-22/);
     });
 
+    await t.step("reads each person's hours in their profile's zone and says which", async () => {
+      await env.clearRequests();
+      const run = await env.run(findTime(people, "30m", ...window, "--json"));
+      assert.equal(run.code, 0, run.stderr);
+      const slots = jsonOf<Slot[]>(run);
+      assert.ok(slots.length > 0);
+      for (const slot of slots) {
+        assert.deepEqual(slot.attendee_zones, {
+          [me.open_id]: "Europe/London",
+          [ann.open_id]: "Europe/Berlin",
+          [bob.open_id]: "UTC",
+        });
+        // London's 09:00 is the latest start of the day, Berlin's 18:00 (17:00 UTC) the earliest end.
+        const start = new Date(slot.start_time).getUTCHours();
+        const end = new Date(slot.end_time).getUTCHours() * 60 +
+          new Date(slot.end_time).getUTCMinutes();
+        assert.ok(start >= 9 && end <= 17 * 60, slot.start_time);
+      }
+      assert.equal(
+        run.stderr,
+        `warning: Cannot tell the time zone of 1 person: ${bob.open_id} (no time zone in the ` +
+          "profile). Their working hours were read in UTC; pass --timezone to choose one zone " +
+          "for everyone\n",
+      );
+      const lookups = (await env.requests()).filter((r) => r.path.includes("/contact/v3/users/"));
+      assert.deepEqual(
+        lookups.map((r) => r.path.split("/").at(-1)).sort(),
+        [me.open_id, ann.open_id, bob.open_id].sort(),
+      );
+      assert.ok(lookups.every((r) => r.query.user_id_type === "open_id"));
+    });
+
+    await t.step(
+      "without the scope to read profiles: everyone in your zone, one warning",
+      async () => {
+        const { accessToken } = await sandboxUserToken(env.sb, {
+          scopes: ALL_TEST_SCOPES.filter((s) => !s.startsWith("contact:")),
+        });
+        const run = await env.run(findTime(people, "30m", ...window, "--json"), {
+          env: { HARK_USER_ACCESS_TOKEN: accessToken },
+        });
+        assert.equal(run.code, 0, run.stderr);
+        const slots = jsonOf<Slot[]>(run);
+        assert.ok(slots.length > 0);
+        assert.deepEqual(slots[0].attendee_zones, {
+          [me.open_id]: "UTC",
+          [ann.open_id]: "UTC",
+          [bob.open_id]: "UTC",
+        });
+        const warnings = run.stderr.trimEnd().split("\n");
+        assert.equal(warnings.length, 1, run.stderr);
+        assert.match(
+          warnings[0],
+          /^warning: Cannot tell the time zone of 3 people: .* \(the profile may not be read \(code 99991679; it needs contact:user\.basic_profile:readonly\)\)\. Their working hours were read in UTC; /,
+        );
+        for (const person of [me, ann, bob]) assert.ok(warnings[0].includes(person.open_id));
+      },
+    );
+
+    await t.step("London and Auckland meet only where their own hours overlap", async () => {
+      const auckland = env.sb.users.find((u) => u.time_zone === "Pacific/Auckland")!;
+      const hours = ["--working-hours", "07:00-21:00", "--limit", "20", "--json"];
+      const args = findTime(auckland.open_id, "30m", ...window, ...hours);
+      const zoned = await env.run(args);
+      assert.equal(zoned.code, 0, zoned.stderr);
+      assert.equal(zoned.stderr, "");
+      const slots = jsonOf<Slot[]>(zoned);
+      assert.ok(slots.length > 0);
+      // In March London is on UTC+0 and Auckland on UTC+13: Auckland's day ends 08:00 UTC and
+      // starts again 18:00 UTC, inside London's 07:00-21:00.
+      for (const slot of slots) {
+        const hour = new Date(slot.start_time).getUTCHours();
+        assert.ok(hour === 7 || (hour >= 18 && hour < 21), slot.start_time);
+        assert.deepEqual(slot.attendee_zones, {
+          [me.open_id]: "Europe/London",
+          [auckland.open_id]: "Pacific/Auckland",
+        });
+      }
+      await env.clearRequests();
+      const oneZone = await env.run([...args, "--timezone", "UTC"]);
+      assert.equal(oneZone.code, 0, oneZone.stderr);
+      const utc = jsonOf<Slot[]>(oneZone);
+      assert.ok(utc.some((s) => new Date(s.start_time).getUTCHours() === 12), "midday counts");
+      assert.deepEqual(utc[0].attendee_zones, { [me.open_id]: "UTC", [auckland.open_id]: "UTC" });
+      const paths = (await env.requests()).map((r) => r.path);
+      assert.ok(paths.some((p) => p.endsWith("/freebusy/list")));
+      assert.ok(!paths.some((p) => p.includes("/contact/")), "no profile lookups");
+    });
+
     await t.step("--dry-run sends nothing and needs no sign-in", async () => {
       await env.clearRequests();
-      const run = await env.run([
-        "calendar",
-        "+find-time",
-        "--attendees",
-        people,
-        "--duration",
-        "30m",
-        ...window,
-        "--create",
-        "--dry-run",
-      ], { env: { HARK_USER_ACCESS_TOKEN: undefined } });
+      const signedOut = { env: { HARK_USER_ACCESS_TOKEN: undefined } };
+      const run = await env.run(
+        findTime(people, "30m", ...window, "--create", "--dry-run"),
+        signedOut,
+      );
       assert.equal(run.code, 0, run.stderr);
       const previews = jsonOf<{ method: string; url: string }[]>(run);
       assert.ok(previews.some((p) => p.url.endsWith("/freebusy/list?user_id_type=open_id")));
       assert.ok(previews.some((p) => /\/events\?idempotency_key=/.test(p.url)));
+      const lookups = previews.filter((p) => p.url.includes("/contact/v3/users/"));
+      assert.deepEqual(
+        lookups.map((p) => new URL(p.url).pathname.split("/").at(-1)),
+        ["%7Bopen_id%7D", ann.open_id, bob.open_id],
+      );
+      assert.ok(lookups.every((p) => p.method === "GET"));
+      const oneZone = jsonOf<{ url: string }[]>(
+        await env.run(
+          findTime(people, "30m", ...window, "--timezone", "UTC", "--dry-run"),
+          signedOut,
+        ),
+      );
+      assert.ok(!oneZone.some((p) => p.url.includes("/contact/")));
       assert.deepEqual(await env.requests(), []);
     });
 
@@ -216,8 +328,12 @@ Deno.test("calendar +find-time against the sandbox", async (t) => {
       ], { env: { HARK_USER_ACCESS_TOKEN: undefined } });
       assert.equal(run.code, 0, run.stderr);
       assert.ok(jsonOf<Slot[]>(run).length > 0);
-      const calls = (await env.requests()).filter((r) => r.path.endsWith("/freebusy/list"));
+      const logged = await env.requests();
+      const calls = logged.filter((r) => r.path.endsWith("/freebusy/list"));
       assert.deepEqual(calls.map((c) => (c.body as { user_id: string }).user_id), [ann.open_id]);
+      const lookups = logged.filter((r) => r.path.includes("/contact/v3/users/"));
+      assert.deepEqual(lookups.map((r) => r.path.split("/").at(-1)), [ann.open_id]);
+      assert.equal(run.stderr, "");
     });
 
     await t.step("validation errors name the flag (exit 2)", async () => {

@@ -2,24 +2,47 @@
  * `hark calendar +find-time`: the earliest times everyone is free, within working hours on
  * working days; `--create` books the first one with the attendees.
  *
- * Free/busy is read per person with `freebusy/list` (at most 10 calls in flight; a window over
- * 40 days is read in pieces), merged locally by `findSlots`. Working hours and weekends are read
- * in one zone, `--timezone` (default the user's): Lark's free/busy does not say where each
- * attendee lives.
+ * Free/busy is read per person with `freebusy/list` (a window over 40 days is read in pieces),
+ * merged locally by `findSlots`. Each person's working hours and weekends are read in their own
+ * zone: Lark's free/busy does not say where a person lives, so hark reads `time_zone` from each
+ * person's contact profile (`contact +get-user`'s request; the signed-in user too, who always
+ * counts as the user), in the same pool of at most 10 calls in flight as free/busy. The lookup
+ * is best effort: a profile without a zone, with a value that is not an IANA zone, one hark may
+ * not read (a permission error, a person outside the contacts it may see) or of no such user
+ * leaves that person in the viewer's zone, and one warning names them; any other failure (the
+ * network, a 5xx after retries, a rejected token) fails the command like any call. `--timezone`
+ * reads everyone's hours in that one zone and looks nothing up. The JSON gives, per slot,
+ * `attendee_zones`: the zone each person's hours were read in; times are shown in the viewer's
+ * zone either way.
  *
  * A retried `--create` books one event: the event's idempotency key is derived from what was
  * asked (calendar, people, length, title, window as typed, or today), not from the slot, which a
- * first booking has made busy.
+ * first booking has made busy, nor from the zones found.
  *
  * @module
  */
 
-import { ExitCode, HarkError, ValidationError } from "../../errors/mod.ts";
+import {
+  ApiError,
+  ExitCode,
+  HarkError,
+  PermissionError,
+  ValidationError,
+} from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
-import { defineShortcut, type ParamSpec, type ShortcutInput } from "../definition.ts";
+import { terminalSafe } from "../../output/mod.ts";
+import {
+  type ApiCaller,
+  defineShortcut,
+  type ParamSpec,
+  type ShortcutInput,
+} from "../definition.ts";
 import { MAX_WORKERS, runPool } from "../run_pool.ts";
+import { getUser, getUserRequest } from "../contact/get_user.ts";
+import { checkId, quoted, USER_ID } from "../contact/ids.ts";
 import {
   addDays,
+  checkTimeZone,
   dateIn,
   formatDuration,
   formatLocalTime,
@@ -49,7 +72,7 @@ import {
   signedInUser,
   USER_INFO_PATH,
 } from "./freebusy.ts";
-import { defaultWindow, explainNoSlot, findSlots } from "./find_slots.ts";
+import { defaultWindow, explainNoSlot, findSlots, type NoSlotReason } from "./find_slots.ts";
 import { splitSpan } from "./split_span.ts";
 import {
   EVENT_CREATE,
@@ -95,7 +118,8 @@ const PARAMS: ParamSpec[] = [
   {
     name: "working-hours",
     type: "string",
-    description: "everyone's working hours, in --timezone",
+    description: "everyone's working hours, each read in the person's own zone from their " +
+      "profile (the JSON's attendee_zones says which), or all in --timezone",
     default: "09:00-18:00",
     valueName: "<HH:MM-HH:MM>",
   },
@@ -119,7 +143,13 @@ const PARAMS: ParamSpec[] = [
   { name: "description", type: "string", description: "the details of the event --create books" },
   ATTENDEE_ABILITY_PARAM,
   CALENDAR_ID_PARAM,
-  TIMEZONE_PARAM,
+  {
+    ...TIMEZONE_PARAM,
+    description: "one IANA zone for everyone's working hours instead of each profile's (reading " +
+      `profiles takes ${getUser.scopes.user?.join(", ")}, as the bot ` +
+      `${getUser.scopes.bot?.join(", ")}; without, yours, with a warning); times are read and ` +
+      "shown in it (default: $TZ, the system's)",
+  },
 ];
 
 /** The inputs of a search, checked. */
@@ -142,7 +172,10 @@ export interface Search {
  */
 export function searchOf(input: ShortcutInput): Search {
   const { values } = input;
-  const attendees = parseAttendees(values.attendees as string);
+  // Each id goes into a profile's URL too: no format characters, no id longer than Lark's.
+  const attendees = parseAttendees(values.attendees as string).map((id) =>
+    checkId(id, "--attendees", USER_ID)
+  );
   if (attendees.length > MAX_PEOPLE) {
     throw new ValidationError(
       `Too many attendees for --attendees: ${attendees.length}, at most ${MAX_PEOPLE}`,
@@ -253,6 +286,103 @@ function freebusyRequests(people: readonly string[], window: Interval, timeZone:
   );
 }
 
+/** The longest zone name taken from a profile: the tz database's names are under 40 characters. */
+const MAX_ZONE_LENGTH = 64;
+/** Lark's contact codes for a person hark cannot read: no such user, outside the visible range. */
+const NO_SUCH_USER = 41012;
+const NOT_VISIBLE = 41050;
+/** The most people one warning names per reason. */
+const NAMED_MAX = 5;
+
+/**
+ * The profile lookup of one person: `contact +get-user`'s request (its `user_id_type` told by
+ * the id). In a preview, the signed-in user whose open id is not known yet is `{open_id}`.
+ *
+ * @param input the shortcut input
+ * @param person an open id, or the preview's placeholder of the signed-in user
+ */
+export function profileRequest(input: ShortcutInput, person: string): ApiRequest {
+  if (person !== SIGNED_IN_USER) return getUserRequest({ ...input, values: { "user-id": person } });
+  const request = getUserRequest({ ...input, values: { "user-id": "ou_" } });
+  return { ...request, path: request.path.replace(/ou_$/, "{open_id}") };
+}
+
+/** What a profile said of a person's zone: the zone, or why it is unknown. */
+export type ZoneFinding = { zone: string } | { unknown: string };
+
+/**
+ * Reads a profile's `time_zone`: a zone only when it is an IANA name of sane length; anything
+ * else is unknown, the value (server text) quoted, cut and made safe for a terminal.
+ *
+ * @param value `data.user.time_zone` as the service gave it
+ */
+export function zoneFinding(value: unknown): ZoneFinding {
+  if (value === undefined || value === null || value === "") {
+    return { unknown: "no time zone in the profile" };
+  }
+  if (typeof value !== "string") return { unknown: `a time zone that is a ${typeof value}` };
+  if (value.length <= MAX_ZONE_LENGTH) {
+    try {
+      return { zone: checkTimeZone(value, { param: "time_zone" }) };
+    } catch {
+      // Not a zone: said below.
+    }
+  }
+  return { unknown: `not a time zone: ${terminalSafe(quoted(value), { breaks: "space" })}` };
+}
+
+/**
+ * Looks up one person's zone. A profile hark may not read, or of no such user, leaves the zone
+ * unknown; any other failure is thrown.
+ *
+ * @param client the API client
+ * @param request the profile's request
+ */
+async function lookUpZone(client: ApiCaller, request: ApiRequest): Promise<ZoneFinding> {
+  try {
+    const data = await client.request<{ user?: { time_zone?: unknown } }>(request);
+    return zoneFinding(data?.user?.time_zone);
+  } catch (error) {
+    if (error instanceof PermissionError) {
+      const code = error.apiCode === undefined ? "" : `code ${error.apiCode}; `;
+      return {
+        unknown: `the profile may not be read (${code}it needs ${
+          (request.scopes ?? []).join(", ")
+        })`,
+      };
+    }
+    if (error instanceof ApiError && error.apiCode === NO_SUCH_USER) {
+      return { unknown: `no such user (code ${NO_SUCH_USER})` };
+    }
+    if (error instanceof ApiError && error.apiCode === NOT_VISIBLE) {
+      return { unknown: `outside the contacts you may see (code ${NOT_VISIBLE})` };
+    }
+    throw error;
+  }
+}
+
+/**
+ * The one warning for the people whose zone is unknown, grouped by why.
+ *
+ * @param unknown each person's reason, in order
+ * @param timeZone the zone their hours were read in
+ */
+export function unknownZonesWarning(unknown: [string, string][], timeZone: string): string {
+  const byReason = new Map<string, string[]>();
+  for (const [person, why] of unknown) byReason.set(why, [...byReason.get(why) ?? [], person]);
+  const groups = [...byReason].map(([why, people]) => {
+    const named = people.slice(0, NAMED_MAX).join(", ");
+    const more = people.length > NAMED_MAX ? ` and ${people.length - NAMED_MAX} more` : "";
+    return `${named}${more} (${why})`;
+  });
+  const count = unknown.length === 1 ? "1 person" : `${unknown.length} people`;
+  return `Cannot tell the time zone of ${count}: ${groups.join("; ")}. Their working hours ` +
+    `were read in ${timeZone}; pass --timezone to choose one zone for everyone`;
+}
+
+/** One call's answer: a person's zone, or their busy times over one piece of the window. */
+type Answer = { person: string; zone: ZoneFinding } | { person: string; busy: BusyInterval[] };
+
 /** One slot, as the JSON shows it. */
 export interface SlotRow {
   /** The start, RFC 3339. */
@@ -261,12 +391,16 @@ export interface SlotRow {
   end_time: string;
   /** The length, minutes. */
   duration_minutes: number;
+  /** The IANA zone each person's working hours were read in, by open id. */
+  attendee_zones: Record<string, string>;
 }
 
-/** What `+find-time` returns: the slots, and the event when `--create` booked one. */
+/** What `+find-time` returns: the slots, the zones used, and the event `--create` booked. */
 export interface FindTimeResult {
   /** The slots found. */
   slots: SlotRow[];
+  /** The IANA zone each person's working hours were read in, by open id. */
+  zones: Record<string, string>;
   /** The event booked. */
   booked?: CreatedEvent;
 }
@@ -275,8 +409,8 @@ export interface FindTimeResult {
 export const findTime = defineShortcut<FindTimeResult>({
   service: "calendar",
   verb: "+find-time",
-  description: "Find the earliest times everyone is free (working hours, working days); " +
-    "--create books the first",
+  description: "Find the earliest times everyone is free (working hours in each person's own " +
+    "zone, working days; shown in yours); --create books the first",
   examples: [
     "hark calendar +find-time --attendees ou_1,ou_2 --duration 30m",
     "hark calendar +find-time --attendees ou_1 --duration 1h --start 2026-11-23 --end " +
@@ -313,6 +447,9 @@ export const findTime = defineShortcut<FindTimeResult>({
       : search.attendees;
     const requests = [
       ...lead,
+      ...(input.values.timezone === undefined
+        ? people.map((person) => profileRequest(input, person))
+        : []),
       ...freebusyRequests(people, search.window, input.timeZone).map((r) => r.request),
     ];
     if (input.values.create === true) {
@@ -333,43 +470,55 @@ export const findTime = defineShortcut<FindTimeResult>({
     const { timeZone } = input;
     const me = input.identity === "user" ? await signedInUser(input, client, "--attendees") : "";
     const people = [...new Set([...(me ? [me] : []), ...search.attendees])];
-    const calls = freebusyRequests(people, search.window, timeZone);
+    // One pool for the profiles and free/busy: at most 10 calls in flight in all.
+    const lookups = input.values.timezone === undefined
+      ? people.map((person) => ({ person, profile: profileRequest(input, person) }))
+      : [];
+    const calls = [...lookups, ...freebusyRequests(people, search.window, timeZone)];
+    const what = lookups.length > 0 ? "time zones and free/busy" : "free/busy";
     let done = 0;
-    const answers = await runPool(calls, MAX_WORKERS, async ({ person, request }) => {
-      const data = await client.request<{ freebusy_list?: BusyInterval[] }>(request);
-      input.ctx.status(`Reading free/busy: ${++done} of ${calls.length} calls done`);
-      return { person, busy: data?.freebusy_list ?? [] };
+    const answers = await runPool(calls, MAX_WORKERS, async (call): Promise<Answer> => {
+      const answer: Answer = "profile" in call
+        ? { person: call.person, zone: await lookUpZone(client, call.profile) }
+        : {
+          person: call.person,
+          busy: (await client.request<{ freebusy_list?: BusyInterval[] }>(call.request))
+            ?.freebusy_list ?? [],
+        };
+      input.ctx.status(`Reading ${what}: ${++done} of ${calls.length} calls done`);
+      return answer;
     });
+    const zones = zonesOf(input, people, answers);
     const found = findSlots({
       window: search.window,
       durationMinutes: search.minutes,
       limit: input.values.limit as number,
       includeWeekends: input.values["include-weekends"] === true,
       attendees: people.map((person) => ({
-        timeZone,
+        timeZone: zones[person],
         workingHours: search.workingHours,
-        busy: answers.filter((a) => a.person === person).flatMap((a) =>
-          a.busy.map((b) => ({ start: Date.parse(b.start_time), end: Date.parse(b.end_time) }))
-            .filter((b) => !Number.isNaN(b.start) && !Number.isNaN(b.end))
-        ),
+        busy: answers.flatMap((a) => a.person === person && "busy" in a ? a.busy : [])
+          .map((b) => ({ start: Date.parse(b.start_time), end: Date.parse(b.end_time) }))
+          .filter((b) => !Number.isNaN(b.start) && !Number.isNaN(b.end)),
       })),
     });
     const slots = found.slots.map((s) => ({
       start_time: formatRfc3339InZone(s.start, timeZone),
       end_time: formatRfc3339InZone(s.end, timeZone),
       duration_minutes: search.minutes,
+      attendee_zones: zones,
     }));
     if (found.reason !== undefined) {
       const why = `No free ${formatDuration(search.minutes)} slot between ${
         formatLocalTime(search.window.start, timeZone)
       } and ${formatLocalTime(search.window.end, timeZone)}: ${
         explainNoSlot(found.reason, search.minutes)
-      }`;
+      }${zonesNote(found.reason, zones)}`;
       if (input.values.create === true) throw noSlotError(input, search, why);
       input.warn(why);
-      return { slots };
+      return { slots, zones };
     }
-    if (input.values.create !== true) return { slots };
+    if (input.values.create !== true) return { slots, zones };
     const first = found.slots[0];
     const seconds = (ms: number) => String(Math.floor(ms / 1000));
     const booked = await createWithAttendees(
@@ -382,10 +531,12 @@ export const findTime = defineShortcut<FindTimeResult>({
       search.attendees.filter((a) => a !== me),
       input.ctx.timeout,
     );
-    return { slots, booked };
+    return { slots, zones, booked };
   },
   output: (result, input) =>
-    result.booked ? createdJson(result.booked, input.timeZone) : result.slots,
+    result.booked
+      ? { ...createdJson(result.booked, input.timeZone), attendee_zones: result.zones }
+      : result.slots,
   columns: (input) =>
     input.values.create === true ? createdColumns(input.timeZone) : [
       ...spanColumns(input.timeZone, { start: 3, end: 2 }),
@@ -396,6 +547,37 @@ export const findTime = defineShortcut<FindTimeResult>({
       },
     ],
 });
+
+/**
+ * Each person's zone: their profile's when it was found, else the viewer's, with one warning
+ * naming the people whose zone is unknown. Without lookups (`--timezone`), everyone's is the
+ * viewer's.
+ */
+function zonesOf(
+  input: ShortcutInput,
+  people: readonly string[],
+  answers: readonly Answer[],
+): Record<string, string> {
+  const found = new Map<string, ZoneFinding>();
+  for (const answer of answers) if ("zone" in answer) found.set(answer.person, answer.zone);
+  const unknown: [string, string][] = [];
+  const zones: Record<string, string> = {};
+  for (const person of people) {
+    const finding = found.get(person);
+    if (finding !== undefined && "unknown" in finding) unknown.push([person, finding.unknown]);
+    zones[person] = finding !== undefined && "zone" in finding ? finding.zone : input.timeZone;
+  }
+  if (unknown.length > 0) input.warn(unknownZonesWarning(unknown, input.timeZone));
+  return zones;
+}
+
+/** When zones kept people's hours apart, the zones, for the no-slot message. */
+function zonesNote(reason: NoSlotReason, zones: Record<string, string>): string {
+  const distinct = [...new Set(Object.values(zones))];
+  if (reason !== "no_common_working_time" || distinct.length < 2) return "";
+  return ` (each person's hours read in their own zone: ${distinct.join(", ")}; --timezone ` +
+    "reads them in one)";
+}
 
 function noSlotError(input: ShortcutInput, search: Search, why: string): HarkError {
   const later = addDays(dateIn(search.window.end - 1, input.timeZone), 7);

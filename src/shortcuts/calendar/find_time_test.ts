@@ -1,8 +1,25 @@
 import assert from "node:assert/strict";
-import { ValidationError } from "../../errors/mod.ts";
+import {
+  ApiError,
+  AuthError,
+  errorFromApiCode,
+  ExitCode,
+  NetworkError,
+  PermissionError,
+  ValidationError,
+} from "../../errors/mod.ts";
+import type { Config } from "../../config/mod.ts";
 import { createTestContext } from "../../testing/test_context.ts";
 import { at, FakeClient, inputOf } from "../_fake_client.ts";
-import { bookingKey, findTime, type FindTimeResult, searchOf, windowOf } from "./find_time.ts";
+import {
+  bookingKey,
+  findTime,
+  type FindTimeResult,
+  searchOf,
+  unknownZonesWarning,
+  windowOf,
+  zoneFinding,
+} from "./find_time.ts";
 
 // Monday 2026-11-23 08:00 UTC.
 const NOW = Date.UTC(2026, 10, 23, 8);
@@ -56,6 +73,8 @@ Deno.test("searchOf() checks the duration, the working hours and the limit", () 
 
 Deno.test("bookingKey() is the same for the same request, later the same day, and UUID-shaped", () => {
   const a = bookingKey(input(), searchOf(input()));
+  // Pinned: a retry by a newer hark still finds the event an older one booked.
+  assert.equal(a, "7e5f1bcd-f6a3-3a13-f125-ad9dc654600f");
   const later = inputOf(values({ attendees: "ou_2,ou_1" }), {
     ctx: createTestContext({ now: NOW + 3600_000 }),
   });
@@ -64,7 +83,7 @@ Deno.test("bookingKey() is the same for the same request, later the same day, an
   assert.notEqual(bookingKey(input({ summary: "Other" }), searchOf(input())), a);
 });
 
-Deno.test("find-time asks free/busy per person, at most 10 at once, and finds common slots", async () => {
+Deno.test("find-time asks each profile and free/busy per person, at most 10 at once, and finds common slots", async () => {
   let inFlight = 0;
   let peak = 0;
   const client = new FakeClient(async (r) => {
@@ -72,6 +91,7 @@ Deno.test("find-time asks free/busy per person, at most 10 at once, and finds co
     peak = Math.max(peak, inFlight);
     await new Promise((resolve) => setTimeout(resolve, 1));
     inFlight--;
+    if (r.method === "GET") return { user: { time_zone: "UTC" } };
     const user = (r.body as { user_id: string }).user_id;
     // ou_1 is busy 09:00-10:00 on Monday; everyone else is free.
     return {
@@ -82,7 +102,11 @@ Deno.test("find-time asks free/busy per person, at most 10 at once, and finds co
   });
   const many = Array.from({ length: 25 }, (_, i) => `ou_${i + 1}`).join(",");
   const result = await findTime.run!(input({ attendees: many }), client) as FindTimeResult;
-  assert.equal(client.requests.length, 25);
+  assert.equal(client.requests.length, 50);
+  assert.deepEqual(
+    client.requests.filter((r) => r.method === "GET").map((r) => r.path),
+    Array.from({ length: 25 }, (_, i) => `/open-apis/contact/v3/users/ou_${i + 1}`),
+  );
   assert.ok(peak <= 10 && peak > 1, `peak ${peak}`);
   assert.deepEqual(result.slots.map((s) => s.start_time), [
     "2026-11-23T10:00:00+00:00",
@@ -92,9 +116,11 @@ Deno.test("find-time asks free/busy per person, at most 10 at once, and finds co
 });
 
 Deno.test("find-time warns when there is no slot, and --create then fails, booking nothing", async () => {
-  const busy = new FakeClient(() => ({
-    freebusy_list: [{ start_time: "2026-11-23T00:00:00Z", end_time: "2026-12-01T00:00:00Z" }],
-  }));
+  const busy = new FakeClient((r) =>
+    r.method === "GET" ? { user: { time_zone: "Europe/London" } } : {
+      freebusy_list: [{ start_time: "2026-11-23T00:00:00Z", end_time: "2026-12-01T00:00:00Z" }],
+    }
+  );
   const warnings: string[] = [];
   const plain = inputOf(values(), {
     ctx: createTestContext({ now: NOW }),
@@ -108,12 +134,18 @@ Deno.test("find-time warns when there is no slot, and --create then fails, booki
     findTime.run!(input({ create: true }), busy),
     (e: unknown) => e instanceof Error && "type" in e && e.type === "no_slot",
   );
-  assert.ok(busy.requests.every((r) => r.path.endsWith("/freebusy/list")));
+  assert.equal(warnings.length, 1);
+  assert.ok(
+    busy.requests.every((r) =>
+      r.path.endsWith("/freebusy/list") || r.path.startsWith("/open-apis/contact/v3/users/")
+    ),
+  );
 });
 
 Deno.test("find-time --create books the first slot with the attendees and a stable key", async () => {
   const client = new FakeClient((r) => {
     if (r.path.endsWith("/freebusy/list")) return { freebusy_list: [] };
+    if (r.method === "GET") return { user: { time_zone: "Europe/London" } };
     if (r.path.endsWith("/attendees")) {
       return { attendees: [{ user_id: "ou_1" }, { user_id: "ou_2" }] };
     }
@@ -128,4 +160,252 @@ Deno.test("find-time --create books the first slot with the attendees and a stab
   });
   assert.equal(result.booked!.event.event_id, "ev_0");
   assert.equal(result.booked!.attendees.length, 2);
+  const shown = findTime.output!(result, input({ create: true })) as Record<string, unknown>;
+  assert.equal(shown.event_id, "ev_0");
+  assert.deepEqual(shown.attendee_zones, { ou_1: "Europe/London", ou_2: "Europe/London" });
+});
+
+/** A client that answers profiles from `zones` (a thrown error as such) and free/busy from `busy`. */
+function zonedClient(
+  zones: Record<string, unknown>,
+  busy: Record<string, { start_time: string; end_time: string }[]> = {},
+): FakeClient {
+  return new FakeClient((r) => {
+    if (r.method === "GET") {
+      const id = decodeURIComponent(r.path.split("/").at(-1)!);
+      const zone = zones[id];
+      if (zone instanceof Error) throw zone;
+      return { user: zone === undefined ? { open_id: id } : { open_id: id, time_zone: zone } };
+    }
+    return { freebusy_list: busy[(r.body as { user_id: string }).user_id] ?? [] };
+  });
+}
+
+// Monday 2026-11-23 in UTC: London is on GMT (UTC+0), Auckland on NZDT (UTC+13).
+const MONDAY = { start: at(Date.UTC(2026, 10, 23)), end: at(Date.UTC(2026, 10, 24), "--end") };
+const FAR_APART = {
+  attendees: "ou_lon,ou_akl",
+  duration: "1h",
+  "working-hours": "07:00-21:00",
+  ...MONDAY,
+};
+const LONDON_EVENING = {
+  ou_lon: [{ start_time: "2026-11-23T18:00:00Z", end_time: "2026-11-23T21:00:00Z" }],
+};
+
+Deno.test("find-time reads each person's hours in their profile's zone: London and Auckland", async () => {
+  const client = zonedClient(
+    { ou_lon: "Europe/London", ou_akl: "Pacific/Auckland" },
+    LONDON_EVENING,
+  );
+  const warnings: string[] = [];
+  const zoned = inputOf(values(FAR_APART), {
+    ctx: createTestContext({ now: NOW }),
+    identity: "bot",
+    warnings,
+  });
+  const result = await findTime.run!(zoned, client) as FindTimeResult;
+  // London works 07-21 UTC; Auckland's Monday ends 08:00 UTC and its Tuesday starts 18:00 UTC,
+  // when London is busy: one hour is common.
+  assert.deepEqual(result.slots.map((s) => [s.start_time, s.end_time]), [
+    ["2026-11-23T07:00:00+00:00", "2026-11-23T08:00:00+00:00"],
+  ]);
+  const zones = { ou_lon: "Europe/London", ou_akl: "Pacific/Auckland" };
+  assert.deepEqual(result.zones, zones);
+  assert.deepEqual(result.slots[0].attendee_zones, zones);
+  assert.deepEqual(findTime.output!(result, zoned), result.slots);
+  assert.deepEqual(warnings, []);
+  assert.deepEqual(
+    client.requests.filter((r) => r.method === "GET").map((r) => [r.path, r.query]),
+    ["ou_lon", "ou_akl"].map((id) => [
+      `/open-apis/contact/v3/users/${id}`,
+      { user_id_type: "open_id", department_id_type: "open_department_id" },
+    ]),
+  );
+
+  // --timezone UTC: both read 07-21 UTC; no profile is asked.
+  const utc = zonedClient({ ou_lon: "Europe/London", ou_akl: "Pacific/Auckland" }, LONDON_EVENING);
+  const one = await findTime.run!(input({ ...FAR_APART, timezone: "UTC" }), utc) as FindTimeResult;
+  assert.deepEqual(one.slots.map((s) => s.start_time), [
+    "2026-11-23T07:00:00+00:00",
+    "2026-11-23T08:00:00+00:00",
+    "2026-11-23T09:00:00+00:00",
+  ]);
+  assert.deepEqual(one.slots[0].attendee_zones, { ou_lon: "UTC", ou_akl: "UTC" });
+  assert.ok(utc.requests.every((r) => r.path.endsWith("/freebusy/list")), "no lookups");
+  assert.equal(utc.requests.length, 2);
+});
+
+Deno.test("find-time says when the zones leave no common working time", async () => {
+  const warnings: string[] = [];
+  const client = zonedClient({ ou_lon: "Europe/London", ou_akl: "Pacific/Auckland" });
+  const result = await findTime.run!(
+    inputOf(values({ ...FAR_APART, "working-hours": "09:00-18:00" }), {
+      ctx: createTestContext({ now: NOW }),
+      identity: "bot",
+      warnings,
+    }),
+    client,
+  ) as FindTimeResult;
+  assert.deepEqual(result.slots, []);
+  assert.equal(warnings.length, 1);
+  assert.match(
+    warnings[0],
+    /inside everyone's working hours on a working day \(each person's hours read in their own zone: Europe\/London, Pacific\/Auckland; --timezone reads them in one\)$/,
+  );
+});
+
+Deno.test("find-time reads unknown, invalid and huge zones in the viewer's, with one warning", async () => {
+  const warnings: string[] = [];
+  const people = ["ou_ok", "ou_none", "ou_bad", "ou_huge", "ou_esc", "ou_num", "ou_offset"];
+  const client = zonedClient({
+    ou_ok: "europe/london",
+    ou_bad: "Mars/Base",
+    ou_huge: `Europe/${"A".repeat(100_000)}`,
+    ou_esc: "\u001b]0;pwned\u0007\u202eEurope/London",
+    ou_num: 42,
+    ou_offset: "+08:00",
+  });
+  // Tokyo's 08-20 and London's overlap 08:00-11:00 UTC: slots exist, no other warning.
+  const viewer = inputOf(values({ attendees: people.join(","), "working-hours": "08:00-20:00" }), {
+    ctx: createTestContext({ now: NOW, timeZone: "Asia/Tokyo" }),
+    identity: "bot",
+    warnings,
+  });
+  const result = await findTime.run!(viewer, client) as FindTimeResult;
+  assert.deepEqual(result.zones, {
+    ou_ok: "Europe/London",
+    ou_none: "Asia/Tokyo",
+    ou_bad: "Asia/Tokyo",
+    ou_huge: "Asia/Tokyo",
+    ou_esc: "Asia/Tokyo",
+    ou_num: "Asia/Tokyo",
+    ou_offset: "Asia/Tokyo",
+  });
+  assert.ok(result.slots.length > 0);
+  assert.equal(warnings.length, 1);
+  const [warning] = warnings;
+  assert.match(warning, /^Cannot tell the time zone of 6 people: /);
+  for (const person of people.slice(1)) assert.ok(warning.includes(person), person);
+  assert.ok(!warning.includes("ou_ok"));
+  assert.match(warning, /ou_none \(no time zone in the profile\)/);
+  assert.match(warning, /ou_bad \(not a time zone: "Mars\/Base"\)/);
+  assert.match(warning, /ou_num \(a time zone that is a number\)/);
+  assert.match(
+    warning,
+    /\. Their working hours were read in Asia\/Tokyo; pass --timezone to choose one zone for everyone$/,
+  );
+  assert.ok(warning.length < 1000, `${warning.length} characters`);
+  // deno-lint-ignore no-control-regex
+  assert.doesNotMatch(warning, /[\u0000-\u001f\u007f\u202e]/);
+  assert.ok(warning.includes("\\u202e"), "the bidi control shows escaped");
+});
+
+Deno.test("unknownZonesWarning() groups people by reason and names a few of each", () => {
+  const many = Array.from({ length: 8 }, (_, i) => [`ou_${i}`, "no time zone in the profile"]);
+  assert.equal(
+    unknownZonesWarning(
+      [...many, ["ou_x", "no such user (code 41012)"]] as [string, string][],
+      "UTC",
+    ),
+    "Cannot tell the time zone of 9 people: ou_0, ou_1, ou_2, ou_3, ou_4 and 3 more (no time " +
+      "zone in the profile); ou_x (no such user (code 41012)). Their working hours were read in " +
+      "UTC; pass --timezone to choose one zone for everyone",
+  );
+});
+
+Deno.test("zoneFinding() takes only IANA names of sane length", () => {
+  assert.deepEqual(zoneFinding("Asia/Shanghai"), { zone: "Asia/Shanghai" });
+  assert.deepEqual(zoneFinding("utc"), { zone: "UTC" });
+  for (const value of [undefined, null, "", "Mars/Base", "+08:00", "A".repeat(65), 8, {}]) {
+    assert.ok("unknown" in zoneFinding(value), String(value));
+  }
+});
+
+Deno.test("find-time treats a profile it may not read, or of no one, as an unknown zone", async () => {
+  const warnings: string[] = [];
+  const denied = errorFromApiCode(
+    { code: 99991672, msg: "Access denied. One of the following scopes is required: [x:y:z]" },
+    { scopes: ["contact:user.base:readonly"], caller: { identity: "bot" } },
+  );
+  assert.ok(denied instanceof PermissionError);
+  const client = zonedClient({
+    ou_1: denied,
+    ou_2: errorFromApiCode({ code: 41012, msg: "user id invalid error" }),
+    ou_3: errorFromApiCode({ code: 41050, msg: "no user authority error" }),
+    ou_4: "Europe/Berlin",
+  });
+  const result = await findTime.run!(
+    inputOf(values({ attendees: "ou_1,ou_2,ou_3,ou_4" }), {
+      ctx: createTestContext({ now: NOW }),
+      identity: "bot",
+      warnings,
+    }),
+    client,
+  ) as FindTimeResult;
+  assert.deepEqual(result.zones, { ou_1: "UTC", ou_2: "UTC", ou_3: "UTC", ou_4: "Europe/Berlin" });
+  assert.ok(result.slots.length > 0);
+  assert.equal(warnings.length, 1);
+  assert.match(
+    warnings[0],
+    /ou_1 \(the profile may not be read \(code 99991672; it needs contact:user\.base:readonly\)\); ou_2 \(no such user \(code 41012\)\); ou_3 \(outside the contacts you may see \(code 41050\)\)/,
+  );
+});
+
+Deno.test("find-time fails when a profile lookup fails otherwise: 503, token, network", async () => {
+  for (
+    const failure of [
+      new ApiError("The service is unavailable: HTTP 503", {
+        httpStatus: 503,
+        code: ExitCode.Network,
+        type: "server_error",
+      }),
+      new AuthError("Access token invalid or expired (code 99991668)"),
+      new NetworkError("Cannot reach the service: connection reset"),
+    ]
+  ) {
+    const client = zonedClient({ ou_1: "Europe/London", ou_2: failure });
+    await assert.rejects(findTime.run!(input(), client), (e: unknown) => e === failure);
+  }
+});
+
+Deno.test("find-time --dry-run lists the profile lookups, and none with --timezone", () => {
+  const asBot = findTime.requests(input());
+  assert.deepEqual(asBot.map((r) => `${r.method} ${r.path}`), [
+    "GET /open-apis/contact/v3/users/ou_1",
+    "GET /open-apis/contact/v3/users/ou_2",
+    "POST /open-apis/calendar/v4/freebusy/list",
+    "POST /open-apis/calendar/v4/freebusy/list",
+  ]);
+  assert.deepEqual(asBot[0].scopes, ["contact:user.base:readonly"]);
+  const asUser = findTime.requests(input({}, "user"));
+  assert.deepEqual(asUser.slice(0, 4).map((r) => `${r.method} ${r.path}`), [
+    "GET /open-apis/authen/v1/user_info",
+    "GET /open-apis/contact/v3/users/{open_id}",
+    "GET /open-apis/contact/v3/users/ou_1",
+    "GET /open-apis/contact/v3/users/ou_2",
+  ]);
+  assert.deepEqual(asUser[1].query, {
+    user_id_type: "open_id",
+    department_id_type: "open_department_id",
+  });
+  assert.deepEqual(asUser[1].scopes, ["contact:user.basic_profile:readonly"]);
+  const known = findTime.requests(
+    inputOf(values(), {
+      ctx: createTestContext({ now: NOW }),
+      config: { users: { default: { open_id: "ou_me" } } } as Config,
+    }),
+  );
+  assert.equal(known[0].path, "/open-apis/contact/v3/users/ou_me");
+  const oneZone = findTime.requests(input({ timezone: "UTC", create: true }, "user"));
+  assert.ok(!oneZone.some((r) => r.path.includes("/contact/")));
+});
+
+Deno.test("find-time checks each attendee as an id: no format characters, no huge ids", () => {
+  for (const attendees of ["ou_1,\u202eou_2", `ou_${"1".repeat(200)}`]) {
+    assert.throws(
+      () => searchOf(input({ attendees })),
+      (e: unknown) => e instanceof ValidationError && e.param === "--attendees",
+    );
+  }
 });
