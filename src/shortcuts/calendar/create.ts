@@ -9,6 +9,7 @@ import { ApiError, HarkError, ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import type { Column } from "../../output/mod.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
+import { MAX_ID_LENGTH } from "../contact/ids.ts";
 import { type TimeInput, toLarkEventTimes } from "../../time/mod.ts";
 import { CALENDAR_ID_PARAM, checkCalendarId, TIMEZONE_PARAM } from "./agenda.ts";
 import { EVENT_CREATE, EVENT_DELETE, EVENT_UPDATE, eventPath, eventsPath } from "./_event_api.ts";
@@ -51,7 +52,10 @@ export interface CreatedEvent {
 export function parseAttendees(text: string | undefined): string[] {
   if (text === undefined) return [];
   const ids = [...new Set(text.split(",").map((s) => s.trim()).filter((s) => s !== ""))];
-  if (ids.length === 0 || ids.some((id) => /[\s\p{Cc}]/u.test(id))) {
+  // No white space, control or invisible format character (bidi controls would disguise an
+  // id), and no id longer than Lark's.
+  const bad = (id: string) => /[\s\p{Cc}\p{Cf}]/u.test(id) || id.length > MAX_ID_LENGTH;
+  if (ids.length === 0 || ids.some(bad)) {
     throw new ValidationError(`Invalid value ${JSON.stringify(text)} for --attendees`, {
       param: "--attendees",
       suggestion: "Give comma-separated open ids, such as ou_1,ou_2",

@@ -20,6 +20,13 @@ Deno.test("parseAttendees() splits on commas and rejects an empty list", () => {
     () => parseAttendees(" , "),
     (e: unknown) => e instanceof ValidationError && e.param === "--attendees",
   );
+  // A bidi control or zero-width space would disguise an id; Lark's ids are short.
+  for (const bad of ["ou_1\u202e2", "ou_\u200b1", `ou_${"x".repeat(200)}`]) {
+    assert.throws(
+      () => parseAttendees(bad),
+      (e: unknown) => e instanceof ValidationError && e.param === "--attendees",
+    );
+  }
 });
 
 Deno.test("create previews the event and the attendee call with an {event_id} placeholder", () => {

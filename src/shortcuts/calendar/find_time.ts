@@ -38,7 +38,7 @@ import {
   type ShortcutInput,
 } from "../definition.ts";
 import { MAX_WORKERS, runPool } from "../run_pool.ts";
-import { getUser, getUserRequest } from "../contact/get_user.ts";
+import { getUser, userRequest } from "../contact/get_user.ts";
 import { checkId, quoted, USER_ID } from "../contact/ids.ts";
 import {
   addDays,
@@ -302,9 +302,7 @@ const NAMED_MAX = 5;
  * @param person an open id, or the preview's placeholder of the signed-in user
  */
 export function profileRequest(input: ShortcutInput, person: string): ApiRequest {
-  if (person !== SIGNED_IN_USER) return getUserRequest({ ...input, values: { "user-id": person } });
-  const request = getUserRequest({ ...input, values: { "user-id": "ou_" } });
-  return { ...request, path: request.path.replace(/ou_$/, "{open_id}") };
+  return userRequest(person === SIGNED_IN_USER ? "{open_id}" : person, input.identity);
 }
 
 /** What a profile said of a person's zone: the zone, or why it is unknown. */

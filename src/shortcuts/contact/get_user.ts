@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { Identity } from "../../auth/identity.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import type { Column } from "../../output/mod.ts";
 import { formatRfc3339InZone } from "../../time/mod.ts";
@@ -40,12 +41,26 @@ export interface UserProfile {
  * @param input the shortcut input
  */
 export function getUserRequest(input: ShortcutInput): ApiRequest {
-  const id = idParam(input, "user-id", USER_ID)!;
+  return userRequest(idParam(input, "user-id", USER_ID)!, input.identity);
+}
+
+/**
+ * The profile request of one person (`GET /open-apis/contact/v3/users/{user_id}`), the id's kind
+ * told by its prefix.
+ *
+ * @param id a checked user id, or a `{placeholder}` for a preview
+ * @param identity who asks (the scopes differ)
+ */
+export function userRequest(id: string, identity: Identity): ApiRequest {
+  const path = /^\{\w+\}$/.test(id) ? id : encodeURIComponent(id);
   return {
     method: "GET",
-    path: `/open-apis/contact/v3/users/${encodeURIComponent(id)}`,
-    query: { user_id_type: userIdTypeOf(id), department_id_type: "open_department_id" },
-    scopes: [...SCOPES[input.identity]],
+    path: `/open-apis/contact/v3/users/${path}`,
+    query: {
+      user_id_type: userIdTypeOf(id.startsWith("{") ? "ou_" : id),
+      department_id_type: "open_department_id",
+    },
+    scopes: [...SCOPES[identity]],
   };
 }
 
