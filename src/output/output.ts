@@ -41,6 +41,11 @@ export interface Column<T = Record<string, unknown>> {
    * footer on stderr says so. Default 0; among equal priorities the rightmost goes first.
    */
   priority?: number;
+  /**
+   * The narrowest a `"text"` column is cut to before less useful columns are hidden (default
+   * 10): the main text of a listing (a message) is worth more than 10 characters.
+   */
+  minWidth?: number;
 }
 
 /** The width assumed for a terminal that reports none (or 0) and no sane `COLUMNS`. */
@@ -237,7 +242,12 @@ function tabulate<T>(
       value: key,
     }));
   return {
-    specs: cols.map(({ header, kind, priority }) => ({ header, kind, priority })),
+    specs: cols.map(({ header, kind, priority, minWidth }) => ({
+      header,
+      kind,
+      priority,
+      minWidth,
+    })),
     rows: data.map((row) =>
       cols.map((c) =>
         cell(

@@ -25,6 +25,8 @@ export interface TableColumn {
    * highest first, and the rest hidden. Default 0; among equal priorities the leftmost is kept.
    */
   priority?: number;
+  /** The narrowest free text is cut to before columns are hidden; default 10. */
+  minWidth?: number;
 }
 
 /** Options of {@link renderTable}. */
@@ -44,7 +46,10 @@ export interface RenderedTable {
 }
 
 const GAP = "  ";
-/** Free text is not cut narrower than this (or its own width) before columns are hidden. */
+/**
+ * Free text is not cut narrower than this (or its own width, or the column's `minWidth`) before
+ * columns are hidden.
+ */
 const MIN_TEXT_WIDTH = 10;
 
 /**
@@ -86,10 +91,14 @@ export function renderTable(
     const maxWidth = options.maxWidth;
     const minimum = specs.map((c, i) =>
       (c.kind ?? "text") === "text"
-        ? Math.min(natural[i], Math.max(MIN_TEXT_WIDTH, textWidth(headers[i])))
+        ? Math.min(natural[i], Math.max(c.minWidth ?? MIN_TEXT_WIDTH, textWidth(headers[i])))
         : natural[i]
     );
-    if (tableWidth(natural) > maxWidth) shown = keepByPriority(specs, minimum, maxWidth);
+    if (tableWidth(natural) > maxWidth) {
+      // A column with nothing in it is the first to go.
+      const empty = specs.map((_, i) => clean.length > 0 && clean.every((row) => row[i] === ""));
+      shown = keepByPriority(specs, minimum, maxWidth, empty);
+    }
     cutText(
       shown.map((i) => widths[i]),
       shown.map((i) => minimum[i]),
@@ -119,13 +128,24 @@ function tableWidth(widths: number[]): number {
   return widths.reduce((a, b) => a + b, 0) + GAP.length * Math.max(0, widths.length - 1);
 }
 
-/** Indexes of the columns kept, in table order: by priority while their minimums fit. */
-function keepByPriority(specs: TableColumn[], minimum: number[], maxWidth: number): number[] {
+/**
+ * Indexes of the columns kept, in table order: by priority while their minimums fit; a column
+ * with nothing in it is not kept (unless nothing else is).
+ */
+function keepByPriority(
+  specs: TableColumn[],
+  minimum: number[],
+  maxWidth: number,
+  empty: boolean[],
+): number[] {
   const byPriority = specs
     .map((c, i) => ({ i, priority: c.priority ?? 0 }))
-    .sort((a, b) => b.priority - a.priority || a.i - b.i);
+    .sort((a, b) =>
+      Number(empty[a.i]) - Number(empty[b.i]) || b.priority - a.priority || a.i - b.i
+    );
   const kept: number[] = [];
   for (const { i } of byPriority) {
+    if (empty[i] && kept.length > 0) continue;
     const withIt = [...kept, i].map((k) => minimum[k]);
     if (kept.length === 0 || tableWidth(withIt) <= maxWidth) kept.push(i);
   }

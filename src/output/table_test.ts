@@ -93,6 +93,45 @@ Deno.test("renderTable() never cuts ids or times, even when one column alone is 
   assert.equal(text, "OPEN ID\nou_fd020f5b1c3c4a8e9f0a1b2c3d4e5f60\n");
 });
 
+Deno.test("renderTable() keeps a column's minWidth of text before less useful columns", () => {
+  const message = "Deploy finished on staging, smoke tests green, rolling out to production now";
+  const columns = [
+    { header: "TIME", kind: "time" as const, priority: 6 },
+    { header: "SENDER", priority: 4 },
+    { header: "TEXT", priority: 5, minWidth: 30 },
+    { header: "MESSAGE ID", kind: "id" as const, priority: 3 },
+  ];
+  const rows = [["2026-11-23 09:30", "Grace Zhang", message, `om_${"a".repeat(32)}`]];
+  const { text, hidden } = renderTable(columns, rows, { maxWidth: 80 });
+  assertFits(text, 80);
+  assert.deepEqual(hidden, ["MESSAGE ID"]);
+  assert.ok(lines(text)[1].includes(message.slice(0, 40)), lines(text)[1]);
+  // Without it, the message was cut to 10 columns to keep the id.
+  const { hidden: before } = renderTable(
+    columns.map(({ minWidth: _, ...c }) => c),
+    rows,
+    { maxWidth: 80 },
+  );
+  assert.deepEqual(before, []);
+});
+
+Deno.test("renderTable() hides an empty column before a more useful one", () => {
+  const { text, hidden } = renderTable(
+    [
+      { header: "EVENT ID", kind: "id", priority: 5 },
+      { header: "SUMMARY", priority: 3 },
+      { header: "START", kind: "time", priority: 4 },
+      { header: "END", kind: "time", priority: 2 },
+      { header: "ATTENDEES", priority: 1 },
+    ],
+    [[`${"e".repeat(36)}_0`, "Quarterly planning", "2026-11-23 09:00", "2026-11-23 10:00", ""]],
+    { maxWidth: 80 },
+  );
+  // END does not fit; the empty ATTENDEES column, which would, says nothing.
+  assert.deepEqual(hidden, ["END", "ATTENDEES"]);
+  assert.match(lines(text)[0], /^EVENT ID +SUMMARY +START$/);
+});
+
 Deno.test("renderTable() hides the rightmost of equal priorities first", () => {
   const { text, hidden } = renderTable(["A", "B", "C"], [[
     "a".repeat(30),

@@ -153,7 +153,8 @@ export function messageColumns(input: ShortcutInput): Column<Record<string, unkn
   return [
     { header: "TIME", kind: "time", priority: 6, value: (row) => localTime(row, input) },
     { header: "SENDER", value: senderLabel, priority: 4 },
-    { header: "TEXT", value: "text", priority: 5 },
+    // The message is what a person reads: at 80 columns it keeps 30 and the ids go first.
+    { header: "TEXT", value: "text", priority: 5, minWidth: 30 },
     { header: "MESSAGE ID", value: "message_id", kind: "id", priority: 3 },
     { header: "TYPE", value: "msg_type", priority: 1 },
     { header: "THREAD ID", value: "thread_id", kind: "id", priority: 2 },
