@@ -41,7 +41,14 @@ async function world(disabled: string[] = []): Promise<World> {
   await Deno.writeTextFile(
     home.configPath,
     JSON.stringify({
-      apps: { default: { app_id: sb.appId, app_secret: "@env:HARK_TEST_APP_SECRET" } },
+      apps: {
+        default: {
+          app_id: sb.appId,
+          app_secret: "@env:HARK_TEST_APP_SECRET",
+          // The config's secret goes only to the profile's own service.
+          base_url: sb.baseUrl,
+        },
+      },
     }),
   );
   const tokens = new Map<string, string>();
