@@ -11,7 +11,7 @@
  */
 
 import { ValidationError } from "../../errors/mod.ts";
-import type { ApiRequest } from "../../http/request.ts";
+import { type ApiRequest, isDotSegment } from "../../http/request.ts";
 import type { ApiCaller, ParamSpec, ShortcutInput } from "../definition.ts";
 import { followPages } from "../paging.ts";
 import type { LarkEvent } from "./_event_json.ts";
@@ -61,15 +61,18 @@ export function eventPath(calendarId: string, eventId: string): string {
 export const MAX_EVENT_ID_LENGTH = 256;
 
 /**
- * Checks `--event-id`: not blank, not longer than {@link MAX_EVENT_ID_LENGTH}, no spaces or
- * control characters.
+ * Checks `--event-id`: not blank, not `.` or `..` (URL parsing would drop it: `DELETE
+ * …/events/..` would address the calendar itself), not longer than {@link MAX_EVENT_ID_LENGTH},
+ * no spaces or control characters.
  *
  * @param input the shortcut input
  * @throws {ValidationError} naming `--event-id`
  */
 export function checkEventId(input: ShortcutInput): string {
   const id = input.values["event-id"] as string;
-  if (id.trim() === "" || id.length > MAX_EVENT_ID_LENGTH || /[\s\p{Cc}\p{Cf}]/u.test(id)) {
+  const wrong = id.trim() === "" || isDotSegment(id) || id.length > MAX_EVENT_ID_LENGTH ||
+    /[\s\p{Cc}\p{Cf}]/u.test(id);
+  if (wrong) {
     const shown = id.length > 60 ? `${id.slice(0, 60)}…` : id;
     throw new ValidationError(`Invalid value ${JSON.stringify(shown)} for --event-id`, {
       param: "--event-id",

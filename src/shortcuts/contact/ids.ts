@@ -1,12 +1,14 @@
 /**
  * Lark's ids as people type them on the command line: which kind a user id is (`ou_` open id,
  * `on_` union id, anything else a tenant user id), and the checks every id flag shares, so a
- * blank id, a stray space or a control character fails before any request with the flag named.
+ * blank id, `.` or `..`, a stray space or a control character fails before any request with the
+ * flag named.
  *
  * @module
  */
 
 import { ValidationError } from "../../errors/mod.ts";
+import { isDotSegment } from "../../http/request.ts";
 import type { ShortcutInput } from "../definition.ts";
 
 /** The `user_id_type` values Lark accepts. */
@@ -77,13 +79,14 @@ export function quoted(value: string): string {
  * @param flag the flag, for messages: `--chat-id`
  * @param kind what it should be
  * @returns the id, trimmed
- * @throws {ValidationError} naming the flag for a blank id, one holding white space or control
- *   characters, or one without the kind's prefix
+ * @throws {ValidationError} naming the flag for a blank id, `.` or `..` (URL parsing would drop
+ *   it from the path: the request would reach another resource), one holding white space or
+ *   control characters, or one without the kind's prefix
  */
 export function checkId(value: string, flag: string, kind: IdKind): string {
   const id = value.trim();
   const prefixes = kind.prefixes ?? [];
-  const wrong = id === "" || id.length > MAX_ID_LENGTH || NOT_IN_IDS.test(id) ||
+  const wrong = id === "" || isDotSegment(id) || id.length > MAX_ID_LENGTH || NOT_IN_IDS.test(id) ||
     (prefixes.length > 0 && !prefixes.some((p) => id.startsWith(p) && id.length > p.length));
   if (wrong) {
     const expected = prefixes.length > 0
