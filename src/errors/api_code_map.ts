@@ -8,7 +8,13 @@
  */
 
 import { ExitCode } from "./exit_code.ts";
-import { ApiError, AuthError, type HarkError, PermissionError } from "./hark_error.ts";
+import {
+  ApiError,
+  AuthError,
+  type HarkError,
+  loginCommand,
+  PermissionError,
+} from "./hark_error.ts";
 
 /** How the HTTP layer treats an API code. */
 export type ApiCodeClass = "token_invalid" | "permission" | "rate_limit" | "server";
@@ -77,20 +83,40 @@ export interface ApiErrorContext {
 }
 
 /**
+ * Lark's scope syntax: two or three colon-separated parts of letters, digits, `_`, `.` and `-`
+ * (`calendar:calendar.event:read`, `im:message`), at most {@link MAX_SCOPE_LENGTH} characters.
+ */
+const SCOPE = /^[\w.-]+(:[\w.-]+){1,2}$/;
+/** The longest scope name taken from an answer (Lark's are under 60 characters). */
+export const MAX_SCOPE_LENGTH = 128;
+
+/**
+ * Whether `text` has the shape of a Lark scope name ({@link SCOPE}). A scope the service names
+ * ends up in a recovery command that people and agents run: anything else is dropped.
+ *
+ * @param text a candidate scope
+ */
+export function isScopeName(text: unknown): text is string {
+  return typeof text === "string" && text.length <= MAX_SCOPE_LENGTH && SCOPE.test(text);
+}
+
+/**
  * Reads the scopes of a permission error from `error.permission_violations[].subject`, else from
  * a bracketed list in the message (`... one of these privileges: [a, b]`). Lark lists
- * alternatives: any one of them grants access.
+ * alternatives: any one of them grants access. Only names with the shape of a scope are kept
+ * ({@link isScopeName}): the service's text is not trusted to be one.
  *
  * @param body the service's answer
  */
 export function neededScopes(body: ApiErrorBody): string[] {
-  const fromViolations = (body.error?.permission_violations ?? [])
-    .map((v) => v.subject)
-    .filter((s): s is string => typeof s === "string" && s.length > 0);
+  const violations = Array.isArray(body.error?.permission_violations)
+    ? body.error.permission_violations
+    : [];
+  const fromViolations = violations.map((v) => v?.subject).filter(isScopeName);
   if (fromViolations.length > 0) return [...new Set(fromViolations)];
-  const match = /\[([^\]]+)\]/.exec(body.msg ?? "");
+  const match = /\[([^\]]+)\]/.exec(typeof body.msg === "string" ? body.msg : "");
   if (!match) return [];
-  return match[1].split(/[,\s]+/).filter((s) => /^[\w.-]+(:[\w.-]+){1,2}$/.test(s));
+  return [...new Set(match[1].split(/[,\s]+/).filter(isScopeName))];
 }
 
 /**
@@ -163,12 +189,7 @@ export function permissionError(facts: PermissionFacts, context: ApiErrorContext
   const scope = recommendedScope(facts.alternatives, declared);
   // Without alternatives from the service, the call's declared scopes are all needed.
   const scopes = scope !== undefined ? [scope] : [...declared];
-  const profileFlag = caller?.profile && caller.profile !== "default"
-    ? ` --profile ${caller.profile}`
-    : "";
-  const login = scopes.length > 0
-    ? `hark auth login${profileFlag} ${scopes.map((s) => `--scope ${s}`).join(" ")}`
-    : `hark auth login${profileFlag}`;
+  const login = loginCommand(scopes, caller?.profile);
   const quoted = scopes.map((s) => `"${s}"`).join(", ");
   const choice = facts.alternatives.length > 1
     ? ` (any one of ${facts.alternatives.map((s) => `"${s}"`).join(", ")} would do)`

@@ -8,6 +8,7 @@
  */
 
 import { ExitCode } from "./exit_code.ts";
+import { shellCommand } from "./shell_quote.ts";
 
 /** What the user can do about an error. */
 export interface Recovery {
@@ -184,9 +185,7 @@ export class PermissionError extends HarkError {
           scopes.length > 0
             ? `Sign in again granting ${scopes.map((s) => `"${s}"`).join(", ")}`
             : "Ask an administrator to grant the app the permission, then sign in again",
-          scopes.length > 0
-            ? `hark auth login ${scopes.map((s) => `--scope ${s}`).join(" ")}`
-            : "hark auth login",
+          loginCommand(scopes),
         ),
         ...(options.url ? { url: options.url } : {}),
       },
@@ -198,6 +197,25 @@ export class PermissionError extends HarkError {
     this.alternatives = options.alternatives ?? [];
     this.apiCode = options.apiCode;
   }
+}
+
+/**
+ * The sign-in command that grants `scopes`, each value quoted for a shell:
+ * `hark auth login [--profile <p>] --scope <s>…`.
+ *
+ * @param scopes the scopes to ask for
+ * @param profile the profile, named when it is not `default`
+ * @example
+ * ```ts
+ * loginCommand(["calendar:calendar.event:read"], "work");
+ * // "hark auth login --profile work --scope calendar:calendar.event:read"
+ * ```
+ */
+export function loginCommand(scopes: readonly string[] = [], profile?: string): string {
+  const words = ["hark", "auth", "login"];
+  if (profile !== undefined && profile !== "default") words.push("--profile", profile);
+  for (const scope of scopes) words.push("--scope", scope);
+  return shellCommand(words);
 }
 
 /** The service answered with an error; exit 1 unless the API code map says otherwise. */

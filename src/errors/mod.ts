@@ -12,6 +12,7 @@ export {
   HarkError,
   type HarkErrorOptions,
   InternalError,
+  loginCommand,
   NetworkError,
   PendingError,
   PermissionError,
@@ -28,6 +29,7 @@ export {
   classifyApiCode,
   consoleUrl,
   errorFromApiCode,
+  isScopeName,
   logIdNote,
   neededScopes,
   permissionError,
@@ -41,3 +43,4 @@ export {
   type FallbackCommands,
   toEnvelope,
 } from "./envelope.ts";
+export { shellCommand, shellQuote } from "./shell_quote.ts";

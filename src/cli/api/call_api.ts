@@ -8,7 +8,7 @@
 import type { Context } from "../../context.ts";
 import { parseScopes } from "../../auth/scopes.ts";
 import { HarkError, ValidationError } from "../../errors/mod.ts";
-import { shellQuote } from "../../shortcuts/retry_advice.ts";
+import { shellQuote } from "../../errors/shell_quote.ts";
 import { readJson } from "../../json/read_json.ts";
 import {
   type ApiRequest,
