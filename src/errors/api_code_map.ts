@@ -150,6 +150,31 @@ export function consoleUrl(caller: CallerFacts | undefined, scope: string | unde
 }
 
 /**
+ * The most characters of the service's own text (`msg`, `error_description`) that an error
+ * message holds, in text and in the JSON envelope alike; the rest is counted, not shown.
+ */
+export const MAX_SERVICE_MSG = 1000;
+
+/**
+ * The service's own text as an error message quotes it: cut after {@link MAX_SERVICE_MSG}
+ * characters, with `… (N more characters)` (never inside a surrogate pair); `undefined` for
+ * anything but a non-empty string.
+ *
+ * @param msg the service's `msg`, or any text of its answer
+ * @example
+ * ```ts
+ * serviceMsg("x".repeat(1005)); // "xxx…x… (5 more characters)", 1000 x's shown
+ * ```
+ */
+export function serviceMsg(msg: unknown): string | undefined {
+  if (typeof msg !== "string" || msg === "") return undefined;
+  if (msg.length <= MAX_SERVICE_MSG) return msg;
+  const high = msg.charCodeAt(MAX_SERVICE_MSG - 1);
+  const cut = high >= 0xd800 && high <= 0xdbff ? MAX_SERVICE_MSG - 1 : MAX_SERVICE_MSG;
+  return `${msg.slice(0, cut)}… (${msg.length - cut} more characters)`;
+}
+
+/**
  * ` (log id …)` for a message, or nothing when the answer had none.
  *
  * @param requestId the answer's log id
@@ -194,7 +219,8 @@ export function permissionError(facts: PermissionFacts, context: ApiErrorContext
   const choice = facts.alternatives.length > 1
     ? ` (any one of ${facts.alternatives.map((s) => `"${s}"`).join(", ")} would do)`
     : "";
-  const message = `${facts.what}${facts.msg ? `: ${facts.msg}` : ""}${logIdNote(requestId)}`;
+  const msg = serviceMsg(facts.msg);
+  const message = `${facts.what}${msg ? `: ${msg}` : ""}${logIdNote(requestId)}`;
   const common = {
     code: facts.code,
     apiCode: facts.apiCode,
@@ -239,7 +265,8 @@ export function permissionError(facts: PermissionFacts, context: ApiErrorContext
 export function errorFromApiCode(body: ApiErrorBody, context: ApiErrorContext = {}): HarkError {
   const requestId = context.requestId ?? body.error?.log_id;
   const common = { apiCode: body.code, httpStatus: context.httpStatus, requestId };
-  const detail = (body.msg ? `: ${body.msg}` : "") + logIdNote(requestId);
+  const msg = serviceMsg(body.msg);
+  const detail = (msg ? `: ${msg}` : "") + logIdNote(requestId);
   const withLogId = { ...context, requestId };
   switch (body.code) {
     case 230001:

@@ -5,8 +5,10 @@ import {
   classifyApiCode,
   consoleUrl,
   errorFromApiCode,
+  MAX_SERVICE_MSG,
   neededScopes,
   PermissionError,
+  serviceMsg,
   toEnvelope,
 } from "./mod.ts";
 
@@ -354,4 +356,27 @@ Deno.test("recovery commands quote every value: the profile and the caller's own
     new PermissionError("denied", { scopes: ["x:y", "$(id)"] }).recovery.command,
     "hark auth login --scope x:y --scope '$(id)'",
   );
+});
+
+Deno.test("the service's msg is cut to MAX_SERVICE_MSG characters, the rest counted", () => {
+  assert.equal(serviceMsg("short"), "short");
+  assert.equal(serviceMsg(""), undefined);
+  assert.equal(serviceMsg({ not: "text" }), undefined);
+  assert.equal(serviceMsg("x".repeat(MAX_SERVICE_MSG)), "x".repeat(MAX_SERVICE_MSG));
+  assert.equal(
+    serviceMsg("x".repeat(MAX_SERVICE_MSG + 5)),
+    `${"x".repeat(MAX_SERVICE_MSG)}… (5 more characters)`,
+  );
+  // Never inside a surrogate pair.
+  const emoji = `${"x".repeat(MAX_SERVICE_MSG - 1)}😀tail`;
+  assert.equal(serviceMsg(emoji), `${"x".repeat(MAX_SERVICE_MSG - 1)}… (6 more characters)`);
+
+  const huge = "y".repeat(5_000_000);
+  for (const code of [1234, 230001, 99991679, 99991663, 99991400, 500000]) {
+    const error = errorFromApiCode({ code, msg: huge }, { requestId: "log-1" });
+    assert.ok(error.message.length < MAX_SERVICE_MSG + 200, `${code}: ${error.message.length}`);
+    assert.match(error.message, /… \(4999000 more characters\) \(log id log-1\)$/, String(code));
+    const envelope = JSON.stringify(toEnvelope(error));
+    assert.ok(envelope.length < MAX_SERVICE_MSG + 600, String(code));
+  }
 });

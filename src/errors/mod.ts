@@ -31,10 +31,12 @@ export {
   errorFromApiCode,
   isScopeName,
   logIdNote,
+  MAX_SERVICE_MSG,
   neededScopes,
   permissionError,
   type PermissionFacts,
   recommendedScope,
+  serviceMsg,
   USER_SCOPE_NOT_GRANTED,
 } from "./api_code_map.ts";
 export {
