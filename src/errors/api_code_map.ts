@@ -16,6 +16,12 @@ import {
   PermissionError,
 } from "./hark_error.ts";
 
+/**
+ * SPEC's meaning of 230001, which starts its message. Lark's IM service uses the code for an
+ * invalid parameter: the IM shortcuts put that meaning in its place.
+ */
+export const SPEC_230001_MEANING = "Token invalid or expired";
+
 /** How the HTTP layer treats an API code. */
 export type ApiCodeClass = "token_invalid" | "permission" | "rate_limit" | "server";
 
@@ -270,8 +276,9 @@ export function errorFromApiCode(body: ApiErrorBody, context: ApiErrorContext = 
   const withLogId = { ...context, requestId };
   switch (body.code) {
     case 230001:
-      return new AuthError(`Token invalid or expired (code 230001)${detail}`, {
+      return new AuthError(`${SPEC_230001_MEANING} (code 230001)${detail}`, {
         requestId,
+        apiCode: body.code,
         code: ExitCode.Validation,
         suggestion: "Sign in again",
         command: "hark auth login",
@@ -315,6 +322,7 @@ export function errorFromApiCode(body: ApiErrorBody, context: ApiErrorContext = 
     case "token_invalid":
       return new AuthError(`Access token invalid or expired (code ${body.code})${detail}`, {
         requestId,
+        apiCode: body.code,
       });
     case "permission":
       return permissionError({

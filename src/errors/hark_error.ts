@@ -130,11 +130,18 @@ export class ValidationError extends HarkError {
 
 /** The token is missing, invalid or expired; exit 3. */
 export class AuthError extends HarkError {
+  /** The service's error code, when the error came from an answer (230001, 99991663, …). */
+  readonly apiCode: number | undefined;
+
   /**
    * @param message what is wrong with the credentials
-   * @param options `code` overrides the exit code (the API code map uses 2)
+   * @param options `code` overrides the exit code (the API code map uses 2); `apiCode` is the
+   *   service's code
    */
-  constructor(message: string, options: HarkErrorOptions & { code?: number; type?: string } = {}) {
+  constructor(
+    message: string,
+    options: HarkErrorOptions & { code?: number; type?: string; apiCode?: number } = {},
+  ) {
     super(
       options.code ?? ExitCode.Auth,
       options.type ?? "auth",
@@ -144,6 +151,7 @@ export class AuthError extends HarkError {
       options.requestId,
     );
     this.name = "AuthError";
+    this.apiCode = options.apiCode;
   }
 }
 

@@ -37,6 +37,7 @@ export {
   type PermissionFacts,
   recommendedScope,
   serviceMsg,
+  SPEC_230001_MEANING,
   USER_SCOPE_NOT_GRANTED,
 } from "./api_code_map.ts";
 export {

@@ -40,6 +40,8 @@ export interface IdKind {
   prefixes?: readonly string[];
   /** How to find one, as a command: `hark im +chats`. */
   find?: string;
+  /** The shape it must have, beyond the prefix. */
+  pattern?: RegExp;
 }
 
 /** A chat id: `oc_…`. */
@@ -54,6 +56,15 @@ export const MESSAGE_ID: IdKind = {
 export const USER_ID: IdKind = {
   noun: "user id (ou_…, on_… or a user id)",
   find: "hark contact +search-user --query <name>",
+};
+
+/**
+ * An email address: a plausible one (`name@domain.tld`: one `@`, a dot in the domain, no empty
+ * label), so a typo fails here rather than as the service's "invalid receive_id".
+ */
+export const EMAIL: IdKind = {
+  noun: "email address (name@example.com)",
+  pattern: /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/,
 };
 
 // White space, control characters and invisible format characters (bidi controls, zero-width
@@ -81,17 +92,19 @@ export function quoted(value: string): string {
  * @returns the id, trimmed
  * @throws {ValidationError} naming the flag for a blank id, `.` or `..` (URL parsing would drop
  *   it from the path: the request would reach another resource), one holding white space or
- *   control characters, or one without the kind's prefix
+ *   control characters, or one without the kind's prefix or shape
  */
 export function checkId(value: string, flag: string, kind: IdKind): string {
   const id = value.trim();
   const prefixes = kind.prefixes ?? [];
   const wrong = id === "" || isDotSegment(id) || id.length > MAX_ID_LENGTH || NOT_IN_IDS.test(id) ||
-    (prefixes.length > 0 && !prefixes.some((p) => id.startsWith(p) && id.length > p.length));
+    (prefixes.length > 0 && !prefixes.some((p) => id.startsWith(p) && id.length > p.length)) ||
+    (kind.pattern !== undefined && !kind.pattern.test(id));
   if (wrong) {
+    const article = /^[aeiou]/.test(kind.noun) ? "an" : "a";
     const expected = prefixes.length > 0
-      ? `a ${kind.noun} (${prefixes.map((p) => `${p}…`).join(" or ")})`
-      : `a ${kind.noun}`;
+      ? `${article} ${kind.noun} (${prefixes.map((p) => `${p}…`).join(" or ")})`
+      : `${article} ${kind.noun}`;
     throw new ValidationError(`Invalid value ${quoted(value)} for ${flag}: expected ${expected}`, {
       param: flag,
       suggestion: kind.find ? `Find one with: ${kind.find}` : undefined,
