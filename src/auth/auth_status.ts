@@ -7,7 +7,13 @@
 
 import type { Context } from "../context.ts";
 import type { Config } from "../config/mod.ts";
-import { AuthError, HarkError, PermissionError, ValidationError } from "../errors/mod.ts";
+import {
+  AuthError,
+  HarkError,
+  loginCommand,
+  PermissionError,
+  ValidationError,
+} from "../errors/mod.ts";
 import {
   type Account,
   type Credential,
@@ -253,14 +259,13 @@ export function checkScopes(status: AuthStatus, requested: string[]): ScopeCheck
   }
   const missing = requested.filter((s) => !scopeGranted(status.scopes!, s));
   if (missing.length > 0) {
-    const flag = status.profile === "default" ? "" : ` --profile ${status.profile}`;
     throw new PermissionError(
       `Profile "${status.profile}" lacks ${missing.length === 1 ? "the scope" : "the scopes"} ${
         missing.map((s) => `"${s}"`).join(", ")
       }`,
       {
         scopes: missing,
-        command: `hark auth login${flag} ${missing.map((s) => `--scope ${s}`).join(" ")}`,
+        command: loginCommand(missing, status.profile),
       },
     );
   }

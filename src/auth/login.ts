@@ -116,7 +116,7 @@ export async function startDeviceAuthorization(
   scopes: string[],
 ): Promise<DeviceAuthorization> {
   const service = serviceOf(ctx, target);
-  const credentials = await resolveAppCredentials(ctx, target.config, target.profile);
+  const credentials = await resolveAppCredentials(ctx, target.config, target.profile, service);
   const { deviceAuthorizationUrl } = endpointsOf(service, appOf(target.config, target.profile));
   return await requestDeviceAuthorization(ctx, deviceAuthorizationUrl, credentials, scopes);
 }
@@ -259,7 +259,7 @@ export async function completeLogin(
 ): Promise<LoginResult> {
   const { config, profile, configPath } = target;
   const service = serviceOf(ctx, target);
-  const credentials = await resolveAppCredentials(ctx, config, profile);
+  const credentials = await resolveAppCredentials(ctx, config, profile, service);
   const endpoints = endpointsOf(service, appOf(config, profile));
   const grant = await pollDeviceToken(ctx, {
     poll: () =>

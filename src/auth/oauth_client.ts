@@ -20,6 +20,7 @@ import {
   errorFromApiCode,
   type HarkError,
   logIdNote,
+  serviceMsg,
   ValidationError,
 } from "../errors/mod.ts";
 import { judgeFailure } from "../http/failure_error.ts";
@@ -402,7 +403,7 @@ function firstText(
   ...keys: string[]
 ): string | undefined {
   const key = keys.find((k) => typeof body?.[k] === "string");
-  return key === undefined ? undefined : body![key] as string;
+  return key === undefined ? undefined : serviceMsg(body![key]);
 }
 
 function numberOf(value: unknown): number | undefined {
@@ -483,9 +484,8 @@ export async function fetchTenantToken(
     return { token: body.tenant_access_token, expiresAt: ctx.now() + expire * 1000 };
   }
   const code = typeof body?.code === "number" ? body.code : undefined;
-  const detail = `${typeof body?.msg === "string" ? `: ${body.msg}` : ""}${
-    logIdNote(answer.requestId)
-  }`;
+  const msg = serviceMsg(body?.msg);
+  const detail = `${msg ? `: ${msg}` : ""}${logIdNote(answer.requestId)}`;
   const facts = { httpStatus: answer.status, apiCode: code, requestId: answer.requestId };
   if (answer.status === 429 || code === RATE_LIMITED) {
     throw new ApiError(`Cannot get a tenant token: rate limited (HTTP ${answer.status})${detail}`, {

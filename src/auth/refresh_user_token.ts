@@ -133,7 +133,7 @@ async function refreshLocked(
     if (record.origin !== undefined && record.origin !== service.origin) {
       throw signedInElsewhere(profile, record.origin, service);
     }
-    const credentials = await resolveAppCredentials(ctx, config, profile);
+    const credentials = await resolveAppCredentials(ctx, config, profile, service);
     const { tokenUrl } = endpointsOf(service, appOf(config, profile));
     const call = () =>
       callTokenEndpoint(ctx, tokenUrl, credentials, {

@@ -61,7 +61,7 @@ export async function getTenantToken(
 ): Promise<CachedTenantToken> {
   const { config, profile, rejected } = options;
   const service = serviceOf(ctx, options);
-  const credentials = await resolveAppCredentials(ctx, config, profile);
+  const credentials = await resolveAppCredentials(ctx, config, profile, service);
   let cache = memory.get(ctx);
   if (!cache) memory.set(ctx, cache = new Map());
   const usable = (t: CachedTenantToken | undefined) =>

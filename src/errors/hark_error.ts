@@ -8,6 +8,7 @@
  */
 
 import { ExitCode } from "./exit_code.ts";
+import { shellCommand } from "./shell_quote.ts";
 
 /** What the user can do about an error. */
 export interface Recovery {
@@ -129,11 +130,18 @@ export class ValidationError extends HarkError {
 
 /** The token is missing, invalid or expired; exit 3. */
 export class AuthError extends HarkError {
+  /** The service's error code, when the error came from an answer (230001, 99991663, …). */
+  readonly apiCode: number | undefined;
+
   /**
    * @param message what is wrong with the credentials
-   * @param options `code` overrides the exit code (the API code map uses 2)
+   * @param options `code` overrides the exit code (the API code map uses 2); `apiCode` is the
+   *   service's code
    */
-  constructor(message: string, options: HarkErrorOptions & { code?: number; type?: string } = {}) {
+  constructor(
+    message: string,
+    options: HarkErrorOptions & { code?: number; type?: string; apiCode?: number } = {},
+  ) {
     super(
       options.code ?? ExitCode.Auth,
       options.type ?? "auth",
@@ -143,6 +151,7 @@ export class AuthError extends HarkError {
       options.requestId,
     );
     this.name = "AuthError";
+    this.apiCode = options.apiCode;
   }
 }
 
@@ -184,9 +193,7 @@ export class PermissionError extends HarkError {
           scopes.length > 0
             ? `Sign in again granting ${scopes.map((s) => `"${s}"`).join(", ")}`
             : "Ask an administrator to grant the app the permission, then sign in again",
-          scopes.length > 0
-            ? `hark auth login ${scopes.map((s) => `--scope ${s}`).join(" ")}`
-            : "hark auth login",
+          loginCommand(scopes),
         ),
         ...(options.url ? { url: options.url } : {}),
       },
@@ -198,6 +205,25 @@ export class PermissionError extends HarkError {
     this.alternatives = options.alternatives ?? [];
     this.apiCode = options.apiCode;
   }
+}
+
+/**
+ * The sign-in command that grants `scopes`, each value quoted for a shell:
+ * `hark auth login [--profile <p>] --scope <s>…`.
+ *
+ * @param scopes the scopes to ask for
+ * @param profile the profile, named when it is not `default`
+ * @example
+ * ```ts
+ * loginCommand(["calendar:calendar.event:read"], "work");
+ * // "hark auth login --profile work --scope calendar:calendar.event:read"
+ * ```
+ */
+export function loginCommand(scopes: readonly string[] = [], profile?: string): string {
+  const words = ["hark", "auth", "login"];
+  if (profile !== undefined && profile !== "default") words.push("--profile", profile);
+  for (const scope of scopes) words.push("--scope", scope);
+  return shellCommand(words);
 }
 
 /** The service answered with an error; exit 1 unless the API code map says otherwise. */

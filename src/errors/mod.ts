@@ -12,6 +12,7 @@ export {
   HarkError,
   type HarkErrorOptions,
   InternalError,
+  loginCommand,
   NetworkError,
   PendingError,
   PermissionError,
@@ -28,11 +29,15 @@ export {
   classifyApiCode,
   consoleUrl,
   errorFromApiCode,
+  isScopeName,
   logIdNote,
+  MAX_SERVICE_MSG,
   neededScopes,
   permissionError,
   type PermissionFacts,
   recommendedScope,
+  serviceMsg,
+  SPEC_230001_MEANING,
   USER_SCOPE_NOT_GRANTED,
 } from "./api_code_map.ts";
 export {
@@ -41,3 +46,4 @@ export {
   type FallbackCommands,
   toEnvelope,
 } from "./envelope.ts";
+export { shellCommand, shellQuote } from "./shell_quote.ts";

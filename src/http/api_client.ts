@@ -18,6 +18,7 @@ import {
 } from "./download.ts";
 import { judgeFailure } from "./failure_error.ts";
 import { maskUrl } from "./mask_fields.ts";
+import { terminalSafe } from "../output/terminal_safe.ts";
 import { openMultipart } from "./multipart.ts";
 import { type ApiRequest, requestHeaders, requestUrl } from "./request.ts";
 import { type AttemptResult, DEFAULT_RETRY, retry, type RetryOptions } from "./retry.ts";
@@ -207,10 +208,11 @@ export class ApiClient {
         sleep: ctx.sleep,
         signal,
         onRetry: ({ attempt, delayMs, error }) => {
-          ctx.debug(
+          ctx.debug(terminalSafe(
             `↻ retry ${attempt + 1}/${retries} of ${request.method} ${maskUrl(call.url)}` +
               ` in ${delayMs} ms: ${error instanceof Error ? error.message : String(error)}`,
-          );
+            { breaks: "escape" },
+          ));
           if (delayMs >= 1000) {
             const what = error instanceof HarkError && error.type === "rate_limit"
               ? "Rate limited"

@@ -18,6 +18,7 @@ import {
   neededScopes,
   PermissionError,
   permissionError,
+  serviceMsg,
 } from "../errors/mod.ts";
 import { ExitCode } from "../errors/exit_code.ts";
 import { parseRetryAfter } from "./retry.ts";
@@ -101,12 +102,13 @@ export function classifyAnswer(
   const maybeApplied = "The request may have been applied: check before retrying";
   if (status === 401 || kind === "token_invalid") {
     const error = envelope ? fromCode() : undefined;
+    const msg = serviceMsg(envelope?.msg);
     return {
       kind: "token_rejected",
       error: error instanceof AuthError ? error : new AuthError(
         `The service rejected the access token (HTTP ${status}${
           apiCode !== undefined ? `, code ${apiCode}` : ""
-        })${envelope?.msg ? `: ${envelope.msg}` : ""}${logIdNote(requestId)}`,
+        })${msg ? `: ${msg}` : ""}${logIdNote(requestId)}`,
         { requestId },
       ),
     };

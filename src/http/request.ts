@@ -4,6 +4,7 @@
  * @module
  */
 
+import { ValidationError } from "../errors/mod.ts";
 import { VERSION } from "../version.ts";
 import { maskFields } from "./mask_fields.ts";
 
@@ -89,14 +90,37 @@ export interface RequestPreview {
 export const USER_AGENT = `hark/${VERSION}`;
 
 /**
+ * Whether a path segment is `.` or `..`, also percent-encoded (`%2e%2e`, `.%2E`): URL parsing
+ * resolves those as it resolves `..`, which would address another resource (an event id `..`
+ * names the calendar itself) or climb out of `/open-apis/`.
+ *
+ * @param segment one segment of a path
+ */
+export function isDotSegment(segment: string): boolean {
+  const decoded = segment.replace(/%2e/gi, ".");
+  return decoded === "." || decoded === "..";
+}
+
+/**
  * The URL of a request: `baseUrl` + `path`, with the query appended (undefined values left out).
  *
  * @param baseUrl the service address, such as `https://open.larksuite.com`
  * @param request the request
+ * @throws {ValidationError} when a segment of the path is `.` or `..` (plain or percent-encoded):
+ *   URL parsing would drop it and the request would go to another resource
  * @throws {TypeError} when the result is not a valid URL
  */
 export function requestUrl(baseUrl: string, request: Pick<ApiRequest, "path" | "query">): URL {
   const path = request.path.startsWith("/") ? request.path : `/${request.path}`;
+  const dot = path.split(/[?#]/, 1)[0].split("/").find(isDotSegment);
+  if (dot !== undefined) {
+    throw new ValidationError(
+      `Cannot send a request to ${JSON.stringify(path)}: its path has the segment ` +
+        `${JSON.stringify(dot)}, which URL parsing would drop (the request would reach another ` +
+        "resource)",
+      { param: "path", suggestion: 'Give real ids: an id is never "." or ".."' },
+    );
+  }
   const url = new URL(baseUrl.replace(/\/+$/, "") + path);
   for (const [key, value] of Object.entries(request.query ?? {})) {
     if (value === undefined) continue;

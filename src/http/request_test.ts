@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { previewRequest, requestHeaders, requestUrl } from "./request.ts";
 import { VERSION } from "../version.ts";
+import { ValidationError } from "../errors/mod.ts";
 
 Deno.test("previewRequest() shows the full URL, query and headers with Authorization masked", () => {
   const preview = previewRequest("https://open.larksuite.com/", {
@@ -68,4 +69,30 @@ Deno.test("previewRequest() shows an upload's fields and its file as @path, neve
     file_name: "report.pdf",
     file: "@./report.pdf",
   });
+});
+
+Deno.test("requestUrl() refuses . and .. segments, plain or percent-encoded, naming the segment", () => {
+  const base = "https://open.larksuite.com";
+  for (
+    const [path, segment] of [
+      ["/open-apis/calendar/v4/calendars/X/events/..", ".."],
+      ["/open-apis/calendar/v4/calendars/primary/events/.", "."],
+      ["/open-apis/contact/v3/users/%2E", "%2E"],
+      ["/open-apis/calendar/v4/calendars/%2e%2e/events", "%2e%2e"],
+      ["/open-apis/im/v1/messages/om_1/resources/.%2E", ".%2E"],
+    ]
+  ) {
+    assert.throws(
+      () => requestUrl(base, { path }),
+      (error: unknown) =>
+        error instanceof ValidationError && error.message.includes(`"${segment}"`),
+      path,
+    );
+    assert.throws(() => previewRequest(base, { method: "DELETE", path }), ValidationError);
+  }
+  // Dots inside a segment are ordinary characters.
+  assert.equal(
+    requestUrl(base, { path: "/open-apis/x/a.b/..c/%2e%2e%2e" }).pathname,
+    "/open-apis/x/a.b/..c/%2e%2e%2e",
+  );
 });

@@ -11,6 +11,7 @@ import type { Context } from "../context.ts";
 import { CancelledError } from "../errors/mod.ts";
 import { classifyFetchFailure, describeChain } from "./fetch_failure.ts";
 import { maskFields, maskHeaders, maskUrl } from "./mask_fields.ts";
+import { terminalSafe } from "../output/terminal_safe.ts";
 
 /** The most bytes of a JSON answer hark reads: 8 MiB (Lark's pages are far smaller). */
 export const MAX_JSON_BYTES = 8 * 1024 * 1024;
@@ -172,7 +173,8 @@ export async function send(ctx: Context, request: TransportRequest): Promise<Tra
   const cancel = AbortSignal.any(cancels);
   const signal = AbortSignal.any([cancel, limit]);
   const started = ctx.now();
-  const log = (line: string) => ctx.debug(line);
+  // URLs, log ids, redirect targets and bodies come from the network: escaped for a terminal.
+  const log = (line: string) => ctx.debug(terminalSafe(line, { breaks: "escape" }));
   let url = request.url;
   log(`→ ${request.method} ${maskUrl(url)}${headerNote(request.headers)}${bodyNote(request)}`);
   const fail = (

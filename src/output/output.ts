@@ -205,13 +205,38 @@ function hiddenFooter(hidden: string[], width = Infinity): string {
 }
 
 /**
- * JSON with keys in a stable (sorted) order; pretty with two spaces, or compact.
+ * Characters JSON.stringify leaves raw that can drive or deceive a terminal: DEL, the C1 controls
+ * (U+009B is an 8-bit CSI), bidi controls and other invisible format characters, and the line and
+ * paragraph separators.
+ */
+const JSON_UNSAFE =
+  /[\x7f-\x9f\u061c\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+
+/**
+ * JSON text with the characters of {@link JSON_UNSAFE} written as `\uXXXX` escapes: the same JSON
+ * value (they only occur inside strings), safe to write to a terminal. `JSON.stringify` escapes
+ * the C0 controls itself.
+ *
+ * @param json JSON text
+ * @example
+ * ```ts
+ * escapeJsonText(JSON.stringify("a\u202eb")); // '"a\\u202eb"'
+ * ```
+ */
+export function escapeJsonText(json: string): string {
+  return json.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/**
+ * JSON with keys in a stable (sorted) order; pretty with two spaces, or compact. C1 controls,
+ * bidi and other invisible format characters are written as `\uXXXX` ({@link escapeJsonText}):
+ * the value is exact for machines, and a terminal shows the escape instead of obeying it.
  *
  * @param data the value
  * @param pretty whether to indent
  */
 export function formatJson(data: unknown, pretty: boolean): string {
-  return JSON.stringify(sortKeys(data), null, pretty ? 2 : undefined) ?? "null";
+  return escapeJsonText(JSON.stringify(sortKeys(data), null, pretty ? 2 : undefined) ?? "null");
 }
 
 function sortKeys(value: unknown): unknown {

@@ -292,3 +292,21 @@ Deno.test("openDataStream() writes NDJSON lines and CSV with one header", async 
   openDataStream(empty, { format: "csv", color: false }, columns).end();
   assert.equal(empty.stdout.text(), "A,B\r\n");
 });
+
+Deno.test("formatJson() writes C1, bidi and format characters as \\u escapes: the same value", () => {
+  const value = {
+    name: "a\u202eb\u009bc\u0085d\u2066e\u2069\u200e\u200f\u061c\u2028\ufeff\u007f",
+    n: 1,
+  };
+  for (const pretty of [true, false]) {
+    const text = formatJson(value, pretty);
+    assert.doesNotMatch(text, /[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/);
+    assert.match(
+      text,
+      /a\\u202eb\\u009bc\\u0085d\\u2066e\\u2069\\u200e\\u200f\\u061c\\u2028\\ufeff\\u007f/,
+    );
+    assert.deepEqual(JSON.parse(text), value);
+  }
+  // Printable text, emoji and their joiners stay as they are.
+  assert.equal(formatJson("日本 👩‍💻 é", false), '"日本 👩‍💻 é"');
+});

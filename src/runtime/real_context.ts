@@ -21,6 +21,7 @@ import type {
 import { ValidationError } from "../errors/mod.ts";
 import { keychainBackendName } from "../keychain/backend_name.ts";
 import type { Keychain } from "../keychain/keychain.ts";
+import { terminalSafe } from "../output/terminal_safe.ts";
 import { parentFolder } from "../path.ts";
 
 /** The operating system, as hark tells them apart. */
@@ -74,7 +75,8 @@ export function createRealContext(options: RealContextOptions): Context {
     stdout: stream(Deno.stdout),
     stderr,
     debug: (line) => {
-      if (debugOn) stderr.write(`[debug] ${line}\n`);
+      // Debug lines quote the network (service messages, names): every caller is covered here.
+      if (debugOn) stderr.write(`[debug] ${terminalSafe(line, { breaks: "escape" })}\n`);
     },
     status: statusLine(stderr, () => Date.now() - started),
     get timeZone(): string {
@@ -223,11 +225,39 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * The variables holding hark's secrets: the file keychain's password, the app secret and the
+ * tokens given in the environment. Programs hark starts (`credential_command`, `secret-tool`,
+ * `kill -0`) have no use for them, so they never see them.
+ */
+export const SECRET_ENV_VARS: readonly string[] = [
+  "HARK_KEYCHAIN_PASSWORD",
+  "HARK_APP_SECRET",
+  "HARK_USER_ACCESS_TOKEN",
+  "HARK_TENANT_ACCESS_TOKEN",
+];
+
+/**
+ * The environment of a child: the one given, else this process's, without
+ * {@link SECRET_ENV_VARS} (everything else stays: PATH, HOME, the D-Bus address, CA settings…).
+ *
+ * @param env the child's environment, when the caller chose one
+ */
+export function childEnv(
+  env: Record<string, string> = Deno.env.toObject(),
+): Record<string, string> {
+  const secrets = new Set(SECRET_ENV_VARS);
+  const windows = SYSTEM_OS === "windows";
+  return Object.fromEntries(
+    Object.entries(env).filter(([name]) => !secrets.has(windows ? name.toUpperCase() : name)),
+  );
+}
+
 async function run(cmd: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
   const child = new Deno.Command(cmd, {
     args,
-    env: options.env,
-    clearEnv: options.env !== undefined,
+    env: childEnv(options.env),
+    clearEnv: true,
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",

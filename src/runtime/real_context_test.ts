@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ValidationError } from "../errors/mod.ts";
-import { realFileSystem as fs, RECLAIM_INTERVAL_MS, reclaimer } from "./real_context.ts";
+import {
+  childEnv,
+  realFileSystem as fs,
+  RECLAIM_INTERVAL_MS,
+  reclaimer,
+  SECRET_ENV_VARS,
+} from "./real_context.ts";
 
 const posix = Deno.build.os !== "windows";
 const isRoot = posix && Deno.uid() === 0;
@@ -399,4 +405,24 @@ Deno.test("reclaimer() collects at most once per interval, and does nothing with
   assert.equal(collections, 2);
   // Without --expose-gc there is no collector: calls cost nothing and do nothing.
   reclaimer(() => now, undefined)();
+});
+
+Deno.test("childEnv() drops hark's secrets and keeps everything else", () => {
+  const kept = {
+    PATH: "/usr/bin",
+    HOME: "/home/ana",
+    DBUS_SESSION_BUS_ADDRESS: "unix:path=/run/user/1000/bus",
+    SSL_CERT_FILE: "/etc/ssl/ca.pem",
+    DENO_TLS_CA_STORE: "system",
+    HARK_CONFIG: "/tmp/c.json",
+    HARK_APP_ID: "cli_1",
+  };
+  const secrets = Object.fromEntries(SECRET_ENV_VARS.map((name) => [name, "s3cret"]));
+  assert.deepEqual(childEnv({ ...kept, ...secrets }), kept);
+  assert.deepEqual(SECRET_ENV_VARS.toSorted(), [
+    "HARK_APP_SECRET",
+    "HARK_KEYCHAIN_PASSWORD",
+    "HARK_TENANT_ACCESS_TOKEN",
+    "HARK_USER_ACCESS_TOKEN",
+  ]);
 });

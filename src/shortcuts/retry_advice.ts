@@ -8,6 +8,7 @@
  */
 
 import type { HarkError } from "../errors/mod.ts";
+import { shellQuote } from "../errors/shell_quote.ts";
 import type { AnyShortcut, ParamValues } from "./definition.ts";
 import type { ParamSource } from "./input_sources.ts";
 
@@ -68,19 +69,8 @@ export function retryCommand(facts: RetryFacts, keyParam: string, key: string): 
     if (value !== true) words.push(shellQuote(String(value)));
   }
   if (facts.input !== undefined) words.push("--input", shellQuote(facts.input));
-  if (facts.as !== undefined) words.push("--as", facts.as);
+  if (facts.as !== undefined) words.push("--as", shellQuote(facts.as));
   if (facts.profile !== "default") words.push("--profile", shellQuote(facts.profile));
   words.push(`--${keyParam}`, shellQuote(key));
   return words.join(" ");
-}
-
-/**
- * A word quoted for a POSIX shell: as it is when it holds only safe characters, else in single
- * quotes.
- *
- * @param word the word
- */
-export function shellQuote(word: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replaceAll("'", `'\\''`)}'`;
 }

@@ -6,7 +6,7 @@ import { create } from "./calendar/create.ts";
 import { send } from "./im/send.ts";
 import { runShortcut, type ShortcutSession } from "./lifecycle.ts";
 import { loadServices } from "./services.ts";
-import { retryCommand, shellQuote, withRetryAdvice } from "./retry_advice.ts";
+import { retryCommand, withRetryAdvice } from "./retry_advice.ts";
 import type { TestContext } from "../testing/test_context.ts";
 
 function sessionOf(ctx: TestContext, client: FakeClient, profile = "default"): ShortcutSession {
@@ -33,14 +33,6 @@ async function failure(promise: Promise<unknown>): Promise<HarkError> {
   assert.ok(error instanceof HarkError, String(error));
   return error;
 }
-
-Deno.test("shellQuote() leaves safe words alone and single-quotes the rest", () => {
-  assert.equal(shellQuote("oc_123"), "oc_123");
-  assert.equal(shellQuote("2026-11-25T14:00+08:00"), "2026-11-25T14:00+08:00");
-  assert.equal(shellQuote("Deploy finished"), "'Deploy finished'");
-  assert.equal(shellQuote("it's $HOME"), `'it'\\''s $HOME'`);
-  assert.equal(shellQuote(""), "''");
-});
 
 Deno.test("im +send whose answer was lost prints the command that retries with the same key (issue 12, item 9)", async () => {
   const ctx = createTestContext();

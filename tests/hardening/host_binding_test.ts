@@ -159,3 +159,48 @@ Deno.test("HARK_BASE_URL with HARK_USER_ACCESS_TOKEN reaches a service with no c
     await sb.close();
   }
 });
+
+Deno.test("the config's app secret never goes to a HARK_BASE_URL other than the profile's service", async () => {
+  const world = await startWorld();
+  const hostile = startHostileServer(() =>
+    Response.json({ code: 0, msg: "ok", tenant_access_token: "t-evil-0001", expire: 7200 })
+  );
+  try {
+    assert.equal((await loginApproved(world)).code, 0);
+    const away = { HARK_BASE_URL: hostile.url };
+    for (
+      const args of [
+        ["calendar", "+agenda", "--as", "bot", "--json"],
+        ["api", "GET", "/open-apis/im/v1/chats", "--as", "bot", "--json"],
+        ["auth", "login", "--no-wait", "--json"],
+      ]
+    ) {
+      const run = await world.env.run(args, { env: away });
+      assert.equal(run.code, 3, `${args.join(" ")}: ${run.stderr}`);
+      const error = envelope(run);
+      assert.equal(error.type, "auth");
+      assert.ok(error.message.includes(`"${hostile.url}" (HARK_BASE_URL)`), error.message);
+      assert.ok(error.message.includes(`"${world.sb.baseUrl}"`), error.message);
+      assert.match(error.recovery.suggestion, /Unset HARK_BASE_URL/);
+      assert.match(error.recovery.suggestion, /HARK_TENANT_ACCESS_TOKEN/);
+    }
+    assert.equal(hostile.received.length, 0, hostile.transcript());
+
+    // HARK_BASE_URL naming the profile's own service is no change.
+    const same = await world.env.run(["calendar", "+agenda", "--as", "bot", "--json"], {
+      env: { HARK_BASE_URL: world.sb.baseUrl },
+    });
+    assert.equal(same.code, 0, same.stderr);
+
+    // Credentials given in the environment go where HARK_BASE_URL says.
+    const fromEnv = await world.env.run(["api", "GET", "/open-apis/im/v1/chats", "--as", "bot"], {
+      env: { ...away, HARK_APP_ID: "cli_env", HARK_APP_SECRET: "env-secret-0001" },
+    });
+    assert.equal(fromEnv.code, 0, fromEnv.stderr);
+    assert.match(hostile.transcript(), /env-secret-0001/);
+    assert.doesNotMatch(hostile.transcript(), new RegExp(world.sb.appSecret));
+  } finally {
+    await hostile.close();
+    await world.close();
+  }
+});

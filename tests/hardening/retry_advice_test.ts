@@ -124,3 +124,48 @@ Deno.test("hark api refuses percent-encoded dot segments before sending anything
     await env.close();
   }
 });
+
+/** The words a real bash makes of a printed command line. */
+async function bashWords(command: string): Promise<string[]> {
+  const output = await new Deno.Command("bash", {
+    args: ["-c", `printf '%s\\0' ${command}`],
+  }).output();
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  return new TextDecoder().decode(output.stdout).split("\0").slice(0, -1);
+}
+
+Deno.test({
+  name: "a retry command holding control characters sends the same text when bash runs it",
+  ignore: Deno.build.os === "windows", // no bash to run the printed command
+}, async () => {
+  const env = await createShortcutEnv();
+  try {
+    const chat = env.sb.chats[0].chat_id;
+    const text = `line one ${crypto.randomUUID().slice(0, 8)}\nline\ttwo \x1b[31mred\u202e`;
+    await env.post("/sandbox/faults", [{
+      route: "POST /open-apis/im/v1/messages",
+      kind: "drop",
+      stage: "after",
+    }]);
+    const lost = await env.run(["im", "+send", "--chat-id", chat, "--text", text]);
+    await fetch(`${env.sb.baseUrl}/sandbox/faults`, { method: "DELETE" }).then((r) =>
+      r.body?.cancel()
+    );
+    assert.equal(lost.code, 4, lost.stderr);
+    // The printed command is terminal-safe: no raw control or bidi character.
+    assert.ok(!lost.stderr.includes("\x1b") && !lost.stderr.includes("\u202e"), lost.stderr);
+    const command = /^ {2}Run: (.*)$/m.exec(lost.stderr)?.[1];
+    assert.ok(command, lost.stderr);
+    assert.match(command, /--text \$'line one [^']*\\nline\\ttwo \\x1b\[31mred\\xe2\\x80\\xae'/);
+    const words = await bashWords(command);
+    assert.equal(words[words.indexOf("--text") + 1], text);
+
+    const retry = await env.run([...words.slice(1), "--json"]);
+    assert.equal(retry.code, 0, retry.stderr);
+    const sent = (await env.get<{ body: { content: string } }[]>("/sandbox/messages"))
+      .filter((m) => m.body.content === JSON.stringify({ text }));
+    assert.equal(sent.length, 1, "sent once, with the exact text");
+  } finally {
+    await env.close();
+  }
+});

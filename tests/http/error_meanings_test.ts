@@ -41,7 +41,14 @@ async function world(disabled: string[] = []): Promise<World> {
   await Deno.writeTextFile(
     home.configPath,
     JSON.stringify({
-      apps: { default: { app_id: sb.appId, app_secret: "@env:HARK_TEST_APP_SECRET" } },
+      apps: {
+        default: {
+          app_id: sb.appId,
+          app_secret: "@env:HARK_TEST_APP_SECRET",
+          // The config's secret goes only to the profile's own service.
+          base_url: sb.baseUrl,
+        },
+      },
     }),
   );
   const tokens = new Map<string, string>();
@@ -238,6 +245,52 @@ Deno.test("SPEC's map holds for 230001, 230002, 999914, 500000, with Lark's msg 
       assert.match(error.message, LOG_ID);
       assert.ok(error.request_id, String(code));
     }
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("IM's 230001 leads with Lark's meaning (an invalid parameter), keeping SPEC's map", async () => {
+  const w = await world();
+  try {
+    // The sandbox answers as Lark does: 230001, "ext=invalid receive_id".
+    const run = await w.run(["im", "+send", "--chat-id", "oc_no_such_chat", "--text", "hi"]);
+    assert.equal(run.code, 2, run.stderr);
+    const error = envelope(run);
+    assert.equal(error.type, "auth");
+    assert.match(
+      error.message,
+      /^Invalid request parameter \(code 230001\): .*ext=invalid receive_id/,
+    );
+    assert.doesNotMatch(error.message, /Token invalid/);
+    assert.match(error.message, LOG_ID);
+    assert.match(error.recovery.suggestion, /^In IM, code 230001 means a parameter .* invalid/);
+    assert.match(error.recovery.suggestion, /check --chat-id "oc_no_such_chat"/);
+    assert.equal(error.recovery.command, "hark auth login");
+
+    // Outside IM, SPEC's meaning stays as it is.
+    await w.fault({
+      route: "GET /open-apis/search/v1/user",
+      kind: "status",
+      status: 400,
+      code: 230001,
+      msg: "token expired",
+      times: 1,
+    });
+    const search = envelope(await w.run(["contact", "+search-user", "--query", "a"]));
+    assert.match(search.message, /^Token invalid or expired \(code 230001\): token expired/);
+
+    // A malformed --email never reaches the service.
+    await fetch(`${w.sb.baseUrl}/sandbox/requests`, { method: "DELETE" }).then((r) =>
+      r.body?.cancel()
+    );
+    const email = await w.run(["im", "+send", "--email", "ana@example", "--text", "hi"]);
+    assert.equal(email.code, 2, email.stderr);
+    assert.match(envelope(email).message, /for --email: expected an email address/);
+    const log = await (await fetch(`${w.sb.baseUrl}/sandbox/requests`)).json() as {
+      path: string;
+    }[];
+    assert.deepEqual(log.filter((r) => r.path.startsWith("/open-apis/im/")), []);
   } finally {
     await w.close();
   }

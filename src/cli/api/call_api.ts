@@ -8,9 +8,14 @@
 import type { Context } from "../../context.ts";
 import { parseScopes } from "../../auth/scopes.ts";
 import { HarkError, ValidationError } from "../../errors/mod.ts";
-import { shellQuote } from "../../shortcuts/retry_advice.ts";
+import { shellQuote } from "../../errors/shell_quote.ts";
 import { readJson } from "../../json/read_json.ts";
-import { type ApiRequest, type HttpMethod, previewRequest } from "../../http/request.ts";
+import {
+  type ApiRequest,
+  type HttpMethod,
+  isDotSegment,
+  previewRequest,
+} from "../../http/request.ts";
 import { formatJson, writeData } from "../../output/output.ts";
 import type { CommandCall } from "../command_spec.ts";
 import { openSession, type Session } from "../session.ts";
@@ -129,17 +134,6 @@ export function apiRetryAdvice(error: HarkError, options: ApiOptions): HarkError
       (stdin ? "; give it the same input on stdin again" : ""),
     command: words.join(" "),
   });
-}
-
-/**
- * Whether a path segment is `.` or `..`, also percent-encoded (`%2e%2e`, `.%2E`): URL parsing
- * resolves those as it resolves `..`, which would climb out of `/open-apis/`.
- *
- * @param segment one segment of the path
- */
-export function isDotSegment(segment: string): boolean {
-  const decoded = segment.replace(/%2e/gi, ".");
-  return decoded === "." || decoded === "..";
 }
 
 /**

@@ -24,7 +24,7 @@ import { colorEnabled } from "../../output/color.ts";
 import { createSpinner } from "../../output/spinner.ts";
 import { terminalSafe } from "../../output/terminal_safe.ts";
 import { formatRfc3339InZone } from "../../time/mod.ts";
-import { AuthError, PendingError, ValidationError } from "../../errors/mod.ts";
+import { AuthError, PendingError, shellQuote, ValidationError } from "../../errors/mod.ts";
 import { writeData } from "../../output/output.ts";
 import type { CommandCall } from "../command_spec.ts";
 import { loadServices, shortcutsNeeding, userScopesOf } from "../../shortcuts/services.ts";
@@ -160,7 +160,9 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
     } else {
       ctx.stdout.write(
         instructions(auth) +
-          `Then finish the sign-in with:\n  hark auth login${flag} --device-code ${auth.device_code}\n`,
+          `Then finish the sign-in with:\n  hark auth login${flag} --device-code ${
+            shellQuote(auth.device_code)
+          }\n`,
       );
     }
     return;
@@ -199,7 +201,9 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
     }
     return new PendingError("The sign-in is not approved yet", {
       suggestion: "Approve it in the browser, then run this again (--wait sets how long to wait)",
-      command: `hark auth login${flag} --device-code ${pendingCode} --wait 5m`,
+      command: `hark auth login${flag}` +
+        (pendingCode === undefined ? "" : ` --device-code ${shellQuote(pendingCode)}`) +
+        " --wait 5m",
     });
   });
   const onTick = (p: PollProgress) => {

@@ -11,7 +11,8 @@
  */
 
 import { ValidationError } from "../../errors/mod.ts";
-import type { ApiRequest } from "../../http/request.ts";
+import { shellQuote } from "../../errors/shell_quote.ts";
+import { type ApiRequest, isDotSegment } from "../../http/request.ts";
 import type { ApiCaller, ParamSpec, ShortcutInput } from "../definition.ts";
 import { followPages } from "../paging.ts";
 import type { LarkEvent } from "./_event_json.ts";
@@ -61,15 +62,18 @@ export function eventPath(calendarId: string, eventId: string): string {
 export const MAX_EVENT_ID_LENGTH = 256;
 
 /**
- * Checks `--event-id`: not blank, not longer than {@link MAX_EVENT_ID_LENGTH}, no spaces or
- * control characters.
+ * Checks `--event-id`: not blank, not `.` or `..` (URL parsing would drop it: `DELETE
+ * …/events/..` would address the calendar itself), not longer than {@link MAX_EVENT_ID_LENGTH},
+ * no spaces or control characters.
  *
  * @param input the shortcut input
  * @throws {ValidationError} naming `--event-id`
  */
 export function checkEventId(input: ShortcutInput): string {
   const id = input.values["event-id"] as string;
-  if (id.trim() === "" || id.length > MAX_EVENT_ID_LENGTH || /[\s\p{Cc}\p{Cf}]/u.test(id)) {
+  const wrong = id.trim() === "" || isDotSegment(id) || id.length > MAX_EVENT_ID_LENGTH ||
+    /[\s\p{Cc}\p{Cf}]/u.test(id);
+  if (wrong) {
     const shown = id.length > 60 ? `${id.slice(0, 60)}…` : id;
     throw new ValidationError(`Invalid value ${JSON.stringify(shown)} for --event-id`, {
       param: "--event-id",
@@ -207,6 +211,7 @@ export const ALL_INSTANCES_PARAM: ParamSpec = {
 export function guardSeries(input: ShortcutInput, event: LarkEvent, action: string): void {
   if (eventKind(event) !== "series" || input.values["all-instances"] === true) return;
   const id = event.event_id;
+  const calendar = shellQuote(String(input.values["calendar-id"] ?? "primary"));
   throw new ValidationError(
     `Cannot ${action} event "${id}" without --all-instances: it is a recurring series ` +
       `(${event.recurrence}), and this would ${action} every instance`,
@@ -214,7 +219,7 @@ export function guardSeries(input: ShortcutInput, event: LarkEvent, action: stri
       param: "--all-instances",
       suggestion: `To ${action} one instance, pass its id as +agenda lists it ` +
         `(<uid>_<start second>); to ${action} the whole series, add --all-instances`,
-      command: `hark calendar +agenda --calendar-id ${input.values["calendar-id"] ?? "primary"}`,
+      command: `hark calendar +agenda --calendar-id ${calendar}`,
     },
   );
 }
@@ -247,17 +252,16 @@ export function retryCommand(
   params: readonly ParamSpec[],
   values: ShortcutInput["values"],
 ): string {
-  const quote = (s: string) => /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
   const parts: string[] = [];
   for (const param of params) {
     const value = values[param.name];
     if (value === undefined || value === param.default || value === false) continue;
     if (value === true) parts.push(`--${param.name}`);
     else if (typeof value === "object" && "path" in value) {
-      parts.push(`--${param.name} ${quote(value.path)}`);
+      parts.push(`--${param.name} ${shellQuote(value.path)}`);
     } else if (typeof value === "object") {
-      parts.push(`--${param.name} ${quote(value.text)}`);
-    } else parts.push(`--${param.name} ${quote(String(value))}`);
+      parts.push(`--${param.name} ${shellQuote(value.text)}`);
+    } else parts.push(`--${param.name} ${shellQuote(String(value))}`);
   }
   return ["hark calendar", verb, ...parts].join(" ");
 }

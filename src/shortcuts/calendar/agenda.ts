@@ -5,7 +5,7 @@
  */
 
 import { ValidationError } from "../../errors/mod.ts";
-import type { ApiRequest } from "../../http/request.ts";
+import { type ApiRequest, isDotSegment } from "../../http/request.ts";
 import { terminalWidth } from "../../output/mod.ts";
 import {
   type ApiCaller,
@@ -55,14 +55,15 @@ export interface AgendaItem {
 }
 
 /**
- * Checks `--calendar-id`: an empty or blank id would address no calendar.
+ * Checks `--calendar-id`: an empty or blank id would address no calendar, and `.` or `..` would
+ * be dropped from the path by URL parsing (the request would reach another resource).
  *
  * @param input the shortcut input
  * @throws {ValidationError} naming `--calendar-id`
  */
 export function checkCalendarId(input: ShortcutInput): void {
   const id = input.values["calendar-id"];
-  if (typeof id === "string" && id.trim() === "") {
+  if (typeof id === "string" && (id.trim() === "" || isDotSegment(id))) {
     throw new ValidationError(`Invalid value ${JSON.stringify(id)} for --calendar-id`, {
       param: "--calendar-id",
       suggestion: "Give a calendar id, or leave the flag out for your primary calendar",

@@ -1,12 +1,14 @@
 /**
  * Lark's ids as people type them on the command line: which kind a user id is (`ou_` open id,
  * `on_` union id, anything else a tenant user id), and the checks every id flag shares, so a
- * blank id, a stray space or a control character fails before any request with the flag named.
+ * blank id, `.` or `..`, a stray space or a control character fails before any request with the
+ * flag named.
  *
  * @module
  */
 
 import { ValidationError } from "../../errors/mod.ts";
+import { isDotSegment } from "../../http/request.ts";
 import type { ShortcutInput } from "../definition.ts";
 
 /** The `user_id_type` values Lark accepts. */
@@ -38,6 +40,8 @@ export interface IdKind {
   prefixes?: readonly string[];
   /** How to find one, as a command: `hark im +chats`. */
   find?: string;
+  /** The shape it must have, beyond the prefix. */
+  pattern?: RegExp;
 }
 
 /** A chat id: `oc_…`. */
@@ -52,6 +56,15 @@ export const MESSAGE_ID: IdKind = {
 export const USER_ID: IdKind = {
   noun: "user id (ou_…, on_… or a user id)",
   find: "hark contact +search-user --query <name>",
+};
+
+/**
+ * An email address: a plausible one (`name@domain.tld`: one `@`, a dot in the domain, no empty
+ * label), so a typo fails here rather than as the service's "invalid receive_id".
+ */
+export const EMAIL: IdKind = {
+  noun: "email address (name@example.com)",
+  pattern: /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/,
 };
 
 // White space, control characters and invisible format characters (bidi controls, zero-width
@@ -77,18 +90,21 @@ export function quoted(value: string): string {
  * @param flag the flag, for messages: `--chat-id`
  * @param kind what it should be
  * @returns the id, trimmed
- * @throws {ValidationError} naming the flag for a blank id, one holding white space or control
- *   characters, or one without the kind's prefix
+ * @throws {ValidationError} naming the flag for a blank id, `.` or `..` (URL parsing would drop
+ *   it from the path: the request would reach another resource), one holding white space or
+ *   control characters, or one without the kind's prefix or shape
  */
 export function checkId(value: string, flag: string, kind: IdKind): string {
   const id = value.trim();
   const prefixes = kind.prefixes ?? [];
-  const wrong = id === "" || id.length > MAX_ID_LENGTH || NOT_IN_IDS.test(id) ||
-    (prefixes.length > 0 && !prefixes.some((p) => id.startsWith(p) && id.length > p.length));
+  const wrong = id === "" || isDotSegment(id) || id.length > MAX_ID_LENGTH || NOT_IN_IDS.test(id) ||
+    (prefixes.length > 0 && !prefixes.some((p) => id.startsWith(p) && id.length > p.length)) ||
+    (kind.pattern !== undefined && !kind.pattern.test(id));
   if (wrong) {
+    const article = /^[aeiou]/.test(kind.noun) ? "an" : "a";
     const expected = prefixes.length > 0
-      ? `a ${kind.noun} (${prefixes.map((p) => `${p}…`).join(" or ")})`
-      : `a ${kind.noun}`;
+      ? `${article} ${kind.noun} (${prefixes.map((p) => `${p}…`).join(" or ")})`
+      : `${article} ${kind.noun}`;
     throw new ValidationError(`Invalid value ${quoted(value)} for ${flag}: expected ${expected}`, {
       param: flag,
       suggestion: kind.find ? `Find one with: ${kind.find}` : undefined,

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { ApiError, NetworkError, PermissionError } from "../../errors/mod.ts";
+import {
+  ApiError,
+  AuthError,
+  errorFromApiCode,
+  NetworkError,
+  PermissionError,
+} from "../../errors/mod.ts";
 import { collect, inputOf } from "../_fake_client.ts";
 import { explainMembership, membershipErrors, withMembership } from "./membership.ts";
 
@@ -63,4 +69,33 @@ Deno.test("withMembership() and membershipErrors() explain failures of calls and
     throw notInChat();
   }
   await assert.rejects(collect(membershipErrors(inputOf({}), failing())), /You are not a member/);
+});
+
+Deno.test("explainMembership() reads 230001 as IM's invalid parameter, keeping SPEC's recovery", () => {
+  const spec = errorFromApiCode(
+    {
+      code: 230001,
+      msg: "Your request contains an invalid request parameter, ext=invalid receive_id",
+    },
+    { requestId: "log-7" },
+  ) as AuthError;
+  const input = inputOf({ "chat-id": "oc_missing", text: "hi" });
+  const explained = explainMembership(spec, input, { chatId: "oc_missing" });
+  assert.ok(explained instanceof AuthError);
+  assert.equal(explained.code, 2);
+  assert.equal(explained.type, "auth");
+  assert.equal(explained.apiCode, 230001);
+  assert.equal(explained.requestId, "log-7");
+  assert.equal(
+    explained.message,
+    "Invalid request parameter (code 230001): Your request contains an invalid request " +
+      "parameter, ext=invalid receive_id (log id log-7)",
+  );
+  assert.match(explained.recovery.suggestion, /^In IM, code 230001 means a parameter .*invalid/);
+  assert.match(explained.recovery.suggestion, /check --chat-id "oc_missing" /);
+  assert.match(explained.recovery.suggestion, /token may be invalid or expired/);
+  assert.equal(explained.recovery.command, "hark auth login");
+  // Other token errors are not IM's to explain.
+  const expired = errorFromApiCode({ code: 99991663, msg: "token expired" });
+  assert.equal(explainMembership(expired, input, {}), expired);
 });

@@ -10,7 +10,7 @@ import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import type { Column } from "../../output/mod.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
-import { CHAT_ID, checkId, USER_ID, type UserIdType, userIdTypeOf } from "../contact/ids.ts";
+import { CHAT_ID, checkId, EMAIL, USER_ID, type UserIdType, userIdTypeOf } from "../contact/ids.ts";
 import { localTime, type MessageItem, messageRow } from "./message_rows.ts";
 import {
   BODY_PARAMS,
@@ -57,7 +57,7 @@ export function receiverOf(input: ShortcutInput): Receiver {
   const value = input.values[given[0]] as string;
   if (given[0] === "chat-id") return { type: "chat_id", id: checkId(value, flag, CHAT_ID) };
   if (given[0] === "email") {
-    return { type: "email", id: checkId(value, flag, { noun: "email address" }) };
+    return { type: "email", id: checkId(value, flag, EMAIL) };
   }
   const id = checkId(value, flag, USER_ID);
   return { type: userIdTypeOf(id), id };

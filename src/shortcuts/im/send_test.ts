@@ -27,6 +27,31 @@ Deno.test("send rejects a chat id without oc_ and ids holding spaces or control 
   assert.throws(() => receiverOf(inputOf({ email: "a@b.c\n" + "x" })), invalid("--email"));
 });
 
+Deno.test("send checks that --email is a plausible address before sending", () => {
+  for (
+    const email of [
+      "ana",
+      "ana@",
+      "@example.com",
+      "ana@example",
+      "ana@@example.com",
+      "a@b..c",
+      "a@.b.c",
+      "a@b.c.",
+    ]
+  ) {
+    assert.throws(
+      () => receiverOf(inputOf({ email })),
+      (e: unknown) =>
+        invalid("--email")(e) && /expected an email address/.test((e as Error).message),
+      email,
+    );
+  }
+  for (const email of ["ana@example.com", "ana.lee+tag@mail.example.co.jp", "a@b.c"]) {
+    assert.deepEqual(receiverOf(inputOf({ email })), { type: "email", id: email });
+  }
+});
+
 Deno.test("send builds text, post and raw content", () => {
   assert.deepEqual(messageOf(inputOf({ text: "hi" })), {
     msgType: "text",
