@@ -180,6 +180,27 @@ export function serviceMsg(msg: unknown): string | undefined {
   return `${msg.slice(0, cut)}… (${msg.length - cut} more characters)`;
 }
 
+/** The longest log id taken from an answer; Lark's are about 40 characters. */
+export const MAX_LOG_ID = 128;
+
+/**
+ * A log id from an answer (a header or the body's `error.log_id`), when it looks like one:
+ * visible ASCII, at most {@link MAX_LOG_ID} characters. Anything else is not shown at all: it
+ * reaches messages, the envelope's `request_id` and recovery advice.
+ *
+ * @param value what the answer gave
+ * @example
+ * ```ts
+ * logIdOf("20261122101500ABCDEF"); // "20261122101500ABCDEF"
+ * logIdOf("\x1b]0;pwned\x07"); // undefined
+ * ```
+ */
+export function logIdOf(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const id = value.trim();
+  return /^[\x21-\x7e]+$/.test(id) && id.length <= MAX_LOG_ID ? id : undefined;
+}
+
 /**
  * ` (log id …)` for a message, or nothing when the answer had none.
  *
@@ -269,7 +290,7 @@ export function permissionError(facts: PermissionFacts, context: ApiErrorContext
  * @returns a {@link PermissionError}, {@link AuthError} or {@link ApiError}
  */
 export function errorFromApiCode(body: ApiErrorBody, context: ApiErrorContext = {}): HarkError {
-  const requestId = context.requestId ?? body.error?.log_id;
+  const requestId = context.requestId ?? logIdOf(body.error?.log_id);
   const common = { apiCode: body.code, httpStatus: context.httpStatus, requestId };
   const msg = serviceMsg(body.msg);
   const detail = (msg ? `: ${msg}` : "") + logIdNote(requestId);

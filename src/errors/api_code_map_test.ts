@@ -5,6 +5,8 @@ import {
   classifyApiCode,
   consoleUrl,
   errorFromApiCode,
+  logIdOf,
+  MAX_LOG_ID,
   MAX_SERVICE_MSG,
   neededScopes,
   PermissionError,
@@ -379,4 +381,16 @@ Deno.test("the service's msg is cut to MAX_SERVICE_MSG characters, the rest coun
     const envelope = JSON.stringify(toEnvelope(error));
     assert.ok(envelope.length < MAX_SERVICE_MSG + 600, String(code));
   }
+});
+
+Deno.test("logIdOf() takes a log id that looks like one, and nothing else", () => {
+  assert.equal(logIdOf(" 20261122101500ABCDEF "), "20261122101500ABCDEF");
+  for (const bad of ["", "\x1b]0;pwned\x07", "a b", "x".repeat(MAX_LOG_ID + 1), 42, undefined]) {
+    assert.equal(logIdOf(bad), undefined, JSON.stringify(bad));
+  }
+  const error = errorFromApiCode(
+    { code: 1234, msg: "nope", error: { log_id: "\u202eevil\u202c" } },
+    {},
+  );
+  assert.equal(error.requestId, undefined);
 });

@@ -31,6 +31,8 @@ export {
   errorFromApiCode,
   isScopeName,
   logIdNote,
+  logIdOf,
+  MAX_LOG_ID,
   MAX_SERVICE_MSG,
   neededScopes,
   permissionError,

@@ -15,6 +15,7 @@ import {
   errorFromApiCode,
   type HarkError,
   logIdNote,
+  logIdOf,
   neededScopes,
   PermissionError,
   permissionError,
@@ -233,7 +234,7 @@ function permissionErrorOf(
     apiCode: envelope?.code,
     msg: envelope?.msg,
     alternatives: envelope ? neededScopes(envelope) : [],
-  }, { ...context, requestId: context.requestId ?? envelope?.error?.log_id });
+  }, { ...context, requestId: context.requestId ?? logIdOf(envelope?.error?.log_id) });
 }
 
 function snippet(text: string): string {

@@ -8,7 +8,7 @@
  */
 
 import type { Context } from "../context.ts";
-import { CancelledError } from "../errors/mod.ts";
+import { CancelledError, logIdOf } from "../errors/mod.ts";
 import { classifyFetchFailure, describeChain } from "./fetch_failure.ts";
 import { maskFields, maskHeaders, maskUrl } from "./mask_fields.ts";
 import { terminalSafe } from "../output/terminal_safe.ts";
@@ -326,7 +326,7 @@ async function readAnswer(
 }
 
 function requestIdOf(headers: Headers): string | undefined {
-  return headers.get("x-tt-logid") ?? headers.get("x-request-id") ?? undefined;
+  return logIdOf(headers.get("x-tt-logid") ?? headers.get("x-request-id"));
 }
 
 function headerNote(headers: Record<string, string>): string {
