@@ -118,6 +118,12 @@ export interface DataStream<T> {
   write(items: readonly T[]): void;
   /** Ends the listing (closes the JSON array; renders a table). */
   end(): void;
+  /**
+   * Ends a listing that stopped part-way (its source failed): what was written is made whole
+   * (the JSON array closed, a table rendered from the items so far), so stdout holds valid data
+   * for the items read; nothing is written when no item was. The caller reports the failure.
+   */
+  fail(): void;
 }
 
 /**
@@ -139,6 +145,7 @@ export function openDataStream<T>(
   const pretty = ctx.stdout.isTerminal;
   let count = 0;
   if (format === "json" || format === "ndjson") {
+    const close = () => ctx.stdout.write(count === 0 ? "[]\n" : pretty ? "\n]\n" : "]\n");
     return {
       write(items) {
         for (const item of items) {
@@ -151,8 +158,11 @@ export function openDataStream<T>(
         }
       },
       end() {
-        if (format === "ndjson") return;
-        ctx.stdout.write(count === 0 ? "[]\n" : pretty ? "\n]\n" : "]\n");
+        if (format === "json") close();
+      },
+      fail() {
+        // NDJSON lines are whole already; an array is closed only once it was opened.
+        if (format === "json" && count > 0) close();
       },
     };
   }
@@ -168,12 +178,30 @@ export function openDataStream<T>(
       end() {
         if (count === 0) writeTable(ctx, options, "csv", [] as T[], columns);
       },
+      // CSV rows are whole lines already.
+      fail() {},
     };
   }
+  return collectedStream((all) =>
+    writeTable(ctx, options, format === "csv" ? "csv" : "table", all, columns)
+  );
+}
+
+/**
+ * A listing that can only be written whole (a table, a drawing): it collects the items and hands
+ * them to `render` at the end, or, when the listing failed part-way, the items read so far (if
+ * any).
+ *
+ * @param render writes every item collected
+ */
+export function collectedStream<T>(render: (items: T[]) => void): DataStream<T> {
   const all: T[] = [];
   return {
     write: (items) => void all.push(...items),
-    end: () => writeTable(ctx, options, format === "csv" ? "csv" : "table", all, columns),
+    end: () => render(all),
+    fail() {
+      if (all.length > 0) render(all);
+    },
   };
 }
 

@@ -292,3 +292,26 @@ Deno.test("openDataStream() writes NDJSON lines and CSV with one header", async 
   openDataStream(empty, { format: "csv", color: false }, columns).end();
   assert.equal(empty.stdout.text(), "A,B\r\n");
 });
+
+Deno.test("a stream that fails part-way is made whole: JSON closed, a table of the rows so far", async () => {
+  const { createTestContext } = await import("../testing/test_context.ts");
+  const { openDataStream } = await import("./output.ts");
+  const columns = [{ header: "A", value: "a" }];
+  for (const terminal of [false, true]) {
+    const json = createTestContext({ stdoutIsTerminal: terminal });
+    const stream = openDataStream(json, { format: "json", color: false }, columns);
+    stream.write([{ a: 1 }, { a: 2 }]);
+    stream.fail();
+    assert.deepEqual(JSON.parse(json.stdout.text()), [{ a: 1 }, { a: 2 }]);
+  }
+  const table = createTestContext({ stdoutIsTerminal: true });
+  const rows = openDataStream(table, { color: false }, columns);
+  rows.write([{ a: 1 }]);
+  rows.fail();
+  assert.equal(table.stdout.text(), "A\n1\n");
+  for (const format of ["json", "table", "csv", "ndjson"] as const) {
+    const none = createTestContext({ stdoutIsTerminal: true });
+    openDataStream(none, { format, color: false }, columns).fail();
+    assert.equal(none.stdout.text() + none.stderr.text(), "", format);
+  }
+});

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Identity } from "../auth/identity.ts";
 import type { OutputFormat } from "../config/mod.ts";
-import { AuthError, ValidationError } from "../errors/mod.ts";
+import { ApiError, AuthError, ValidationError } from "../errors/mod.ts";
 import { createTestContext, type TestContext } from "../testing/test_context.ts";
 import { FakeClient } from "./_fake_client.ts";
 import { type ApiCaller, defineShortcut } from "./definition.ts";
@@ -210,4 +210,98 @@ Deno.test("runShortcut() turns an unexpected failure into an internal error", as
     ),
     (e: unknown) => (e as { type?: string }).type === "internal",
   );
+});
+
+/** A listing whose second page fails, as a service that breaks off part-way. */
+const failsOnPage2 = defineShortcut<{ id: string }[]>({
+  ...echo,
+  verb: "+broken",
+  run: undefined,
+  async *stream() {
+    yield [{ id: "a", name: "ann" }, { id: "b", name: "bob" }];
+    await Promise.resolve();
+    throw new ApiError("Internal error", { type: "server_error" });
+  },
+});
+
+Deno.test("runShortcut() finishes a stream that fails part-way, then reports the failure", async () => {
+  for (const terminal of [false, true]) {
+    const json = createTestContext({ stdoutIsTerminal: terminal });
+    await assert.rejects(
+      runShortcut(
+        sessionOf(json, { format: "json" }, factory(new FakeClient(() => ({})))),
+        failsOnPage2,
+        { argv: { name: "ann" } },
+      ),
+      ApiError,
+    );
+    // The first page, as a whole JSON array.
+    assert.deepEqual(JSON.parse(json.stdout.text()), [
+      { id: "a", name: "ann" },
+      { id: "b", name: "bob" },
+    ]);
+  }
+  const table = createTestContext({ stdoutIsTerminal: true });
+  await assert.rejects(
+    runShortcut(
+      sessionOf(table, { format: "table" }, factory(new FakeClient(() => ({})))),
+      failsOnPage2,
+      { argv: { name: "ann" } },
+    ),
+    ApiError,
+  );
+  assert.match(table.stdout.text(), /ID\s+NAME\n.*a\s+ann\n.*b\s+bob\n/s);
+  for (const [format, expected] of [["csv", "ID,NAME\r\na,ann\r\nb,bob\r\n"], ["ndjson", 2]]) {
+    const ctx = createTestContext();
+    await assert.rejects(
+      runShortcut(
+        sessionOf(ctx, { format: format as OutputFormat }, factory(new FakeClient(() => ({})))),
+        failsOnPage2,
+        { argv: { name: "ann" } },
+      ),
+      ApiError,
+    );
+    if (typeof expected === "string") assert.equal(ctx.stdout.text(), expected);
+    else assert.equal(ctx.stdout.text().trimEnd().split("\n").map((l) => JSON.parse(l)).length, 2);
+  }
+});
+
+Deno.test("runShortcut() writes nothing when a stream fails before its first row", async () => {
+  const empty = defineShortcut({
+    ...failsOnPage2,
+    // deno-lint-ignore require-yield
+    async *stream() {
+      await Promise.resolve();
+      throw new ApiError("Internal error", { type: "server_error" });
+    },
+  });
+  for (const format of ["json", "table", "csv", "ndjson"] as const) {
+    const ctx = createTestContext({ stdoutIsTerminal: format === "table" });
+    await assert.rejects(
+      runShortcut(
+        sessionOf(ctx, { format }, factory(new FakeClient(() => ({})))),
+        empty,
+        { argv: { name: "ann" } },
+      ),
+      ApiError,
+    );
+    assert.equal(ctx.stdout.text(), "", format);
+  }
+});
+
+Deno.test("runShortcut() draws the rows read so far when a drawn stream fails", async () => {
+  const drawn = defineShortcut({
+    ...failsOnPage2,
+    render: () => (rows) => `drawn ${(rows as unknown[]).length}\n`,
+  });
+  const ctx = createTestContext({ stdoutIsTerminal: true });
+  await assert.rejects(
+    runShortcut(
+      sessionOf(ctx, { format: "table" }, factory(new FakeClient(() => ({})))),
+      drawn,
+      { argv: { name: "ann" } },
+    ),
+    ApiError,
+  );
+  assert.equal(ctx.stdout.text(), "drawn 2\n");
 });
