@@ -12,6 +12,7 @@ export {
   type DataStream,
   DEFAULT_TERMINAL_WIDTH,
   formatJson,
+  NO_RESULTS,
   openDataStream,
   type OutputOptions,
   resolveFormat,

@@ -99,6 +99,11 @@ function writeTable<T>(
   columns?: Column<T>[],
 ): void {
   const { specs, rows } = tabulate(data, columns);
+  if (format === "table" && rows.length === 0 && ctx.stdout.isTerminal) {
+    // A header over nothing tells a person less than a word does; a pipe still gets the header.
+    ctx.stderr.write(`${NO_RESULTS}\n`);
+    return;
+  }
   if (format === "csv") {
     ctx.stdout.write(renderCsv(specs.map((c) => c.header), rows, { raw: options.csvRaw }));
     return;
@@ -111,6 +116,9 @@ function writeTable<T>(
   ctx.stdout.write(table.text);
   if (table.hidden.length > 0) ctx.stderr.write(hiddenFooter(table.hidden, maxWidth) + "\n");
 }
+
+/** What an empty table on a terminal shows instead, on stderr. */
+export const NO_RESULTS = "No results";
 
 /** A listing written as it arrives. */
 export interface DataStream<T> {

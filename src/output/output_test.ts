@@ -293,6 +293,31 @@ Deno.test("openDataStream() writes NDJSON lines and CSV with one header", async 
   assert.equal(empty.stdout.text(), "A,B\r\n");
 });
 
+Deno.test("an empty table on a terminal is a line on stderr, not a lone header", async () => {
+  const { createTestContext } = await import("../testing/test_context.ts");
+  const { openDataStream, writeData } = await import("./output.ts");
+  const columns = [{ header: "NAME", value: "name" }, { header: "OPEN ID", value: "id" }];
+  const terminal = createTestContext({ stdoutIsTerminal: true, stderrIsTerminal: true });
+  writeData(terminal, { color: false }, [], columns);
+  assert.equal(terminal.stdout.text(), "");
+  assert.equal(terminal.stderr.text(), "No results\n");
+  const streamed = createTestContext({ stdoutIsTerminal: true });
+  openDataStream(streamed, { color: false }, columns).end();
+  assert.equal(streamed.stdout.text(), "");
+  assert.equal(streamed.stderr.text(), "No results\n");
+  // Piped, a table keeps its header; CSV always does; JSON is an empty array.
+  const piped = createTestContext();
+  writeData(piped, { format: "table", color: false }, [], columns);
+  assert.match(piped.stdout.text(), /^NAME\s+OPEN ID\n$/);
+  const csv = createTestContext({ stdoutIsTerminal: true });
+  writeData(csv, { format: "csv", color: false }, [], columns);
+  assert.equal(csv.stdout.text(), "NAME,OPEN ID\r\n");
+  const json = createTestContext({ stdoutIsTerminal: true });
+  writeData(json, { format: "json", color: false }, [], columns);
+  assert.equal(json.stdout.text(), "[]\n");
+  assert.equal(csv.stderr.text() + json.stderr.text() + piped.stderr.text(), "");
+});
+
 Deno.test("a stream that fails part-way is made whole: JSON closed, a table of the rows so far", async () => {
   const { createTestContext } = await import("../testing/test_context.ts");
   const { openDataStream } = await import("./output.ts");

@@ -1,10 +1,12 @@
 /**
  * Progress of a long listing, as a person sees it: `contact +search-user --page-all` against a
  * slow sandbox (every answer delayed) shows "… users read (N pages)" on the status line of a
- * real terminal (tmux), which is gone once the table is written; piped, stderr stays empty.
+ * real terminal (tmux), which is gone once the table is written; piped, stderr stays empty. An
+ * empty listing on a terminal says "No results" (on stderr) instead of a lone header row.
  */
 
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { requires } from "../support/requires.ts";
 import { Terminal, terminalScript } from "../support/terminal.ts";
 import { createShortcutEnv } from "./_shortcut_env.ts";
@@ -39,6 +41,38 @@ Deno.test(requires(["tmux"], {
       assert.equal(piped.code, 0, piped.stderr);
       assert.ok(JSON.parse(piped.stdout).length > 3, "several pages were read");
       assert.equal(piped.stderr, "", "nothing but data when not a terminal");
+    } finally {
+      await env.close();
+    }
+  },
+}));
+
+Deno.test(requires(["tmux"], {
+  name: "an empty listing on a terminal says No results on stderr and writes no header",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const env = await createShortcutEnv();
+    try {
+      const errors = join(env.hark.dir, "stderr.txt");
+      const script = await terminalScript(
+        env.hark.dir,
+        { ...env.hark.env, TZ: "UTC", TERM: "xterm-256color", HARK_USER_ACCESS_TOKEN: env.token },
+        [`hark contact +search-user --query zzzz-nobody 2>'${errors}'`],
+      );
+      const terminal = await Terminal.start(script, { columns: 80, rows: 20 });
+      try {
+        const after = await terminal.waitFor(/EXIT=\d/, 60_000);
+        assert.match(after, /EXIT=0/);
+        assert.doesNotMatch(after, /NAME|OPEN ID/, "no header on stdout");
+      } finally {
+        await terminal.close();
+      }
+      assert.equal(await Deno.readTextFile(errors), "No results\n");
+
+      const piped = await env.run(["contact", "+search-user", "--query", "zzzz-nobody"]);
+      assert.equal(piped.code, 0, piped.stderr);
+      assert.equal(piped.stdout, "[]\n");
+      assert.equal(piped.stderr, "");
     } finally {
       await env.close();
     }
