@@ -1,7 +1,8 @@
 /**
  * Progress of a long listing, as a person sees it: `contact +search-user --page-all` against a
  * slow sandbox (every answer delayed) shows "… users read (N pages)" on the status line of a
- * real terminal (tmux), which is gone once the table is written; piped, stderr stays empty. An
+ * real terminal (tmux), which is gone once the table is written; piped, stderr stays empty. A
+ * rate-limit wait that starts in the first second shows its line once that second is over. An
  * empty listing on a terminal says "No results" (on stderr) instead of a lone header row.
  */
 
@@ -41,6 +42,42 @@ Deno.test(requires(["tmux"], {
       assert.equal(piped.code, 0, piped.stderr);
       assert.ok(JSON.parse(piped.stdout).length > 3, "several pages were read");
       assert.equal(piped.stderr, "", "nothing but data when not a terminal");
+    } finally {
+      await env.close();
+    }
+  },
+}));
+
+Deno.test(requires(["tmux"], {
+  name: "a rate-limit wait that starts at once shows its status line after the first second",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const env = await createShortcutEnv();
+    try {
+      await env.post("/sandbox/faults", {
+        route: "/open-apis/search",
+        kind: "status",
+        status: 429,
+        retry_after: 4,
+        times: 1,
+      });
+      const script = await terminalScript(
+        env.hark.dir,
+        { ...env.hark.env, TZ: "UTC", TERM: "xterm-256color", HARK_USER_ACCESS_TOKEN: env.token },
+        ["hark contact +search-user --query a"],
+      );
+      const terminal = await Terminal.start(script, { columns: 80, rows: 30 });
+      try {
+        // The only status line of the run is sent at once, within the first second.
+        const during = await terminal.waitFor(/Rate limited|EXIT=\d/, 30_000);
+        assert.match(during, /^Rate limited, retrying in 4 s \(attempt 2 of 4\)\s*$/m);
+        const after = await terminal.waitFor(/EXIT=\d/, 60_000);
+        assert.match(after, /EXIT=0/);
+        assert.match(after, /NAME/, "the table");
+        assert.doesNotMatch(after, /Rate limited/, "the status line is cleared");
+      } finally {
+        await terminal.close();
+      }
     } finally {
       await env.close();
     }
