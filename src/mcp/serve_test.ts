@@ -28,12 +28,16 @@ function pipe(): { output: OutputStream & { lines: string[] }; input: ReadableSt
   };
 }
 
-function start(options: { readOnly?: boolean } = {}) {
+function start(options: { readOnly?: boolean; answerAfterMs?: number } = {}) {
   const stub = new FetchStub([
     {
       method: "GET",
       url: "https://open.example.com/open-apis/demo/items",
-      respond: () => jsonResponse({ code: 0, msg: "success", data: {} }),
+      respond: async () => {
+        // A slow service, on the real clock.
+        await new Promise((resolve) => setTimeout(resolve, options.answerAfterMs ?? 0));
+        return jsonResponse({ code: 0, msg: "success", data: {} });
+      },
     },
   ]);
   const ctx = createTestContext({
@@ -115,4 +119,34 @@ Deno.test("serveMcp() stops when its signal is aborted", async () => {
   controller.abort();
   await served;
   await client.close();
+});
+
+Deno.test("serveMcp() answers the calls in flight when the input ends, then stops", async () => {
+  const { stub, served, toServer, toClient, logs } = start({ answerAfterMs: 200 });
+  const messages = [
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "printf", version: "1" },
+      },
+    },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "demo_list", arguments: {} } },
+  ];
+  // The whole script, then the end of the input at once, as `printf … | hark mcp` does.
+  toServer.output.write(messages.map((m) => JSON.stringify(m) + "\n").join(""));
+  toServer.output.write("");
+  await served;
+  const answers = toClient.output.lines.join("").split("\n").filter((l) => l !== "")
+    .map((line) => JSON.parse(line));
+  assert.deepEqual(answers.map((a) => a.id), [1, 2]);
+  assert.deepEqual(answers[1].result.structuredContent, {
+    items: [{ id: "i1" }, { id: "i2" }, { id: "i3" }],
+  });
+  stub.verify();
+  assert.ok(logs.some((l) => /answering 1 call in flight first/.test(l)), logs.join("\n"));
 });

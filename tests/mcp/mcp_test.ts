@@ -355,3 +355,43 @@ Deno.test("hark mcp: a flag mistake exits 2 before serving; --help shows the hos
     await env.close();
   }
 });
+
+Deno.test("hark mcp: a call still running when stdin closes is answered before the exit", async () => {
+  const env = await createShortcutEnv();
+  try {
+    // The call is still waiting for the service when the script's end reaches hark.
+    await env.post("/sandbox/faults", {
+      route: "/open-apis/authen/v1/user_info",
+      kind: "latency",
+      ms: 500,
+    });
+    const script = [
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "printf", version: "1" },
+        },
+      },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "contact_me", arguments: {} },
+      },
+    ].map((message) => JSON.stringify(message) + "\n").join("");
+    const run = await env.run(["mcp"], { stdin: script });
+    assert.equal(run.code, 0, run.stderr);
+    const answers = run.stdout.split("\n").filter((line) => line !== "").map((l) => JSON.parse(l));
+    assert.deepEqual(answers.map((a) => a.id), [1, 2], run.stdout);
+    assert.equal(answers[1].result.isError, undefined, JSON.stringify(answers[1]));
+    assert.equal(answers[1].result.structuredContent.open_id, env.sb.users[0].open_id);
+    assert.match(run.stderr, /answering 1 call in flight first/);
+  } finally {
+    await env.close();
+  }
+});
