@@ -17,6 +17,7 @@ import {
   staticGraph,
 } from "../scripts/bundle.ts";
 import { compileArgs, TARGETS } from "../scripts/compile.ts";
+import { mcpScript } from "../src/mcp/_script.ts";
 import { HARK_RUN_FLAGS } from "../scripts/permissions.ts";
 import { createHarkEnv, denoDirEnv, REPO_ROOT } from "./support/hark_env.ts";
 
@@ -115,19 +116,7 @@ Deno.test("the bundled CLI runs with exactly the compile-time permissions", asyn
       ["run", "--no-prompt", "--no-config", ...HARK_RUN_FLAGS, bundle, "mcp"],
       home.env,
       home.dir,
-      [
-        {
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-06-18",
-            capabilities: {},
-            clientInfo: { name: "bundle-test", version: "1" },
-          },
-        },
-        { jsonrpc: "2.0", id: 2, method: "tools/list" },
-      ].map((m) => JSON.stringify(m) + "\n").join(""),
+      mcpScript("bundle-test", [{ jsonrpc: "2.0", id: 2, method: "tools/list" }]),
     );
     assert.equal(mcp.code, 0, mcp.stderr);
     const answers = mcp.stdout.trim().split("\n").map((line) => JSON.parse(line));

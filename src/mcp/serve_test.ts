@@ -4,6 +4,7 @@ import { testSession } from "../cli/_test_session.ts";
 import type { OutputStream } from "../context.ts";
 import { createTestContext, FetchStub, jsonResponse } from "../testing/test_context.ts";
 import { fakeGroups } from "./_fake_shortcuts.ts";
+import { mcpScript } from "./_script.ts";
 import { serveMcp, SERVER_INSTRUCTIONS } from "./serve.ts";
 import { StreamTransport } from "./stream_transport.ts";
 import { ToolRunner } from "./tool_runner.ts";
@@ -123,22 +124,12 @@ Deno.test("serveMcp() stops when its signal is aborted", async () => {
 
 Deno.test("serveMcp() answers the calls in flight when the input ends, then stops", async () => {
   const { stub, served, toServer, toClient, logs } = start({ answerAfterMs: 200 });
-  const messages = [
-    {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "printf", version: "1" },
-      },
-    },
-    { jsonrpc: "2.0", method: "notifications/initialized" },
-    { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "demo_list", arguments: {} } },
-  ];
   // The whole script, then the end of the input at once, as `printf … | hark mcp` does.
-  toServer.output.write(messages.map((m) => JSON.stringify(m) + "\n").join(""));
+  toServer.output.write(
+    mcpScript("printf", [
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "demo_list", arguments: {} } },
+    ]),
+  );
   toServer.output.write("");
   await served;
   const answers = toClient.output.lines.join("").split("\n").filter((l) => l !== "")

@@ -224,46 +224,37 @@ const failsOnPage2 = defineShortcut<{ id: string }[]>({
   },
 });
 
+/**
+ * Runs a shortcut whose stream fails, in `format` (on a terminal when asked), checking that the
+ * failure comes out; returns what stdout holds.
+ */
+async function failedRun(
+  definition: typeof failsOnPage2,
+  format: OutputFormat,
+  terminal = false,
+): Promise<string> {
+  const ctx = createTestContext({ stdoutIsTerminal: terminal });
+  await assert.rejects(
+    runShortcut(sessionOf(ctx, { format }, factory(new FakeClient(() => ({})))), definition, {
+      argv: { name: "ann" },
+    }),
+    ApiError,
+  );
+  return ctx.stdout.text();
+}
+
 Deno.test("runShortcut() finishes a stream that fails part-way, then reports the failure", async () => {
   for (const terminal of [false, true]) {
-    const json = createTestContext({ stdoutIsTerminal: terminal });
-    await assert.rejects(
-      runShortcut(
-        sessionOf(json, { format: "json" }, factory(new FakeClient(() => ({})))),
-        failsOnPage2,
-        { argv: { name: "ann" } },
-      ),
-      ApiError,
-    );
     // The first page, as a whole JSON array.
-    assert.deepEqual(JSON.parse(json.stdout.text()), [
+    assert.deepEqual(JSON.parse(await failedRun(failsOnPage2, "json", terminal)), [
       { id: "a", name: "ann" },
       { id: "b", name: "bob" },
     ]);
   }
-  const table = createTestContext({ stdoutIsTerminal: true });
-  await assert.rejects(
-    runShortcut(
-      sessionOf(table, { format: "table" }, factory(new FakeClient(() => ({})))),
-      failsOnPage2,
-      { argv: { name: "ann" } },
-    ),
-    ApiError,
-  );
-  assert.match(table.stdout.text(), /ID\s+NAME\n.*a\s+ann\n.*b\s+bob\n/s);
-  for (const [format, expected] of [["csv", "ID,NAME\r\na,ann\r\nb,bob\r\n"], ["ndjson", 2]]) {
-    const ctx = createTestContext();
-    await assert.rejects(
-      runShortcut(
-        sessionOf(ctx, { format: format as OutputFormat }, factory(new FakeClient(() => ({})))),
-        failsOnPage2,
-        { argv: { name: "ann" } },
-      ),
-      ApiError,
-    );
-    if (typeof expected === "string") assert.equal(ctx.stdout.text(), expected);
-    else assert.equal(ctx.stdout.text().trimEnd().split("\n").map((l) => JSON.parse(l)).length, 2);
-  }
+  assert.match(await failedRun(failsOnPage2, "table", true), /ID\s+NAME\n.*a\s+ann\n.*b\s+bob\n/s);
+  assert.equal(await failedRun(failsOnPage2, "csv"), "ID,NAME\r\na,ann\r\nb,bob\r\n");
+  const lines = (await failedRun(failsOnPage2, "ndjson")).trimEnd().split("\n");
+  assert.deepEqual(lines.map((line) => JSON.parse(line).id), ["a", "b"]);
 });
 
 Deno.test("runShortcut() writes nothing when a stream fails before its first row", async () => {
@@ -276,16 +267,7 @@ Deno.test("runShortcut() writes nothing when a stream fails before its first row
     },
   });
   for (const format of ["json", "table", "csv", "ndjson"] as const) {
-    const ctx = createTestContext({ stdoutIsTerminal: format === "table" });
-    await assert.rejects(
-      runShortcut(
-        sessionOf(ctx, { format }, factory(new FakeClient(() => ({})))),
-        empty,
-        { argv: { name: "ann" } },
-      ),
-      ApiError,
-    );
-    assert.equal(ctx.stdout.text(), "", format);
+    assert.equal(await failedRun(empty, format, format === "table"), "", format);
   }
 });
 
@@ -294,14 +276,5 @@ Deno.test("runShortcut() draws the rows read so far when a drawn stream fails", 
     ...failsOnPage2,
     render: () => (rows) => `drawn ${(rows as unknown[]).length}\n`,
   });
-  const ctx = createTestContext({ stdoutIsTerminal: true });
-  await assert.rejects(
-    runShortcut(
-      sessionOf(ctx, { format: "table" }, factory(new FakeClient(() => ({})))),
-      drawn,
-      { argv: { name: "ann" } },
-    ),
-    ApiError,
-  );
-  assert.equal(ctx.stdout.text(), "drawn 2\n");
+  assert.equal(await failedRun(drawn, "table", true), "drawn 2\n");
 });

@@ -9,6 +9,7 @@ import type { HarkSchema } from "../../src/cli/schema/describe.ts";
 import { loadServices } from "../../src/shortcuts/services.ts";
 import { loginApproved, requestLog, startWorld } from "../auth/_support.ts";
 import { createShortcutEnv, jsonOf } from "../shortcuts/_shortcut_env.ts";
+import { mcpScript } from "../../src/mcp/_script.ts";
 import { connectHarkMcp } from "./_mcp_client.ts";
 
 interface Envelope {
@@ -365,25 +366,14 @@ Deno.test("hark mcp: a call still running when stdin closes is answered before t
       kind: "latency",
       ms: 500,
     });
-    const script = [
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "printf", version: "1" },
-        },
-      },
-      { jsonrpc: "2.0", method: "notifications/initialized" },
+    const script = mcpScript("printf", [
       {
         jsonrpc: "2.0",
         id: 2,
         method: "tools/call",
         params: { name: "contact_me", arguments: {} },
       },
-    ].map((message) => JSON.stringify(message) + "\n").join("");
+    ]);
     const run = await env.run(["mcp"], { stdin: script });
     assert.equal(run.code, 0, run.stderr);
     const answers = run.stdout.split("\n").filter((line) => line !== "").map((l) => JSON.parse(l));
