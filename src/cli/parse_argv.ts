@@ -159,7 +159,8 @@ export async function parseArgv(root: CommandSpec, argv: readonly string[]): Pro
       } else target[flag.name] = value;
       continue;
     }
-    if (isGroup(command) && word === "help" && !helpCommand && !onlyArgs) {
+    if (isGroup(command) && word === "help" && !onlyArgs) {
+      // `hark help help` is the help of help: the root's.
       helpCommand = true;
       parsed.help = true;
       continue;

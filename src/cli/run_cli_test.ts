@@ -210,6 +210,7 @@ Deno.test("help, --help and help <command> exit 0 and print to stdout", async ()
     [["--help"], /^Usage: hark /],
     [["-h"], /^Usage: hark /],
     [["help", "config"], /^Usage: hark config /],
+    [["help", "help"], /^Usage: hark /],
     [["config", "--help"], /^Usage: hark config /],
     [["config"], /^Usage: hark config /],
     [["config", "set", "--help"], /^Usage: hark config set /],
