@@ -9,7 +9,24 @@ import { createRealContext } from "./src/runtime/real_context.ts";
 import { errorStyle, runCli } from "./src/cli/run_cli.ts";
 import { InternalError } from "./src/errors/hark_error.ts";
 
+/**
+ * The variable `deno task hark` sets to the folder it was started in (`INIT_CWD`): a task runs
+ * in the repository, and relative paths (`--output ./a.png`, `HARK_CONFIG`) are the user's.
+ */
+const TASK_CWD = "HARK_TASK_CWD";
+
 async function main(): Promise<number> {
+  const taskCwd = Deno.env.get(TASK_CWD);
+  if (taskCwd !== undefined) {
+    // Read once: the programs hark starts (keychain tools, a credential command) never see it.
+    Deno.env.delete(TASK_CWD);
+    try {
+      if (taskCwd !== "") Deno.chdir(taskCwd);
+    } catch (error) {
+      console.error(`Cannot run in "${taskCwd}", where deno task was started: ${error}`);
+      return 1;
+    }
+  }
   const controller = new AbortController();
   let interrupts = 0;
   // Ctrl-C: the first cancels the command (which undoes half-done work), the second exits.

@@ -17,6 +17,7 @@ import {
   staticGraph,
 } from "../scripts/bundle.ts";
 import { compileArgs, TARGETS } from "../scripts/compile.ts";
+import { mcpScript } from "../src/mcp/_script.ts";
 import { HARK_RUN_FLAGS } from "../scripts/permissions.ts";
 import { createHarkEnv, denoDirEnv, REPO_ROOT } from "./support/hark_env.ts";
 
@@ -115,19 +116,7 @@ Deno.test("the bundled CLI runs with exactly the compile-time permissions", asyn
       ["run", "--no-prompt", "--no-config", ...HARK_RUN_FLAGS, bundle, "mcp"],
       home.env,
       home.dir,
-      [
-        {
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-06-18",
-            capabilities: {},
-            clientInfo: { name: "bundle-test", version: "1" },
-          },
-        },
-        { jsonrpc: "2.0", id: 2, method: "tools/list" },
-      ].map((m) => JSON.stringify(m) + "\n").join(""),
+      mcpScript("bundle-test", [{ jsonrpc: "2.0", id: 2, method: "tools/list" }]),
     );
     assert.equal(mcp.code, 0, mcp.stderr);
     const answers = mcp.stdout.trim().split("\n").map((line) => JSON.parse(line));
@@ -254,7 +243,7 @@ Deno.test("deferNodeModule() defers createRequire and refuses an unknown way of 
 
 Deno.test("the hark task, the compile script and the tests share one list of flags", () => {
   const task = denoJson.tasks.hark;
-  assert.equal(task, `deno run ${HARK_RUN_FLAGS.join(" ")} main.ts`);
+  assert.equal(task, `HARK_TASK_CWD="$INIT_CWD" deno run ${HARK_RUN_FLAGS.join(" ")} main.ts`);
   for (const target of TARGETS) {
     const args = compileArgs(target, "dist", "/tmp/bundle/main.js");
     for (const flag of HARK_RUN_FLAGS) assert.ok(args.includes(flag), `${target} lacks ${flag}`);
@@ -265,4 +254,37 @@ Deno.test("the hark task, the compile script and the tests share one list of fla
     assert.ok(!args.includes("main.ts") && !args.includes("--no-code-cache"));
   }
   assert.equal(TARGETS.length, 6);
+});
+
+Deno.test("deno task hark resolves relative paths in the folder it was started in", async () => {
+  const hark = await createHarkEnv();
+  const where = await Deno.makeTempDir({ prefix: "hark-task-cwd-" });
+  // Relative: in the folder the task was started in, not the repository the task runs in.
+  const relative = join(`hark-task-cwd-${crypto.randomUUID()}`, "config.json");
+  try {
+    await Deno.mkdir(join(where, relative, ".."));
+    const set = await run(
+      [
+        "task",
+        "--quiet",
+        "--config",
+        join(REPO_ROOT, "deno.json"),
+        "hark",
+        "config",
+        "set",
+        "preferences.color",
+        "false",
+      ],
+      { ...hark.env, HARK_CONFIG: relative },
+      where,
+    );
+    assert.equal(set.code, 0, set.stderr);
+    const written = JSON.parse(await Deno.readTextFile(join(where, relative)));
+    assert.equal(written.preferences.color, false);
+    assert.equal(await Deno.lstat(join(REPO_ROOT, relative)).catch(() => undefined), undefined);
+  } finally {
+    await Deno.remove(join(REPO_ROOT, relative, ".."), { recursive: true }).catch(() => {});
+    await Deno.remove(where, { recursive: true });
+    await hark.cleanup();
+  }
 });

@@ -34,7 +34,10 @@ export interface ParsedArgv {
   help: boolean;
   /** `--version` or `-V`. */
   version: boolean;
-  /** The first mistake, when there was one and neither help nor the version was asked for. */
+  /**
+   * The first mistake, when there was one and neither help nor the version was asked for; with
+   * help, a command that does not exist (`hark help nope`).
+   */
   error?: ValidationError;
 }
 
@@ -63,7 +66,7 @@ export function chainName(chain: readonly CommandSpec[]): string {
  * @param argv the words
  * @returns what was asked for, as far as it could be read; `error` holds the first mistake (an
  *   unknown command or flag, a missing or disallowed value, the wrong number of arguments), left
- *   out when help or the version was asked for
+ *   out when help or the version was asked for, except help of an unknown command
  */
 export async function parseArgv(root: CommandSpec, argv: readonly string[]): Promise<ParsedArgv> {
   const parsed: ParsedArgv = {
@@ -80,6 +83,7 @@ export async function parseArgv(root: CommandSpec, argv: readonly string[]): Pro
   };
   let helpCommand = false;
   let onlyArgs = false;
+  let unknownCommand: ValidationError | undefined;
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i];
     const command = parsed.chain.at(-1)!;
@@ -155,7 +159,8 @@ export async function parseArgv(root: CommandSpec, argv: readonly string[]): Pro
       } else target[flag.name] = value;
       continue;
     }
-    if (isGroup(command) && word === "help" && !helpCommand && !onlyArgs) {
+    if (isGroup(command) && word === "help" && !onlyArgs) {
+      // `hark help help` is the help of help: the root's.
       helpCommand = true;
       parsed.help = true;
       continue;
@@ -170,17 +175,18 @@ export async function parseArgv(root: CommandSpec, argv: readonly string[]): Pro
       }
       if (!command.run || helpCommand) {
         const hint = suggest(word, children.flatMap((c) => [c.name, ...(c.aliases ?? [])]));
-        fail(
-          new ValidationError(
-            `Unknown command '${word}'${hint ? ` (did you mean ${hint}?)` : ""}`,
-            usage(parsed.chain, word),
-          ),
+        unknownCommand ??= new ValidationError(
+          `Unknown command '${word}'${hint ? ` (did you mean ${hint}?)` : ""}`,
+          usage(parsed.chain, word),
         );
+        fail(unknownCommand);
         continue;
       }
     }
     parsed.args.push(word);
   }
+  // Help of a command that does not exist is that mistake, not the help of its parent.
+  if (parsed.help && unknownCommand) return { ...parsed, error: unknownCommand };
   if (parsed.help || parsed.version) return parsed;
   if (errors.length > 0) return { ...parsed, error: errors[0] };
   const command = parsed.chain.at(-1)!;

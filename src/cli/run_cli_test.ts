@@ -62,6 +62,26 @@ Deno.test("runCli() turns an unknown sub-command into exit 2 naming its group's 
   });
 });
 
+Deno.test("help of an unknown command is exit 2, as the unknown command is", async () => {
+  const cases: [string[], string, string][] = [
+    [["help", "nope"], "Unknown command 'nope'", "hark --help"],
+    [["help", "confg"], "Unknown command 'confg' (did you mean config?)", "hark --help"],
+    [["nope", "--help"], "Unknown command 'nope'", "hark --help"],
+    [["help", "config", "gte"], "Unknown command 'gte' (did you mean get?)", "hark config --help"],
+    [["config", "help", "gte"], "Unknown command 'gte' (did you mean get?)", "hark config --help"],
+  ];
+  for (const [argv, message, help] of cases) {
+    await withCli(async (ctx) => {
+      const outcome = await runCli(ctx, argv);
+      const error = validation(outcome);
+      assert.equal(error.message, message, argv.join(" "));
+      assert.equal(error.recovery.command, help, argv.join(" "));
+      assert.equal(outcome.helpCommand, help, argv.join(" "));
+      assert.equal(ctx.stdout.text(), "", argv.join(" "));
+    });
+  }
+});
+
 Deno.test("runCli() turns an unknown flag into exit 2 with did-you-mean", async () => {
   await withCli(async (ctx) => {
     const outcome = await runCli(ctx, ["config", "get", "--jsn"]);
@@ -190,6 +210,7 @@ Deno.test("help, --help and help <command> exit 0 and print to stdout", async ()
     [["--help"], /^Usage: hark /],
     [["-h"], /^Usage: hark /],
     [["help", "config"], /^Usage: hark config /],
+    [["help", "help"], /^Usage: hark /],
     [["config", "--help"], /^Usage: hark config /],
     [["config"], /^Usage: hark config /],
     [["config", "set", "--help"], /^Usage: hark config set /],

@@ -113,6 +113,17 @@ Deno.test("openSession() refuses a hand-edited bad value of the profile's app, e
       await open(ctx, ["leaf"], "none");
     });
   }
+  // A base URL with a path: the fix is its origin.
+  const pathed = {
+    apps: { default: { app_id: "cli_w", base_url: "https://a.example/open-apis" } },
+  };
+  await withConfig(JSON.stringify(pathed), async (path) => {
+    const ctx = createTestContext({ env: { HARK_CONFIG: path } });
+    const error = await open(ctx, ["leaf"]).catch((e) => e);
+    assert.ok(error instanceof ValidationError, String(error));
+    assert.equal(error.param, "apps.default.base_url");
+    assert.equal(error.recovery.command, "hark config set apps.default.base_url https://a.example");
+  });
   const other = { apps: { a: { app_id: 7 }, b: { base_url: "https://open.feishu.cn" } } };
   await withConfig(JSON.stringify(other), async (path) => {
     const ctx = createTestContext({ env: { HARK_CONFIG: path } });

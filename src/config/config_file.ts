@@ -101,7 +101,9 @@ export function parseConfig(content: string | Uint8Array, path: string): Config 
  * Reads, changes and writes the configuration under the config lock. `change` may mutate the
  * config it is given or return a new one. Unknown keys survive. The write is atomic and safe
  * from planted links (see {@link FileSystem.writeFileAtomic}); the default config folder is
- * hark's own and kept at mode 0700. Temporary files left by a killed writer are removed.
+ * hark's own and kept at mode 0700. Temporary files left by a killed writer are removed. A
+ * config that is a link (a dotfiles setup) stays one: the file it points to is written, in its
+ * own folder, and locked there.
  *
  * @param ctx the context
  * @param change the modification
@@ -117,19 +119,52 @@ export async function updateConfig(
   path = resolveConfigPath(ctx),
 ): Promise<Config> {
   await ensureConfigFolder(ctx, path);
-  return await withFileLock(ctx, `${path}.lock`, async () => {
+  const target = await writeTarget(ctx, path);
+  return await withFileLock(ctx, `${target.path}.lock`, async () => {
     const current = await loadConfig(ctx, path);
     const next = (await change(current)) ?? current;
-    await removeLeftovers(ctx, path);
+    await removeLeftovers(ctx, target.path);
     try {
-      await ctx.fs.writeFileAtomic(path, JSON.stringify(next, null, 2) + "\n", 0o600, {
-        privateFolder: isDefaultConfigPath(ctx, path),
+      await ctx.fs.writeFileAtomic(target.path, JSON.stringify(next, null, 2) + "\n", 0o600, {
+        // A linked file's folder is the person's own business (a dotfiles repository).
+        privateFolder: !target.linked && isDefaultConfigPath(ctx, path),
       });
     } catch (error) {
-      throw cannotWrite(ctx, path, error);
+      throw cannotWrite(ctx, target.path, error);
     }
     return next;
   });
+}
+
+/**
+ * The file a write of the config at `path` replaces: `path` itself, or, when it is a link, the
+ * file the link leads to (so the link stays).
+ *
+ * @throws {ValidationError} naming the config when it is a link to nothing, or cannot be resolved
+ */
+async function writeTarget(
+  ctx: Context,
+  path: string,
+): Promise<{ path: string; linked: boolean }> {
+  let real: string | undefined;
+  let folder: string | undefined;
+  try {
+    real = await ctx.fs.realPath(path);
+    if (real === undefined) return { path, linked: false };
+    folder = await ctx.fs.realPath(parentFolder(ctx.os, path));
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw cannotWrite(ctx, path, error);
+    throw new ValidationError(
+      `Cannot write the config file "${path}": it is a link to a file that does not exist`,
+      {
+        param: "HARK_CONFIG",
+        suggestion: "Create the file the link points to (holding {}), or remove the link",
+        cause: error,
+      },
+    );
+  }
+  const linked = folder === undefined || real !== joinPath(ctx.os, folder, baseName(ctx.os, path));
+  return { path: linked ? real : path, linked };
 }
 
 /**

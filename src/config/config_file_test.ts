@@ -393,3 +393,63 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "updateConfig() writes through a linked config to its target, and the link stays",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await withConfigDir(async (ctx, path, dir) => {
+      // A dotfiles setup: config.json → ../../dotfiles/hark.json.
+      const dotfiles = join(dir, "dotfiles");
+      await Deno.mkdir(dotfiles, { mode: 0o700 });
+      await Deno.chmod(dotfiles, 0o755);
+      const target = join(dotfiles, "hark.json");
+      await Deno.writeTextFile(target, '{"apps": {"default": {"app_id": "cli_1"}}}');
+      await Deno.mkdir(join(path, ".."), { recursive: true, mode: 0o700 });
+      await Deno.symlink("../../dotfiles/hark.json", path);
+      await updateConfig(ctx, (config) => {
+        config.preferences = { color: false };
+      });
+      assert.ok((await Deno.lstat(path)).isSymlink, "the link stays");
+      assert.equal(await Deno.readLink(path), "../../dotfiles/hark.json");
+      assert.deepEqual(JSON.parse(await Deno.readTextFile(target)), {
+        apps: { default: { app_id: "cli_1" } },
+        preferences: { color: false },
+      });
+      assert.deepEqual(await loadConfig(ctx), JSON.parse(await Deno.readTextFile(target)));
+      // Nothing left beside either; the link's folder (not hark's own) keeps its mode.
+      assert.deepEqual((await Array.fromAsync(Deno.readDir(dotfiles))).map((e) => e.name), [
+        "hark.json",
+      ]);
+      assert.deepEqual((await Array.fromAsync(Deno.readDir(join(path, "..")))).map((e) => e.name), [
+        "config.json",
+      ]);
+      assert.equal((await Deno.stat(dotfiles)).mode! & 0o777, 0o755);
+    });
+  },
+});
+
+Deno.test({
+  name: "updateConfig() refuses a linked config whose target is missing, writing nothing",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await withConfigDir(async (ctx, path, dir) => {
+      await Deno.mkdir(join(path, ".."), { recursive: true });
+      await Deno.symlink(join(dir, "nowhere", "hark.json"), path);
+      await assert.rejects(
+        updateConfig(ctx, () => ({ active_profile: "x" })),
+        (error: unknown) => {
+          assert.ok(error instanceof ValidationError, String(error));
+          assert.equal(
+            error.message,
+            `Cannot write the config file "${path}": it is a link to a file that does not exist`,
+          );
+          assert.equal(error.param, "HARK_CONFIG");
+          return true;
+        },
+      );
+      assert.ok((await Deno.lstat(path)).isSymlink);
+      assert.equal(await Deno.lstat(join(dir, "nowhere")).catch(() => undefined), undefined);
+    });
+  },
+});

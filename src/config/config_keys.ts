@@ -14,6 +14,7 @@ import {
 } from "./config.ts";
 import { checkProfileName } from "./profile.ts";
 import { parseSecretInput } from "./secret_input.ts";
+import { checkOrigin } from "./service_address.ts";
 
 /** A settable key. */
 interface KeySpec {
@@ -25,8 +26,11 @@ interface KeySpec {
   parse(value: string, key: string): unknown;
   /** Whether the value is a secret reference. */
   secret?: boolean;
-  /** The command that puts a good value in place of a bad one at `key`, for a hand-edited file. */
-  fix?: (key: string) => string;
+  /**
+   * The command that puts a good value in place of a bad one at `key` (`value`, as the file
+   * holds it), for a hand-edited file.
+   */
+  fix?: (key: string, value: unknown) => string;
 }
 
 const PROFILE = "<profile>";
@@ -88,9 +92,9 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
   },
   {
     key: `apps.${PROFILE}.base_url`,
-    describe: "an http(s) URL, such as https://open.feishu.cn",
-    fix: (key) => `hark config set ${key} ${DEFAULT_BASE_URL}`,
-    parse: (value, key) => httpUrl(value, key),
+    describe: "the service's origin: an http(s) URL without a path, such as https://open.feishu.cn",
+    fix: (key, value) => `hark config set ${key} ${originOf(value) ?? DEFAULT_BASE_URL}`,
+    parse: (value, key) => httpUrl(value, key, { origin: true }),
   },
   {
     key: `apps.${PROFILE}.allow_insecure_http`,
@@ -221,7 +225,7 @@ function handEdited(
   value: unknown,
   expected: string,
   configPath: string,
-  spec: { fix?: (key: string) => string },
+  spec: { fix?: (key: string, value: unknown) => string },
 ): ValidationError {
   const shown = JSON.stringify(value) ?? String(value);
   return new ValidationError(
@@ -230,7 +234,7 @@ function handEdited(
     {
       param: key,
       suggestion: "Set a valid value, or edit the file",
-      command: spec.fix ? spec.fix(key) : `hark config get ${key}`,
+      command: spec.fix ? spec.fix(key, value) : `hark config get ${key}`,
     },
   );
 }
@@ -252,20 +256,43 @@ function oneOf<T extends string>(value: string, key: string, allowed: readonly T
   throw invalid(key, value, `one of ${allowed.join(", ")}`);
 }
 
-function httpUrl(value: string, key: string): string {
+/**
+ * An http(s) URL without a trailing slash; with `origin`, one without a path, query or fragment
+ * ({@link checkOrigin}).
+ */
+function httpUrl(value: string, key: string, options: { origin?: boolean } = {}): string {
   let url: URL | undefined;
   try {
     url = new URL(value);
   } catch {
     url = undefined;
   }
+  const origin = options.origin === true;
   if (
-    !url || !["http:", "https:"].includes(url.protocol) || url.search || url.hash ||
-    url.hostname.length > 253
+    !url || !["http:", "https:"].includes(url.protocol) ||
+    (!origin && (url.search || url.hash)) || url.hostname.length > 253
   ) {
     throw invalid(key, value, "an http(s) URL such as https://open.feishu.cn");
   }
+  if (origin) {
+    // Also checks `config init --base-url` (key "--base-url"), which has no such command.
+    const setOrigin = key.startsWith("apps.")
+      ? (value: string) => `hark config set ${key} ${value}`
+      : undefined;
+    checkOrigin(url, value, key, setOrigin);
+  }
   return value.replace(/\/+$/, "");
+}
+
+/** The origin of an http(s) URL, or `undefined` when `value` is not one. */
+function originOf(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  try {
+    const url = new URL(value);
+    return ["http:", "https:"].includes(url.protocol) ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function invalid(key: string, value: string, expected: string): ValidationError {

@@ -40,16 +40,49 @@ Deno.test("preferences.color parses booleans", () => {
 Deno.test("apps.<profile>.base_url accepts http(s) URLs without query or fragment", () => {
   assert.equal(parse("apps.default.base_url", "https://open.feishu.cn/"), "https://open.feishu.cn");
   assert.equal(parse("apps.work.base_url", "http://127.0.0.1:8080"), "http://127.0.0.1:8080");
-  for (
-    const bad of ["open.feishu.cn", "ftp://x.example", "https://x.example/?a=1", "https://x#y"]
-  ) {
+  for (const bad of ["open.feishu.cn", "ftp://x.example"]) {
     rejects("apps.default.base_url", bad, /http\(s\) URL/);
+  }
+  for (const bad of ["https://x.example/?a=1", "https://x#y"]) {
+    rejects("apps.default.base_url", bad, /origin/);
+    rejects("apps.default.accounts_url", bad, /http\(s\) URL/);
   }
   assert.equal(
     parse("apps.default.accounts_url", "https://accounts.feishu.cn"),
     "https://accounts.feishu.cn",
   );
   rejects("apps.default.accounts_url", "nope");
+});
+
+Deno.test("apps.<profile>.base_url is an origin: a path, query or fragment is refused", () => {
+  for (
+    const [bad, origin] of [
+      ["http://host/open-apis", "http://host"],
+      ["https://open.feishu.cn/open-apis/", "https://open.feishu.cn"],
+      ["http://127.0.0.1:8080/x", "http://127.0.0.1:8080"],
+      ["https://open.feishu.cn/?a=1", "https://open.feishu.cn"],
+      ["https://open.feishu.cn#top", "https://open.feishu.cn"],
+      ["https://open.feishu.cn?", "https://open.feishu.cn"],
+      ["https://open.feishu.cn/#", "https://open.feishu.cn"],
+    ]
+  ) {
+    assert.throws(() => parse("apps.work.base_url", bad), (error: unknown) => {
+      assert.ok(error instanceof ValidationError, bad);
+      assert.equal(error.param, "apps.work.base_url");
+      assert.equal(
+        error.message,
+        `Invalid apps.work.base_url ${JSON.stringify(bad)}: expected the service's origin ` +
+          "(scheme, host and port) without a path, query or fragment",
+      );
+      assert.match(error.recovery.suggestion, new RegExp(`^Use ${RegExp.escape(origin)}; `));
+      assert.equal(error.recovery.command, `hark config set apps.work.base_url ${origin}`);
+      return true;
+    });
+  }
+  assert.equal(
+    parse("apps.default.base_url", "https://open.feishu.cn//"),
+    "https://open.feishu.cn",
+  );
 });
 
 Deno.test("apps.<profile>.app_secret takes references only, refusing plaintext", () => {

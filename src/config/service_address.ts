@@ -44,8 +44,9 @@ export interface ServiceAddressOptions {
  * @param config the loaded config
  * @param profile the profile
  * @param options whether plain HTTP to other hosts is allowed on the command line
- * @throws {ValidationError} naming the setting when an address is not an http(s) URL, or is
- *   `http://` to a host other than this machine without the allowance
+ * @throws {ValidationError} naming the setting when an address is not an http(s) URL, the base
+ *   URL has a path, or an address is `http://` to a host other than this machine without the
+ *   allowance
  * @example
  * ```ts
  * resolveServiceAddress(env, { apps: { default: { base_url: "https://open.feishu.cn" } } }, "default");
@@ -67,7 +68,7 @@ export function resolveServiceAddress(
     : app.base_url !== undefined
     ? [app.base_url, setting]
     : [DEFAULT_BASE_URL, "default"];
-  const base = checkAddress(raw, source, profile, allowed);
+  const base = checkAddress(raw, source, profile, allowed, { origin: true });
   const accounts = fromEnv === undefined && app.accounts_url !== undefined
     ? checkAddress(app.accounts_url, `apps.${profile}.accounts_url`, profile, allowed)
     : derivedAccounts(base);
@@ -102,7 +103,48 @@ export function insecureWarning(address: ServiceAddress): string {
     "travel unencrypted (allowed by --allow-insecure-http or allow_insecure_http)";
 }
 
-function checkAddress(raw: unknown, source: string, profile: string, allowed: boolean): URL {
+/**
+ * Checks that a service address is an origin: scheme, host and port, trailing `/`s allowed.
+ * hark puts the API's paths (`/open-apis/…`) after it, so a path would be doubled.
+ *
+ * @param url the address, parsed
+ * @param raw the address as written (an empty `?` or `#` leaves no trace in `url`)
+ * @param setting what holds it, for the message: `HARK_BASE_URL`, a config key or a flag
+ * @param command the command that puts the origin in place, if there is one
+ * @throws {ValidationError} naming `setting` and suggesting the origin
+ * @example
+ * ```ts
+ * checkOrigin(new URL("http://host/open-apis"), "http://host/open-apis", "HARK_BASE_URL");
+ * // throws: Invalid HARK_BASE_URL "http://host/open-apis": expected the service's origin…
+ * ```
+ */
+export function checkOrigin(
+  url: URL,
+  raw: string,
+  setting: string,
+  command?: (origin: string) => string,
+): void {
+  if (/^\/*$/.test(url.pathname) && !/[?#]/.test(raw)) return;
+  const shown = raw.length > 80 ? `${raw.slice(0, 80)}…` : raw;
+  throw new ValidationError(
+    `Invalid ${setting} ${JSON.stringify(shown)}: expected the service's origin (scheme, host ` +
+      "and port) without a path, query or fragment",
+    {
+      param: setting,
+      suggestion: `Use ${url.origin}; hark adds the API's paths (/open-apis/…) itself`,
+      command: command?.(url.origin),
+    },
+  );
+}
+
+/** Checks an address; with `origin`, one that must be an origin ({@link checkOrigin}). */
+function checkAddress(
+  raw: unknown,
+  source: string,
+  profile: string,
+  allowed: boolean,
+  options: { origin?: boolean } = {},
+): URL {
   const fix = source === BASE_URL_VAR
     ? `Set ${BASE_URL_VAR} to an https:// URL such as https://open.feishu.cn`
     : `Set it to an https:// URL such as https://open.feishu.cn`;
@@ -115,7 +157,10 @@ function checkAddress(raw: unknown, source: string, profile: string, allowed: bo
   } catch {
     url = undefined;
   }
-  if (!url || !["http:", "https:"].includes(url.protocol) || url.search || url.hash) {
+  const origin = options.origin === true;
+  if (
+    !url || !["http:", "https:"].includes(url.protocol) || (!origin && (url.search || url.hash))
+  ) {
     const shown = typeof raw === "string"
       ? JSON.stringify(raw.length > 80 ? `${raw.slice(0, 80)}…` : raw)
       : JSON.stringify(raw) ?? String(raw);
@@ -131,6 +176,12 @@ function checkAddress(raw: unknown, source: string, profile: string, allowed: bo
       suggestion: "Remove the credentials from the URL; hark signs in by itself",
       command,
     });
+  }
+  if (origin) {
+    const setOrigin = source === BASE_URL_VAR
+      ? undefined
+      : (value: string) => `hark config set ${source} ${value}`;
+    checkOrigin(url, raw as string, source, setOrigin);
   }
   if (url.protocol === "http:" && !isLoopback(url) && !allowed) {
     throw new ValidationError(

@@ -123,3 +123,27 @@ Deno.test("isLoopback() knows localhost, 127/8 and ::1 and nothing else", () => 
   assert.equal(isLoopback(new URL("http://0.0.0.0")), false);
   assert.equal(isLoopback(new URL("http://[::2]")), false);
 });
+
+Deno.test("resolveServiceAddress() refuses a base URL with a path, suggesting its origin", () => {
+  const fromEnv = refused(
+    () =>
+      resolveServiceAddress(env({ HARK_BASE_URL: "https://open.feishu.cn/open-apis" }), {}, "x"),
+    "HARK_BASE_URL",
+  );
+  assert.match(fromEnv.message, /^Invalid HARK_BASE_URL "https:\/\/open\.feishu\.cn\/open-apis": /);
+  assert.match(fromEnv.recovery.suggestion, /^Use https:\/\/open\.feishu\.cn; /);
+  // A hand-edited config, and a query: the same, with the command that fixes it.
+  for (const bad of ["http://127.0.0.1:9/open-apis", "http://127.0.0.1:9/?x=1"]) {
+    const edited = refused(
+      () => resolveServiceAddress(env(), app({ base_url: bad }), "default"),
+      "apps.default.base_url",
+    );
+    assert.equal(
+      edited.recovery.command,
+      "hark config set apps.default.base_url http://127.0.0.1:9",
+    );
+  }
+  // A trailing slash is fine.
+  const slash = resolveServiceAddress(env({ HARK_BASE_URL: "https://open.feishu.cn/" }), {}, "x");
+  assert.equal(slash.baseUrl, "https://open.feishu.cn");
+});

@@ -49,6 +49,18 @@ export interface DownloadedFile {
   contentType?: string;
 }
 
+/** A download that stopped because a file is already where it would go (without `overwrite`). */
+export class FileThereError extends Deno.errors.AlreadyExists {
+  /**
+   * @param path the file that is there
+   * @param cause the file system's error
+   */
+  constructor(readonly path: string, cause: unknown) {
+    super(`Cannot save to "${path}": a file is already there`, { cause });
+    this.name = "FileThereError";
+  }
+}
+
 /** Why a body could not be saved, as the caller's failure. */
 export interface BodyFailures {
   /** The body is larger than the cap. */
@@ -85,10 +97,23 @@ export function fileNameOf(header: string | null): string | undefined {
 }
 
 /**
+ * Windows' device names (`CON`, `NUL`, `COM1`…), which name a device rather than a file in any
+ * folder, with or without an extension and in any case.
+ */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])\s*(\..*)?$/i;
+
+/**
  * A name the service chose, made safe as one file name: its last path part, control and
- * format characters removed; `undefined` when nothing usable is left (`.`, `..`, empty).
+ * format characters removed; `undefined` when nothing usable is left (`.`, `..`, empty). A
+ * hidden name (`.bashrc`, which a download into `~/` would put in place) and a Windows device
+ * name (`CON`, `nul.txt`) get a leading `_`.
  *
  * @param name the name as given
+ * @example
+ * ```ts
+ * safeFileName("../../.bashrc"); // "_.bashrc"
+ * safeFileName("CON.txt"); // "_CON.txt"
+ * ```
  */
 export function safeFileName(name: string): string | undefined {
   const last = name.split(/[\\/]/).filter((part) => part !== "").at(-1) ?? "";
@@ -96,7 +121,8 @@ export function safeFileName(name: string): string | undefined {
     // deno-lint-ignore no-control-regex
     .replace(/[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g, "")
     .trim();
-  return clean === "" || clean === "." || clean === ".." ? undefined : clean;
+  if (clean === "" || clean === "." || clean === "..") return undefined;
+  return clean.startsWith(".") || WINDOWS_DEVICE.test(clean) ? `_${clean}` : clean;
 }
 
 /** File name extensions of the types an unnamed download may have. */
@@ -174,8 +200,8 @@ export function checkedLength(
  * @param target where it goes
  * @param failures the errors to fail with, `readFailure` explaining a broken body
  * @param max the cap; default {@link MAX_DOWNLOAD_BYTES}
- * @throws what `failures` makes, or the file system's error (the folder is missing, the file
- *   exists, …); either way no file is left behind
+ * @throws what `failures` makes, a {@link FileThereError} naming the file already there, or the
+ *   file system's error (the folder is missing, …); either way no file is left behind
  */
 export async function saveBody(
   ctx: Pick<Context, "fs" | "os">,
@@ -215,6 +241,8 @@ export async function saveBody(
     if (error instanceof TypeError || error instanceof DOMException) {
       throw failures.readFailure(error);
     }
+    // In a folder, only here is the file's name known.
+    if (error instanceof Deno.errors.AlreadyExists) throw new FileThereError(path, error);
     throw error;
   }
 }

@@ -1,5 +1,14 @@
 import assert from "node:assert/strict";
-import { checkedLength, downloadPath, fileNameOf, safeFileName } from "./download.ts";
+import { join } from "node:path";
+import { createTestContext } from "../testing/test_context.ts";
+import {
+  checkedLength,
+  downloadPath,
+  fileNameOf,
+  FileThereError,
+  safeFileName,
+  saveBody,
+} from "./download.ts";
 
 Deno.test("fileNameOf() prefers filename*, unquotes filename, and keeps only a safe last part", () => {
   assert.equal(
@@ -20,6 +29,63 @@ Deno.test("safeFileName() drops control and direction characters that would disg
   assert.equal(safeFileName("invoice\u202etxt.exe"), "invoicetxt.exe");
   assert.equal(safeFileName("a\u0000b\nc.txt"), "abc.txt");
   assert.equal(safeFileName("   "), undefined);
+});
+
+Deno.test("safeFileName() keeps a hidden name or a Windows device name from being used as is", () => {
+  for (
+    const [given, safe] of [
+      [".bashrc", "_.bashrc"],
+      ["../../.ssh/.authorized_keys", "_.authorized_keys"],
+      ["...", "_..."],
+      ["CON", "_CON"],
+      ["con.txt", "_con.txt"],
+      ["Nul.tar.gz", "_Nul.tar.gz"],
+      ["PRN", "_PRN"],
+      ["aux.pdf", "_aux.pdf"],
+      ["COM1", "_COM1"],
+      ["com9.log", "_com9.log"],
+      ["LPT3.txt", "_LPT3.txt"],
+      ["lpt¹", "_lpt¹"],
+      ["CON .txt", "_CON .txt"],
+    ]
+  ) {
+    assert.equal(safeFileName(given), safe, given);
+  }
+  for (const fine of ["console.log", "com10.txt", "com0", "auxiliary.pdf", "a.bashrc", "nul_"]) {
+    assert.equal(safeFileName(fine), fine);
+  }
+  assert.equal(fileNameOf(`attachment; filename=".bashrc"`), "_.bashrc");
+  const hidden = new Headers({ "content-disposition": `attachment; filename*=UTF-8''.profile` });
+  assert.equal(
+    downloadPath({ path: "/home/u", folder: true }, hidden, "linux"),
+    "/home/u/_.profile",
+  );
+});
+
+Deno.test("saveBody() into a folder names the file already there", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hark-save-test-" });
+  try {
+    await Deno.writeTextFile(join(dir, "report.pdf"), "mine");
+    const headers = new Headers({ "content-disposition": 'attachment; filename="report.pdf"' });
+    const failures = {
+      tooLarge: () => new Error("too large"),
+      wrongLength: () => new Error("length"),
+      readFailure: () => new Error("read"),
+    };
+    const body = new Response("theirs").body!;
+    await assert.rejects(
+      saveBody(createTestContext(), body, headers, { path: dir, folder: true }, failures),
+      (error: unknown) => {
+        assert.ok(error instanceof FileThereError, String(error));
+        assert.ok(error instanceof Deno.errors.AlreadyExists);
+        assert.equal(error.path, join(dir, "report.pdf"));
+        return true;
+      },
+    );
+    assert.equal(await Deno.readTextFile(join(dir, "report.pdf")), "mine");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("downloadPath() names a file in a folder target from the answer, else the fallback", () => {

@@ -51,7 +51,8 @@ export interface ServeOptions {
 }
 
 /**
- * Serves MCP until the input ends, the client closes the connection, or `signal` is aborted.
+ * Serves MCP until the input ends (the calls still running are answered first), the client
+ * closes the connection, or `signal` is aborted.
  *
  * @param options the tools, the runner and the streams
  */
@@ -63,10 +64,13 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
   );
   const listed = [...tools.exposed.values()].map((entry) => entry.tool);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { name, arguments: args } = request.params;
+  const answer = async (
+    params: { name: string; arguments?: Record<string, unknown> },
+    signal: AbortSignal,
+  ) => {
+    const { name, arguments: args } = params;
     const entry = tools.exposed.get(name);
-    if (entry) return await runner.call(entry, args, extra.signal);
+    if (entry) return await runner.call(entry, args, signal);
     const reason = tools.hidden.get(name);
     if (reason !== undefined) {
       return errorResult(
@@ -81,6 +85,15 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
       ErrorCode.InvalidParams,
       `Unknown tool "${name}": the tools are ${[...tools.exposed.keys()].join(", ")}`,
     );
+  };
+  // The calls being answered, so that the end of the input waits for them.
+  const calls = new Set<Promise<unknown>>();
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const call = answer(request.params, extra.signal);
+    calls.add(call);
+    const done = () => void calls.delete(call);
+    call.then(done, done);
+    return call;
   });
   server.onerror = (error) => options.log(`mcp: ${error.message}`);
 
@@ -89,9 +102,53 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
   const stop = () => void server.close();
   options.signal.addEventListener("abort", stop, { once: true });
   try {
-    await server.connect(new StreamTransport(options.input, options.output));
+    // At the end of the input the transport closes, and the SDK drops the calls still running:
+    // the end is passed on once they are answered (each is bounded by its own time limits).
+    const input = holdEnd(options.input, async () => {
+      await nextTurn(); // the calls of the last messages start
+      if (calls.size > 0) {
+        options.log(
+          `the input ended; answering ${calls.size} call${calls.size === 1 ? "" : "s"} in ` +
+            "flight first",
+        );
+      }
+      while (calls.size > 0) await Promise.allSettled([...calls]);
+      await nextTurn(); // their answers are written
+    });
+    await server.connect(new StreamTransport(input, options.output));
     await closed;
   } finally {
     options.signal.removeEventListener("abort", stop);
   }
+}
+
+/**
+ * `input`, with its end passed on only once `settled` resolves; cancelling it cancels `input`.
+ *
+ * @param input the byte stream
+ * @param settled what must finish before the end is reported
+ */
+function holdEnd(
+  input: ReadableStream<Uint8Array>,
+  settled: () => Promise<void>,
+): ReadableStream<Uint8Array> {
+  const reader = input.getReader();
+  let cancelled = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (!done) return controller.enqueue(value);
+      await settled();
+      if (!cancelled) controller.close();
+    },
+    cancel(reason) {
+      cancelled = true;
+      return reader.cancel(reason);
+    },
+  });
+}
+
+/** Resolves after everything already queued (promise reactions included) has run. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }

@@ -4,6 +4,7 @@ import { testSession } from "../cli/_test_session.ts";
 import type { OutputStream } from "../context.ts";
 import { createTestContext, FetchStub, jsonResponse } from "../testing/test_context.ts";
 import { fakeGroups } from "./_fake_shortcuts.ts";
+import { mcpScript } from "./_script.ts";
 import { serveMcp, SERVER_INSTRUCTIONS } from "./serve.ts";
 import { StreamTransport } from "./stream_transport.ts";
 import { ToolRunner } from "./tool_runner.ts";
@@ -28,12 +29,16 @@ function pipe(): { output: OutputStream & { lines: string[] }; input: ReadableSt
   };
 }
 
-function start(options: { readOnly?: boolean } = {}) {
+function start(options: { readOnly?: boolean; answerAfterMs?: number } = {}) {
   const stub = new FetchStub([
     {
       method: "GET",
       url: "https://open.example.com/open-apis/demo/items",
-      respond: () => jsonResponse({ code: 0, msg: "success", data: {} }),
+      respond: async () => {
+        // A slow service, on the real clock.
+        await new Promise((resolve) => setTimeout(resolve, options.answerAfterMs ?? 0));
+        return jsonResponse({ code: 0, msg: "success", data: {} });
+      },
     },
   ]);
   const ctx = createTestContext({
@@ -115,4 +120,24 @@ Deno.test("serveMcp() stops when its signal is aborted", async () => {
   controller.abort();
   await served;
   await client.close();
+});
+
+Deno.test("serveMcp() answers the calls in flight when the input ends, then stops", async () => {
+  const { stub, served, toServer, toClient, logs } = start({ answerAfterMs: 200 });
+  // The whole script, then the end of the input at once, as `printf … | hark mcp` does.
+  toServer.output.write(
+    mcpScript("printf", [
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "demo_list", arguments: {} } },
+    ]),
+  );
+  toServer.output.write("");
+  await served;
+  const answers = toClient.output.lines.join("").split("\n").filter((l) => l !== "")
+    .map((line) => JSON.parse(line));
+  assert.deepEqual(answers.map((a) => a.id), [1, 2]);
+  assert.deepEqual(answers[1].result.structuredContent, {
+    items: [{ id: "i1" }, { id: "i2" }, { id: "i3" }],
+  });
+  stub.verify();
+  assert.ok(logs.some((l) => /answering 1 call in flight first/.test(l)), logs.join("\n"));
 });

@@ -7,10 +7,12 @@
 export { colorEnabled, type ColorSettings, type Paint, paint } from "./color.ts";
 export { csvCell, csvField, type CsvOptions, renderCsv } from "./csv.ts";
 export {
+  collectedStream,
   type Column,
   type DataStream,
   DEFAULT_TERMINAL_WIDTH,
   formatJson,
+  NO_RESULTS,
   openDataStream,
   type OutputOptions,
   resolveFormat,

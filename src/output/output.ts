@@ -104,6 +104,11 @@ function writeTable<T>(
   columns?: Column<T>[],
 ): void {
   const { specs, rows } = tabulate(data, columns);
+  if (format === "table" && rows.length === 0 && ctx.stdout.isTerminal) {
+    // A header over nothing tells a person less than a word does; a pipe still gets the header.
+    ctx.stderr.write(`${NO_RESULTS}\n`);
+    return;
+  }
   if (format === "csv") {
     ctx.stdout.write(renderCsv(specs.map((c) => c.header), rows, { raw: options.csvRaw }));
     return;
@@ -117,12 +122,21 @@ function writeTable<T>(
   if (table.hidden.length > 0) ctx.stderr.write(hiddenFooter(table.hidden, maxWidth) + "\n");
 }
 
+/** What an empty table on a terminal shows instead, on stderr. */
+export const NO_RESULTS = "No results";
+
 /** A listing written as it arrives. */
 export interface DataStream<T> {
   /** Writes the next items, in order. */
   write(items: readonly T[]): void;
   /** Ends the listing (closes the JSON array; renders a table). */
   end(): void;
+  /**
+   * Ends a listing that stopped part-way (its source failed): what was written is made whole
+   * (the JSON array closed, a table rendered from the items so far), so stdout holds valid data
+   * for the items read; nothing is written when no item was. The caller reports the failure.
+   */
+  fail(): void;
 }
 
 /**
@@ -144,6 +158,7 @@ export function openDataStream<T>(
   const pretty = ctx.stdout.isTerminal;
   let count = 0;
   if (format === "json" || format === "ndjson") {
+    const close = () => ctx.stdout.write(count === 0 ? "[]\n" : pretty ? "\n]\n" : "]\n");
     return {
       write(items) {
         for (const item of items) {
@@ -156,8 +171,11 @@ export function openDataStream<T>(
         }
       },
       end() {
-        if (format === "ndjson") return;
-        ctx.stdout.write(count === 0 ? "[]\n" : pretty ? "\n]\n" : "]\n");
+        if (format === "json") close();
+      },
+      fail() {
+        // NDJSON lines are whole already; an array is closed only once it was opened.
+        if (format === "json" && count > 0) close();
       },
     };
   }
@@ -173,12 +191,30 @@ export function openDataStream<T>(
       end() {
         if (count === 0) writeTable(ctx, options, "csv", [] as T[], columns);
       },
+      // CSV rows are whole lines already.
+      fail() {},
     };
   }
+  return collectedStream((all) =>
+    writeTable(ctx, options, format === "csv" ? "csv" : "table", all, columns)
+  );
+}
+
+/**
+ * A listing that can only be written whole (a table, a drawing): it collects the items and hands
+ * them to `render` at the end, or, when the listing failed part-way, the items read so far (if
+ * any).
+ *
+ * @param render writes every item collected
+ */
+export function collectedStream<T>(render: (items: T[]) => void): DataStream<T> {
   const all: T[] = [];
   return {
     write: (items) => void all.push(...items),
-    end: () => writeTable(ctx, options, format === "csv" ? "csv" : "table", all, columns),
+    end: () => render(all),
+    fail() {
+      if (all.length > 0) render(all);
+    },
   };
 }
 

@@ -310,3 +310,51 @@ Deno.test("formatJson() writes C1, bidi and format characters as \\u escapes: th
   // Printable text, emoji and their joiners stay as they are.
   assert.equal(formatJson("日本 👩‍💻 é", false), '"日本 👩‍💻 é"');
 });
+
+Deno.test("an empty table on a terminal is a line on stderr, not a lone header", async () => {
+  const { createTestContext } = await import("../testing/test_context.ts");
+  const { openDataStream, writeData } = await import("./output.ts");
+  const columns = [{ header: "NAME", value: "name" }, { header: "OPEN ID", value: "id" }];
+  const terminal = createTestContext({ stdoutIsTerminal: true, stderrIsTerminal: true });
+  writeData(terminal, { color: false }, [], columns);
+  assert.equal(terminal.stdout.text(), "");
+  assert.equal(terminal.stderr.text(), "No results\n");
+  const streamed = createTestContext({ stdoutIsTerminal: true });
+  openDataStream(streamed, { color: false }, columns).end();
+  assert.equal(streamed.stdout.text(), "");
+  assert.equal(streamed.stderr.text(), "No results\n");
+  // Piped, a table keeps its header; CSV always does; JSON is an empty array.
+  const piped = createTestContext();
+  writeData(piped, { format: "table", color: false }, [], columns);
+  assert.match(piped.stdout.text(), /^NAME\s+OPEN ID\n$/);
+  const csv = createTestContext({ stdoutIsTerminal: true });
+  writeData(csv, { format: "csv", color: false }, [], columns);
+  assert.equal(csv.stdout.text(), "NAME,OPEN ID\r\n");
+  const json = createTestContext({ stdoutIsTerminal: true });
+  writeData(json, { format: "json", color: false }, [], columns);
+  assert.equal(json.stdout.text(), "[]\n");
+  assert.equal(csv.stderr.text() + json.stderr.text() + piped.stderr.text(), "");
+});
+
+Deno.test("a stream that fails part-way is made whole: JSON closed, a table of the rows so far", async () => {
+  const { createTestContext } = await import("../testing/test_context.ts");
+  const { openDataStream } = await import("./output.ts");
+  const columns = [{ header: "A", value: "a" }];
+  for (const terminal of [false, true]) {
+    const json = createTestContext({ stdoutIsTerminal: terminal });
+    const stream = openDataStream(json, { format: "json", color: false }, columns);
+    stream.write([{ a: 1 }, { a: 2 }]);
+    stream.fail();
+    assert.deepEqual(JSON.parse(json.stdout.text()), [{ a: 1 }, { a: 2 }]);
+  }
+  const table = createTestContext({ stdoutIsTerminal: true });
+  const rows = openDataStream(table, { color: false }, columns);
+  rows.write([{ a: 1 }]);
+  rows.fail();
+  assert.equal(table.stdout.text(), "A\n1\n");
+  for (const format of ["json", "table", "csv", "ndjson"] as const) {
+    const none = createTestContext({ stdoutIsTerminal: true });
+    openDataStream(none, { format, color: false }, columns).fail();
+    assert.equal(none.stdout.text() + none.stderr.text(), "", format);
+  }
+});

@@ -155,6 +155,8 @@ async function readInput(
   }
   const known = new Map(params.map((p) => [p.name, p.name]));
   const result: Record<string, unknown> = {};
+  // The key each parameter was given by: two spellings of one parameter are a mistake.
+  const keys = new Map<string, string>();
   for (const [key, value] of Object.entries(parsed)) {
     const name = known.get(normalizeKey(key));
     if (!name) {
@@ -166,6 +168,15 @@ async function readInput(
         },
       );
     }
+    const other = keys.get(name);
+    if (other !== undefined) {
+      throw new ValidationError(
+        `Invalid --input ${JSON.stringify(path)}: the keys ${JSON.stringify(other)} and ` +
+          `${JSON.stringify(key)} both name the parameter "${name}"`,
+        { param: "--input", suggestion: `Keep one of them, such as "${name}"` },
+      );
+    }
+    keys.set(name, key);
     if (value !== null && value !== undefined) result[name] = value;
   }
   return result;

@@ -98,6 +98,32 @@ Deno.test("bindParams() rejects a bad --input naming it", async () => {
   );
 });
 
+Deno.test("bindParams() refuses two --input keys naming one parameter, naming both", async () => {
+  for (
+    const [content, first, second] of [
+      ['{"chat-id": "oc_1", "chat_id": "oc_2"}', "chat-id", "chat_id"],
+      ['{"chatId": "oc_1", "limit": 2, "chat-id": "oc_1"}', "chatId", "chat-id"],
+      ['{"chat_id": null, "chat-id": "oc_2"}', "chat_id", "chat-id"],
+    ]
+  ) {
+    await withInputFile(content, async (path) => {
+      await assert.rejects(
+        bindParams(createTestContext(), "im", PARAMS, { argv: {}, input: path }),
+        (e: unknown) => {
+          assert.ok(e instanceof ValidationError, String(e));
+          assert.equal(e.param, "--input");
+          assert.equal(
+            e.message,
+            `Invalid --input ${JSON.stringify(path)}: the keys "${first}" and "${second}" both ` +
+              'name the parameter "chat-id"',
+          );
+          return true;
+        },
+      );
+    });
+  }
+});
+
 Deno.test("bindParams() names a missing required flag and where else it may come from", async () => {
   const params: ParamSpec[] = [{ name: "query", type: "string", description: "q", required: true }];
   await assert.rejects(

@@ -13,6 +13,7 @@ import type { Config } from "../config/mod.ts";
 import { toHarkError, ValidationError } from "../errors/mod.ts";
 import { previewRequest } from "../http/request.ts";
 import {
+  collectedStream,
   formatJson,
   openDataStream,
   type OutputOptions,
@@ -147,20 +148,21 @@ export async function runShortcut(
     ? definition.render?.(input)
     : undefined;
   try {
-    if (definition.stream && draw) {
-      const rows: Record<string, unknown>[] = [];
-      for await (const batch of definition.stream(input, client)) {
-        rows.push(...batch);
-        ctx.reclaim();
-      }
-      ctx.status(undefined);
-      ctx.stdout.write(draw(rows));
-    } else if (definition.stream) {
-      const out = openDataStream(ctx, session.output, columns);
-      for await (const batch of definition.stream(input, client)) {
-        out.write(batch);
-        // The batch is written: what it took to fetch and shape it can go now.
-        ctx.reclaim();
+    if (definition.stream) {
+      const out = draw
+        ? collectedStream<Record<string, unknown>>((rows) => ctx.stdout.write(draw(rows)))
+        : openDataStream(ctx, session.output, columns);
+      try {
+        for await (const batch of definition.stream(input, client)) {
+          out.write(batch);
+          // The batch is written: what it took to fetch and shape it can go now.
+          ctx.reclaim();
+        }
+      } catch (error) {
+        // What was read stays usable (a closed JSON array, the table so far); the error follows.
+        ctx.status(undefined);
+        out.fail();
+        throw error;
       }
       ctx.status(undefined);
       out.end();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Identity } from "../auth/identity.ts";
 import type { OutputFormat } from "../config/mod.ts";
-import { AuthError, ValidationError } from "../errors/mod.ts";
+import { ApiError, AuthError, ValidationError } from "../errors/mod.ts";
 import { createTestContext, type TestContext } from "../testing/test_context.ts";
 import { FakeClient } from "./_fake_client.ts";
 import { type ApiCaller, defineShortcut } from "./definition.ts";
@@ -210,4 +210,71 @@ Deno.test("runShortcut() turns an unexpected failure into an internal error", as
     ),
     (e: unknown) => (e as { type?: string }).type === "internal",
   );
+});
+
+/** A listing whose second page fails, as a service that breaks off part-way. */
+const failsOnPage2 = defineShortcut<{ id: string }[]>({
+  ...echo,
+  verb: "+broken",
+  run: undefined,
+  async *stream() {
+    yield [{ id: "a", name: "ann" }, { id: "b", name: "bob" }];
+    await Promise.resolve();
+    throw new ApiError("Internal error", { type: "server_error" });
+  },
+});
+
+/**
+ * Runs a shortcut whose stream fails, in `format` (on a terminal when asked), checking that the
+ * failure comes out; returns what stdout holds.
+ */
+async function failedRun(
+  definition: typeof failsOnPage2,
+  format: OutputFormat,
+  terminal = false,
+): Promise<string> {
+  const ctx = createTestContext({ stdoutIsTerminal: terminal });
+  await assert.rejects(
+    runShortcut(sessionOf(ctx, { format }, factory(new FakeClient(() => ({})))), definition, {
+      argv: { name: "ann" },
+    }),
+    ApiError,
+  );
+  return ctx.stdout.text();
+}
+
+Deno.test("runShortcut() finishes a stream that fails part-way, then reports the failure", async () => {
+  for (const terminal of [false, true]) {
+    // The first page, as a whole JSON array.
+    assert.deepEqual(JSON.parse(await failedRun(failsOnPage2, "json", terminal)), [
+      { id: "a", name: "ann" },
+      { id: "b", name: "bob" },
+    ]);
+  }
+  assert.match(await failedRun(failsOnPage2, "table", true), /ID\s+NAME\n.*a\s+ann\n.*b\s+bob\n/s);
+  assert.equal(await failedRun(failsOnPage2, "csv"), "ID,NAME\r\na,ann\r\nb,bob\r\n");
+  const lines = (await failedRun(failsOnPage2, "ndjson")).trimEnd().split("\n");
+  assert.deepEqual(lines.map((line) => JSON.parse(line).id), ["a", "b"]);
+});
+
+Deno.test("runShortcut() writes nothing when a stream fails before its first row", async () => {
+  const empty = defineShortcut({
+    ...failsOnPage2,
+    // deno-lint-ignore require-yield
+    async *stream() {
+      await Promise.resolve();
+      throw new ApiError("Internal error", { type: "server_error" });
+    },
+  });
+  for (const format of ["json", "table", "csv", "ndjson"] as const) {
+    assert.equal(await failedRun(empty, format, format === "table"), "", format);
+  }
+});
+
+Deno.test("runShortcut() draws the rows read so far when a drawn stream fails", async () => {
+  const drawn = defineShortcut({
+    ...failsOnPage2,
+    render: () => (rows) => `drawn ${(rows as unknown[]).length}\n`,
+  });
+  assert.equal(await failedRun(drawn, "table", true), "drawn 2\n");
 });

@@ -174,6 +174,12 @@ Deno.test("config get and set check every kind of key, showing secrets as refere
       ["preferences.output_format", "xml", /expected one of table, json, ndjson, csv/],
       ["preferences.color", "purple", /expected true or false/],
       ["apps.default.base_url", "ftp://files", /http\(s\) URL/],
+      // hark adds /open-apis/… itself: a path would be doubled, so the origin is asked for.
+      [
+        "apps.default.base_url",
+        "http://127.0.0.1:9/open-apis",
+        /origin[\s\S]*Use http:\/\/127\.0\.0\.1:9;/,
+      ],
       ["apps.x.app_secret", "plaintext", /Refusing to write a plaintext secret/],
       ["nope.key", "1", /Unknown config key "nope\.key"/],
     ];
@@ -198,6 +204,39 @@ Deno.test("config get and set check every kind of key, showing secrets as refere
     const missing = await hark.run(["config", "get", "apps.nobody.app_id"]);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /"apps\.nobody\.app_id" is not set/);
+  });
+});
+
+Deno.test("a base URL with a path is exit 2 naming the setting, from a flag, the variable or the file", async () => {
+  await withEnv(async (env, hark) => {
+    const init = await hark.run([...INIT, "--base-url", "https://open.feishu.cn/open-apis"], {
+      stdin: SECRET,
+    });
+    assert.equal(init.code, 2, init.stderr);
+    assert.match(init.stderr, /--base-url "https:\/\/open\.feishu\.cn\/open-apis"/);
+    assert.match(init.stderr, /Use https:\/\/open\.feishu\.cn;/);
+    assert.equal((await hark.run(INIT, { stdin: SECRET })).code, 0);
+
+    const call = ["api", "GET", "/open-apis/authen/v1/user_info", "--json"];
+    const variable = await hark.run(call, {
+      env: { HARK_BASE_URL: "http://127.0.0.1:9/open-apis", HARK_USER_ACCESS_TOKEN: "u-x" },
+    });
+    assert.equal(variable.code, 2, variable.stderr);
+    const fromEnv = envelope(variable.stderr);
+    assert.match(fromEnv.message, /^Invalid HARK_BASE_URL "http:\/\/127\.0\.0\.1:9\/open-apis"/);
+    assert.match(fromEnv.recovery.suggestion, /^Use http:\/\/127\.0\.0\.1:9;/);
+
+    const config = await env.readConfig() as { apps: { default: Record<string, unknown> } };
+    config.apps.default.base_url = "http://127.0.0.1:9/open-apis/";
+    await env.writeConfig(config);
+    const edited = await hark.run(call, { env: { HARK_USER_ACCESS_TOKEN: "u-x" } });
+    assert.equal(edited.code, 2, edited.stderr);
+    const fromFile = envelope(edited.stderr);
+    assert.match(fromFile.message, /"apps\.default\.base_url"/);
+    assert.equal(
+      fromFile.recovery.command,
+      "hark config set apps.default.base_url http://127.0.0.1:9",
+    );
   });
 });
 

@@ -69,6 +69,32 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name: "a config that is a link (a dotfiles setup) is written through: the link stays",
+  ignore: !posix,
+  async fn() {
+    await withHark(async (hark) => {
+      const folder = join(hark.dir, "config");
+      await Deno.mkdir(folder, { mode: 0o700 });
+      const victim = join(hark.dir, "victim.json");
+      await Deno.writeTextFile(victim, '{"apps": {"default": {"app_id": "cli_1"}}}');
+      await Deno.symlink("../victim.json", hark.configPath);
+      // A link planted at the target's old temporary name is not followed either.
+      await Deno.symlink("precious", `${victim}.tmp`);
+      const run = await hark.run(SET);
+      assert.equal(run.code, 0, run.stderr);
+      assert.ok((await Deno.lstat(hark.configPath)).isSymlink, "config.json stays a link");
+      assert.equal(await Deno.readLink(hark.configPath), "../victim.json");
+      assert.deepEqual(JSON.parse(await Deno.readTextFile(victim)).apps.default, {
+        app_id: "cli_1",
+        base_url: "https://open.feishu.cn",
+      });
+      assert.equal(await baseUrl(hark), "https://open.feishu.cn");
+      assert.equal(await Deno.lstat(join(hark.dir, "precious")).catch(() => undefined), undefined);
+    });
+  },
+});
+
 Deno.test("a folder or file at the config's temp path does not stop the write", async () => {
   await withHark(async (hark) => {
     await Deno.mkdir(`${hark.configPath}.tmp`, { recursive: true });

@@ -9,6 +9,7 @@ import type { HarkSchema } from "../../src/cli/schema/describe.ts";
 import { loadServices } from "../../src/shortcuts/services.ts";
 import { loginApproved, requestLog, startWorld } from "../auth/_support.ts";
 import { createShortcutEnv, jsonOf } from "../shortcuts/_shortcut_env.ts";
+import { mcpScript } from "../../src/mcp/_script.ts";
 import { connectHarkMcp } from "./_mcp_client.ts";
 
 interface Envelope {
@@ -351,6 +352,35 @@ Deno.test("hark mcp: a flag mistake exits 2 before serving; --help shows the hos
     assert.ok(snippet, help.stdout);
     const config = JSON.parse(snippet);
     assert.deepEqual(config.mcpServers.hark, { command: "hark", args: ["mcp"] });
+  } finally {
+    await env.close();
+  }
+});
+
+Deno.test("hark mcp: a call still running when stdin closes is answered before the exit", async () => {
+  const env = await createShortcutEnv();
+  try {
+    // The call is still waiting for the service when the script's end reaches hark.
+    await env.post("/sandbox/faults", {
+      route: "/open-apis/authen/v1/user_info",
+      kind: "latency",
+      ms: 500,
+    });
+    const script = mcpScript("printf", [
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "contact_me", arguments: {} },
+      },
+    ]);
+    const run = await env.run(["mcp"], { stdin: script });
+    assert.equal(run.code, 0, run.stderr);
+    const answers = run.stdout.split("\n").filter((line) => line !== "").map((l) => JSON.parse(l));
+    assert.deepEqual(answers.map((a) => a.id), [1, 2], run.stdout);
+    assert.equal(answers[1].result.isError, undefined, JSON.stringify(answers[1]));
+    assert.equal(answers[1].result.structuredContent.open_id, env.sb.users[0].open_id);
+    assert.match(run.stderr, /answering 1 call in flight first/);
   } finally {
     await env.close();
   }

@@ -165,6 +165,15 @@ Deno.test("im +download against the sandbox", async (t) => {
       const bare = jsonOf<Saved>(await download(sub, "--force"));
       assert.equal(bare.path, join(sub, "source.pdf"));
       assert.deepEqual(await names(sub), ["source.pdf"]);
+      // Without --force, the error names the file that is there, not the folder.
+      const again = await download(`${sub}/`);
+      assert.equal(again.code, 2);
+      assert.equal(
+        JSON.parse(again.stderr).error.message,
+        `Cannot save to ${
+          JSON.stringify(join(sub, "source.pdf"))
+        } (--output): a file is already there`,
+      );
     });
 
     await t.step("a body cut short is fetched again, then fails leaving no file", async () => {

@@ -2,9 +2,12 @@
  * A long chat streams: `im +messages --page-all --format ndjson` over 50,000 messages writes
  * them page by page, so it runs within a JavaScript heap far smaller than the listing (a run
  * that kept the messages would fail for want of memory). Peak memory is measured and printed.
+ * A listing whose second page fails still leaves valid JSON of the first on stdout.
  */
 
 import assert from "node:assert/strict";
+import { assertEnvelope } from "../hardening/_envelope.ts";
+import { startHostileServer } from "../hardening/_hostile_server.ts";
 import { createShortcutEnv } from "./_shortcut_env.ts";
 import { runMeasured } from "./_peak_rss.ts";
 
@@ -48,4 +51,44 @@ Deno.test({
       await env.close();
     }
   },
+});
+
+Deno.test("+messages --page-all --json whose 2nd page fails writes page 1 as valid JSON, then the error", async () => {
+  const env = await createShortcutEnv({ largeChatMessages: 120 });
+  // In front of the sandbox: every request passes through, except the listing's next pages.
+  const pages: string[] = [];
+  const front = startHostileServer(async (request, body) => {
+    const url = new URL(request.url);
+    if (url.pathname === "/open-apis/im/v1/messages" && request.method === "GET") {
+      pages.push(url.search);
+      if (url.searchParams.has("page_token")) {
+        return Response.json({ code: 1254290, msg: "page 2 is broken" }, { status: 400 });
+      }
+    }
+    const answer = await fetch(`${env.sb.baseUrl}${url.pathname}${url.search}`, {
+      method: request.method,
+      headers: request.headers,
+      body: request.method === "GET" || request.method === "HEAD" ? undefined : body,
+    });
+    return new Response(await answer.arrayBuffer(), {
+      status: answer.status,
+      headers: { "content-type": answer.headers.get("content-type") ?? "application/json" },
+    });
+  });
+  try {
+    const chat = env.sb.chats[0].chat_id;
+    const run = await env.run(["im", "+messages", "--chat-id", chat, "--page-all", "--json"], {
+      env: { HARK_BASE_URL: front.url },
+    });
+    assert.equal(pages.length, 2, pages.join(" "));
+    const read = JSON.parse(run.stdout);
+    assert.equal(read.length, 50, "the first page, whole");
+    assert.match(read[0].message_id, /^om_/);
+    const error = assertEnvelope(run, "+messages page 2");
+    assert.equal(run.code, 1);
+    assert.match(error.message, /page 2 is broken/);
+  } finally {
+    await front.close();
+    await env.close();
+  }
 });

@@ -340,5 +340,6 @@ function checkFormat(value: string | undefined): OutputFormat | typeof AUTO | un
 
 function withParam(error: unknown, param: string): unknown {
   if (!(error instanceof ValidationError)) return error;
-  return new ValidationError(error.message, { param, cause: error });
+  const { suggestion, command } = error.recovery;
+  return new ValidationError(error.message, { param, suggestion, command, cause: error });
 }

@@ -153,6 +153,21 @@ Deno.test("config init checks the app id, base URL, output format and secret", a
   }
 });
 
+Deno.test("config init --base-url with a path is exit 2 naming the flag and the origin", async () => {
+  await withInit(async (ctx, path) => {
+    const outcome = await runCli(ctx, [...INIT, "--base-url", "https://open.feishu.cn/open-apis"]);
+    assert.equal(outcome.code, 2);
+    assert.ok(outcome.error instanceof ValidationError);
+    assert.equal(outcome.error.param, "--base-url");
+    assert.match(
+      outcome.error.message,
+      /^Invalid --base-url "https:\/\/open\.feishu\.cn\/open-apis"/,
+    );
+    assert.match(outcome.error.recovery.suggestion, /^Use https:\/\/open\.feishu\.cn; /);
+    assert.equal(await ctx.fs.exists(path), false);
+  }, { stdin: SECRET });
+});
+
 Deno.test("config init --app-secret warns about shell history outside CI only", async () => {
   const argv = ["config", "init", "--non-interactive", "--app-id", "cli_1", "--app-secret", SECRET];
   await withInit(async (ctx) => {

@@ -11,7 +11,7 @@ import { explainWriteFailure } from "../../config/file_error.ts";
 import type { OsName } from "../../context.ts";
 import { HarkError, ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
-import type { DownloadTarget } from "../../http/download.ts";
+import { type DownloadTarget, FileThereError } from "../../http/download.ts";
 import { parentFolder } from "../../path.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import { checkId, type IdKind, idParam, MESSAGE_ID } from "../contact/ids.ts";
@@ -129,8 +129,10 @@ export function downloadRequest(input: ShortcutInput): ApiRequest {
 function explainSaveFailure(error: unknown, target: DownloadTarget, os: OsName): unknown {
   if (error instanceof HarkError) return error;
   if (error instanceof Deno.errors.AlreadyExists) {
+    // In a folder, the file that is there (named by the answer), not the folder.
+    const path = error instanceof FileThereError ? error.path : target.path;
     return new ValidationError(
-      `Cannot save to ${JSON.stringify(target.path)} (--output): a file is already there`,
+      `Cannot save to ${JSON.stringify(path)} (--output): a file is already there`,
       {
         param: "--output",
         suggestion: "Add --force to replace it, or choose another --output",

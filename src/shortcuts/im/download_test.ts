@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ValidationError } from "../../errors/mod.ts";
+import { FileThereError } from "../../http/download.ts";
 import { FakeClient, inputOf } from "../_fake_client.ts";
 import { download, resourceOf, targetOf } from "./download.ts";
 
@@ -85,5 +86,23 @@ Deno.test("+download turns a file that appeared meanwhile into a --force hint", 
         param("--output", /already there/)(e) &&
         /--force/.test((e as ValidationError).recovery.suggestion),
     );
+  });
+});
+
+Deno.test("+download into a folder names the file already there, not the folder", async () => {
+  await withDir(async (dir) => {
+    const there = join(dir, "report.pdf");
+    const client = new FakeClient(() => ({}), () => {
+      throw new FileThereError(there, new Deno.errors.AlreadyExists("File exists"));
+    });
+    const input = inputOf({ "message-id": "om_1", key: "file_v3_1", output: `${dir}/` });
+    await assert.rejects(download.run!(input, client), (e: unknown) => {
+      assert.ok(e instanceof ValidationError, String(e));
+      assert.equal(
+        e.message,
+        `Cannot save to ${JSON.stringify(there)} (--output): a file is already there`,
+      );
+      return true;
+    });
   });
 });
