@@ -21,10 +21,18 @@ export function canPrompt(ctx: Context): boolean {
   return ctx.stdin.isTerminal && ctx.stdout.isTerminal;
 }
 
-function requireTerminal(ctx: Context, question: string, flag: string): void {
+function requireTerminal(
+  ctx: Context,
+  question: string,
+  flag: string,
+  options: { isSwitch?: boolean } = {},
+): void {
   if (!canPrompt(ctx)) {
     throw new ValidationError(`Cannot ask "${question}" without a terminal: pass ${flag}`, {
       param: flag,
+      suggestion: `Answer it on the command line with ${flag}`,
+      // A switch answers it as it is: the recovery is the same command with it.
+      rerunWith: options.isSwitch ? flag : undefined,
     });
   }
 }
@@ -54,7 +62,7 @@ async function guard<T>(
  * @throws {ValidationError} without a terminal
  */
 export function confirm(ctx: Context, question: string, flag: string): Promise<boolean> {
-  requireTerminal(ctx, question, flag);
+  requireTerminal(ctx, question, flag, { isSwitch: true });
   return guard(
     ctx,
     ({ confirm }, signal) => confirm({ message: question, default: false }, { signal }),

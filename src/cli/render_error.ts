@@ -62,8 +62,11 @@ export function formatErrorText(
   envelope: ErrorEnvelope,
   paint: { red(s: string): string; bold(s: string): string } = { red: id, bold: id },
 ): string {
-  const { message, recovery, request_id: requestId } = envelope.error;
-  const lines = [`${paint.red("error:")} ${terminalSafe(message)}`];
+  const { message, recovery, request_id: requestId, warnings = [] } = envelope.error;
+  const lines = [
+    ...warnings.map((w) => `warning: ${terminalSafe(w, { breaks: "space" })}`),
+    `${paint.red("error:")} ${terminalSafe(message)}`,
+  ];
   if (recovery.suggestion) lines.push(`  ${terminalSafe(recovery.suggestion)}`);
   if (recovery.url) lines.push(`  Open: ${terminalSafe(recovery.url, { breaks: "escape" })}`);
   if (recovery.command) {

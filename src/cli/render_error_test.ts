@@ -155,3 +155,14 @@ Deno.test("formatErrorText() shows the console page and the log id once", () => 
   assert.match(text, /\n {2}Open: https:\/\/open\.feishu\.cn\/page\/scope-apply\?/);
   assert.equal(text.split("log-9").length - 1, 1, text);
 });
+
+Deno.test("renderError() puts warnings before the error in text, inside the envelope in JSON", () => {
+  const error = new ValidationError("Invalid --x").withWarnings(["slow \x1b[2J service"]);
+  assert.match(
+    renderError(error, options),
+    /^warning: slow \\x1b\[2J service\nerror: Invalid --x\n/,
+  );
+  const json = JSON.parse(renderError(error, { ...options, json: true }));
+  assert.deepEqual(json.error.warnings, ["slow \x1b[2J service"]);
+  assert.equal(renderError(error, { ...options, json: true }).trim().split("\n").length, 1);
+});

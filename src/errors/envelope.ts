@@ -20,6 +20,8 @@ export interface ErrorEnvelope {
     };
     /** The service's log id, when the error came from an answer (what Lark support asks for). */
     request_id?: string;
+    /** What the command warned about before it failed, when anything. */
+    warnings?: string[];
   };
 }
 
@@ -57,13 +59,20 @@ const RERUN_TYPES: ReadonlySet<string> = new Set([
 /**
  * The command to show for an error that names none, by its type: the same command again for
  * the types where retrying is the fix (a 5xx, a timeout, Ctrl-C, …), the same command with
- * `--debug` for a bug, and the command's help otherwise (a bad flag or value).
+ * `--debug` for a bug, the same command with the switch a validation error names
+ * (`rerunWith`, such as `--yes`), and the command's help otherwise (a bad flag or value).
  *
  * @param error the error
  * @param fallbacks the commands of the failed invocation
  */
 export function fallbackCommand(error: HarkError, fallbacks: FallbackCommands): string {
   if (fallbacks.rerun === undefined) return fallbacks.help;
+  const rerunWith = (error as { rerunWith?: string }).rerunWith;
+  if (rerunWith !== undefined) {
+    return fallbacks.rerun.split(" ").includes(rerunWith)
+      ? fallbacks.rerun
+      : `${fallbacks.rerun} ${rerunWith}`;
+  }
   if (error.type === "internal") {
     return fallbacks.rerun.split(" ").includes("--debug")
       ? fallbacks.rerun
@@ -97,5 +106,6 @@ export function toEnvelope(
   };
   if (error.recovery.url) envelope.error.recovery.url = error.recovery.url;
   if (error.requestId) envelope.error.request_id = error.requestId;
+  if (error.warnings.length > 0) envelope.error.warnings = [...error.warnings];
   return envelope;
 }

@@ -74,3 +74,19 @@ Deno.test("toEnvelope() offers the command line again where retrying is the fix,
     "hark a --debug",
   );
 });
+
+Deno.test("fallbackCommand() adds the switch a validation error names to the command line", () => {
+  const unconfirmed = new ValidationError("Cannot ask without a terminal: pass --yes", {
+    param: "--yes",
+    rerunWith: "--yes",
+  });
+  const rerun = "hark calendar +delete --event-id ev_1";
+  assert.equal(fallbackCommand(unconfirmed, { help: "h", rerun }), `${rerun} --yes`);
+  assert.equal(
+    fallbackCommand(unconfirmed, { help: "h", rerun: `${rerun} --yes` }),
+    `${rerun} --yes`,
+  );
+  // A command line that cannot be shown (a secret on it) falls back to the help.
+  assert.equal(fallbackCommand(unconfirmed, { help: "h" }), "h");
+  assert.equal(fallbackCommand(new ValidationError("bad"), { help: "h", rerun }), "h");
+});

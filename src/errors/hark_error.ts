@@ -54,6 +54,11 @@ export class HarkError extends Error {
   readonly requestId: string | undefined;
   /** Whether the request may have been applied although it failed ({@link HarkErrorOptions}). */
   mayHaveApplied = false;
+  /**
+   * What the command warned about before it failed: shown before the error, and in the JSON
+   * envelope (`error.warnings`), so stderr stays one JSON document.
+   */
+  readonly warnings: readonly string[] = [];
 
   /**
    * @param code the exit code
@@ -94,6 +99,19 @@ export class HarkError extends Error {
     (copy as { recovery: Recovery }).recovery = recovery;
     return copy;
   }
+
+  /**
+   * The same error carrying the warnings the command gave before it failed.
+   *
+   * @param warnings the warnings, in order
+   */
+  withWarnings(warnings: readonly string[]): this {
+    if (warnings.length === 0) return this;
+    const copy = Object.create(Object.getPrototypeOf(this)) as this;
+    Object.defineProperties(copy, Object.getOwnPropertyDescriptors(this));
+    (copy as { warnings: readonly string[] }).warnings = [...this.warnings, ...warnings];
+    return copy;
+  }
 }
 
 /** Marks an error as one whose request may have been applied; returns it. */
@@ -110,12 +128,21 @@ function recovery(options: HarkErrorOptions, suggestion: string, command = ""): 
 export class ValidationError extends HarkError {
   /** The offending parameter, such as `--start` or `apps.default.base_url`. */
   readonly param: string | undefined;
+  /**
+   * A switch that, added to the failed command line, fixes it (`--yes` for a confirmation no
+   * one could give): the envelope's command is then that command line with it.
+   */
+  readonly rerunWith: string | undefined;
 
   /**
    * @param message names the offending parameter and value
-   * @param options `param` names the parameter; `suggestion` and `command` say how to fix it
+   * @param options `param` names the parameter; `suggestion` and `command` say how to fix it;
+   *   `rerunWith` is a switch that fixes the command line as typed
    */
-  constructor(message: string, options: HarkErrorOptions & { param?: string } = {}) {
+  constructor(
+    message: string,
+    options: HarkErrorOptions & { param?: string; rerunWith?: string } = {},
+  ) {
     super(
       ExitCode.Validation,
       "validation",
@@ -125,6 +152,7 @@ export class ValidationError extends HarkError {
     );
     this.name = "ValidationError";
     this.param = options.param;
+    this.rerunWith = options.rerunWith;
   }
 }
 

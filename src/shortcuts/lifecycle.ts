@@ -174,6 +174,8 @@ export async function runShortcut(
       else writeData(ctx, session.output, data as Record<string, unknown>, columns);
     }
   } catch (error) {
+    ctx.status(undefined);
+    // The warnings go with the error: before it in text, inside the envelope in JSON.
     throw withRetryAdvice(toHarkError(error), {
       definition,
       argv: args.argv,
@@ -182,11 +184,10 @@ export async function runShortcut(
       sources,
       as: session.as,
       profile: session.profile,
-    });
-  } finally {
-    ctx.status(undefined);
-    for (const warning of warnings) {
-      ctx.stderr.write(`warning: ${terminalSafe(warning, { breaks: "space" })}\n`);
-    }
+    }).withWarnings(warnings);
+  }
+  ctx.status(undefined);
+  for (const warning of warnings) {
+    ctx.stderr.write(`warning: ${terminalSafe(warning, { breaks: "space" })}\n`);
   }
 }

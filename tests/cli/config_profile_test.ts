@@ -311,6 +311,7 @@ Deno.test("profile remove needs --yes without a terminal, then deletes its keych
     const refused = await hark.run(["profile", "remove", "old"]);
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /--yes/);
+    assert.match(refused.stderr, /Run: hark profile remove old --yes\n/);
     assert.equal((await filesUnder(keychainDir)).length, 2);
 
     const removed = await hark.run(["profile", "remove", "old", "--yes", "--json"]);

@@ -274,6 +274,11 @@ Deno.test("calendar event lifecycle against the sandbox", async (t) => {
         const noYes = await env.run(["calendar", "+delete", "--event-id", eventId, "--json"]);
         assert.equal(noYes.code, 2);
         assert.match(errorOf(noYes).message, /--yes/);
+        // The way out is the same command line with the switch that answers the question.
+        assert.equal(
+          errorOf(noYes).recovery.command,
+          `hark calendar +delete --event-id ${eventId} --json --yes`,
+        );
         await env.clearRequests();
         const run = await env.run([
           "calendar",

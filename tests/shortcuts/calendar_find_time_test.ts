@@ -22,10 +22,11 @@ function findTime(attendees: string, duration: string, ...more: string[]): strin
   return ["calendar", "+find-time", "--attendees", attendees, "--duration", duration, ...more];
 }
 
-/** The error envelope of a failed run in JSON mode: stderr without its warning lines. */
-function errorOf(stderr: string): { type: string; recovery: { command: string } } {
-  return JSON.parse(stderr.split("\n").filter((l) => !l.startsWith("warning: ")).join("\n"))
-    .error;
+/** The error envelope of a failed run in JSON mode: stderr is that one document. */
+function errorOf(
+  stderr: string,
+): { type: string; recovery: { command: string }; warnings?: string[] } {
+  return JSON.parse(stderr).error;
 }
 
 Deno.test("calendar +find-time against the sandbox", async (t) => {
@@ -193,6 +194,8 @@ Deno.test("calendar +find-time against the sandbox", async (t) => {
       assert.equal(booking.code, 1);
       const error = errorOf(booking.stderr);
       assert.equal(error.type, "no_slot");
+      // What it warned about before failing is inside the envelope, not lines around it.
+      assert.ok(error.warnings?.some((w) => w.startsWith("Cannot tell the time zone")));
       assert.match(error.recovery.command, /^hark calendar \+find-time .*--end 2026-03-22/);
     });
 
