@@ -10,8 +10,6 @@ import { join } from "node:path";
 import { HARK_RUN_FLAGS } from "../../scripts/permissions.ts";
 import { MAIN_TS } from "./hark_env.ts";
 
-let servers = 0;
-
 /** A tmux session on a private server, killed by {@link Terminal.close}. */
 export class Terminal {
   readonly #socket: string;
@@ -30,7 +28,9 @@ export class Terminal {
     script: string,
     size: { columns?: number; rows?: number } = {},
   ): Promise<Terminal> {
-    const terminal = new Terminal(`hark-test-${Deno.pid}-${++servers}`);
+    // Test modules run in parallel inside one process, each with its own counter: the random
+    // part keeps their tmux servers apart.
+    const terminal = new Terminal(`hark-test-${crypto.randomUUID().slice(0, 13)}`);
     await terminal.#tmux([
       "new-session",
       "-d",
@@ -108,7 +108,7 @@ export async function terminalScript(
   env: Record<string, string>,
   lines: string[],
 ): Promise<string> {
-  const path = join(dir, `run-${++servers}.sh`);
+  const path = join(dir, `run-${crypto.randomUUID().slice(0, 8)}.sh`);
   const exports = Object.entries(env).map(([k, v]) => `export ${k}='${v}'`).join("\n");
   const body = lines.map((line) => `${line}\necho "EXIT=$?"`).join("\n");
   await Deno.writeTextFile(
