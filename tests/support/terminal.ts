@@ -95,7 +95,14 @@ export function harkCommandLine(): string {
 }
 
 /**
- * Writes a shell script that exports `env`, runs each line (with `hark` standing for
+ * What a script clears first: the tmux server inherits the test runner's environment, and a CI
+ * runner's `CI` (no spinner, no prompts) or `NO_COLOR` would make the terminal a machine's.
+ * A test that wants one sets it in `env`.
+ */
+const PERSON_AT_TERMINAL = "unset CI NO_COLOR FORCE_COLOR";
+
+/**
+ * Writes a shell script that clears the runner's CI and colour variables, exports `env`, runs each line (with `hark` standing for
  * {@link harkCommandLine}), echoes `EXIT=<code>` after each, then sleeps so the screen stays.
  *
  * @param dir the folder to write it in
@@ -113,7 +120,7 @@ export async function terminalScript(
   const body = lines.map((line) => `${line}\necho "EXIT=$?"`).join("\n");
   await Deno.writeTextFile(
     path,
-    `#!/bin/sh\n${exports}\nhark() { ${harkCommandLine()} "$@"; }\n${body}\nsleep 60\n`,
+    `#!/bin/sh\n${PERSON_AT_TERMINAL}\n${exports}\nhark() { ${harkCommandLine()} "$@"; }\n${body}\nsleep 60\n`,
     { mode: 0o700 },
   );
   return path;
