@@ -13,7 +13,7 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { startSandbox } from "../src/sandbox/mod.ts";
-import { HARK_RUN_FLAGS } from "./permissions.ts";
+import { FROM_SOURCE_FLAGS, HARK_RUN_FLAGS } from "./permissions.ts";
 
 const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
 const encoder = new TextEncoder();
@@ -78,7 +78,7 @@ async function main(): Promise<number> {
       }\n`,
     );
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "--quiet", ...HARK_RUN_FLAGS, MAIN_TS, ...args],
+      args: ["run", "--quiet", ...FROM_SOURCE_FLAGS, ...HARK_RUN_FLAGS, MAIN_TS, ...args],
       env,
       clearEnv: true,
       stdin: options.stdin === undefined ? "null" : "piped",
@@ -108,7 +108,7 @@ async function main(): Promise<number> {
     await client.connect(
       new StdioClientTransport({
         command: Deno.execPath(),
-        args: ["run", "--quiet", ...HARK_RUN_FLAGS, MAIN_TS, "mcp"],
+        args: ["run", "--quiet", ...FROM_SOURCE_FLAGS, ...HARK_RUN_FLAGS, MAIN_TS, "mcp"],
         env,
       }),
     );

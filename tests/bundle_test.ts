@@ -18,7 +18,7 @@ import {
 } from "../scripts/bundle.ts";
 import { compileArgs, TARGETS } from "../scripts/compile.ts";
 import { mcpScript } from "../src/mcp/_script.ts";
-import { HARK_RUN_FLAGS } from "../scripts/permissions.ts";
+import { FROM_SOURCE_FLAGS, HARK_RUN_FLAGS } from "../scripts/permissions.ts";
 import { createHarkEnv, denoDirEnv, REPO_ROOT } from "./support/hark_env.ts";
 
 async function run(args: string[], env: Record<string, string>, cwd = REPO_ROOT, stdin = "") {
@@ -243,7 +243,8 @@ Deno.test("deferNodeModule() defers createRequire and refuses an unknown way of 
 
 Deno.test("the hark task, the compile script and the tests share one list of flags", () => {
   const task = denoJson.tasks.hark;
-  assert.equal(task, `HARK_TASK_CWD="$INIT_CWD" deno run ${HARK_RUN_FLAGS.join(" ")} main.ts`);
+  const flags = [...FROM_SOURCE_FLAGS, ...HARK_RUN_FLAGS].join(" ");
+  assert.equal(task, `HARK_TASK_CWD="$INIT_CWD" deno run ${flags} main.ts`);
   for (const target of TARGETS) {
     const args = compileArgs(target, "dist", "/tmp/bundle/main.js");
     for (const flag of HARK_RUN_FLAGS) assert.ok(args.includes(flag), `${target} lacks ${flag}`);

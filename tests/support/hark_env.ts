@@ -7,7 +7,7 @@
 
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { HARK_RUN_FLAGS } from "../../scripts/permissions.ts";
+import { FROM_SOURCE_FLAGS, HARK_RUN_FLAGS } from "../../scripts/permissions.ts";
 
 export { HARK_RUN_FLAGS };
 
@@ -143,8 +143,9 @@ function denoDir(): string | undefined {
 }
 
 /**
- * Runs `deno run <HARK_RUN_FLAGS> main.ts <args>` with the given environment and nothing else
- * of this process's but `PATH` and {@link denoDirEnv} (which the given one may override or unset).
+ * Runs `deno run <FROM_SOURCE_FLAGS> <HARK_RUN_FLAGS> main.ts <args>` (as `deno task hark`
+ * does) with the given environment and nothing else of this process's but `PATH` and
+ * {@link denoDirEnv} (which the given one may override or unset).
  *
  * @param args the arguments after `hark`
  * @param options environment, stdin and timeout
@@ -159,7 +160,15 @@ export async function runHark(args: string[], options: RunHarkOptions = {}): Pro
     else env[k] = v;
   }
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", "--no-check", ...HARK_RUN_FLAGS, MAIN_TS, ...args],
+    args: [
+      "run",
+      "--quiet",
+      "--no-check",
+      ...FROM_SOURCE_FLAGS,
+      ...HARK_RUN_FLAGS,
+      MAIN_TS,
+      ...args,
+    ],
     env,
     clearEnv: true,
     cwd: REPO_ROOT,
