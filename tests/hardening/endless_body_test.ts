@@ -7,7 +7,6 @@
  */
 
 import assert from "node:assert/strict";
-import { dirname } from "node:path";
 import { MAX_JSON_BYTES } from "../../src/http/transport.ts";
 import { createHarkEnv, type HarkRun } from "../support/hark_env.ts";
 import { startHostileServer } from "./_hostile_server.ts";
@@ -70,19 +69,15 @@ Deno.test("an endless answer from the tenant-token endpoint stops at the body ca
   const { server, sent } = endlessService();
   const home = await createHarkEnv({ HARK_TEST_APP_SECRET: "endless-app-secret-0001" });
   try {
-    await Deno.mkdir(dirname(home.configPath), { recursive: true });
-    await Deno.writeTextFile(
-      home.configPath,
-      JSON.stringify({
-        apps: {
-          default: {
-            app_id: "cli_endless",
-            app_secret: "@env:HARK_TEST_APP_SECRET",
-            base_url: server.url,
-          },
+    await home.writeConfig({
+      apps: {
+        default: {
+          app_id: "cli_endless",
+          app_secret: "@env:HARK_TEST_APP_SECRET",
+          base_url: server.url,
         },
-      }),
-    );
+      },
+    });
     const run = await home.run(
       ["api", "GET", "/open-apis/im/v1/chats", "--as", "bot", "--json"],
       { timeoutMs: 30_000 },
