@@ -102,8 +102,9 @@ export function harkCommandLine(): string {
 const PERSON_AT_TERMINAL = "unset CI NO_COLOR FORCE_COLOR";
 
 /**
- * Writes a shell script that clears the runner's CI and colour variables, exports `env`, runs each line (with `hark` standing for
- * {@link harkCommandLine}), echoes `EXIT=<code>` after each, then sleeps so the screen stays.
+ * Writes a shell script that clears the runner's CI and colour variables, exports `env`, runs
+ * each line (with `hark` standing for {@link harkCommandLine}), echoes `EXIT=<code>` after each,
+ * then sleeps so the screen stays.
  *
  * @param dir the folder to write it in
  * @param env the environment
