@@ -26,9 +26,10 @@ export const HARK_RUN_FLAGS: readonly string[] = [
 
 /**
  * How hark runs from source (`deno task hark`, the tests, the demo), before
- * {@link HARK_RUN_FLAGS}. Without it, Deno reads and prepares every module a literal `import()` names before the first
- * line runs: `--version` would pay for the code of every command. Lazily, a command's code loads
- * when that command runs, as it does in the compiled binary. Measured on the bench machine:
+ * {@link HARK_RUN_FLAGS}. Without it, Deno reads and prepares every module a literal `import()`
+ * names before the first line runs: `--version` would pay for the code of every command. Lazily,
+ * a command's code loads when that command runs, as it does in the compiled binary. Measured on
+ * the bench machine:
  * `deno run main.ts --version` 40.1 ms → 28.8 ms. (Deno 2.9's name for it; CI pins that Deno.)
  */
 export const FROM_SOURCE_FLAGS: readonly string[] = ["--unstable-lazy-dynamic-imports"];
