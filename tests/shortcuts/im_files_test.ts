@@ -102,9 +102,10 @@ Deno.test({
       // Holding the file twice (a Blob, then a body) would add 50 MB. The upload streams from
       // disk: it grows only by the chunks the garbage collector has not freed yet (about 20 MB
       // here; the same stream sending 100 MB grows little more), bounded at 1.2 times the file.
-      // The download is piped by Deno from socket to file: no growth at all.
+      // The download is piped by Deno from socket to file: between -2 and +6 MB over runs (one
+      // sample each, so garbage-collector timing shows), never the file: bounded at half of it.
       assert.ok(upMB < 30, `the upload grew hark's memory by ${upMB.toFixed(1)} MB`);
-      assert.ok(downMB < 5, `the download grew hark's memory by ${downMB.toFixed(1)} MB`);
+      assert.ok(downMB < 12.5, `the download grew hark's memory by ${downMB.toFixed(1)} MB`);
       const log = await env.requests();
       const upload = log.filter((r) => r.path === "/open-apis/im/v1/files").at(-1)!;
       assert.match(String(upload.body), /multipart\/form-data, 250\d{5} bytes/);
