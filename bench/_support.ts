@@ -13,7 +13,13 @@
 
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { createHarkEnv, HARK_RUN_FLAGS, MAIN_TS, REPO_ROOT } from "../tests/support/hark_env.ts";
+import {
+  createHarkEnv,
+  denoDirEnv,
+  HARK_RUN_FLAGS,
+  MAIN_TS,
+  REPO_ROOT,
+} from "../tests/support/hark_env.ts";
 import type { LoggedRequest, RequestStats, Sandbox } from "../src/sandbox/mod.ts";
 import { bundleHark } from "../scripts/bundle.ts";
 import { findProgram } from "../scripts/test_packages.ts";
@@ -197,6 +203,17 @@ export interface BenchHome {
   cleanup(): Promise<void>;
 }
 
+/**
+ * The whole environment of a measured child (which starts with a cleared one): `env` over
+ * {@link denoDirEnv}, so that whatever a caller passes, the child keeps the Deno cache and the
+ * CA and proxy settings of a machine behind a TLS-inspecting proxy.
+ *
+ * @param env the child's own variables
+ */
+export function childEnv(env: Record<string, string>): Record<string, string> {
+  return { ...denoDirEnv(), ...env };
+}
+
 /** Creates a throwaway home for hark (see `tests/support/hark_env.ts`). */
 export async function createBenchHome(): Promise<BenchHome> {
   const home = await createHarkEnv();
@@ -247,7 +264,7 @@ export async function runTimed(
   const child = new Deno.Command(target.program ?? Deno.execPath(), {
     args: [...target.args, ...args],
     cwd: target.cwd,
-    env: options.env,
+    env: childEnv(options.env),
     clearEnv: true,
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
@@ -348,7 +365,7 @@ export async function measurePeakRss(
     const out = await new Deno.Command(options.time, {
       args: ["-f", "%M", "-o", report, target.program ?? Deno.execPath(), ...target.args, ...args],
       cwd: target.cwd,
-      env: options.env,
+      env: childEnv(options.env),
       clearEnv: true,
       stdin: "null",
       stdout: "piped",

@@ -23,6 +23,7 @@ import { startSandbox } from "../src/sandbox/mod.ts";
 import {
   type BenchOptions,
   type BenchResult,
+  childEnv,
   createBenchHome,
   ensureProgram,
   type HarkTarget,
@@ -492,7 +493,7 @@ async function timeQuietly(
   const status = await new Deno.Command(target.program ?? Deno.execPath(), {
     args: [...target.args, ...args],
     cwd: target.cwd,
-    env,
+    env: childEnv(env),
     clearEnv: true,
     stdin: "null",
     stdout: "null",
