@@ -20,7 +20,7 @@ import {
   MAIN_TS,
   REPO_ROOT,
 } from "../tests/support/hark_env.ts";
-import type { LoggedRequest, RequestStats, Sandbox } from "../src/sandbox/mod.ts";
+import type { LoggedRequest, RequestStats, Sandbox } from "../sandbox/mod.ts";
 import { bundleHark } from "../scripts/bundle.ts";
 import { findProgram } from "../scripts/test_packages.ts";
 

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import { type Sandbox, startSandbox } from "../sandbox/mod.ts";
 import {
   type BenchOptions,
   type BenchResult,

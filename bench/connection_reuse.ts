@@ -7,7 +7,7 @@
  * @module
  */
 
-import { type SeedUser, startSandbox } from "../src/sandbox/mod.ts";
+import { type SeedUser, startSandbox } from "../sandbox/mod.ts";
 import {
   type BenchOptions,
   type BenchResult,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createSeedData } from "../src/sandbox/seed_data.ts";
+import { createSeedData } from "../sandbox/core/seed_data.ts";
 import { pagedQuery } from "./connection_reuse.ts";
 
 Deno.test("pagedQuery() finds a search whose --page-all walk takes exactly 20 pages", () => {

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { startSandbox } from "../src/sandbox/mod.ts";
+import { startSandbox } from "../sandbox/mod.ts";
 import {
   type BenchOptions,
   type BenchResult,

@@ -19,7 +19,7 @@
 
 import { join } from "node:path";
 import denoJson from "../deno.json" with { type: "json" };
-import { startSandbox } from "../src/sandbox/mod.ts";
+import { startSandbox } from "../sandbox/mod.ts";
 import {
   type BenchOptions,
   type BenchResult,

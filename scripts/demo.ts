@@ -12,7 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 // The SDK's wildcard export maps "./*" to "*.d.ts", which misses "stdio.js": name the types.
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { startSandbox } from "../src/sandbox/mod.ts";
+import { startSandbox } from "../sandbox/mod.ts";
 import { FROM_SOURCE_FLAGS, HARK_RUN_FLAGS } from "./permissions.ts";
 
 const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;

@@ -10,7 +10,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import { type Sandbox, startSandbox } from "../sandbox/mod.ts";
 import { createHarkEnv, type HarkEnv, REPO_ROOT } from "./support/hark_env.ts";
 import { harkCommandLine } from "./support/terminal.ts";
 

@@ -6,7 +6,7 @@
  */
 
 import { dirname } from "node:path";
-import { type Sandbox, startSandbox } from "../../src/sandbox/mod.ts";
+import { type Sandbox, startSandbox } from "../../sandbox/mod.ts";
 import {
   createHarkEnv,
   HARK_RUN_FLAGS,

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { startSandbox } from "../../src/sandbox/mod.ts";
+import { startSandbox } from "../../sandbox/mod.ts";
 import { createHarkEnv } from "../support/hark_env.ts";
 import { requires } from "../support/requires.ts";
 import { Terminal, terminalScript } from "../support/terminal.ts";

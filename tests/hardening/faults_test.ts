@@ -12,7 +12,7 @@
 
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { type FaultSpec, type Sandbox, startSandbox } from "../../src/sandbox/mod.ts";
+import { type FaultSpec, type Sandbox, startSandbox } from "../../sandbox/mod.ts";
 import { createHarkEnv, type HarkEnv, type HarkRun } from "../support/hark_env.ts";
 import { ALL_TEST_SCOPES } from "../support/sandbox_token.ts";
 import { assertEnvelope, assertNoTrace } from "./_envelope.ts";

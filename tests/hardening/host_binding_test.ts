@@ -11,7 +11,7 @@ import { dirname } from "node:path";
 import { loginApproved, startWorld } from "../auth/_support.ts";
 import { createHarkEnv, type HarkRun } from "../support/hark_env.ts";
 import { sandboxUserToken } from "../support/sandbox_token.ts";
-import { startSandbox } from "../../src/sandbox/mod.ts";
+import { startSandbox } from "../../sandbox/mod.ts";
 import { larkOk, startHostileServer } from "./_hostile_server.ts";
 
 const USER_INFO = ["api", "GET", "/open-apis/authen/v1/user_info", "--json"];

@@ -13,7 +13,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startSandbox } from "../../src/sandbox/mod.ts";
+import { startSandbox } from "../../sandbox/mod.ts";
 import { SECRET_SERVICE_PROGRAMS, startSecretService } from "../keychain/secret_service.ts";
 import { denoDirEnv, type HarkRun, runHark } from "../support/hark_env.ts";
 import { requires } from "../support/requires.ts";

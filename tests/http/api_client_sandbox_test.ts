@@ -5,8 +5,8 @@
  */
 
 import assert from "node:assert/strict";
-import { type Sandbox, startSandbox } from "../../src/sandbox/mod.ts";
-import type { FaultSpec, LoggedRequest } from "../../src/sandbox/mod.ts";
+import { type Sandbox, startSandbox } from "../../sandbox/mod.ts";
+import type { FaultSpec, LoggedRequest } from "../../sandbox/mod.ts";
 import { ApiClient, type ApiClientOptions, type ApiRequest } from "../../src/http/mod.ts";
 import type { ResolvedToken, TokenSource } from "../../src/auth/token_source.ts";
 import { ApiError, AuthError, NetworkError, PermissionError } from "../../src/errors/mod.ts";

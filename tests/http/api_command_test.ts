@@ -5,8 +5,8 @@
 
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { type Sandbox, startSandbox } from "../../src/sandbox/mod.ts";
-import type { FaultSpec, LoggedRequest } from "../../src/sandbox/mod.ts";
+import { type Sandbox, startSandbox } from "../../sandbox/mod.ts";
+import type { FaultSpec, LoggedRequest } from "../../sandbox/mod.ts";
 import { createHarkEnv, type HarkEnv } from "../support/hark_env.ts";
 import { sandboxUserToken } from "../support/sandbox_token.ts";
 

@@ -8,13 +8,8 @@
 
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
-import {
-  CHAT_WITHOUT_BOT,
-  type FaultSpec,
-  type Sandbox,
-  startSandbox,
-} from "../../src/sandbox/mod.ts";
-import { KNOWN_SCOPES } from "../../src/sandbox/lark_scopes.ts";
+import { CHAT_WITHOUT_BOT, type FaultSpec, type Sandbox, startSandbox } from "../../sandbox/mod.ts";
+import { KNOWN_SCOPES } from "../../sandbox/oauth/lark_scopes.ts";
 import { createHarkEnv, type HarkEnv, type HarkRun } from "../support/hark_env.ts";
 import { ALL_TEST_SCOPES, sandboxUserToken } from "../support/sandbox_token.ts";
 

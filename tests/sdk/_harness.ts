@@ -20,7 +20,7 @@
  */
 
 import * as lark from "@larksuiteoapi/node-sdk";
-import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/mod.ts";
+import { type Sandbox, type SandboxOptions, startSandbox } from "../../sandbox/mod.ts";
 import { sandboxUserToken } from "../support/sandbox_token.ts";
 
 /** A running sandbox with an SDK client bound to it. */

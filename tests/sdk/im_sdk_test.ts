@@ -11,8 +11,8 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { assertShape, envelope, sdkError, t, withSdkSandbox } from "./_harness.ts";
-import { makePng } from "../../src/sandbox/seed_files.ts";
-import { CHAT_WITHOUT_BOT } from "../../src/sandbox/seed_data.ts";
+import { makePng } from "../../sandbox/im/seed_files.ts";
+import { CHAT_WITHOUT_BOT } from "../../sandbox/core/seed_data.ts";
 
 // ---- shapes from types/index.d.ts (im.v1.message, im.v1.chat) ----
 

@@ -6,7 +6,7 @@
  */
 
 import { join } from "node:path";
-import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/mod.ts";
+import { type Sandbox, type SandboxOptions, startSandbox } from "../../sandbox/mod.ts";
 import {
   createHarkEnv,
   type HarkEnv,

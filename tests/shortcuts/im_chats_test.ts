@@ -3,7 +3,7 @@
  */
 
 import assert from "node:assert/strict";
-import { CHAT_WITHOUT_BOT, CHAT_WITHOUT_FIRST_USER } from "../../src/sandbox/mod.ts";
+import { CHAT_WITHOUT_BOT, CHAT_WITHOUT_FIRST_USER } from "../../sandbox/mod.ts";
 import { createShortcutEnv, jsonOf } from "./_shortcut_env.ts";
 
 interface Chat {

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { CHAT_WITHOUT_BOT } from "../../src/sandbox/mod.ts";
+import { CHAT_WITHOUT_BOT } from "../../sandbox/mod.ts";
 import { createShortcutEnv, jsonOf, type ShortcutEnv } from "./_shortcut_env.ts";
 import { runMeasured } from "./_peak_rss.ts";
 import { HARK_RUN_FLAGS, MAIN_TS, REPO_ROOT } from "../support/hark_env.ts";

@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { CHAT_WITHOUT_BOT, CHAT_WITHOUT_FIRST_USER } from "../../src/sandbox/mod.ts";
+import { CHAT_WITHOUT_BOT, CHAT_WITHOUT_FIRST_USER } from "../../sandbox/mod.ts";
 import { createShortcutEnv, jsonOf, type ShortcutEnv } from "./_shortcut_env.ts";
 
 interface Row {
