@@ -18,9 +18,15 @@ import { type Calendar, type Role, ROLES, type StoredEvent } from "./calendar_st
 import type { Occurrence } from "./expand_event.ts";
 import type { Attendee, SeedUser } from "../core/seed_data.ts";
 import { fieldProblem, type FieldSpec } from "../core/body_check.ts";
-import { USER_ID_TYPES, type UserIdType } from "./_calendar_view.ts";
 import { type Incoming, larkError, type SandboxContext } from "../core/context.ts";
-import { type Caller, jsonBody, type RouteScopes } from "../core/route.ts";
+import {
+  type Caller,
+  jsonBody,
+  type RouteScopes,
+  USER_ID_TYPES,
+  type UserIdType,
+  userIdTypeParam,
+} from "../core/route.ts";
 
 /** Code for invalid parameters (and for lacking permission on a resource). */
 export const CALENDAR_INVALID_PARAMS = 190002;
@@ -79,11 +85,10 @@ export function calendarFor(
 
 /** The `user_id_type` query parameter (default open_id), or 190002. */
 export function userIdTypeOf(incoming: Incoming): UserIdType | Response {
-  const value = incoming.url.searchParams.get("user_id_type") ?? "open_id";
-  if (!(USER_ID_TYPES as readonly string[]).includes(value)) {
-    return invalidParams(`user_id_type must be one of ${USER_ID_TYPES.join(", ")}`);
-  }
-  return value as UserIdType;
+  return userIdTypeParam(
+    incoming.url,
+    () => invalidParams(`user_id_type must be one of ${USER_ID_TYPES.join(", ")}`),
+  );
 }
 
 /** A seeded user by an id of the given type. */

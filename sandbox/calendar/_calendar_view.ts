@@ -10,12 +10,7 @@ import { BOT_OWNER, type Calendar, type Role, type StoredEvent } from "./calenda
 import type { Occurrence } from "./expand_event.ts";
 import type { Attendee, EventTime } from "../core/seed_data.ts";
 import type { SandboxContext } from "../core/context.ts";
-
-/** The user id types of `user_id_type` (types/index.d.ts: `"user_id" | "union_id" | "open_id"`). */
-export const USER_ID_TYPES = ["open_id", "union_id", "user_id"] as const;
-
-/** A user id type. */
-export type UserIdType = (typeof USER_ID_TYPES)[number];
+import type { UserIdType } from "../core/route.ts";
 
 /** The id of a user (an open_id or `BOT_OWNER`) in the id type the caller asked for. */
 export function userIdOf(ctx: SandboxContext, owner: string, idType: UserIdType): string {

@@ -24,7 +24,7 @@
 
 import { parseRule, seriesOccurrence, timeToSeconds } from "./expand_event.ts";
 import type { Attendee, CalendarEvent, EventTime } from "../core/seed_data.ts";
-import { eventView, type UserIdType } from "./_calendar_view.ts";
+import { eventView } from "./_calendar_view.ts";
 import {
   booleanParam,
   both,
@@ -41,7 +41,7 @@ import {
 } from "./_calendar_common.ts";
 import { type Incoming, larkOk, type SandboxContext } from "../core/context.ts";
 import type { FieldSpec } from "../core/body_check.ts";
-import type { Caller, Route } from "../core/route.ts";
+import type { Caller, Route, UserIdType } from "../core/route.ts";
 
 const EVENTS = String.raw`^\/open-apis\/calendar\/v4\/calendars\/([^/]+)\/events`;
 const EVENT = `${EVENTS}\\/([^/]+)`;

@@ -1,6 +1,8 @@
 /**
  * What a business route of the sandbox is: its method and path, the scopes a caller needs, and
- * its handler; plus the JSON-body reader the handlers share.
+ * its handler; plus the start every handler shares once the token and scopes have passed
+ * (`serveApi` checks those): reading the JSON body and the `user_id_type` query parameter. Each
+ * area passes its own answer for a bad value, since calendar and IM word it differently.
  *
  * @module
  */
@@ -37,6 +39,28 @@ export interface Route {
   /** Only a user token may call it (a tenant token gets code 20027). */
   userOnly?: boolean;
   handle(ctx: SandboxContext, incoming: Incoming, caller: Caller, params: string[]): Response;
+}
+
+/** The user id types of `user_id_type` (types/index.d.ts: `"user_id" | "union_id" | "open_id"`). */
+export const USER_ID_TYPES = ["open_id", "union_id", "user_id"] as const;
+
+/** One of `USER_ID_TYPES`. */
+export type UserIdType = (typeof USER_ID_TYPES)[number];
+
+/**
+ * Reads `user_id_type` from the query: open_id when absent.
+ *
+ * @param url the request URL
+ * @param invalid the area's answer for a value outside `USER_ID_TYPES`
+ */
+export function userIdTypeParam(
+  url: URL,
+  invalid: (value: string) => Response,
+): UserIdType | Response {
+  const value = url.searchParams.get("user_id_type") ?? "open_id";
+  return (USER_ID_TYPES as readonly string[]).includes(value)
+    ? value as UserIdType
+    : invalid(value);
 }
 
 /**

@@ -7,9 +7,15 @@
  */
 
 import { findUser, type Incoming, larkOk, type SandboxContext } from "../core/context.ts";
-import { actorOf, convertOpenId, readPageSize, type UserIdType, userIdType } from "./im_common.ts";
+import { actorOf, convertOpenId, readPageSize, userIdType } from "./im_common.ts";
 import { CHAT_ERRORS, fieldViolation, larkFail, notAnOption } from "../core/lark_errors.ts";
-import { type Caller, jsonBody, type Route, type RouteScopes } from "../core/route.ts";
+import {
+  type Caller,
+  jsonBody,
+  type Route,
+  type RouteScopes,
+  type UserIdType,
+} from "../core/route.ts";
 import { BOT, type ChatRecord } from "./im_store.ts";
 import { decodePageToken, encodePageToken } from "./page_token.ts";
 

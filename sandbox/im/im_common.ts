@@ -7,15 +7,10 @@
 
 import { findUser, type SandboxContext } from "../core/context.ts";
 import { fieldViolation, notAnOption } from "../core/lark_errors.ts";
-import type { Caller } from "../core/route.ts";
+import { type Caller, USER_ID_TYPES, type UserIdType, userIdTypeParam } from "../core/route.ts";
 import { type Actor, BOT, type MessageItem } from "./im_store.ts";
 import { type Mention, renderContent } from "./message_content.ts";
 import type { SeedUser } from "../core/seed_data.ts";
-
-/** The user id types Lark accepts in `user_id_type`. */
-export const USER_ID_TYPES = ["open_id", "union_id", "user_id"] as const;
-/** One of `USER_ID_TYPES`. */
-export type UserIdType = typeof USER_ID_TYPES[number];
 
 /** The display name the bot's messages carry with `with_sender_name`. */
 export const BOT_NAME = "Sandbox Bot";
@@ -37,10 +32,7 @@ export function senderOf(ctx: SandboxContext, actor: Actor): MessageItem["sender
  * outside its options.
  */
 export function userIdType(url: URL): UserIdType | Response {
-  const value = url.searchParams.get("user_id_type") ?? "open_id";
-  return (USER_ID_TYPES as readonly string[]).includes(value)
-    ? value as UserIdType
-    : notAnOption("user_id_type", value, USER_ID_TYPES);
+  return userIdTypeParam(url, (value) => notAnOption("user_id_type", value, USER_ID_TYPES));
 }
 
 /** A user's id of the given type. */

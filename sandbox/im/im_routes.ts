@@ -23,7 +23,6 @@ import {
   renderMessage,
   type RenderOptions,
   senderOf,
-  type UserIdType,
   userIdType,
 } from "./im_common.ts";
 import { CHAT_ROUTES } from "./_im_chat_routes.ts";
@@ -36,7 +35,13 @@ import {
   required,
 } from "../core/lark_errors.ts";
 import { RESOURCE_ROUTES } from "./_im_resource_routes.ts";
-import { type Caller, jsonBody, type Route, type RouteScopes } from "../core/route.ts";
+import {
+  type Caller,
+  jsonBody,
+  type Route,
+  type RouteScopes,
+  type UserIdType,
+} from "../core/route.ts";
 import { type Actor, BOT, type ChatRecord, type Cursor, type MessageItem } from "./im_store.ts";
 import { contentLimit, MSG_TYPES, parseContent } from "./message_content.ts";
 import { decodePageToken, encodePageToken } from "./page_token.ts";
