@@ -2,7 +2,7 @@
  * The one object through which hark reaches the outside world: clock, sleep, HTTP, environment,
  * standard streams, subprocesses, files and the keychain. `main.ts` builds the real one
  * ({@link createRealContext} in `src/runtime/real_context.ts`); tests build fakes with
- * `createTestContext` from `src/testing/test_context.ts`. No other module calls `Deno.*`,
+ * `createTestContext` from `tests/support/test_context.ts`. No other module calls `Deno.*`,
  * global `fetch` or `Date.now` directly.
  *
  * @module

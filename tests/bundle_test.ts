@@ -17,7 +17,7 @@ import {
   staticGraph,
 } from "../scripts/bundle.ts";
 import { compileArgs, TARGETS } from "../scripts/compile.ts";
-import { mcpScript } from "../src/mcp/_script.ts";
+import { mcpScript } from "./support/mcp_script.ts";
 import { FROM_SOURCE_FLAGS, HARK_RUN_FLAGS } from "../scripts/permissions.ts";
 import { createHarkEnv, denoDirEnv, REPO_ROOT } from "./support/hark_env.ts";
 

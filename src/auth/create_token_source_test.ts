@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createTestContext, FetchStub, jsonResponse } from "../testing/test_context.ts";
+import { createTestContext, FetchStub, jsonResponse } from "../../tests/support/test_context.ts";
 import { MemoryKeychain } from "../keychain/memory_keychain.ts";
 import { AuthError, HarkError } from "../errors/mod.ts";
 import type { Config } from "../config/mod.ts";

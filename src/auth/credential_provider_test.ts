@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createTestContext } from "../testing/test_context.ts";
+import { createTestContext } from "../../tests/support/test_context.ts";
 import { ApiError, AuthError } from "../errors/mod.ts";
 import { CommandProvider } from "./command_provider.ts";
 import {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createTestContext } from "../testing/test_context.ts";
+import { createTestContext } from "../../tests/support/test_context.ts";
 import { ApiError, AuthError, CancelledError } from "../errors/mod.ts";
 import { pollDeviceToken } from "./device_flow.ts";
 import type { TokenAnswer } from "./oauth_client.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createTestContext } from "../testing/test_context.ts";
+import { createTestContext } from "../../tests/support/test_context.ts";
 import { ValidationError } from "../errors/mod.ts";
 import type { CommandSpec } from "./command_spec.ts";
 import { GLOBAL_FLAGS, type GlobalOptions, outputOptions, readGlobals } from "./globals.ts";

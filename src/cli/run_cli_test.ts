@@ -4,7 +4,7 @@ import {
   createTestContext,
   type TestContext,
   type TestContextOptions,
-} from "../testing/test_context.ts";
+} from "../../tests/support/test_context.ts";
 import { InternalError, ValidationError } from "../errors/mod.ts";
 import { renderError } from "./render_error.ts";
 import { errorStyle, runCli } from "./run_cli.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createTestContext } from "../testing/test_context.ts";
+import { createTestContext } from "../../tests/support/test_context.ts";
 import { MemoryKeychain } from "../keychain/memory_keychain.ts";
 import { KeychainError } from "../keychain/keychain.ts";
 import { ValidationError } from "../errors/mod.ts";

@@ -15,7 +15,7 @@ import {
   FetchStub,
   jsonResponse,
   type TestContext,
-} from "../testing/test_context.ts";
+} from "../../tests/support/test_context.ts";
 import { VERSION } from "../version.ts";
 
 const BASE = "https://open.example.test";

@@ -10,7 +10,7 @@ import {
   FetchStub,
   jsonResponse,
   type TestContext,
-} from "../testing/test_context.ts";
+} from "../../tests/support/test_context.ts";
 
 const BASE = "https://open.example.test";
 const RESOURCE = "/open-apis/im/v1/messages/om_1/resources/file_1";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createTestContext } from "../testing/test_context.ts";
+import { createTestContext } from "../../tests/support/test_context.ts";
 import { openMultipart, quoteName } from "./multipart.ts";
 
 Deno.test("openMultipart() streams fields and the file into a body any form parser reads", async () => {

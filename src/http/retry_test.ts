@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { backoffDelay, parseRetryAfter, retry } from "./retry.ts";
-import { createTestContext } from "../testing/test_context.ts";
+import { createTestContext } from "../../tests/support/test_context.ts";
 
 Deno.test("backoffDelay() doubles from 500 ms up to the 8 s cap without jitter", () => {
   const delays = [0, 1, 2, 3, 4, 5, 10].map((n) => backoffDelay(n, { jitter: false }));

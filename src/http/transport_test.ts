@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { CancelledError } from "../errors/mod.ts";
-import { createTestContext, FetchStub, jsonResponse } from "../testing/test_context.ts";
+import { createTestContext, FetchStub, jsonResponse } from "../../tests/support/test_context.ts";
 import { send, TransportFailure, type TransportRequest } from "./transport.ts";
 
 const BASE = "https://open.example.test";

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { createTestContext } from "../testing/test_context.ts";
+import { createTestContext } from "../../tests/support/test_context.ts";
 import {
   assertNoSecretInArgv,
   type ExpectedRun,
   notFoundError,
   scriptedRun,
   timedOutError,
-} from "./_scripted_run.ts";
+} from "../../tests/support/scripted_run.ts";
 import { KeychainError } from "./keychain.ts";
 import { LinuxKeychain, parseSearchAccounts } from "./linux_keychain.ts";
 

@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import type { RunOptions, RunResult } from "../context.ts";
-import { createTestContext } from "../testing/test_context.ts";
-import { assertNoSecretInArgv, notFoundError, scriptedRun } from "./_scripted_run.ts";
+import { createTestContext } from "../../tests/support/test_context.ts";
+import {
+  assertNoSecretInArgv,
+  notFoundError,
+  scriptedRun,
+} from "../../tests/support/scripted_run.ts";
 import { KeychainError } from "./keychain.ts";
 import { MacosKeychain, parseDumpKeychain } from "./macos_keychain.ts";
 

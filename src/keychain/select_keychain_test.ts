@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ValidationError } from "../errors/mod.ts";
-import { createTestContext } from "../testing/test_context.ts";
+import { createTestContext } from "../../tests/support/test_context.ts";
 import { FileKeychain } from "./file_keychain.ts";
 import { LinuxKeychain } from "./linux_keychain.ts";
 import { MacosKeychain } from "./macos_keychain.ts";

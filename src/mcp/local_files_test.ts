@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { ValidationError } from "../errors/mod.ts";
 import { loadServices } from "../shortcuts/services.ts";
 import { realFileSystem } from "../runtime/real_context.ts";
-import { createTestContext } from "../testing/test_context.ts";
+import { createTestContext } from "../../tests/support/test_context.ts";
 import {
   type FilesFolder,
   isInside,

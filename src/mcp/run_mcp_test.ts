@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createTestContext } from "../testing/test_context.ts";
+import { createTestContext } from "../../tests/support/test_context.ts";
 import { protocolSafe, readMcpFlags } from "./run_mcp.ts";
 
 Deno.test("readMcpFlags() splits --tools and --services at commas, repeated or not", () => {

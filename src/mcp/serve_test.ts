@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client";
-import { testSession } from "../cli/_test_session.ts";
+import { testSession } from "../../tests/support/test_session.ts";
 import type { OutputStream } from "../context.ts";
-import { createTestContext, FetchStub, jsonResponse } from "../testing/test_context.ts";
-import { fakeGroups } from "./_fake_shortcuts.ts";
-import { mcpScript } from "./_script.ts";
+import { createTestContext, FetchStub, jsonResponse } from "../../tests/support/test_context.ts";
+import { fakeGroups } from "../../tests/support/fake_shortcuts.ts";
+import { mcpScript } from "../../tests/support/mcp_script.ts";
 import { serveMcp, SERVER_INSTRUCTIONS } from "./serve.ts";
 import { StreamTransport } from "./stream_transport.ts";
 import { ToolRunner } from "./tool_runner.ts";

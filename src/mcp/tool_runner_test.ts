@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { MemoryKeychain } from "../keychain/memory_keychain.ts";
-import { testSession } from "../cli/_test_session.ts";
+import { testSession } from "../../tests/support/test_session.ts";
 import type { Session } from "../cli/session.ts";
 import {
   createTestContext,
@@ -9,8 +9,8 @@ import {
   FetchStub,
   jsonResponse,
   type TestContext,
-} from "../testing/test_context.ts";
-import { fakeGroups } from "./_fake_shortcuts.ts";
+} from "../../tests/support/test_context.ts";
+import { fakeGroups } from "../../tests/support/fake_shortcuts.ts";
 import type { FilesFolder } from "./local_files.ts";
 import { terminalAdvice, ToolRunner } from "./tool_runner.ts";
 import type { ToolResult } from "./tool_result.ts";

@@ -3,7 +3,14 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { loadServices } from "../shortcuts/services.ts";
 import { defineShortcut } from "../shortcuts/definition.ts";
 import { TIME_INPUT_FORMS } from "../time/mod.ts";
-import { botOnly, everyType, fakeGroups, remove, streamed, write } from "./_fake_shortcuts.ts";
+import {
+  botOnly,
+  everyType,
+  fakeGroups,
+  remove,
+  streamed,
+  write,
+} from "../../tests/support/fake_shortcuts.ts";
 import {
   argumentNameOf,
   flagsToArguments,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { ValidationError } from "../errors/mod.ts";
 import { loadServices } from "../shortcuts/services.ts";
 import { toolNameOf } from "./tool_schema.ts";
-import { fakeGroups } from "./_fake_shortcuts.ts";
+import { fakeGroups } from "../../tests/support/fake_shortcuts.ts";
 import { selectTools, type ToolSetOptions } from "./tool_set.ts";
 
 const BASE: ToolSetOptions = { readOnly: false, allowRawApi: false, timeZone: "UTC" };

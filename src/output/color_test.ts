@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createTestContext } from "../testing/test_context.ts";
+import { createTestContext } from "../../tests/support/test_context.ts";
 import { colorEnabled, paint } from "./color.ts";
 
 Deno.test("colorEnabled() is on for a terminal with no setting against it", () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createTestContext } from "../testing/test_context.ts";
+import { createTestContext } from "../../tests/support/test_context.ts";
 import {
   type Column,
   formatJson,
@@ -254,7 +254,7 @@ Deno.test("terminalWidth() prefers the reported width, then a sane COLUMNS, then
 });
 
 Deno.test("openDataStream() writes JSON byte for byte as writeData() does, batch by batch", async () => {
-  const { createTestContext } = await import("../testing/test_context.ts");
+  const { createTestContext } = await import("../../tests/support/test_context.ts");
   const { openDataStream, writeData } = await import("./output.ts");
   const items = [{ b: 2, a: "x" }, { b: 3, a: "y" }, { b: 4, a: "z\n" }];
   for (const terminal of [false, true]) {
@@ -273,7 +273,7 @@ Deno.test("openDataStream() writes JSON byte for byte as writeData() does, batch
 });
 
 Deno.test("openDataStream() writes NDJSON lines and CSV with one header", async () => {
-  const { createTestContext } = await import("../testing/test_context.ts");
+  const { createTestContext } = await import("../../tests/support/test_context.ts");
   const { openDataStream } = await import("./output.ts");
   const ndjson = createTestContext();
   const lines = openDataStream(ndjson, { format: "ndjson", color: false });
@@ -312,7 +312,7 @@ Deno.test("formatJson() writes C1, bidi and format characters as \\u escapes: th
 });
 
 Deno.test("an empty table on a terminal is a line on stderr, not a lone header", async () => {
-  const { createTestContext } = await import("../testing/test_context.ts");
+  const { createTestContext } = await import("../../tests/support/test_context.ts");
   const { openDataStream, writeData } = await import("./output.ts");
   const columns = [{ header: "NAME", value: "name" }, { header: "OPEN ID", value: "id" }];
   const terminal = createTestContext({ stdoutIsTerminal: true, stderrIsTerminal: true });
@@ -337,7 +337,7 @@ Deno.test("an empty table on a terminal is a line on stderr, not a lone header",
 });
 
 Deno.test("a stream that fails part-way is made whole: JSON closed, a table of the rows so far", async () => {
-  const { createTestContext } = await import("../testing/test_context.ts");
+  const { createTestContext } = await import("../../tests/support/test_context.ts");
   const { openDataStream } = await import("./output.ts");
   const columns = [{ header: "A", value: "a" }];
   for (const terminal of [false, true]) {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { createTestContext } from "../testing/test_context.ts";
+import { createTestContext } from "../../tests/support/test_context.ts";
 import { createSpinner, spinnerEnabled } from "./spinner.ts";
 
 Deno.test("createSpinner() writes nothing when stderr is not a terminal", async () => {

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import type { Identity } from "../auth/identity.ts";
 import type { OutputFormat } from "../config/mod.ts";
 import { ApiError, AuthError, ValidationError } from "../errors/mod.ts";
-import { createTestContext, type TestContext } from "../testing/test_context.ts";
-import { FakeClient } from "./_fake_client.ts";
+import { createTestContext, type TestContext } from "../../tests/support/test_context.ts";
+import { FakeClient } from "../../tests/support/fake_client.ts";
 import { type ApiCaller, defineShortcut } from "./definition.ts";
 import { matchIdentity, runShortcut, type ShortcutSession } from "./lifecycle.ts";
 

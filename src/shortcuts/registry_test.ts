@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { defineShortcut } from "./definition.ts";
-import { registryProblems } from "./registry.ts";
+import { registryProblems } from "../../tests/support/shortcut_registry.ts";
 import { loadServices } from "./services.ts";
 
 Deno.test("the registry holds every shortcut and no problem", async () => {

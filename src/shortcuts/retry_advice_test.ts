@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { ApiError, HarkError, NetworkError, ValidationError } from "../errors/mod.ts";
-import { createTestContext } from "../testing/test_context.ts";
-import { FakeClient } from "./_fake_client.ts";
+import { createTestContext } from "../../tests/support/test_context.ts";
+import { FakeClient } from "../../tests/support/fake_client.ts";
 import { create } from "./calendar/create.ts";
 import { send } from "./im/send.ts";
 import { runShortcut, type ShortcutSession } from "./lifecycle.ts";
 import { loadServices } from "./services.ts";
 import { retryCommand, withRetryAdvice } from "./retry_advice.ts";
-import type { TestContext } from "../testing/test_context.ts";
+import type { TestContext } from "../../tests/support/test_context.ts";
 
 function sessionOf(ctx: TestContext, client: FakeClient, profile = "default"): ShortcutSession {
   return {

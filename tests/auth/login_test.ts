@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { FileKeychain } from "../../src/keychain/file_keychain.ts";
-import { createTestContext } from "../../src/testing/test_context.ts";
+import { createTestContext } from "../support/test_context.ts";
 import { realFileSystem } from "../../src/runtime/real_context.ts";
 import { TEST_KEYCHAIN_PASSWORD } from "../support/hark_env.ts";
 import { type AuthWorld, control, loginApproved, requestLog, startWorld } from "./_support.ts";

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runCli } from "../../src/cli/run_cli.ts";
-import { createTestContext } from "../../src/testing/test_context.ts";
+import { createTestContext } from "../support/test_context.ts";
 
 const GOLDEN = fileURLToPath(new URL("../golden/", import.meta.url));
 const UPDATE = Deno.env.get("UPDATE_GOLDEN") === "1";

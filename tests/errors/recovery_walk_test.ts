@@ -13,7 +13,7 @@ import { type HarkError, InternalError, toEnvelope } from "../../src/errors/mod.
 import { MemoryKeychain } from "../../src/keychain/memory_keychain.ts";
 import type { FaultSpec, Sandbox } from "../../sandbox/mod.ts";
 import { startSandbox } from "../../sandbox/mod.ts";
-import { createTestContext, type TestContext } from "../../src/testing/test_context.ts";
+import { createTestContext, type TestContext } from "../support/test_context.ts";
 import { REPO_ROOT } from "../support/hark_env.ts";
 import { sandboxUserToken } from "../support/sandbox_token.ts";
 import { sourceLiterals, whyNotRunnable } from "./_recovery_check.ts";

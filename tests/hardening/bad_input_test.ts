@@ -11,7 +11,7 @@ import { runCli } from "../../src/cli/run_cli.ts";
 import { renderError } from "../../src/cli/render_error.ts";
 import { buildRoot } from "../../src/cli/root.ts";
 import { loadCommandTree } from "../../src/cli/command_tree.ts";
-import { createTestContext } from "../../src/testing/test_context.ts";
+import { createTestContext } from "../support/test_context.ts";
 import { createHarkEnv } from "../support/hark_env.ts";
 import { type BadCase, buildCorpus, CONTROL, type CorpusFiles } from "./_bad_input_corpus.ts";
 import { assertEnvelope, assertNoTrace } from "./_envelope.ts";

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FileKeychain } from "../../src/keychain/file_keychain.ts";
-import { createTestContext } from "../../src/testing/test_context.ts";
+import { createTestContext } from "../support/test_context.ts";
 import { createHarkEnv, type HarkEnv, TEST_KEYCHAIN_PASSWORD } from "../support/hark_env.ts";
 
 const posix = Deno.build.os !== "windows";

@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { FileKeychain } from "../../src/keychain/file_keychain.ts";
 import { realFileSystem } from "../../src/runtime/real_context.ts";
 import { type Sandbox, startSandbox } from "../../sandbox/mod.ts";
-import { createTestContext } from "../../src/testing/test_context.ts";
+import { createTestContext } from "../support/test_context.ts";
 import { control, requestLog, spawnHark } from "../auth/_support.ts";
 import {
   createHarkEnv,

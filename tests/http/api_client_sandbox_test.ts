@@ -10,7 +10,7 @@ import type { FaultSpec, LoggedRequest } from "../../sandbox/mod.ts";
 import { ApiClient, type ApiClientOptions, type ApiRequest } from "../../src/http/mod.ts";
 import type { ResolvedToken, TokenSource } from "../../src/auth/token_source.ts";
 import { ApiError, AuthError, NetworkError, PermissionError } from "../../src/errors/mod.ts";
-import { createTestContext, type TestContext } from "../../src/testing/test_context.ts";
+import { createTestContext, type TestContext } from "../support/test_context.ts";
 import { VERSION } from "../../src/version.ts";
 import { type SandboxTokenOptions, sandboxUserToken } from "../support/sandbox_token.ts";
 

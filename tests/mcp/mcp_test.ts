@@ -9,7 +9,7 @@ import type { HarkSchema } from "../../src/cli/schema/describe.ts";
 import { loadServices } from "../../src/shortcuts/services.ts";
 import { loginApproved, requestLog, startWorld } from "../auth/_support.ts";
 import { createShortcutEnv, jsonOf } from "../shortcuts/_shortcut_env.ts";
-import { mcpScript } from "../../src/mcp/_script.ts";
+import { mcpScript } from "../support/mcp_script.ts";
 import { connectHarkMcp } from "./_mcp_client.ts";
 
 interface Envelope {

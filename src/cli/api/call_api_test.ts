@@ -10,14 +10,14 @@ import {
   tableData,
 } from "./call_api.ts";
 import type { GlobalOptions } from "../globals.ts";
-import { type TestSession, testSession } from "../_test_session.ts";
+import { type TestSession, testSession } from "../../../tests/support/test_session.ts";
 import { HarkError, ValidationError } from "../../errors/mod.ts";
 import {
   createTestContext,
   FetchStub,
   jsonResponse,
   type TestContextOptions,
-} from "../../testing/test_context.ts";
+} from "../../../tests/support/test_context.ts";
 
 const BASE = "https://open.example.test";
 

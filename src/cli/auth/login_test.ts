@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { PendingError, ValidationError } from "../../errors/mod.ts";
-import { createTestContext } from "../../testing/test_context.ts";
+import { createTestContext } from "../../../tests/support/test_context.ts";
 import { loginOptions, parseWait, stopWaitingAfter, waitBound } from "./login.ts";
 
 Deno.test("parseWait() reads 0 and hours, minutes, seconds; anything else names --wait", () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createTestContext } from "../../testing/test_context.ts";
+import { createTestContext } from "../../../tests/support/test_context.ts";
 import type { CommandSpec } from "../command_spec.ts";
 import { loadCommandTree } from "../command_tree.ts";
 import { runCli } from "../run_cli.ts";

@@ -4,7 +4,7 @@ import {
   createTestContext,
   type TestContext,
   type TestContextOptions,
-} from "../../testing/test_context.ts";
+} from "../../../tests/support/test_context.ts";
 import { HarkError, ValidationError } from "../../errors/mod.ts";
 import { loadConfig, resolveConfigPath } from "../../config/mod.ts";
 import { configGet, getConfigValue } from "./get.ts";

@@ -4,7 +4,7 @@ import {
   createTestContext,
   type TestContext,
   type TestContextOptions,
-} from "../../testing/test_context.ts";
+} from "../../../tests/support/test_context.ts";
 import { MemoryKeychain } from "../../keychain/memory_keychain.ts";
 import { ValidationError } from "../../errors/mod.ts";
 import { runCli } from "../run_cli.ts";

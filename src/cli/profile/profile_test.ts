@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createTestContext, type TestContext } from "../../testing/test_context.ts";
+import { createTestContext, type TestContext } from "../../../tests/support/test_context.ts";
 import { MemoryKeychain } from "../../keychain/memory_keychain.ts";
 import { ValidationError } from "../../errors/mod.ts";
 import { listProfiles } from "./list.ts";

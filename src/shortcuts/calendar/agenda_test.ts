@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ApiError, ValidationError } from "../../errors/mod.ts";
-import { createTestContext } from "../../testing/test_context.ts";
-import { at, collect, FakeClient, inputOf } from "../_fake_client.ts";
+import { createTestContext } from "../../../tests/support/test_context.ts";
+import { at, collect, FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
 import {
   agenda,
   type AgendaItem,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ApiError, ValidationError } from "../../errors/mod.ts";
-import { at, FakeClient, inputOf } from "../_fake_client.ts";
+import { at, FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
 import { create, parseAttendees } from "./create.ts";
 
 const START = Date.UTC(2026, 10, 25, 14);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ApiError, CancelledError, ValidationError } from "../../errors/mod.ts";
-import { FakeClient, inputOf } from "../_fake_client.ts";
+import { FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
 import { deleteQuestion, remove } from "./delete.ts";
 
 type Deleted = { alreadyGone: boolean };

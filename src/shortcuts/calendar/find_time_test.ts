@@ -9,8 +9,8 @@ import {
   ValidationError,
 } from "../../errors/mod.ts";
 import type { Config } from "../../config/mod.ts";
-import { createTestContext } from "../../testing/test_context.ts";
-import { at, FakeClient, inputOf } from "../_fake_client.ts";
+import { createTestContext } from "../../../tests/support/test_context.ts";
+import { at, FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
 import {
   bookingKey,
   findTime,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ValidationError } from "../../errors/mod.ts";
-import { at, FakeClient, inputOf } from "../_fake_client.ts";
+import { at, FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
 import { freebusy, mergeBusy, SIGNED_IN_USER, USER_INFO_PATH } from "./freebusy.ts";
 
 const DAY_MS = 86_400_000;

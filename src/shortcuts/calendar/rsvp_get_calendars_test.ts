@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { collect, FakeClient, inputOf } from "../_fake_client.ts";
+import { collect, FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
 import { calendars } from "./calendars.ts";
 import { get } from "./get.ts";
 import { rsvp } from "./rsvp.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ApiError, ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
-import { at, FakeClient, inputOf } from "../_fake_client.ts";
+import { at, FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
 import { changesOf, drawChanges, patchBody, update, type UpdateResult } from "./update.ts";
 
 const START = Date.UTC(2026, 10, 25, 14);

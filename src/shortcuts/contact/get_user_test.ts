@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ValidationError } from "../../errors/mod.ts";
-import { createTestContext } from "../../testing/test_context.ts";
-import { FakeClient, inputOf } from "../_fake_client.ts";
+import { createTestContext } from "../../../tests/support/test_context.ts";
+import { FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
 import { getUser, profileRow, statusOf } from "./get_user.ts";
 import { me } from "./me.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ValidationError } from "../../errors/mod.ts";
-import { inputOf } from "../_fake_client.ts";
+import { inputOf } from "../../../tests/support/fake_client.ts";
 import {
   CHAT_ID,
   checkId,

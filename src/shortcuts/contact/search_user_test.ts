@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ValidationError } from "../../errors/mod.ts";
-import { collect, FakeClient, inputOf } from "../_fake_client.ts";
+import { collect, FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
 import { searchUser } from "./search_user.ts";
 
 const users = (from: number, n: number) =>

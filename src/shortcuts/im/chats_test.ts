@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ValidationError } from "../../errors/mod.ts";
-import { collect, FakeClient, inputOf } from "../_fake_client.ts";
+import { collect, FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
 import { chats, queryOf } from "./chats.ts";
 
 Deno.test("+chats lists the chats, or searches them with --query, page by page", async () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ValidationError } from "../../errors/mod.ts";
 import { FileThereError } from "../../http/download.ts";
-import { FakeClient, inputOf } from "../_fake_client.ts";
+import { FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
 import { download, resourceOf, targetOf } from "./download.ts";
 
 async function withDir(fn: (dir: string) => Promise<void>) {

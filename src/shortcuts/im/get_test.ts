@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ValidationError } from "../../errors/mod.ts";
-import { collect, FakeClient, inputOf } from "../_fake_client.ts";
+import { collect, FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
 import { get, idBatches } from "./get.ts";
 
 Deno.test("+get fetches messages with mget, 50 ids a request, in the order given", async () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ValidationError } from "../../errors/mod.ts";
-import { createTestContext } from "../../testing/test_context.ts";
+import { createTestContext } from "../../../tests/support/test_context.ts";
 import {
   checkMedia,
   fileTypeOf,

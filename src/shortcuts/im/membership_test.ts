@@ -6,7 +6,7 @@ import {
   NetworkError,
   PermissionError,
 } from "../../errors/mod.ts";
-import { collect, inputOf } from "../_fake_client.ts";
+import { collect, inputOf } from "../../../tests/support/fake_client.ts";
 import { explainMembership, membershipErrors, withMembership } from "./membership.ts";
 
 const notInChat = () =>

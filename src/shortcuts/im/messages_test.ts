@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { ValidationError } from "../../errors/mod.ts";
 import { parseTimeInput } from "../../time/mod.ts";
-import { createTestContext } from "../../testing/test_context.ts";
-import { collect, FakeClient, inputOf } from "../_fake_client.ts";
+import { createTestContext } from "../../../tests/support/test_context.ts";
+import { collect, FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { messageRow } from "./message_rows.ts";
 import { messages, windowOf } from "./messages.ts";

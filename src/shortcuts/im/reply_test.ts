@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ValidationError } from "../../errors/mod.ts";
-import { FakeClient, inputOf } from "../_fake_client.ts";
+import { FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
 import { reply } from "./reply.ts";
 
 Deno.test("+reply posts to the message's reply endpoint with the uuid and reply_in_thread", async () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ValidationError } from "../../errors/mod.ts";
 import { join } from "node:path";
-import { FakeClient, inputOf } from "../_fake_client.ts";
+import { FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
 import { messageOf, receiverOf, send } from "./send.ts";
 
 const invalid = (param: string) => (e: unknown) =>

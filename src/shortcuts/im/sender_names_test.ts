@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ApiError, NetworkError, PermissionError } from "../../errors/mod.ts";
-import { FakeClient, inputOf } from "../_fake_client.ts";
+import { FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
 import { type NamedMessage, SenderNames } from "./sender_names.ts";
 
 const user = (id: string, name?: string) => ({

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ApiError, ValidationError } from "../../errors/mod.ts";
-import { collect, FakeClient, inputOf } from "../_fake_client.ts";
+import { collect, FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
 import { thread, threadTarget } from "./thread.ts";
 
 const reply = (id: string) => ({

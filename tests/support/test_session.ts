@@ -5,10 +5,10 @@
  * @module
  */
 
-import type { Config } from "../config/mod.ts";
-import type { TestContext } from "../testing/test_context.ts";
-import type { GlobalOptions } from "./globals.ts";
-import { Session } from "./session.ts";
+import type { Config } from "../../src/config/mod.ts";
+import type { TestContext } from "./test_context.ts";
+import type { GlobalOptions } from "../../src/cli/globals.ts";
+import { Session } from "../../src/cli/session.ts";
 
 /** A session whose context is a {@link TestContext}. */
 export type TestSession = Session & { ctx: TestContext };

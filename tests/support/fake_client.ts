@@ -4,13 +4,13 @@
  * @module
  */
 
-import type { ApiRequest } from "../http/request.ts";
-import type { DownloadedFile, DownloadTarget } from "../http/download.ts";
-import { createTestContext, type TestContext } from "../testing/test_context.ts";
-import type { ApiCaller, ParamValues, ShortcutInput } from "./definition.ts";
-import type { Identity } from "../auth/identity.ts";
-import type { Config } from "../config/mod.ts";
-import type { InstantInput } from "../time/mod.ts";
+import type { ApiRequest } from "../../src/http/request.ts";
+import type { DownloadedFile, DownloadTarget } from "../../src/http/download.ts";
+import { createTestContext, type TestContext } from "./test_context.ts";
+import type { ApiCaller, ParamValues, ShortcutInput } from "../../src/shortcuts/definition.ts";
+import type { Identity } from "../../src/auth/identity.ts";
+import type { Config } from "../../src/config/mod.ts";
+import type { InstantInput } from "../../src/time/mod.ts";
 
 /** Answers a download: what was saved where. */
 export type DownloadHandler = (

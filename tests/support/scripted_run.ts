@@ -1,14 +1,13 @@
 /**
  * A strict, scripted subprocess runner for the keychain adapters' unit tests: each call must
  * match the next expected command, arguments and stdin exactly; an unexpected call fails, and
- * {@link ScriptedRun.verify} fails when an expected call never came. Private to
- * `src/keychain/`.
+ * {@link ScriptedRun.verify} fails when an expected call never came.
  *
  * @module
  */
 
 import assert from "node:assert/strict";
-import type { RunOptions, RunResult } from "../context.ts";
+import type { RunOptions, RunResult } from "../../src/context.ts";
 
 /** One expected subprocess call and its recorded answer. */
 export interface ExpectedRun {

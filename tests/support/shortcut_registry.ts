@@ -4,8 +4,13 @@
  * @module
  */
 
-import { type AnyShortcut, identitiesOf, PARAM_TYPES, shortcutName } from "./definition.ts";
-import type { ServiceGroup } from "./services.ts";
+import {
+  type AnyShortcut,
+  identitiesOf,
+  PARAM_TYPES,
+  shortcutName,
+} from "../../src/shortcuts/definition.ts";
+import type { ServiceGroup } from "../../src/shortcuts/services.ts";
 
 /** Flags the framework or the root command own, which a shortcut parameter may not reuse. */
 export const RESERVED_FLAGS: readonly string[] = [

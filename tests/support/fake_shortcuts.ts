@@ -6,10 +6,10 @@
  * @module
  */
 
-import { ValidationError } from "../errors/mod.ts";
-import { type AnyShortcut, defineShortcut } from "../shortcuts/definition.ts";
-import type { ServiceGroup } from "../shortcuts/services.ts";
-import type { TimeInput } from "../time/mod.ts";
+import { ValidationError } from "../../src/errors/mod.ts";
+import { type AnyShortcut, defineShortcut } from "../../src/shortcuts/definition.ts";
+import type { ServiceGroup } from "../../src/shortcuts/services.ts";
+import type { TimeInput } from "../../src/time/mod.ts";
 
 /** A read shortcut with every parameter type. */
 export const everyType = defineShortcut<Record<string, unknown>>({

@@ -6,9 +6,9 @@
  * @module
  */
 
-import type { Context, OsName, RunOptions, RunResult } from "../context.ts";
-import { MemoryKeychain } from "../keychain/memory_keychain.ts";
-import { realFileSystem } from "../runtime/real_context.ts";
+import type { Context, OsName, RunOptions, RunResult } from "../../src/context.ts";
+import { MemoryKeychain } from "../../src/keychain/memory_keychain.ts";
+import { realFileSystem } from "../../src/runtime/real_context.ts";
 
 /** A captured output stream. */
 export interface CapturedStream {
