@@ -1,7 +1,7 @@
 /**
  * Rules of the code base that a reviewer would otherwise have to remember: business code reaches
- * the outside world only through the context, only main.ts exits, only npm: imports, and the
- * sandbox stays out of the binary.
+ * the outside world only through the context, only main.ts exits, only npm: imports, the
+ * sandbox stays out of the binary, and `src/` holds only what ships.
  */
 
 import assert from "node:assert/strict";
@@ -42,7 +42,6 @@ const FORBIDDEN: [RegExp, string][] = [
 Deno.test("business code reaches the outside world only through the context", async () => {
   const offences: string[] = [];
   for (const { path, text } of await sources("src")) {
-    if (path.startsWith("src/testing/")) continue;
     if (path.endsWith("_test.ts") || RUNTIME_FILES.has(path)) continue;
     text.split("\n").forEach((line, i) => {
       const code = line
@@ -66,7 +65,7 @@ Deno.test("only main.ts exits the process", async () => {
 
 Deno.test("imports are npm:, node: or relative, never jsr: or https:", async () => {
   const bad: string[] = [];
-  for (const folder of ["src", "tests", "scripts", "bench"]) {
+  for (const folder of ["src", "sandbox", "tests", "scripts", "bench"]) {
     const files = await sources(folder).catch(() => []);
     for (const { path, text } of files) {
       for (const match of text.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
@@ -82,13 +81,47 @@ Deno.test("imports are npm:, node: or relative, never jsr: or https:", async () 
   assert.deepEqual(bad, []);
 });
 
-Deno.test("the sandbox is not part of the binary", async () => {
-  const modules = (await denoInfo("main.ts")).modules.map((m) => m.specifier);
-  assert.ok(modules.some((m) => m.endsWith("/src/cli/root.ts")));
+/** The checkout's modules that `main.ts` loads, `import()` included, relative to the checkout. */
+async function binaryModules(): Promise<string[]> {
   const root = pathToFileURL(join(REPO_ROOT, "/")).href;
-  const local = modules.filter((m) => m.startsWith(root)).map((m) => m.slice(root.length));
-  assert.ok(local.includes("src/cli/root.ts"), "paths are read relative to the checkout");
-  assert.deepEqual(local.filter((m) => /^(sandbox|tests|src\/testing)\//.test(m)), []);
+  const modules = (await denoInfo("main.ts")).modules.map((m) => m.specifier)
+    .filter((m) => m.startsWith(root)).map((m) => m.slice(root.length));
+  assert.ok(modules.includes("src/cli/root.ts"), "paths are read relative to the checkout");
+  return modules;
+}
+
+Deno.test("the sandbox lives beside src/, not in it", async () => {
+  assert.ok((await Deno.stat(join(REPO_ROOT, "sandbox/mod.ts"))).isFile);
+  const inSrc = (await sources("src")).map(({ path }) => path)
+    .filter((path) => path.split("/").includes("sandbox"));
+  assert.deepEqual(inSrc, []);
+});
+
+Deno.test("the sandbox and the test helpers are not part of the binary", async () => {
+  const modules = await binaryModules();
+  assert.deepEqual(modules.filter((m) => /^(sandbox|tests)\//.test(m)), []);
+});
+
+Deno.test("nothing in src/ but its tests imports tests/ or sandbox/", async () => {
+  const offences: string[] = [];
+  for (const { path, text } of await sources("src")) {
+    if (path.endsWith("_test.ts")) continue;
+    for (const match of text.matchAll(/(?:from|import)\s*\(?\s*["'](\.[^"']+)["']/g)) {
+      const target = relative(REPO_ROOT, join(REPO_ROOT, path, "..", match[1]));
+      if (/^(tests|sandbox)\//.test(target)) offences.push(`${path}: ${match[1]}`);
+    }
+  }
+  assert.deepEqual(offences, []);
+});
+
+Deno.test("src/ holds only what ships: every module but tests and mod.ts is in the binary", async () => {
+  const shipped = new Set(await binaryModules());
+  const unshipped = (await sources("src"))
+    .map(({ path }) => path)
+    .filter((path) => !path.endsWith("_test.ts") && !path.endsWith("/mod.ts"))
+    .filter((path) => !shipped.has(path));
+  // A module only tests use (a fake, a fixture, a rule set) belongs in tests/support/.
+  assert.deepEqual(unshipped, []);
 });
 
 /** The static imports of a module (its `import … from` and `export … from`, not `import()`). */
@@ -129,7 +162,7 @@ Deno.test("src/context.ts imports nothing: it only declares the ports", async ()
 Deno.test("only src/http/ sends requests: nothing else calls ctx.fetch", async () => {
   const offences: string[] = [];
   for (const { path, text } of await sources("src")) {
-    if (/^src\/(http|testing|runtime)\//.test(path) || path.endsWith("_test.ts")) continue;
+    if (/^src\/(http|runtime)\//.test(path) || path.endsWith("_test.ts")) continue;
     text.split("\n").forEach((line, i) => {
       if (/\.fetch\b/.test(line.replace(/\/\/.*$/, "").replace(/^\s*\*.*$/, ""))) {
         offences.push(`${path}:${i + 1}: ${line.trim()}`);
