@@ -24,8 +24,11 @@ async function sources(folder: string): Promise<{ path: string; text: string }[]
   return files;
 }
 
-/** Files allowed to touch the runtime directly. */
-const RUNTIME_FILES = new Set(["src/runtime/real_context.ts"]);
+/**
+ * The folder allowed to touch the runtime directly: the real context and its parts (file system,
+ * subprocess runner, status line, collector), one file each.
+ */
+const RUNTIME_FOLDER = "src/runtime/";
 
 const FORBIDDEN: [RegExp, string][] = [
   [
@@ -42,7 +45,7 @@ Deno.test("business code reaches the outside world only through the context", as
   const offences: string[] = [];
   for (const { path, text } of await sources("src")) {
     if (path.startsWith("src/sandbox/") || path.startsWith("src/testing/")) continue;
-    if (path.endsWith("_test.ts") || RUNTIME_FILES.has(path)) continue;
+    if (path.endsWith("_test.ts") || path.startsWith(RUNTIME_FOLDER)) continue;
     text.split("\n").forEach((line, i) => {
       const code = line
         .replace(/\/\*.*?\*\//g, "")

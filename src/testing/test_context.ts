@@ -8,7 +8,7 @@
 
 import type { Context, OsName, RunOptions, RunResult } from "../context.ts";
 import { MemoryKeychain } from "../keychain/memory_keychain.ts";
-import { realFileSystem } from "../runtime/real_context.ts";
+import { realFileSystem } from "../runtime/real_file_system.ts";
 
 /** A captured output stream. */
 export interface CapturedStream {
