@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client";
-import { testSession } from "../cli/_test_session.ts";
+import { testSession } from "../session/_test_session.ts";
 import type { OutputStream } from "../context.ts";
 import { createTestContext, FetchStub, jsonResponse } from "../testing/test_context.ts";
 import { fakeGroups } from "./_fake_shortcuts.ts";

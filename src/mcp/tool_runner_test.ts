@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { MemoryKeychain } from "../keychain/memory_keychain.ts";
-import { testSession } from "../cli/_test_session.ts";
-import type { Session } from "../cli/session.ts";
+import { testSession } from "../session/_test_session.ts";
+import type { Session } from "../session/session.ts";
 import {
   createTestContext,
   type ExpectedRequest,

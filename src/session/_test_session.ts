@@ -1,5 +1,5 @@
 /**
- * A {@link Session} for unit tests of commands: a test context, global flags with defaults, and a
+ * A {@link Session} for unit tests of commands and of the MCP server: a test context, global flags with defaults, and a
  * config given in full (nothing is read from disk).
  *
  * @module
@@ -7,7 +7,7 @@
 
 import type { Config } from "../config/mod.ts";
 import type { TestContext } from "../testing/test_context.ts";
-import type { GlobalOptions } from "./globals.ts";
+import type { GlobalOptions } from "./global_options.ts";
 import { Session } from "./session.ts";
 
 /** A session whose context is a {@link TestContext}. */
