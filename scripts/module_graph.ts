@@ -1,7 +1,7 @@
 /**
  * Which folder of `src/` imports which: one line per folder with the folders its non-test
  * modules import, static and dynamic imports told apart. For reviewing the direction of the
- * flow (cli → shortcuts/auth → http → …).
+ * flow (cli and mcp → session → shortcuts/auth → http → …).
  *
  *   deno run --allow-read scripts/module_graph.ts [root]   # root defaults to this checkout
  *
@@ -61,8 +61,7 @@ export async function folderGraph(root: string): Promise<FolderGraph> {
 /**
  * The folder cycles of a graph (`a → b → a`) through static imports, each as the list of
  * folders on it. An `import()` is left out: it is how the command table starts a command's
- * code (`hark mcp` loads `src/mcp/`, which builds on the command layer's session), not a
- * dependency of the importing folder's code.
+ * code (`hark mcp` loads `src/mcp/`), not a dependency of the importing folder's code.
  *
  * @param graph the folder graph
  */

@@ -25,8 +25,11 @@ async function sources(folder: string): Promise<{ path: string; text: string }[]
   return files;
 }
 
-/** Files allowed to touch the runtime directly. */
-const RUNTIME_FILES = new Set(["src/runtime/real_context.ts"]);
+/**
+ * The folder allowed to touch the runtime directly: the real context and its parts (file system,
+ * subprocess runner, status line, collector), one file each.
+ */
+const RUNTIME_FOLDER = "src/runtime/";
 
 const FORBIDDEN: [RegExp, string][] = [
   [
@@ -42,7 +45,7 @@ const FORBIDDEN: [RegExp, string][] = [
 Deno.test("business code reaches the outside world only through the context", async () => {
   const offences: string[] = [];
   for (const { path, text } of await sources("src")) {
-    if (path.endsWith("_test.ts") || RUNTIME_FILES.has(path)) continue;
+    if (path.endsWith("_test.ts") || path.startsWith(RUNTIME_FOLDER)) continue;
     text.split("\n").forEach((line, i) => {
       const code = line
         .replace(/\/\*.*?\*\//g, "")
@@ -130,28 +133,70 @@ function staticImports(text: string): string[] {
     .map((m) => m[1]);
 }
 
-Deno.test("the flow goes one way: nothing below the command layer imports src/cli/", async () => {
-  const lower = [
-    "shortcuts",
-    "auth",
-    "http",
-    "config",
-    "keychain",
-    "output",
-    "errors",
-    "json",
-    "time",
-  ];
+/**
+ * The modules a file imports, static or through `import()`, as paths from the repository's
+ * root (relative specifiers only: `npm:` and `node:` ones name no file of ours).
+ */
+function importsOf(path: string, text: string): { target: string; dynamic: boolean }[] {
+  return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*(\()?\s*)["'](\.[^"']+)["']/g)].map((m) => ({
+    target: relative(REPO_ROOT, join(REPO_ROOT, path, "..", m[2])),
+    dynamic: m[1] === "(",
+  }));
+}
+
+/** The two front ends: the command line and the MCP server, siblings. */
+const FRONT_ENDS = ["src/cli/", "src/mcp/"];
+
+/** The folders below the front ends, which both build on. */
+const BELOW_FRONT_ENDS = [
+  "session",
+  "api_call",
+  "shortcuts",
+  "auth",
+  "http",
+  "config",
+  "keychain",
+  "output",
+  "errors",
+  "json",
+  "time",
+  "runtime",
+];
+
+Deno.test("the flow goes one way: nothing below the front ends imports src/cli/ or src/mcp/", async () => {
   const offences: string[] = [];
-  for (const folder of lower) {
+  for (const folder of BELOW_FRONT_ENDS) {
     for (const { path, text } of await sources(`src/${folder}`)) {
-      const all = [...text.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)].map((m) => m[1]);
-      for (const specifier of all) {
-        if (/(^|\/)cli\//.test(specifier)) offences.push(`${path}: ${specifier}`);
+      for (const { target } of importsOf(path, text)) {
+        if (FRONT_ENDS.some((front) => target.startsWith(front))) {
+          offences.push(`${path}: ${target}`);
+        }
       }
     }
   }
   assert.deepEqual(offences, []);
+});
+
+/**
+ * The one import between the front ends: `hark mcp`'s command starts the server, loading it only
+ * when it runs (`import()`), so the command table never loads the MCP layer.
+ */
+const CLI_STARTS_MCP = {
+  path: "src/cli/mcp/mcp.ts",
+  target: "src/mcp/run_mcp.ts",
+  dynamic: true,
+};
+
+Deno.test("the front ends are siblings: src/mcp/ imports nothing of src/cli/, src/cli/ only starts it", async () => {
+  const edges: { path: string; target: string; dynamic: boolean }[] = [];
+  for (const [from, to] of [["src/mcp", "src/cli/"], ["src/cli", "src/mcp/"]]) {
+    for (const { path, text } of await sources(from)) {
+      for (const { target, dynamic } of importsOf(path, text)) {
+        if (target.startsWith(to)) edges.push({ path, target, dynamic });
+      }
+    }
+  }
+  assert.deepEqual(edges, [CLI_STARTS_MCP]);
 });
 
 Deno.test("src/context.ts imports nothing: it only declares the ports", async () => {

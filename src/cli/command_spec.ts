@@ -9,7 +9,7 @@
 
 import type { Context } from "../context.ts";
 import type { AnyShortcut } from "../shortcuts/definition.ts";
-import type { GlobalOptions } from "./globals.ts";
+import type { GlobalOptions } from "../session/global_options.ts";
 
 /** A flag of a command. */
 export interface FlagSpec {

@@ -1,14 +1,15 @@
 /**
- * The global flags, accepted before or after any command.
+ * The global flags, accepted before or after any command, and how their parsed values
+ * become the {@link GlobalOptions} every command and the MCP server start from.
  *
  * @module
  */
 
 import type { Context } from "../context.ts";
 import { IDENTITIES, type Identity } from "../auth/identity.ts";
-import { type Config, OUTPUT_FORMATS, type OutputFormat } from "../config/config.ts";
+import { OUTPUT_FORMATS, type OutputFormat } from "../config/config.ts";
 import { ValidationError } from "../errors/mod.ts";
-import type { OutputOptions } from "../output/output.ts";
+import { debugFromEnv, type GlobalOptions } from "../session/global_options.ts";
 import type { FlagSpec } from "./command_spec.ts";
 import type { FlagValues } from "./parse_argv.ts";
 
@@ -50,37 +51,6 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
   },
 ];
 
-/** The parsed global flags. */
-export interface GlobalOptions {
-  /** `--json`. */
-  json: boolean;
-  /** `--format`, or `json` when `--json` was given. */
-  format?: OutputFormat;
-  /** `--dry-run`. */
-  dryRun: boolean;
-  /** False with `--no-color`. */
-  color: boolean;
-  /** `--profile`. */
-  profile?: string;
-  /** `--as`. */
-  as?: Identity;
-  /** `--debug` or `HARK_DEBUG=1`. */
-  debug: boolean;
-  /** `--csv-raw`. */
-  csvRaw?: boolean;
-  /** `--allow-insecure-http`. */
-  allowInsecureHttp?: boolean;
-}
-
-/**
- * Whether `HARK_DEBUG` asks for debug output.
- *
- * @param ctx the context
- */
-export function debugFromEnv(ctx: Context): boolean {
-  return ["1", "true"].includes(ctx.env.get("HARK_DEBUG") ?? "");
-}
-
 /**
  * Reads the global flags.
  *
@@ -107,20 +77,5 @@ export function readGlobals(ctx: Context, values: FlagValues): GlobalOptions {
     debug: values.debug === true || debugFromEnv(ctx),
     csvRaw: values["csv-raw"] === true,
     allowInsecureHttp: values["allow-insecure-http"] === true,
-  };
-}
-
-/**
- * The output settings of a command: its global flags and the config's preferences.
- *
- * @param globals the global flags
- * @param config the loaded config
- */
-export function outputOptions(globals: GlobalOptions, config: Config): OutputOptions {
-  return {
-    format: globals.format,
-    color: globals.color,
-    preferences: config.preferences,
-    csvRaw: globals.csvRaw === true,
   };
 }

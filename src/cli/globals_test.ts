@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { createTestContext } from "../../tests/support/test_context.ts";
 import { ValidationError } from "../errors/mod.ts";
 import type { CommandSpec } from "./command_spec.ts";
-import { GLOBAL_FLAGS, type GlobalOptions, outputOptions, readGlobals } from "./globals.ts";
+import type { GlobalOptions } from "../session/global_options.ts";
+import { GLOBAL_FLAGS, readGlobals } from "./globals.ts";
 import { parseArgv } from "./parse_argv.ts";
 
 const ROOT: CommandSpec = {
@@ -111,22 +112,4 @@ Deno.test("readGlobals() turns debug on with HARK_DEBUG=1 or true", async () => 
   assert.equal((await parse(["sub", "leaf"], { HARK_DEBUG: "1" })).debug, true);
   assert.equal((await parse(["sub", "leaf"], { HARK_DEBUG: "true" })).debug, true);
   assert.equal((await parse(["sub", "leaf"], { HARK_DEBUG: "0" })).debug, false);
-});
-
-Deno.test("outputOptions() combines the flags with the config's preferences", async () => {
-  const globals = await parse(["sub", "leaf", "--format", "csv", "--no-color"]);
-  const preferences = { output_format: "json" as const, color: true };
-  assert.deepEqual(outputOptions(globals, { preferences }), {
-    format: "csv",
-    color: false,
-    preferences,
-    csvRaw: false,
-  });
-  assert.deepEqual(outputOptions(await parse(["sub", "leaf"]), {}), {
-    format: undefined,
-    color: true,
-    preferences: undefined,
-    csvRaw: false,
-  });
-  assert.equal(outputOptions(await parse(["sub", "leaf", "--csv-raw"]), {}).csvRaw, true);
 });

@@ -13,7 +13,7 @@ import type { ShortcutSession } from "../shortcuts/lifecycle.ts";
 import { envVarOf, paramHelp, valueNameOf } from "../shortcuts/params.ts";
 import { SERVICE_ENTRIES, type ServiceEntry } from "../shortcuts/services.ts";
 import type { CommandCall, CommandSpec, FlagSpec } from "./command_spec.ts";
-import type { Session } from "./session.ts";
+import type { Session } from "../session/session.ts";
 
 /**
  * The group command of every service.
@@ -59,7 +59,7 @@ export function shortcutCommand(shortcut: AnyShortcut): CommandSpec {
       `(${shortcut.params.slice(0, 2).map((p) => envVarOf(shortcut.service, p)).join(", ")}, …)`,
     run: async (call: CommandCall) => {
       const [{ openSession }, { runShortcut }] = await Promise.all([
-        import("./session.ts"),
+        import("../session/session.ts"),
         import("../shortcuts/lifecycle.ts"),
       ]);
       const argv: Record<string, unknown> = {};

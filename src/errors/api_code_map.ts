@@ -2,7 +2,8 @@
  * The service's error codes and what hark makes of them: the spec's map exactly as given (its
  * mapped code is the exit code), plus the Lark codes DESIGN.md lists. Every message carries the
  * service's own `msg` and the answer's log id, so a user who meets Lark's meaning of a code that
- * the spec maps otherwise (230001, 230002 in IM) still sees it.
+ * the spec maps otherwise (230001, 230002 in IM) still sees it, bounded and checked as
+ * `service_text.ts` cleans it.
  *
  * @module
  */
@@ -15,6 +16,7 @@ import {
   loginCommand,
   PermissionError,
 } from "./hark_error.ts";
+import { logIdNote, logIdOf, serviceMsg } from "./service_text.ts";
 
 /**
  * SPEC's meaning of 230001, which starts its message. Lark's IM service uses the code for an
@@ -153,61 +155,6 @@ export function consoleUrl(caller: CallerFacts | undefined, scope: string | unde
   const query = new URLSearchParams({ clientID: caller.appId });
   if (scope) query.set("scopes", scope);
   return `${origin}/page/scope-apply?${query}`;
-}
-
-/**
- * The most characters of the service's own text (`msg`, `error_description`) that an error
- * message holds, in text and in the JSON envelope alike; the rest is counted, not shown.
- */
-export const MAX_SERVICE_MSG = 1000;
-
-/**
- * The service's own text as an error message quotes it: cut after {@link MAX_SERVICE_MSG}
- * characters, with `… (N more characters)` (never inside a surrogate pair); `undefined` for
- * anything but a non-empty string.
- *
- * @param msg the service's `msg`, or any text of its answer
- * @example
- * ```ts
- * serviceMsg("x".repeat(1005)); // "xxx…x… (5 more characters)", 1000 x's shown
- * ```
- */
-export function serviceMsg(msg: unknown): string | undefined {
-  if (typeof msg !== "string" || msg === "") return undefined;
-  if (msg.length <= MAX_SERVICE_MSG) return msg;
-  const high = msg.charCodeAt(MAX_SERVICE_MSG - 1);
-  const cut = high >= 0xd800 && high <= 0xdbff ? MAX_SERVICE_MSG - 1 : MAX_SERVICE_MSG;
-  return `${msg.slice(0, cut)}… (${msg.length - cut} more characters)`;
-}
-
-/** The longest log id taken from an answer; Lark's are about 40 characters. */
-export const MAX_LOG_ID = 128;
-
-/**
- * A log id from an answer (a header or the body's `error.log_id`), when it looks like one:
- * visible ASCII, at most {@link MAX_LOG_ID} characters. Anything else is not shown at all: it
- * reaches messages, the envelope's `request_id` and recovery advice.
- *
- * @param value what the answer gave
- * @example
- * ```ts
- * logIdOf("20261122101500ABCDEF"); // "20261122101500ABCDEF"
- * logIdOf("\x1b]0;pwned\x07"); // undefined
- * ```
- */
-export function logIdOf(value: unknown): string | undefined {
-  if (typeof value !== "string") return undefined;
-  const id = value.trim();
-  return /^[\x21-\x7e]+$/.test(id) && id.length <= MAX_LOG_ID ? id : undefined;
-}
-
-/**
- * ` (log id …)` for a message, or nothing when the answer had none.
- *
- * @param requestId the answer's log id
- */
-export function logIdNote(requestId: string | undefined): string {
-  return requestId ? ` (log id ${requestId})` : "";
 }
 
 /** The facts a permission error is built from. */

@@ -1,5 +1,6 @@
 /**
- * Error kinds, exit codes, the JSON envelope and the API code map.
+ * Error kinds, exit codes, the JSON envelope, the API code map and the cleaning of the
+ * service's text.
  *
  * @module
  */
@@ -30,18 +31,14 @@ export {
   consoleUrl,
   errorFromApiCode,
   isScopeName,
-  logIdNote,
-  logIdOf,
-  MAX_LOG_ID,
-  MAX_SERVICE_MSG,
   neededScopes,
   permissionError,
   type PermissionFacts,
   recommendedScope,
-  serviceMsg,
   SPEC_230001_MEANING,
   USER_SCOPE_NOT_GRANTED,
 } from "./api_code_map.ts";
+export { logIdNote, logIdOf, MAX_LOG_ID, MAX_SERVICE_MSG, serviceMsg } from "./service_text.ts";
 export {
   type ErrorEnvelope,
   fallbackCommand,

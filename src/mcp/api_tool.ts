@@ -8,8 +8,8 @@
 
 import type { Identity } from "../auth/identity.ts";
 import { IDENTITIES } from "../auth/identity.ts";
-import { API_METHODS } from "../cli/api/api.ts";
-import type { ApiOptions } from "../cli/api/call_api.ts";
+import { API_METHODS } from "../api_call/api_methods.ts";
+import type { ApiOptions } from "../api_call/api_request.ts";
 import { ValidationError } from "../errors/mod.ts";
 import { EXTRA_ARGUMENTS, type McpTool } from "./tool_schema.ts";
 

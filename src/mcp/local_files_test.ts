@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ValidationError } from "../errors/mod.ts";
 import { loadServices } from "../shortcuts/services.ts";
-import { realFileSystem } from "../runtime/real_context.ts";
+import { realFileSystem } from "../runtime/real_file_system.ts";
 import { createTestContext } from "../../tests/support/test_context.ts";
 import {
   type FilesFolder,

@@ -6,13 +6,27 @@
  * @module
  */
 
-import type { CommandCall } from "../cli/command_spec.ts";
-import { openSession, withDebug } from "../cli/session.ts";
 import type { Context } from "../context.ts";
+import type { GlobalOptions } from "../session/global_options.ts";
+import { openSession } from "../session/session.ts";
+import { withDebug } from "../session/with_debug.ts";
 import { loadServices } from "../shortcuts/services.ts";
 import { type FilesFolder, openFilesFolder } from "./local_files.ts";
 import { EMPTY_STDIN, ToolRunner } from "./tool_runner.ts";
 import { selectTools, type ToolSetOptions } from "./tool_set.ts";
+
+/**
+ * What `hark mcp` starts from: the command's context, the global options and its own flags as
+ * parsed (the command line's `CommandCall` is one; the server needs nothing else of it).
+ */
+export interface McpCall {
+  /** The command's context. */
+  ctx: Context;
+  /** The global options (`--as`, `--profile`, `--dry-run`, `--debug` …). */
+  globals: GlobalOptions;
+  /** The flags of `hark mcp` by name, as parsed; absent when not given. */
+  flags: Readonly<Record<string, unknown>>;
+}
 
 /** The flags of `hark mcp` besides the global ones. */
 export interface McpFlags {
@@ -34,7 +48,7 @@ export interface McpFlags {
  *
  * @param flags the parsed flags
  */
-export function readMcpFlags(flags: CommandCall["flags"]): McpFlags {
+export function readMcpFlags(flags: McpCall["flags"]): McpFlags {
   const list = (value: unknown): string[] | undefined => {
     if (value === undefined || value === false) return undefined;
     const parts = (Array.isArray(value) ? value : [String(value)])
@@ -70,12 +84,12 @@ export function protocolSafe(ctx: Context): Context {
 /**
  * Runs `hark mcp`.
  *
- * @param call the parsed command line
+ * @param call the context, global options and flags of `hark mcp`
  * @throws {ValidationError} for an unknown tool or service, flags that leave no tool, a
  *   `--files` that is not an existing folder, a bad config or an unknown profile (before
  *   serving)
  */
-export async function runMcpCommand(call: CommandCall): Promise<void> {
+export async function runMcpCommand(call: McpCall): Promise<void> {
   const flags = readMcpFlags(call.flags);
   const files: FilesFolder | undefined = flags.files === undefined
     ? undefined

@@ -9,8 +9,8 @@
  */
 
 import type { Identity } from "../auth/identity.ts";
-import { buildApiRequest } from "../cli/api/call_api.ts";
-import type { Session } from "../cli/session.ts";
+import { buildApiRequest } from "../api_call/api_request.ts";
+import type { Session } from "../session/session.ts";
 import type { Context, InputStream, OutputStream } from "../context.ts";
 import { type HarkError, toHarkError, ValidationError } from "../errors/mod.ts";
 import type { ApiCaller } from "../shortcuts/definition.ts";

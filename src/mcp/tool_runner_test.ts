@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { MemoryKeychain } from "../keychain/memory_keychain.ts";
 import { testSession } from "../../tests/support/test_session.ts";
-import type { Session } from "../cli/session.ts";
+import type { Session } from "../session/session.ts";
 import {
   createTestContext,
   type ExpectedRequest,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { FileKeychain } from "../../src/keychain/file_keychain.ts";
 import { createTestContext } from "../support/test_context.ts";
-import { realFileSystem } from "../../src/runtime/real_context.ts";
+import { realFileSystem } from "../../src/runtime/real_file_system.ts";
 import { TEST_KEYCHAIN_PASSWORD } from "../support/hark_env.ts";
 import { type AuthWorld, control, loginApproved, requestLog, startWorld } from "./_support.ts";
 

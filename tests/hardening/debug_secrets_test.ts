@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { FileKeychain } from "../../src/keychain/file_keychain.ts";
-import { realFileSystem } from "../../src/runtime/real_context.ts";
+import { realFileSystem } from "../../src/runtime/real_file_system.ts";
 import { createTestContext } from "../support/test_context.ts";
 import { control, requestLog, spawnHark, startWorld } from "../auth/_support.ts";
 import { type HarkRun, TEST_KEYCHAIN_PASSWORD } from "../support/hark_env.ts";

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { FileKeychain } from "../../src/keychain/file_keychain.ts";
-import { realFileSystem } from "../../src/runtime/real_context.ts";
+import { realFileSystem } from "../../src/runtime/real_file_system.ts";
 import { type Sandbox, startSandbox } from "../../sandbox/mod.ts";
 import { createTestContext } from "../support/test_context.ts";
 import { control, requestLog, spawnHark } from "../auth/_support.ts";

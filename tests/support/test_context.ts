@@ -8,7 +8,7 @@
 
 import type { Context, OsName, RunOptions, RunResult } from "../../src/context.ts";
 import { MemoryKeychain } from "../../src/keychain/memory_keychain.ts";
-import { realFileSystem } from "../../src/runtime/real_context.ts";
+import { realFileSystem } from "../../src/runtime/real_file_system.ts";
 
 /** A captured output stream. */
 export interface CapturedStream {

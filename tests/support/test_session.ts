@@ -1,5 +1,5 @@
 /**
- * A {@link Session} for unit tests of commands: a test context, global flags with defaults, and a
+ * A {@link Session} for unit tests of commands and of the MCP server: a test context, global flags with defaults, and a
  * config given in full (nothing is read from disk).
  *
  * @module
@@ -7,8 +7,8 @@
 
 import type { Config } from "../../src/config/mod.ts";
 import type { TestContext } from "./test_context.ts";
-import type { GlobalOptions } from "../../src/cli/globals.ts";
-import { Session } from "../../src/cli/session.ts";
+import type { GlobalOptions } from "../../src/session/global_options.ts";
+import { Session } from "../../src/session/session.ts";
 
 /** A session whose context is a {@link TestContext}. */
 export type TestSession = Session & { ctx: TestContext };

@@ -5,11 +5,8 @@
  * @module
  */
 
-import type { HttpMethod } from "../../http/request.ts";
+import { API_METHODS } from "../../api_call/api_methods.ts";
 import type { CommandSpec } from "../command_spec.ts";
-
-/** The methods `hark api` accepts. */
-export const API_METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 /** `hark api`. */
 export const apiCommand: CommandSpec = {

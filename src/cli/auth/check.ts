@@ -10,7 +10,7 @@ import { writeData } from "../../output/output.ts";
 import type { CommandCall } from "../command_spec.ts";
 import { scopesFor } from "../../shortcuts/definition.ts";
 import { loadServices, userScopesOf } from "../../shortcuts/services.ts";
-import { openSession } from "../session.ts";
+import { openSession } from "../../session/session.ts";
 
 /**
  * Checks that the signed-in user holds the scopes a shortcut needs as the user

@@ -28,7 +28,7 @@ import { AuthError, PendingError, shellQuote, ValidationError } from "../../erro
 import { writeData } from "../../output/output.ts";
 import type { CommandCall } from "../command_spec.ts";
 import { loadServices, shortcutsNeeding, userScopesOf } from "../../shortcuts/services.ts";
-import { openSession, type Session } from "../session.ts";
+import { openSession, type Session } from "../../session/session.ts";
 
 /** The checked flags of `auth login`. */
 export interface LoginOptions {

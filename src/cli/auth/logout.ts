@@ -7,7 +7,7 @@
 import { logout, signOutPaths } from "../../auth/mod.ts";
 import { writeData } from "../../output/output.ts";
 import type { CommandCall } from "../command_spec.ts";
-import { openSession } from "../session.ts";
+import { openSession } from "../../session/session.ts";
 
 /**
  * Signs out of the profile. Idempotent; `--dry-run` lists what would be deleted.

@@ -7,7 +7,7 @@
 import { authStatus, botStatus, unusableError } from "../../auth/mod.ts";
 import { writeData } from "../../output/output.ts";
 import type { CommandCall } from "../command_spec.ts";
-import { openSession } from "../session.ts";
+import { openSession } from "../../session/session.ts";
 
 /**
  * Prints the sign-in state; fails with exit 3 when the profile cannot get a token.

@@ -5,7 +5,7 @@
  */
 
 import type { CommandCall } from "../command_spec.ts";
-import { openSession } from "../session.ts";
+import { openSession } from "../../session/session.ts";
 
 /**
  * Prints the access token of `--as` (default user), refreshed first when needed: the bare token

@@ -9,9 +9,9 @@ import { HarkError, ValidationError } from "../../errors/mod.ts";
 import { loadConfig, resolveConfigPath } from "../../config/mod.ts";
 import { configGet, getConfigValue } from "./get.ts";
 import { configSet } from "./set.ts";
-import type { GlobalOptions } from "../globals.ts";
+import type { GlobalOptions } from "../../session/global_options.ts";
 import { runCli } from "../run_cli.ts";
-import { Session } from "../session.ts";
+import { Session } from "../../session/session.ts";
 
 const SAMPLE = {
   apps: {

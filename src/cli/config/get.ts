@@ -10,7 +10,7 @@ import { HarkError, ValidationError } from "../../errors/mod.ts";
 import { ExitCode } from "../../errors/exit_code.ts";
 import { writeData } from "../../output/output.ts";
 import type { CommandCall } from "../command_spec.ts";
-import { openSession, type Session } from "../session.ts";
+import { openSession, type Session } from "../../session/session.ts";
 
 /**
  * Runs `config get [key]`.

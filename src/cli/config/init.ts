@@ -21,7 +21,7 @@ import { keychainPath } from "../../keychain/keychain.ts";
 import { writeData } from "../../output/output.ts";
 import { askChoice, askSecret, askText, canPrompt, confirm } from "../prompt.ts";
 import type { CommandCall } from "../command_spec.ts";
-import { openSession, type Session } from "../session.ts";
+import { openSession, type Session } from "../../session/session.ts";
 
 /** Well-known service addresses by alias. */
 export const BASE_URL_ALIASES: Record<string, string> = {

@@ -9,7 +9,7 @@ import { findKeySpec } from "../../config/config_keys.ts";
 import { ValidationError } from "../../errors/mod.ts";
 import { writeData } from "../../output/output.ts";
 import type { CommandCall } from "../command_spec.ts";
-import { openSession, type Session } from "../session.ts";
+import { openSession, type Session } from "../../session/session.ts";
 
 /**
  * Runs `config set <key> <value>`.

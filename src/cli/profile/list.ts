@@ -7,7 +7,7 @@
 import { baseUrl, type Config } from "../../config/mod.ts";
 import { resolveFormat, writeData } from "../../output/output.ts";
 import type { CommandCall } from "../command_spec.ts";
-import { openSession, type Session } from "../session.ts";
+import { openSession, type Session } from "../../session/session.ts";
 
 /**
  * Runs `profile list`.

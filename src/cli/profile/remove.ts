@@ -14,7 +14,7 @@ import { isProfileEntry } from "../../keychain/keychain.ts";
 import { writeData } from "../../output/output.ts";
 import type { CommandCall } from "../command_spec.ts";
 import { confirm } from "../prompt.ts";
-import { openSession, type Session } from "../session.ts";
+import { openSession, type Session } from "../../session/session.ts";
 
 /**
  * Runs `profile remove <name> [--yes]`.

@@ -7,7 +7,7 @@
 import { requireKnownProfile, updateConfig } from "../../config/mod.ts";
 import { writeData } from "../../output/output.ts";
 import type { CommandCall } from "../command_spec.ts";
-import { openSession, type Session } from "../session.ts";
+import { openSession, type Session } from "../../session/session.ts";
 
 /**
  * Runs `profile use <name>`.

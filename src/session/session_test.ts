@@ -2,25 +2,17 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTestContext, type TestContext } from "../../tests/support/test_context.ts";
 import { ValidationError } from "../errors/mod.ts";
-import type { CommandSpec } from "./command_spec.ts";
-import { GLOBAL_FLAGS, readGlobals } from "./globals.ts";
-import { parseArgv } from "./parse_argv.ts";
+import type { GlobalOptions } from "./global_options.ts";
 import { openSession, type ProfileUse, type Session } from "./session.ts";
 
-const ROOT: CommandSpec = {
-  name: "hark",
-  description: "root",
-  flags: GLOBAL_FLAGS,
-  commands: [{ name: "leaf", description: "a leaf", run: () => Promise.resolve() }],
-};
-
+/** Opens a session with the given global options (the rest as with no global flag). */
 async function open(
   ctx: TestContext,
-  argv: string[],
+  globals: Partial<GlobalOptions>,
   profile: ProfileUse = "use",
 ): Promise<Session> {
-  const parsed = await parseArgv(ROOT, argv);
-  return await openSession(ctx, readGlobals(ctx, parsed.globals), { profile });
+  const all: GlobalOptions = { json: false, dryRun: false, color: true, debug: false, ...globals };
+  return await openSession(ctx, all, { profile });
 }
 
 async function withConfig(text: string | undefined, fn: (path: string) => Promise<void>) {
@@ -42,7 +34,7 @@ Deno.test("openSession() loads the config and picks the profile from the flags",
   };
   await withConfig(JSON.stringify(config), async (path) => {
     const ctx = createTestContext({ env: { HARK_CONFIG: path } });
-    const session = await open(ctx, ["leaf", "--no-color"]);
+    const session = await open(ctx, { color: false });
     assert.equal(session.ctx, ctx);
     assert.equal(session.configPath, path);
     assert.deepEqual(session.config, config);
@@ -53,15 +45,15 @@ Deno.test("openSession() loads the config and picks the profile from the flags",
       preferences: { output_format: "csv" },
       csvRaw: false,
     });
-    assert.equal((await open(ctx, ["--profile", "other", "leaf"], "create")).profile, "other");
-    assert.equal((await open(ctx, ["leaf", "--json"])).output.format, "json");
+    assert.equal((await open(ctx, { profile: "other" }, "create")).profile, "other");
+    assert.equal((await open(ctx, { json: true, format: "json" })).output.format, "json");
   });
 });
 
 Deno.test("openSession() uses HARK_PROFILE and an absent config as empty", async () => {
   await withConfig(undefined, async (path) => {
     const ctx = createTestContext({ env: { HARK_CONFIG: path, HARK_PROFILE: "ci" } });
-    const session = await open(ctx, ["leaf"], "create");
+    const session = await open(ctx, {}, "create");
     assert.deepEqual(session.config, {});
     assert.equal(session.profile, "ci");
   });
@@ -70,13 +62,13 @@ Deno.test("openSession() uses HARK_PROFILE and an absent config as empty", async
 Deno.test("openSession() refuses an unknown profile named by --profile or HARK_PROFILE", async () => {
   const config = { apps: { default: { app_id: "cli_d" }, work: { app_id: "cli_w" } } };
   await withConfig(JSON.stringify(config), async (path) => {
-    const cases: [string[], Record<string, string>, string][] = [
-      [["leaf", "--profile", "wrok"], {}, "--profile"],
-      [["leaf"], { HARK_PROFILE: "wrok" }, "HARK_PROFILE"],
+    const cases: [Partial<GlobalOptions>, Record<string, string>, string][] = [
+      [{ profile: "wrok" }, {}, "--profile"],
+      [{}, { HARK_PROFILE: "wrok" }, "HARK_PROFILE"],
     ];
-    for (const [argv, env, param] of cases) {
+    for (const [globals, env, param] of cases) {
       const ctx = createTestContext({ env: { HARK_CONFIG: path, ...env } });
-      await assert.rejects(open(ctx, argv), (error: unknown) => {
+      await assert.rejects(open(ctx, globals), (error: unknown) => {
         assert.ok(error instanceof ValidationError);
         assert.equal(
           error.message,
@@ -87,8 +79,8 @@ Deno.test("openSession() refuses an unknown profile named by --profile or HARK_P
         return true;
       });
       // Commands that create a profile or edit the file as a whole are not stopped.
-      assert.equal((await open(ctx, argv, "create")).profile, "wrok");
-      assert.equal((await open(ctx, argv, "none")).profile, "wrok");
+      assert.equal((await open(ctx, globals, "create")).profile, "wrok");
+      assert.equal((await open(ctx, globals, "none")).profile, "wrok");
     }
   });
 });
@@ -98,7 +90,7 @@ Deno.test("openSession() refuses a hand-edited bad value of the profile's app, e
     const config = { apps: { work: { app_id: "cli_w", base_url: bad } } };
     await withConfig(JSON.stringify(config), async (path) => {
       const ctx = createTestContext({ env: { HARK_CONFIG: path, HARK_PROFILE: "work" } });
-      await assert.rejects(open(ctx, ["leaf"]), (error: unknown) => {
+      await assert.rejects(open(ctx, {}), (error: unknown) => {
         assert.ok(error instanceof ValidationError, String(error));
         assert.equal(error.code, 2);
         assert.equal(error.param, "apps.work.base_url");
@@ -110,7 +102,7 @@ Deno.test("openSession() refuses a hand-edited bad value of the profile's app, e
         return true;
       });
       // The fix itself runs.
-      await open(ctx, ["leaf"], "none");
+      await open(ctx, {}, "none");
     });
   }
   // A base URL with a path: the fix is its origin.
@@ -119,7 +111,7 @@ Deno.test("openSession() refuses a hand-edited bad value of the profile's app, e
   };
   await withConfig(JSON.stringify(pathed), async (path) => {
     const ctx = createTestContext({ env: { HARK_CONFIG: path } });
-    const error = await open(ctx, ["leaf"]).catch((e) => e);
+    const error = await open(ctx, {}).catch((e) => e);
     assert.ok(error instanceof ValidationError, String(error));
     assert.equal(error.param, "apps.default.base_url");
     assert.equal(error.recovery.command, "hark config set apps.default.base_url https://a.example");
@@ -127,16 +119,16 @@ Deno.test("openSession() refuses a hand-edited bad value of the profile's app, e
   const other = { apps: { a: { app_id: 7 }, b: { base_url: "https://open.feishu.cn" } } };
   await withConfig(JSON.stringify(other), async (path) => {
     const ctx = createTestContext({ env: { HARK_CONFIG: path } });
-    const error = await open(ctx, ["leaf", "--profile", "a"]).catch((e) => e);
+    const error = await open(ctx, { profile: "a" }).catch((e) => e);
     assert.equal(error.param, "apps.a.app_id");
     assert.equal(error.recovery.command, "hark config init --force --profile a");
-    assert.equal((await open(ctx, ["leaf", "--profile", "b"])).baseUrl(), "https://open.feishu.cn");
+    assert.equal((await open(ctx, { profile: "b" })).baseUrl(), "https://open.feishu.cn");
   });
 });
 
 Deno.test("openSession() refuses a bad HARK_KEYCHAIN before reading anything, exit 2", async () => {
   const ctx = createTestContext({ env: { HARK_KEYCHAIN: "bogus", HARK_CONFIG: "/nonexistent" } });
-  await assert.rejects(open(ctx, ["leaf"], "none"), (error: unknown) => {
+  await assert.rejects(open(ctx, {}, "none"), (error: unknown) => {
     assert.ok(error instanceof ValidationError);
     assert.equal(error.param, "HARK_KEYCHAIN");
     assert.equal(error.recovery.command, "unset HARK_KEYCHAIN");
@@ -147,7 +139,7 @@ Deno.test("openSession() refuses a bad HARK_KEYCHAIN before reading anything, ex
 Deno.test("Session.requireSetup() asks for config init unless a token can come from somewhere", async () => {
   await withConfig(undefined, async (path) => {
     const session = async (env: Record<string, string>) =>
-      await open(createTestContext({ env: { HARK_CONFIG: path, ...env } }), ["leaf"]);
+      await open(createTestContext({ env: { HARK_CONFIG: path, ...env } }), {});
     const bare = await session({});
     for (const identity of ["user", "bot"] as const) {
       assert.throws(() => bare.requireSetup(identity), (error: unknown) => {
@@ -174,14 +166,14 @@ Deno.test("Session.requireSetup() asks for config init unless a token can come f
   });
   const configured = JSON.stringify({ apps: { default: { app_id: "cli_d" } } });
   await withConfig(configured, async (path) => {
-    (await open(createTestContext({ env: { HARK_CONFIG: path } }), ["leaf"])).requireSetup();
+    (await open(createTestContext({ env: { HARK_CONFIG: path } }), {})).requireSetup();
   });
 });
 
 Deno.test("openSession() fails on a malformed config", async () => {
   await withConfig("{,}", async (path) => {
     const ctx = createTestContext({ env: { HARK_CONFIG: path } });
-    await assert.rejects(open(ctx, ["leaf"]), (error: unknown) => {
+    await assert.rejects(open(ctx, {}), (error: unknown) => {
       assert.ok(error instanceof ValidationError);
       assert.match(error.message, /line 1, column 2/);
       return true;
@@ -197,15 +189,15 @@ Deno.test("Session.baseUrl() refuses an explicitly named profile that does not e
       path,
       JSON.stringify({ apps: { work: { app_id: "cli_w", base_url: "https://open.feishu.cn" } } }),
     );
-    const run = async (argv: string[], env: Record<string, string> = {}) => {
+    const run = async (globals: Partial<GlobalOptions>, env: Record<string, string> = {}) => {
       const ctx = createTestContext({ env: { HARK_CONFIG: path, ...env } });
       // `create` leaves the check to baseUrl(), for sessions opened without it.
-      return (await open(ctx, argv, "create")).baseUrl();
+      return (await open(ctx, globals, "create")).baseUrl();
     };
-    assert.equal(await run(["leaf", "--profile", "work"]), "https://open.feishu.cn");
+    assert.equal(await run({ profile: "work" }), "https://open.feishu.cn");
     // No profile named: the default profile may be absent (a CI job with an env token).
-    assert.equal(await run(["leaf"]), "https://open.larksuite.com");
-    await assert.rejects(run(["leaf", "--profile", "wrok"]), (error: unknown) => {
+    assert.equal(await run({}), "https://open.larksuite.com");
+    await assert.rejects(run({ profile: "wrok" }), (error: unknown) => {
       assert.ok(error instanceof ValidationError);
       assert.match(
         error.message,
@@ -214,7 +206,7 @@ Deno.test("Session.baseUrl() refuses an explicitly named profile that does not e
       assert.equal(error.param, "--profile");
       return true;
     });
-    await assert.rejects(run(["leaf"], { HARK_PROFILE: "nope" }), /Unknown profile "nope"/);
+    await assert.rejects(run({}, { HARK_PROFILE: "nope" }), /Unknown profile "nope"/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

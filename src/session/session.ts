@@ -2,7 +2,8 @@
  * What every command's work starts from, gh's "factory": the global flags, the loaded config, the
  * chosen profile, and lazily built token sources and API clients (one per identity, shared by
  * everything the command does). Commands open a session only after their flags are checked, so
- * `--help` and a bad flag never read the config.
+ * `--help` and a bad flag never read the config. The MCP server opens one for all its calls: the
+ * session sits below both front ends (`src/cli`, `src/mcp`).
  *
  * @module
  */
@@ -29,7 +30,8 @@ import { HarkError } from "../errors/mod.ts";
 import { keychainBackendName } from "../keychain/select_keychain.ts";
 import { ApiClient } from "../http/api_client.ts";
 import { formatJson, type OutputOptions, resolveFormat } from "../output/output.ts";
-import { type GlobalOptions, outputOptions } from "./globals.ts";
+import { type GlobalOptions, outputOptions } from "./global_options.ts";
+import { withDebug } from "./with_debug.ts";
 
 /** The state of one command invocation. */
 export class Session {
@@ -287,15 +289,4 @@ async function migrateNamespace(ctx: Context, configPath: string, config: Config
 function profileSource(ctx: Context, globals: GlobalOptions): string {
   if (globals.profile !== undefined) return "--profile";
   return ctx.env.get("HARK_PROFILE") ? "HARK_PROFILE" : "active_profile";
-}
-
-/**
- * The context with `debug` writing to stderr, for `--debug`. Everything else is the context's
- * own (its lazy members stay lazy).
- *
- * @param ctx the context
- */
-export function withDebug(ctx: Context): Context {
-  const debug = (line: string) => ctx.stderr.write(`[debug] ${line}\n`);
-  return Object.create(ctx, { debug: { value: debug, enumerable: true } });
 }

@@ -1,0 +1,251 @@
+/**
+ * The {@link FileSystem} of the real context: the real disk, written so that a file appears
+ * whole or not at all, through exclusively created temporary files, in folders checked to be
+ * safe from other users.
+ *
+ * @module
+ */
+
+import type { FileInfo, FileSystem } from "../context.ts";
+import { ValidationError } from "../errors/mod.ts";
+import { parentFolder } from "../path.ts";
+import { SYSTEM_OS } from "./system_os.ts";
+
+const encoder = new TextEncoder();
+
+/** The file operations of {@link FileSystem} on the real disk. */
+export const realFileSystem: FileSystem = {
+  readTextFile: (path) => Deno.readTextFile(path),
+  readFile: (path) => Deno.readFile(path),
+  async writeFileAtomic(path, data, mode, options = {}) {
+    const bytes = typeof data === "string" ? encoder.encode(data) : data;
+    const { file, tmp } = await createTempFile(path, mode);
+    try {
+      try {
+        await secureFolder(parentFolder(SYSTEM_OS, path), file, {
+          privateFolder: options.privateFolder === true,
+        });
+        await ensureMode(file, tmp, mode);
+        let offset = 0;
+        while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
+        await file.sync();
+      } finally {
+        file.close();
+      }
+      await Deno.rename(tmp, path);
+    } catch (error) {
+      await Deno.remove(tmp).catch(() => {});
+      throw error;
+    }
+  },
+  async mkdir(path, mode) {
+    await Deno.mkdir(path, { recursive: true, mode });
+  },
+  rename: (from, to) => Deno.rename(from, to),
+  async remove(path) {
+    try {
+      await Deno.remove(path);
+      return true;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return false;
+      throw error;
+    }
+  },
+  async exists(path) {
+    try {
+      await Deno.lstat(path);
+      return true;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return false;
+      throw error;
+    }
+  },
+  async readDir(path) {
+    const names: string[] = [];
+    try {
+      for await (const entry of Deno.readDir(path)) names.push(entry.name);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return [];
+      throw error;
+    }
+    return names.sort();
+  },
+  async createExclusive(path, data) {
+    // The content is written to a temporary file first and linked into place, so the file
+    // appears whole or not at all: a writer killed mid-way leaves no empty lock behind.
+    const { file, tmp } = await createTempFile(path, 0o600);
+    try {
+      try {
+        await secureFolder(parentFolder(SYSTEM_OS, path), file, {});
+        const bytes = encoder.encode(data);
+        let offset = 0;
+        while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
+      } finally {
+        file.close();
+      }
+      await Deno.link(tmp, path);
+    } finally {
+      await Deno.remove(tmp).catch(() => {});
+    }
+  },
+  async mtime(path) {
+    try {
+      return (await Deno.stat(path)).mtime?.getTime();
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return undefined;
+      throw error;
+    }
+  },
+  async stat(path): Promise<FileInfo | undefined> {
+    try {
+      const info = await Deno.stat(path);
+      return { isFile: info.isFile, isDirectory: info.isDirectory, size: info.size };
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return undefined;
+      throw error;
+    }
+  },
+  async realPath(path) {
+    const absent = (error: unknown) =>
+      error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory;
+    try {
+      return await Deno.realPath(path);
+    } catch (error) {
+      if (!absent(error)) throw error;
+      try {
+        await Deno.lstat(path);
+      } catch (missing) {
+        if (absent(missing)) return undefined;
+        throw missing;
+      }
+      throw error; // a link whose target is missing
+    }
+  },
+  async openRead(path) {
+    const file = await Deno.open(path, { read: true });
+    try {
+      const info = await file.stat();
+      if (info.isDirectory) throw new Deno.errors.IsADirectory(`"${path}" is a folder`);
+      return { size: info.size, stream: file.readable };
+    } catch (error) {
+      file.close();
+      throw error;
+    }
+  },
+  async writeStreamAtomic(path, data, mode, options = {}) {
+    let tmp: string | undefined;
+    let written: number;
+    try {
+      const created = await createTempFile(path, mode);
+      tmp = created.tmp;
+      const { file } = created;
+      try {
+        await secureFolder(parentFolder(SYSTEM_OS, path), file, { allowSticky: true });
+        await ensureMode(file, tmp, mode);
+        // Piped, Deno moves the bytes of its own streams (an HTTP body) without JavaScript. The
+        // pipe closes the file at the end, which flushes what its writable buffers (kept open,
+        // a small file would stay empty).
+        await data.pipeTo(file.writable, { preventAbort: true });
+      } catch (error) {
+        try {
+          file.close();
+        } catch {
+          // Already closed by the pipe.
+        }
+        throw error;
+      }
+      const again = await Deno.open(tmp, { write: true });
+      try {
+        await again.sync();
+        written = (await again.stat()).size;
+      } finally {
+        again.close();
+      }
+      options.check?.(written);
+      if (options.overwrite) await Deno.rename(tmp, path);
+      else await Deno.link(tmp, path);
+    } catch (error) {
+      // Whatever failed, the source is released (a download's connection, say).
+      await data.cancel(error).catch(() => {});
+      if (tmp !== undefined) await Deno.remove(tmp).catch(() => {});
+      throw error;
+    }
+    if (!options.overwrite) await Deno.remove(tmp).catch(() => {});
+    return written;
+  },
+};
+
+/** How many random temporary names {@link createTempFile} tries before giving up. */
+const TEMP_ATTEMPTS = 8;
+
+/**
+ * Creates `<path>.<16 hex digits>.tmp` exclusively: `createNew` fails on anything already at
+ * that name, a link (dangling or not) included, so a planted link is never followed.
+ */
+async function createTempFile(
+  path: string,
+  mode: number,
+): Promise<{ file: Deno.FsFile; tmp: string }> {
+  for (let attempt = 1;; attempt++) {
+    const suffix = [...crypto.getRandomValues(new Uint8Array(8))]
+      .map((b) => b.toString(16).padStart(2, "0"))
+      .join("");
+    const tmp = `${path}.${suffix}.tmp`;
+    try {
+      return { file: await Deno.open(tmp, { write: true, createNew: true, mode }), tmp };
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists) || attempt >= TEMP_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/**
+ * Checks the folder a file was just created in (`created`, still open), as
+ * {@link FileSystem.writeFileAtomic} documents: refuses a folder every user may write to, or one
+ * other users may write to that belongs to someone else; tightens a private folder of the user's
+ * to 0700. The user is the owner of `created`, which needs no extra permission to learn.
+ *
+ * @throws {ValidationError} naming the folder and the fix when it is not safe
+ */
+async function secureFolder(
+  folder: string,
+  created: Deno.FsFile,
+  options: { privateFolder?: boolean; allowSticky?: boolean },
+): Promise<void> {
+  const info = await Deno.stat(folder);
+  const user = (await created.stat()).uid;
+  if (info.mode === null || info.uid === null || user === null) return; // Windows
+  const ours = info.uid === user;
+  if (ours && options.privateFolder) {
+    if ((info.mode & 0o077) !== 0) await Deno.chmod(folder, 0o700);
+    return;
+  }
+  // In a sticky folder (like /tmp) no one can rename or remove another user's file.
+  if (options.allowSticky && (info.mode & 0o1000) !== 0) return;
+  const everyone = (info.mode & 0o002) !== 0;
+  const group = (info.mode & 0o020) !== 0;
+  if (!everyone && !(group && !ours)) return;
+  const who = ours ? "every user can write to it" : "other users can write to it and it " +
+    `belongs to someone else (uid ${info.uid})`;
+  throw new ValidationError(`Cannot write in the folder "${folder}": ${who}`, {
+    param: folder,
+    suggestion: ours
+      ? `Make it private with: chmod 700 "${folder}", or use a folder only you can write to`
+      : "Use a folder of your own that only you can write to (set HARK_CONFIG or " +
+        `HARK_DATA_DIR), or have its owner run: chmod go-w "${folder}"`,
+  });
+}
+
+/**
+ * Gives the new file exactly `mode` when the umask took bits away. The path is changed only
+ * while it still names the open file, so a link swapped in meanwhile is not followed.
+ */
+async function ensureMode(file: Deno.FsFile, path: string, mode: number): Promise<void> {
+  const opened = await file.stat();
+  if (opened.mode === null || (opened.mode & 0o777) === mode) return;
+  const named = await Deno.lstat(path);
+  if (!named.isFile || named.ino !== opened.ino || named.dev !== opened.dev) {
+    throw new Deno.errors.PermissionDenied(`"${path}" was replaced while being written`);
+  }
+  await Deno.chmod(path, mode);
+}
