@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ValidationError } from "../errors/mod.ts";
-import { createTestContext } from "../testing/test_context.ts";
+import { createTestContext } from "../../tests/support/test_context.ts";
 import { addQueryParams, buildApiRequest, parseApiPath, parseMethod } from "./api_request.ts";
 
 Deno.test("parseMethod() accepts any case and names a bad method", () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ValidationError } from "../errors/mod.ts";
-import { createTestContext } from "../testing/test_context.ts";
+import { createTestContext } from "../../tests/support/test_context.ts";
 import { readJsonFlag } from "./read_json_flag.ts";
 
 Deno.test("readJsonFlag() reads inline JSON, @file and stdin", async () => {
