@@ -227,3 +227,31 @@ Deno.test("createTokenSource() prefers HARK_TENANT_ACCESS_TOKEN for the bot", as
   assert.equal(token.token, "t-env");
   assert.equal(token.source, "env");
 });
+
+Deno.test("createTokenSource() tries a refresh once more when the token endpoint is busy (20050)", async () => {
+  const seen: string[] = [];
+  const busy = () => jsonResponse({ code: 20050, msg: "busy" }, 500);
+  const stub = new FetchStub([
+    { method: "POST", url: TOKEN_URL, respond: busy },
+    { method: "POST", url: TOKEN_URL, respond: (r) => refreshAnswer(r, seen) },
+  ]);
+  const { source, dir } = await setup(record(), stub);
+  assert.equal((await source.getToken()).token, "u-new");
+  stub.verify();
+  await Deno.remove(dir, { recursive: true });
+
+  // One more try only: busy twice fails, the stored sign-in kept.
+  const twice = new FetchStub([
+    { method: "POST", url: TOKEN_URL, respond: busy },
+    { method: "POST", url: TOKEN_URL, respond: busy },
+  ]);
+  const again = await setup(record(), twice);
+  await assert.rejects(again.source.getToken(), (e) => {
+    assert.ok(e instanceof HarkError);
+    assert.equal(e.type, "server_error");
+    assert.match(e.recovery.suggestion ?? "", /stored sign-in is kept/);
+    return true;
+  });
+  twice.verify();
+  await Deno.remove(again.dir, { recursive: true });
+});

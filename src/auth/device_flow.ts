@@ -12,7 +12,7 @@
 
 import type { Context } from "../context.ts";
 import { AuthError, CancelledError, HarkError, NetworkError } from "../errors/mod.ts";
-import type { TokenAnswer } from "./oauth_client.ts";
+import type { TokenAnswer } from "./token_endpoint.ts";
 import type { TokenGrant } from "./token_record.ts";
 
 /** The initial poll interval, in seconds. */

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createTestContext } from "../../tests/support/test_context.ts";
 import { ApiError, AuthError, CancelledError } from "../errors/mod.ts";
 import { pollDeviceToken } from "./device_flow.ts";
-import type { TokenAnswer } from "./oauth_client.ts";
+import type { TokenAnswer } from "./token_endpoint.ts";
 
 const TOKENS: TokenAnswer = {
   kind: "tokens",

@@ -19,15 +19,10 @@ import {
 import { CancelledError, HarkError, ValidationError } from "../errors/mod.ts";
 import { appOf, resolveAppCredentials } from "./app_credentials.ts";
 import { pollDeviceToken, type PollProgress } from "./device_flow.ts";
-import {
-  callTokenEndpoint,
-  DEVICE_CODE_GRANT,
-  type DeviceAuthorization,
-  endpointsOf,
-  fetchUserInfo,
-  requestDeviceAuthorization,
-  type UserInfo,
-} from "./oauth_client.ts";
+import { type DeviceAuthorization, requestDeviceAuthorization } from "./device_authorization.ts";
+import { endpointsOf } from "./oauth_client.ts";
+import { callTokenEndpoint, DEVICE_CODE_GRANT } from "./token_endpoint.ts";
+import { fetchUserInfo, type UserInfo } from "./user_info.ts";
 import {
   clearPendingLogin,
   pendingLoginPath,

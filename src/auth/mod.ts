@@ -59,7 +59,8 @@ export {
   signOutPaths,
   startDeviceAuthorization,
 } from "./login.ts";
-export { type DeviceAuthorization, type UserInfo } from "./oauth_client.ts";
+export type { DeviceAuthorization } from "./device_authorization.ts";
+export type { UserInfo } from "./user_info.ts";
 export {
   REFRESH_TOKEN_DEAD,
   refreshUserToken,

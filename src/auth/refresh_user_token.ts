@@ -17,12 +17,8 @@ import {
 import { ApiError, AuthError, type HarkError, logIdNote } from "../errors/mod.ts";
 import { appOf, resolveAppCredentials } from "./app_credentials.ts";
 import { notSignedIn } from "./credential_provider.ts";
-import {
-  callTokenEndpoint,
-  endpointsOf,
-  TOKEN_ENDPOINT_BUSY,
-  type TokenAnswer,
-} from "./oauth_client.ts";
+import { endpointsOf } from "./oauth_client.ts";
+import { callTokenEndpoint, TOKEN_ENDPOINT_BUSY, type TokenAnswer } from "./token_endpoint.ts";
 import { serviceOf, signedInElsewhere } from "./token_origin.ts";
 import {
   canRefresh,

@@ -11,9 +11,19 @@ import type { Context } from "../context.ts";
 import { type Config, ownedNamespace } from "../config/mod.ts";
 import { keychainPath } from "../keychain/keychain.ts";
 import { appOf, resolveAppCredentials } from "./app_credentials.ts";
-import { endpointsOf, fetchTenantToken, type TenantToken } from "./oauth_client.ts";
+import { ApiError, AuthError, logIdNote, serviceMsg } from "../errors/mod.ts";
+import {
+  type AppCredentials,
+  endpointsOf,
+  numberOf,
+  RATE_LIMITED,
+  sendRequest,
+} from "./oauth_client.ts";
 import { REFRESH_BUFFER_MS } from "./token_record.ts";
 import { serviceOf } from "./token_origin.ts";
+
+/** Path of the tenant token endpoint, under `base_url`. */
+export const TENANT_TOKEN_PATH = "/open-apis/auth/v3/tenant_access_token/internal";
 
 /** A tenant token with the app and the service it belongs to. */
 type CachedTenantToken = TenantToken & { appId: string; origin: string };
@@ -117,4 +127,68 @@ async function readCached(ctx: Context, path: string): Promise<CachedTenantToken
   } catch {
     return undefined;
   }
+}
+
+/** A tenant (bot) token with its expiry. */
+export interface TenantToken {
+  /** The bearer credential. */
+  token: string;
+  /** When it expires, epoch ms. */
+  expiresAt: number;
+}
+
+/**
+ * Gets a tenant token from the app credentials.
+ *
+ * @param ctx the context
+ * @param base the service address
+ * @param credentials the app credentials
+ * @throws {AuthError} when the service refuses the credentials
+ * @throws {NetworkError} when it cannot be reached
+ */
+export async function fetchTenantToken(
+  ctx: Context,
+  base: string,
+  credentials: AppCredentials,
+): Promise<TenantToken> {
+  const url = base + TENANT_TOKEN_PATH;
+  const answer = await sendRequest(ctx, url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({ app_id: credentials.appId, app_secret: credentials.appSecret }),
+  });
+  const body = answer.json;
+  if (body?.code === 0 && typeof body.tenant_access_token === "string") {
+    const expire = numberOf(body.expire) ?? 7200;
+    return { token: body.tenant_access_token, expiresAt: ctx.now() + expire * 1000 };
+  }
+  const code = typeof body?.code === "number" ? body.code : undefined;
+  const msg = serviceMsg(body?.msg);
+  const detail = `${msg ? `: ${msg}` : ""}${logIdNote(answer.requestId)}`;
+  const facts = { httpStatus: answer.status, apiCode: code, requestId: answer.requestId };
+  if (answer.status === 429 || code === RATE_LIMITED) {
+    throw new ApiError(`Cannot get a tenant token: rate limited (HTTP ${answer.status})${detail}`, {
+      ...facts,
+      type: "rate_limit",
+      suggestion: "Wait a moment and retry",
+    });
+  }
+  if (answer.status >= 500) {
+    throw new ApiError(`Cannot get a tenant token: HTTP ${answer.status} from "${url}"${detail}`, {
+      ...facts,
+      type: "server_error",
+      suggestion: "Retry later",
+    });
+  }
+  if (body === undefined) {
+    throw new ApiError(
+      `Cannot get a tenant token: the answer of "${url}" is not JSON (HTTP ${answer.status})`,
+      { ...facts, type: "invalid_response", suggestion: "Check the base URL, then retry" },
+    );
+  }
+  throw new AuthError(`Cannot get a tenant token (code ${String(body.code)})${detail}`, {
+    requestId: answer.requestId,
+    suggestion: "Check the app id and secret of this profile",
+    command: "hark config init --force",
+  });
 }

@@ -69,130 +69,194 @@ export function chainName(chain: readonly CommandSpec[]): string {
  *   out when help or the version was asked for, except help of an unknown command
  */
 export async function parseArgv(root: CommandSpec, argv: readonly string[]): Promise<ParsedArgv> {
-  const parsed: ParsedArgv = {
-    chain: [root],
-    flags: {},
-    globals: {},
-    args: [],
-    help: false,
-    version: false,
-  };
-  const errors: ValidationError[] = [];
-  const fail = (error: ValidationError) => {
-    if (errors.length === 0) errors.push(error);
-  };
-  let helpCommand = false;
-  let onlyArgs = false;
-  let unknownCommand: ValidationError | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i];
-    const command = parsed.chain.at(-1)!;
-    if (!onlyArgs && word === "--") {
-      onlyArgs = true;
-      continue;
-    }
-    if (!onlyArgs && word.length > 1 && word.startsWith("-")) {
-      const eq = word.startsWith("--") ? word.indexOf("=") : -1;
-      const spelled = eq >= 0 ? word.slice(0, eq) : word;
-      const inline = eq >= 0 ? word.slice(eq + 1) : undefined;
-      if (spelled === "--help" || spelled === "-h") {
-        parsed.help = true;
-        continue;
-      }
-      if (spelled === "--version" || spelled === "-V") {
-        parsed.version = true;
-        continue;
-      }
-      const own = findFlag(command === root ? [] : command.flags ?? [], spelled);
-      const global = own ? undefined : findFlag(root.flags ?? [], spelled);
-      const flag = own ?? global;
-      if (!flag) {
-        const known = [...spellings(command === root ? [] : command.flags ?? []), "--help"]
-          .concat(spellings(root.flags ?? []));
-        const hint = suggest(spelled, known);
-        fail(
-          new ValidationError(
-            `Unknown option '${spelled}'${hint ? ` (did you mean ${hint}?)` : ""}`,
-            usage(parsed.chain, spelled),
-          ),
-        );
-        continue;
-      }
-      const target = own ? parsed.flags : parsed.globals;
-      if (!flag.value) {
-        if (inline !== undefined) {
-          fail(
-            new ValidationError(
-              `Option '${flagName(flag)}' does not take a value`,
-              usage(parsed.chain, flagName(flag)),
-            ),
-          );
-        } else target[flag.name] = !flag.negated;
-        continue;
-      }
-      let value = inline;
-      if (value === undefined) {
-        if (i + 1 >= argv.length) {
-          fail(
-            new ValidationError(
-              `Option '${flagUsage({ ...flag, short: undefined })}' argument missing`,
-              usage(parsed.chain, flagName(flag)),
-            ),
-          );
-          continue;
-        }
-        value = argv[++i];
-      }
-      if (flag.choices && !flag.choices.includes(value)) {
-        fail(
-          new ValidationError(
-            `Option '${flagUsage({ ...flag, short: undefined })}' argument '${value}' is ` +
-              `invalid. Allowed choices are ${flag.choices.join(", ")}`,
-            usage(parsed.chain, flagName(flag)),
-          ),
-        );
-        continue;
-      }
-      if (flag.repeatable) {
-        const previous = target[flag.name];
-        target[flag.name] = [...(Array.isArray(previous) ? previous : []), value];
-      } else target[flag.name] = value;
-      continue;
-    }
-    if (isGroup(command) && word === "help" && !onlyArgs) {
-      // `hark help help` is the help of help: the root's.
-      helpCommand = true;
-      parsed.help = true;
-      continue;
-    }
-    if (isGroup(command) && parsed.args.length === 0 && !onlyArgs) {
-      const children = await subcommandsOf(command);
-      const next = children.find((c) => c.name === word || c.aliases?.includes(word));
-      if (next) {
-        parsed.chain.push(next);
-        parsed.flags = {};
-        continue;
-      }
-      if (!command.run || helpCommand) {
-        const hint = suggest(word, children.flatMap((c) => [c.name, ...(c.aliases ?? [])]));
-        unknownCommand ??= new ValidationError(
-          `Unknown command '${word}'${hint ? ` (did you mean ${hint}?)` : ""}`,
-          usage(parsed.chain, word),
-        );
-        fail(unknownCommand);
-        continue;
-      }
-    }
-    parsed.args.push(word);
+  const state = startParse(root, argv);
+  while (state.next < argv.length) {
+    const word = argv[state.next++];
+    if (!state.onlyArgs && word === "--") state.onlyArgs = true;
+    else if (!state.onlyArgs && word.length > 1 && word.startsWith("-")) readOption(state, word);
+    else await readWord(state, word);
   }
+  return verdict(state);
+}
+
+/** Where a parse is: what it has read so far, and its first mistake. */
+interface ParseState {
+  /** The root command; its flags are the global ones. */
+  root: CommandSpec;
+  /** The words. */
+  argv: readonly string[];
+  /** The index of the next word to read. */
+  next: number;
+  /** What was read so far. */
+  parsed: ParsedArgv;
+  /** The first mistake, when there was one. */
+  error?: ValidationError;
+  /** `hark help …`: what follows names the command whose help to show. */
+  helpCommand: boolean;
+  /** After `--`: every word is an argument. */
+  onlyArgs: boolean;
+  /** The first word that named no command, kept for `hark help nope`. */
+  unknownCommand?: ValidationError;
+}
+
+/** A parse at the root, nothing read yet. */
+function startParse(root: CommandSpec, argv: readonly string[]): ParseState {
+  return {
+    root,
+    argv,
+    next: 0,
+    parsed: { chain: [root], flags: {}, globals: {}, args: [], help: false, version: false },
+    helpCommand: false,
+    onlyArgs: false,
+  };
+}
+
+/** Keeps `error` when it is the parse's first mistake. */
+function fail(state: ParseState, error: ValidationError): void {
+  state.error ??= error;
+}
+
+/**
+ * Reads an option word (`-h`, `--flag`, `--flag=value`, `--flag value`): a built-in, else the
+ * named command's own flag, else a global one, with its value when it takes one.
+ */
+function readOption(state: ParseState, word: string): void {
+  const { parsed, root } = state;
+  const eq = word.startsWith("--") ? word.indexOf("=") : -1;
+  const spelled = eq >= 0 ? word.slice(0, eq) : word;
+  const inline = eq >= 0 ? word.slice(eq + 1) : undefined;
+  if (spelled === "--help" || spelled === "-h") {
+    parsed.help = true;
+    return;
+  }
+  if (spelled === "--version" || spelled === "-V") {
+    parsed.version = true;
+    return;
+  }
+  const command = parsed.chain.at(-1)!;
+  const ownFlags = command === root ? [] : command.flags ?? [];
+  const own = findFlag(ownFlags, spelled);
+  const flag = own ?? findFlag(root.flags ?? [], spelled);
+  if (!flag) {
+    const known = [...spellings(ownFlags), "--help"].concat(spellings(root.flags ?? []));
+    const hint = suggest(spelled, known);
+    fail(
+      state,
+      new ValidationError(
+        `Unknown option '${spelled}'${hint ? ` (did you mean ${hint}?)` : ""}`,
+        usage(parsed.chain, spelled),
+      ),
+    );
+    return;
+  }
+  bindFlag(state, flag, own ? parsed.flags : parsed.globals, inline);
+}
+
+/**
+ * Binds a known flag: a switch is true (false when negated) and takes no `=value`; a flag with a
+ * value takes the inline one or the next word, checked against its choices, and collects every
+ * value when repeatable.
+ */
+function bindFlag(
+  state: ParseState,
+  flag: FlagSpec,
+  target: FlagValues,
+  inline: string | undefined,
+): void {
+  const { chain } = state.parsed;
+  if (!flag.value) {
+    if (inline === undefined) target[flag.name] = !flag.negated;
+    else {
+      fail(
+        state,
+        new ValidationError(
+          `Option '${flagName(flag)}' does not take a value`,
+          usage(chain, flagName(flag)),
+        ),
+      );
+    }
+    return;
+  }
+  let value = inline;
+  if (value === undefined) {
+    if (state.next >= state.argv.length) {
+      fail(
+        state,
+        new ValidationError(
+          `Option '${flagUsage({ ...flag, short: undefined })}' argument missing`,
+          usage(chain, flagName(flag)),
+        ),
+      );
+      return;
+    }
+    value = state.argv[state.next++];
+  }
+  if (flag.choices && !flag.choices.includes(value)) {
+    fail(
+      state,
+      new ValidationError(
+        `Option '${flagUsage({ ...flag, short: undefined })}' argument '${value}' is ` +
+          `invalid. Allowed choices are ${flag.choices.join(", ")}`,
+        usage(chain, flagName(flag)),
+      ),
+    );
+    return;
+  }
+  if (flag.repeatable) {
+    const previous = target[flag.name];
+    target[flag.name] = [...(Array.isArray(previous) ? previous : []), value];
+  } else target[flag.name] = value;
+}
+
+/**
+ * Reads a word that is no option: under a group, `help` or the name of a subcommand (an unknown
+ * one is a mistake unless the group runs with arguments); anything else is an argument.
+ */
+async function readWord(state: ParseState, word: string): Promise<void> {
+  const { parsed } = state;
+  const command = parsed.chain.at(-1)!;
+  if (isGroup(command) && word === "help" && !state.onlyArgs) {
+    // `hark help help` is the help of help: the root's.
+    state.helpCommand = true;
+    parsed.help = true;
+    return;
+  }
+  if (isGroup(command) && parsed.args.length === 0 && !state.onlyArgs) {
+    const children = await subcommandsOf(command);
+    const next = children.find((c) => c.name === word || c.aliases?.includes(word));
+    if (next) {
+      parsed.chain.push(next);
+      parsed.flags = {};
+      return;
+    }
+    if (!command.run || state.helpCommand) {
+      const hint = suggest(word, children.flatMap((c) => [c.name, ...(c.aliases ?? [])]));
+      state.unknownCommand ??= new ValidationError(
+        `Unknown command '${word}'${hint ? ` (did you mean ${hint}?)` : ""}`,
+        usage(parsed.chain, word),
+      );
+      fail(state, state.unknownCommand);
+      return;
+    }
+  }
+  parsed.args.push(word);
+}
+
+/**
+ * What the command line asks for once every word is read: help of an unknown command is that
+ * mistake; help or the version otherwise wins over any mistake; then the first mistake; a group
+ * that does not run shows its help; last, the arguments are checked.
+ */
+function verdict(state: ParseState): ParsedArgv {
+  const { parsed, unknownCommand, error } = state;
   // Help of a command that does not exist is that mistake, not the help of its parent.
   if (parsed.help && unknownCommand) return { ...parsed, error: unknownCommand };
   if (parsed.help || parsed.version) return parsed;
-  if (errors.length > 0) return { ...parsed, error: errors[0] };
+  if (error) return { ...parsed, error };
   const command = parsed.chain.at(-1)!;
   if (!command.run) return { ...parsed, help: true };
-  const error = argsError(parsed.chain, parsed.args);
-  return error ? { ...parsed, error } : parsed;
+  const argsMistake = argsError(parsed.chain, parsed.args);
+  return argsMistake ? { ...parsed, error: argsMistake } : parsed;
 }
 
 function findFlag(flags: readonly FlagSpec[], spelled: string): FlagSpec | undefined {

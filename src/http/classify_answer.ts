@@ -73,7 +73,39 @@ export function classifyAnswer(
   request: AnsweredRequest,
   now: number,
 ): AnswerVerdict {
-  const { status, requestId } = answer;
+  const read = readAnswer(answer, request, now);
+  return dataOf(read) ?? tokenRejected(read) ?? permissionDenied(read) ?? rateLimited(read) ??
+    serverFailure(read) ?? notFoundOf(read) ?? unreadable(read) ?? finalError(read);
+}
+
+/** An answer as the steps of {@link classifyAnswer} read it. */
+interface ReadAnswer {
+  /** The answer. */
+  answer: AnswerFacts;
+  /** The request it answers. */
+  request: AnsweredRequest;
+  /** The parsed body; `undefined` when empty or unreadable. */
+  body: unknown;
+  /** Whether the body is empty or JSON. */
+  readable: boolean;
+  /** The body when it is an envelope with a numeric `code`. */
+  envelope?: ApiErrorBody & { data?: unknown };
+  /** The envelope's code. */
+  apiCode?: number;
+  /** What the code map says the code means. */
+  kind?: ReturnType<typeof classifyApiCode>;
+  /** `METHOD /path`, for messages. */
+  where: string;
+  /** Whether the status is 2xx. */
+  success: boolean;
+  /** The `Retry-After` header in ms, when given. */
+  retryAfterMs?: number;
+  /** What the code map needs to build an error. */
+  context: { httpStatus: number; requestId?: string; scopes?: string[]; caller?: CallerFacts };
+}
+
+/** Parses the body and gathers what the classification reads. */
+function readAnswer(answer: AnswerFacts, request: AnsweredRequest, now: number): ReadAnswer {
   let body: unknown = undefined;
   let readable = true;
   if (answer.text.trim() !== "") {
@@ -85,89 +117,151 @@ export function classifyAnswer(
   }
   const envelope = isEnvelope(body) ? body : undefined;
   const apiCode = envelope?.code;
-  const where = `${request.method} ${request.path}`;
-  const success = status >= 200 && status < 300;
-  if (success && readable && (apiCode === undefined || apiCode === 0)) {
-    return { kind: "data", data: envelope && "data" in envelope ? envelope.data : body };
-  }
-  const context = { httpStatus: status, requestId, scopes: request.scopes, caller: request.caller };
-  const fromCode = () => errorFromApiCode(envelope!, context);
-  // A write answered by a server failure may still have been applied.
-  const mayHaveApplied = request.method !== "GET" && request.method !== "HEAD";
-  const applied = (error: HarkError) => {
-    if (mayHaveApplied) error.mayHaveApplied = true;
-    return error;
+  const { status, requestId } = answer;
+  return {
+    answer,
+    request,
+    body,
+    readable,
+    envelope,
+    apiCode,
+    kind: apiCode !== undefined ? classifyApiCode(apiCode) : undefined,
+    where: `${request.method} ${request.path}`,
+    success: status >= 200 && status < 300,
+    retryAfterMs: parseRetryAfter(answer.retryAfter ?? null, now),
+    context: { httpStatus: status, requestId, scopes: request.scopes, caller: request.caller },
   };
-  const kind = apiCode !== undefined ? classifyApiCode(apiCode) : undefined;
-  const retryAfterMs = parseRetryAfter(answer.retryAfter ?? null, now);
-  const maybeApplied = "The request may have been applied: check before retrying";
-  if (status === 401 || kind === "token_invalid") {
-    const error = envelope ? fromCode() : undefined;
-    const msg = serviceMsg(envelope?.msg);
-    return {
-      kind: "token_rejected",
-      error: error instanceof AuthError ? error : new AuthError(
-        `The service rejected the access token (HTTP ${status}${
-          apiCode !== undefined ? `, code ${apiCode}` : ""
-        })${msg ? `: ${msg}` : ""}${logIdNote(requestId)}`,
-        { requestId },
-      ),
-    };
-  }
-  if (status === 403 || kind === "permission") {
-    return { kind: "error", retry: false, error: permissionErrorOf(envelope, context, where) };
-  }
-  if (status === 429 || kind === "rate_limit") {
-    return {
-      kind: "error",
-      retry: true,
-      retryAfterMs,
-      error: envelope ? fromCode() : new ApiError(
-        `Rate limited by the service (HTTP 429) on ${where}${logIdNote(requestId)}`,
-        {
-          httpStatus: status,
-          requestId,
-          type: "rate_limit",
-          suggestion: "Wait a moment and retry",
-        },
-      ),
-    };
-  }
-  if (status >= 500 || kind === "server") {
-    return {
-      kind: "error",
-      retry: request.idempotent,
-      retryAfterMs,
-      error: applied(unavailable(envelope ? fromCode() : undefined, answer, request, where)),
-    };
-  }
-  if (status === 404 && (apiCode === undefined || apiCode === 404)) {
-    return { kind: "error", retry: false, error: notFound(answer, where) };
-  }
-  if (!readable) {
-    return {
-      kind: "error",
-      retry: success && request.idempotent,
-      error: applied(
-        new ApiError(
-          `The service's answer to ${where} is not JSON (HTTP ${status}): ${snippet(answer.text)}${
-            logIdNote(requestId)
-          }`,
-          {
-            httpStatus: status,
-            requestId,
-            type: "invalid_response",
-            suggestion: request.idempotent ? "Check the base URL, then retry" : maybeApplied,
-          },
-        ),
-      ),
-    };
-  }
+}
+
+/** The code map's error for the envelope. */
+function fromCode(read: ReadAnswer): HarkError {
+  return errorFromApiCode(read.envelope!, read.context);
+}
+
+/** Marks `error` as possibly applied when the request was a write (not GET or HEAD). */
+function applied(read: ReadAnswer, error: HarkError): HarkError {
+  if (read.request.method !== "GET" && read.request.method !== "HEAD") error.mayHaveApplied = true;
+  return error;
+}
+
+/**
+ * A readable 2xx with code 0 or none: the envelope's `data`, else the whole body (`undefined`
+ * when empty).
+ */
+function dataOf(read: ReadAnswer): AnswerVerdict | undefined {
+  const { envelope, apiCode } = read;
+  if (!read.success || !read.readable || (apiCode !== undefined && apiCode !== 0)) return undefined;
+  return { kind: "data", data: envelope && "data" in envelope ? envelope.data : read.body };
+}
+
+/** HTTP 401 or a token-invalid code: the token is refreshed and the call tried once more. */
+function tokenRejected(read: ReadAnswer): AnswerVerdict | undefined {
+  const { envelope, apiCode } = read;
+  const { status, requestId } = read.answer;
+  if (status !== 401 && read.kind !== "token_invalid") return undefined;
+  const error = envelope ? fromCode(read) : undefined;
+  const msg = serviceMsg(envelope?.msg);
+  return {
+    kind: "token_rejected",
+    error: error instanceof AuthError ? error : new AuthError(
+      `The service rejected the access token (HTTP ${status}${
+        apiCode !== undefined ? `, code ${apiCode}` : ""
+      })${msg ? `: ${msg}` : ""}${logIdNote(requestId)}`,
+      { requestId },
+    ),
+  };
+}
+
+/** HTTP 403 or a permission code: final, naming the scopes. */
+function permissionDenied(read: ReadAnswer): AnswerVerdict | undefined {
+  if (read.answer.status !== 403 && read.kind !== "permission") return undefined;
   return {
     kind: "error",
     retry: false,
-    error: envelope ? fromCode() : new ApiError(
-      `The service answered HTTP ${status} to ${where}${logIdNote(requestId)}`,
+    error: permissionErrorOf(read.envelope, read.context, read.where),
+  };
+}
+
+/** HTTP 429 or a rate-limit code: retried after `Retry-After`. */
+function rateLimited(read: ReadAnswer): AnswerVerdict | undefined {
+  const { status, requestId } = read.answer;
+  if (status !== 429 && read.kind !== "rate_limit") return undefined;
+  return {
+    kind: "error",
+    retry: true,
+    retryAfterMs: read.retryAfterMs,
+    error: read.envelope ? fromCode(read) : new ApiError(
+      `Rate limited by the service (HTTP 429) on ${read.where}${logIdNote(requestId)}`,
+      {
+        httpStatus: status,
+        requestId,
+        type: "rate_limit",
+        suggestion: "Wait a moment and retry",
+      },
+    ),
+  };
+}
+
+/** A 5xx or a server code: retried when the request is idempotent; a write may be applied. */
+function serverFailure(read: ReadAnswer): AnswerVerdict | undefined {
+  if (read.answer.status < 500 && read.kind !== "server") return undefined;
+  const error = unavailable(
+    read.envelope ? fromCode(read) : undefined,
+    read.answer,
+    read.request,
+    read.where,
+  );
+  return {
+    kind: "error",
+    retry: read.request.idempotent,
+    retryAfterMs: read.retryAfterMs,
+    error: applied(read, error),
+  };
+}
+
+/** A 404 that names no service code (or 404 itself): no such API at this address. */
+function notFoundOf(read: ReadAnswer): AnswerVerdict | undefined {
+  if (read.answer.status !== 404 || (read.apiCode !== undefined && read.apiCode !== 404)) {
+    return undefined;
+  }
+  return { kind: "error", retry: false, error: notFound(read.answer, read.where) };
+}
+
+/** A body that is not JSON: a 2xx is retried when idempotent; a write may be applied. */
+function unreadable(read: ReadAnswer): AnswerVerdict | undefined {
+  if (read.readable) return undefined;
+  const { answer, request } = read;
+  const { status, requestId } = answer;
+  return {
+    kind: "error",
+    retry: read.success && request.idempotent,
+    error: applied(
+      read,
+      new ApiError(
+        `The service's answer to ${read.where} is not JSON (HTTP ${status}): ${
+          snippet(answer.text)
+        }${logIdNote(requestId)}`,
+        {
+          httpStatus: status,
+          requestId,
+          type: "invalid_response",
+          suggestion: request.idempotent
+            ? "Check the base URL, then retry"
+            : "The request may have been applied: check before retrying",
+        },
+      ),
+    ),
+  };
+}
+
+/** Any other answer: final, the code map's error, else the bare status. */
+function finalError(read: ReadAnswer): AnswerVerdict {
+  const { status, requestId } = read.answer;
+  return {
+    kind: "error",
+    retry: false,
+    error: read.envelope ? fromCode(read) : new ApiError(
+      `The service answered HTTP ${status} to ${read.where}${logIdNote(requestId)}`,
       { httpStatus: status, requestId },
     ),
   };

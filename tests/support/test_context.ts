@@ -257,3 +257,28 @@ export function jsonResponse(
     headers: { "content-type": "application/json", ...headers },
   });
 }
+
+/**
+ * Runs `body` on a test context whose `fetch` is a strict {@link FetchStub}: a request that is
+ * not the next expected one fails the test, and so does an expected one that never came (checked
+ * after `body` returns).
+ *
+ * @param expected the exchanges, in order
+ * @param body the test, given the context and the stub (its `requests` are the ones received)
+ * @param options the rest of the context, as for {@link createTestContext}
+ * @example
+ * ```ts
+ * await withFetchStub([{ method: "GET", url: URL, respond: () => jsonResponse({}) }], (ctx) =>
+ *   fetchSomething(ctx));
+ * ```
+ */
+export async function withFetchStub<T>(
+  expected: ExpectedRequest[],
+  body: (ctx: TestContext, stub: FetchStub) => Promise<T>,
+  options: Omit<TestContextOptions, "fetch"> = {},
+): Promise<T> {
+  const stub = new FetchStub(expected);
+  const result = await body(createTestContext({ ...options, fetch: stub.fetch }), stub);
+  stub.verify();
+  return result;
+}

@@ -27,7 +27,12 @@ import { formatRfc3339InZone } from "../../time/mod.ts";
 import { AuthError, PendingError, shellQuote, ValidationError } from "../../errors/mod.ts";
 import { writeData } from "../../output/output.ts";
 import type { CommandCall } from "../command_spec.ts";
-import { loadServices, shortcutsNeeding, userScopesOf } from "../../shortcuts/services.ts";
+import {
+  loadServices,
+  type ServiceGroup,
+  shortcutsNeeding,
+  userScopesOf,
+} from "../../shortcuts/services.ts";
 import { openSession, type Session } from "../../session/session.ts";
 
 /** The checked flags of `auth login`. */
@@ -108,104 +113,165 @@ export async function runLogin(call: CommandCall): Promise<void> {
 }
 
 /**
- * Signs in on an open session.
+ * Signs in on an open session: previews it (`--dry-run`), or checks that the profile can sign
+ * in, then either shows the code for a later `--device-code` (`--no-wait`) or waits for the
+ * approval and reports who signed in.
  *
  * @param session the command's session
  * @param options the checked flags
  */
 export async function login(session: Session, options: LoginOptions): Promise<void> {
-  const { ctx, profile } = session;
   const services = await loadServices();
   const scopes = scopesToRequest(session, options.scopes, userScopesOf(services));
-  const flag = profile === "default" ? "" : ` --profile ${profile}`;
-  if (session.globals.dryRun) {
-    const endpoints = endpointsOf(session.service(), session.config.apps?.[profile] ?? {});
-    session.previewChange(
-      options.deviceCode !== undefined
-        ? {
-          action: "auth login",
-          profile,
-          finish: "poll the token endpoint",
-          url: endpoints.tokenUrl,
-        }
-        : {
-          action: "auth login",
-          profile,
-          scopes: [...scopes, SCOPE_OFFLINE],
-          device_authorization_url: endpoints.deviceAuthorizationUrl,
-          wait: options.wait,
-        },
-    );
-    return;
-  }
-  // Before anything reads the keychain (the pending sign-in, the secret): no app, no sign-in.
+  if (session.globals.dryRun) return previewLogin(session, options, scopes);
+  await checkReady(session, options);
+  if (!options.wait) return await startForLater(session, scopes);
+  const waitMs = waitBound(session.ctx, options);
+  refuseUnattendedWait(session, options, waitMs);
+  const result = await waitForApproval(session, options, scopes, waitMs);
+  reportLogin(session, result, services);
+}
+
+/** ` --profile <name>` for a profile other than `default`, for the commands hark suggests. */
+function profileFlag(profile: string): string {
+  return profile === "default" ? "" : ` --profile ${profile}`;
+}
+
+/**
+ * `--dry-run`: shows what the sign-in would call (the token endpoint for `--device-code`, else
+ * the device authorization with the scopes) and changes nothing.
+ */
+function previewLogin(session: Session, options: LoginOptions, scopes: string[]): void {
+  const { profile } = session;
+  const endpoints = endpointsOf(session.service(), session.config.apps?.[profile] ?? {});
+  session.previewChange(
+    options.deviceCode !== undefined
+      ? {
+        action: "auth login",
+        profile,
+        finish: "poll the token endpoint",
+        url: endpoints.tokenUrl,
+      }
+      : {
+        action: "auth login",
+        profile,
+        scopes: [...scopes, SCOPE_OFFLINE],
+        device_authorization_url: endpoints.deviceAuthorizationUrl,
+        wait: options.wait,
+      },
+  );
+}
+
+/**
+ * Checks, before anything reads the keychain (the pending sign-in, the secret), that the profile
+ * has an app, a usable service address, and a token path this config may write.
+ *
+ * @throws {ValidationError} without an app, or for a keychain entry another config may use
+ */
+async function checkReady(session: Session, options: LoginOptions): Promise<void> {
   session.requireSetup("app");
   session.service();
-  await checkLoginTarget(ctx, session, options.force);
-  if (!options.wait) {
-    const auth = await beginLogin(ctx, session, scopes);
-    if (session.wantsJson()) {
-      writeData(ctx, session.output, {
-        device_code: auth.device_code,
-        user_code: auth.user_code,
-        verification_uri: auth.verification_uri,
-        verification_uri_complete: auth.verification_uri_complete ?? null,
-        expires_in: auth.expires_in ?? null,
-        interval: auth.interval ?? null,
-      });
-      ctx.stderr.write(
-        instructions(auth) +
-          `Then finish the sign-in with: hark auth login${flag} --device-code <device_code>\n`,
-      );
-    } else {
-      ctx.stdout.write(
-        instructions(auth) +
-          `Then finish the sign-in with:\n  hark auth login${flag} --device-code ${
-            shellQuote(auth.device_code)
-          }\n`,
-      );
-    }
+  await checkLoginTarget(session.ctx, session, options.force);
+}
+
+/**
+ * `--no-wait`: starts a sign-in, remembers it, and shows the code with the command that finishes
+ * it; in JSON mode the codes go to stdout and the instructions to stderr.
+ */
+async function startForLater(session: Session, scopes: string[]): Promise<void> {
+  const { ctx } = session;
+  const flag = profileFlag(session.profile);
+  const auth = await beginLogin(ctx, session, scopes);
+  if (session.wantsJson()) {
+    writeData(ctx, session.output, {
+      device_code: auth.device_code,
+      user_code: auth.user_code,
+      verification_uri: auth.verification_uri,
+      verification_uri_complete: auth.verification_uri_complete ?? null,
+      expires_in: auth.expires_in ?? null,
+      interval: auth.interval ?? null,
+    });
+    ctx.stderr.write(
+      instructions(auth) +
+        `Then finish the sign-in with: hark auth login${flag} --device-code <device_code>\n`,
+    );
+  } else {
+    ctx.stdout.write(
+      instructions(auth) +
+        `Then finish the sign-in with:\n  hark auth login${flag} --device-code ${
+          shellQuote(auth.device_code)
+        }\n`,
+    );
+  }
+}
+
+/**
+ * Refuses to start an unbounded wait for a browser in CI without a terminal: nobody would
+ * approve it, and the job would hang for the code's lifetime.
+ *
+ * @throws {AuthError} naming `--no-wait`, `--wait` and `HARK_USER_ACCESS_TOKEN`
+ */
+function refuseUnattendedWait(
+  session: Session,
+  options: LoginOptions,
+  waitMs: number | undefined,
+): void {
+  const { ctx } = session;
+  if (
+    options.deviceCode !== undefined || waitMs !== undefined || ctx.stdin.isTerminal ||
+    !ctx.env.get("CI")
+  ) {
     return;
   }
-  const waitMs = waitBound(ctx, options);
-  if (
-    options.deviceCode === undefined && waitMs === undefined && !ctx.stdin.isTerminal &&
-    ctx.env.get("CI")
-  ) {
-    throw new AuthError("Refusing to wait for a browser sign-in in CI without a terminal", {
-      suggestion: "Start the sign-in with --no-wait, have a person approve it, then finish it " +
-        "with --device-code; or bound the wait with --wait; or pass a token in " +
-        "HARK_USER_ACCESS_TOKEN",
-      command: `hark auth login${flag} --no-wait --json  # then: hark auth login${flag} ` +
-        "--device-code <device_code>",
-    });
-  }
+  const flag = profileFlag(session.profile);
+  throw new AuthError("Refusing to wait for a browser sign-in in CI without a terminal", {
+    suggestion: "Start the sign-in with --no-wait, have a person approve it, then finish it " +
+      "with --device-code; or bound the wait with --wait; or pass a token in " +
+      "HARK_USER_ACCESS_TOKEN",
+    command: `hark auth login${flag} --no-wait --json  # then: hark auth login${flag} ` +
+      "--device-code <device_code>",
+  });
+}
+
+/** The sign-in being waited for, as far as it is known; what a pending end reports. */
+interface WaitState {
+  /** The device code, once known. */
+  deviceCode?: string;
+  /** When the code expires, epoch ms, when known. */
+  expiresAt?: number;
+  /** Where the pending sign-in is remembered. */
+  pendingPath: string;
+  /** Whether it is remembered there (and so must be forgotten unless the wait ends pending). */
+  remembered: boolean;
+}
+
+/**
+ * Waits for the approval under a spinner: finishes the `--device-code` sign-in, or starts one
+ * and shows its code. A sign-in that ends pending stays remembered, so a later `--device-code`
+ * polls as the server asked; any other end forgets it.
+ *
+ * @throws {PendingError} when the bounded wait ends first
+ * @throws {AuthError} on denial, expiry or a timeout
+ */
+async function waitForApproval(
+  session: Session,
+  options: LoginOptions,
+  scopes: string[],
+  waitMs: number | undefined,
+): Promise<LoginResult> {
+  const { ctx, profile } = session;
+  const state: WaitState = {
+    deviceCode: options.deviceCode,
+    pendingPath: pendingLoginPath(profile, session.config.keychain_namespace),
+    remembered: false,
+  };
   const spinner = createSpinner(ctx, {
     color: colorEnabled(ctx, ctx.stderr, {
       color: session.globals.color,
       preference: session.config.preferences?.color,
     }),
   });
-  let pendingCode = options.deviceCode;
-  let pendingExpiry: number | undefined;
-  const stopAfter = stopWaitingAfter(ctx, waitMs, () => {
-    if (session.wantsJson()) {
-      writeData(ctx, session.output, {
-        state: "pending",
-        profile,
-        device_code: pendingCode ?? null,
-        expires_at: pendingExpiry === undefined
-          ? null
-          : formatRfc3339InZone(pendingExpiry, ctx.timeZone),
-      });
-    }
-    return new PendingError("The sign-in is not approved yet", {
-      suggestion: "Approve it in the browser, then run this again (--wait sets how long to wait)",
-      command: `hark auth login${flag}` +
-        (pendingCode === undefined ? "" : ` --device-code ${shellQuote(pendingCode)}`) +
-        " --wait 5m",
-    });
-  });
+  const stopAfter = stopWaitingAfter(ctx, waitMs, () => stillPending(session, state));
   const onTick = (p: PollProgress) => {
     stopAfter(p);
     spinner.update(
@@ -213,56 +279,116 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
         (p.remainingMs === undefined ? "" : ` (code expires in ${formatRemaining(p.remainingMs)})`),
     );
   };
-  // A sign-in that ends pending is remembered (`--no-wait`'s record), so a later
-  // `--device-code` polls as the server asked; any other end forgets it.
-  let remembered = false;
-  let pendingPath = pendingLoginPath(profile, session.config.keychain_namespace);
   let result: LoginResult;
   try {
-    if (options.deviceCode !== undefined) {
-      ctx.stderr.write("Waiting for the sign-in to be approved...\n");
-      const pending = await takePendingLogin(ctx, pendingPath, options.deviceCode);
-      remembered = pending !== undefined;
-      pendingExpiry = pending?.expires_at;
-      result = await completeLogin(ctx, session, {
-        deviceCode: options.deviceCode,
-        interval: pending?.interval,
-        expiresIn: pendingExpiry === undefined
-          ? undefined
-          : Math.max(0, Math.floor((pendingExpiry - ctx.now()) / 1000)),
-        scopes: pending?.scopes,
-        onTick,
-      });
-    } else {
-      // A bounded wait may end pending: then the sign-in is finished later with --device-code.
-      let auth: DeviceAuthorization;
-      if (waitMs === undefined) auth = await startDeviceAuthorization(ctx, session, scopes);
-      else {
-        const begun = await beginLogin(ctx, session, scopes);
-        pendingPath = begun.pendingPath;
-        auth = begun;
-      }
-      remembered = waitMs !== undefined;
-      pendingCode = auth.device_code;
-      pendingExpiry = auth.expires_in === undefined
-        ? undefined
-        : ctx.now() + auth.expires_in * 1000;
-      ctx.stderr.write(instructions(auth) + "Waiting for approval...\n");
-      result = await completeLogin(ctx, session, {
-        deviceCode: auth.device_code,
-        interval: auth.interval,
-        expiresIn: auth.expires_in,
-        scopes,
-        onTick,
-      });
-    }
+    result = options.deviceCode !== undefined
+      ? await finishStarted(session, options.deviceCode, state, onTick)
+      : await startAndWait(session, scopes, waitMs, state, onTick);
   } catch (error) {
-    if (remembered && !(error instanceof PendingError)) await clearPendingLogin(ctx, pendingPath);
+    if (state.remembered && !(error instanceof PendingError)) {
+      await clearPendingLogin(ctx, state.pendingPath);
+    }
     throw error;
   } finally {
     spinner.stop();
   }
-  if (remembered) await clearPendingLogin(ctx, pendingPath);
+  if (state.remembered) await clearPendingLogin(ctx, state.pendingPath);
+  return result;
+}
+
+/**
+ * The end of a bounded wait: in JSON mode `{"state": "pending", …}` on stdout, and the error
+ * (exit 75) whose command waits again.
+ */
+function stillPending(session: Session, state: WaitState): PendingError {
+  const { ctx, profile } = session;
+  if (session.wantsJson()) {
+    writeData(ctx, session.output, {
+      state: "pending",
+      profile,
+      device_code: state.deviceCode ?? null,
+      expires_at: state.expiresAt === undefined
+        ? null
+        : formatRfc3339InZone(state.expiresAt, ctx.timeZone),
+    });
+  }
+  return new PendingError("The sign-in is not approved yet", {
+    suggestion: "Approve it in the browser, then run this again (--wait sets how long to wait)",
+    command: `hark auth login${profileFlag(profile)}` +
+      (state.deviceCode === undefined ? "" : ` --device-code ${shellQuote(state.deviceCode)}`) +
+      " --wait 5m",
+  });
+}
+
+/**
+ * `--device-code`: polls with the interval and the time left that `--no-wait` remembered (the
+ * defaults when nothing was).
+ */
+async function finishStarted(
+  session: Session,
+  deviceCode: string,
+  state: WaitState,
+  onTick: (progress: PollProgress) => void,
+): Promise<LoginResult> {
+  const { ctx } = session;
+  ctx.stderr.write("Waiting for the sign-in to be approved...\n");
+  const pending = await takePendingLogin(ctx, state.pendingPath, deviceCode);
+  state.remembered = pending !== undefined;
+  state.expiresAt = pending?.expires_at;
+  return await completeLogin(ctx, session, {
+    deviceCode,
+    interval: pending?.interval,
+    expiresIn: state.expiresAt === undefined
+      ? undefined
+      : Math.max(0, Math.floor((state.expiresAt - ctx.now()) / 1000)),
+    scopes: pending?.scopes,
+    onTick,
+  });
+}
+
+/**
+ * Starts a sign-in, shows its code and polls until it is approved. A bounded wait (`--wait`)
+ * remembers the sign-in first, since it may end pending and be finished later with
+ * `--device-code`.
+ */
+async function startAndWait(
+  session: Session,
+  scopes: string[],
+  waitMs: number | undefined,
+  state: WaitState,
+  onTick: (progress: PollProgress) => void,
+): Promise<LoginResult> {
+  const { ctx } = session;
+  let auth: DeviceAuthorization;
+  if (waitMs === undefined) auth = await startDeviceAuthorization(ctx, session, scopes);
+  else {
+    const begun = await beginLogin(ctx, session, scopes);
+    state.pendingPath = begun.pendingPath;
+    auth = begun;
+  }
+  state.remembered = waitMs !== undefined;
+  state.deviceCode = auth.device_code;
+  state.expiresAt = auth.expires_in === undefined ? undefined : ctx.now() + auth.expires_in * 1000;
+  ctx.stderr.write(instructions(auth) + "Waiting for approval...\n");
+  return await completeLogin(ctx, session, {
+    deviceCode: auth.device_code,
+    interval: auth.interval,
+    expiresIn: auth.expires_in,
+    scopes,
+    onTick,
+  });
+}
+
+/**
+ * Reports the sign-in: the warnings, the scopes not granted with the shortcuts they break, and
+ * who signed in (the whole result on stdout in JSON mode, one line on stderr otherwise).
+ */
+function reportLogin(
+  session: Session,
+  result: LoginResult,
+  services: readonly ServiceGroup[],
+): void {
+  const { ctx, profile } = session;
   for (const warning of result.warnings) {
     ctx.stderr.write(`warning: ${terminalSafe(warning, { breaks: "space" })}\n`);
   }

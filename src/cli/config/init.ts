@@ -97,64 +97,131 @@ const AUTO = "auto";
  * @throws {KeychainError} when the keychain cannot store the secret
  */
 export async function configInit(session: Session, options: ConfigInitOptions): Promise<void> {
-  const { ctx } = session;
-  const interactive = !options.nonInteractive && canPrompt(ctx);
+  const interactive = !options.nonInteractive && canPrompt(session.ctx);
   const answers = interactive ? await ask(session, options) : await fromFlags(session, options);
+  const plan = planOf(session, options, answers, interactive);
+  if (session.previewChange(plan.preview)) return;
+  const previous = await session.ctx.keychain.get(plan.secretPath);
+  if (!(await mayReplaceSecret(session, options, plan, previous, interactive))) return;
+  if (!(await mayReplaceProfile(session, options, plan))) return;
+  await save(session, answers, plan, previous);
+  report(session, answers, plan.secretPath);
+}
 
-  const existing = session.config.apps?.[answers.profile];
-  if (existing && !options.force && !interactive) {
+/** What `config init` will write, decided before anything is. */
+interface Plan {
+  /** The profile. */
+  profile: string;
+  /** Where the app secret goes in the keychain. */
+  secretPath: string;
+  /** The config's keychain namespace (a new one for a config at another path). */
+  namespace?: string;
+  /** Whether the profile exists already. */
+  replaces: boolean;
+  /** The plan as `--dry-run` shows it. */
+  preview: Record<string, unknown>;
+}
+
+/**
+ * Plans the write: where the secret goes (a config at another path than the default one keeps
+ * its secrets in its own namespace) and whether a profile is replaced.
+ *
+ * @throws {ValidationError} for an existing profile without `--force` when nobody can confirm
+ */
+function planOf(
+  session: Session,
+  options: ConfigInitOptions,
+  answers: Answers,
+  interactive: boolean,
+): Plan {
+  const { ctx } = session;
+  const replaces = session.config.apps?.[answers.profile] !== undefined;
+  if (replaces && !options.force && !interactive) {
     throw new ValidationError(`Profile "${answers.profile}" already exists`, {
       param: "--force",
       suggestion: "Pass --force to replace it, or choose another name with --profile",
     });
   }
-  // A config at another path than the default one keeps its secrets in its own namespace.
   const { namespace } = namespaceFor(ctx, session.config, session.configPath);
   const secretPath = keychainPath(answers.profile, "app_secret", namespace);
-  const plan = {
-    action: "config init",
+  return {
     profile: answers.profile,
-    app_id: answers.appId,
-    app_secret: `@keychain:${secretPath}`,
-    base_url: answers.baseUrl,
-    output_format: answers.outputFormat ?? null,
-    replaces: existing !== undefined,
-    keychain: ctx.keychain.backend,
-    config: session.configPath,
+    secretPath,
+    namespace,
+    replaces,
+    preview: {
+      action: "config init",
+      profile: answers.profile,
+      app_id: answers.appId,
+      app_secret: `@keychain:${secretPath}`,
+      base_url: answers.baseUrl,
+      output_format: answers.outputFormat ?? null,
+      replaces,
+      keychain: ctx.keychain.backend,
+      config: session.configPath,
+    },
   };
-  if (session.previewChange(plan)) return;
-  const previous = await ctx.keychain.get(secretPath);
-  if (previous !== undefined && !refersTo(session.config, secretPath) && !options.force) {
-    // The entry is not this config's: another config file (the default one, or one written
-    // before namespaces) may use that secret.
-    const flag = answers.profile === "default" ? "" : ` --profile ${answers.profile}`;
-    const state = `the keychain entry "${secretPath}" exists and this config file does not ` +
-      "refer to it: another config file may use that secret";
-    if (!interactive) {
-      throw new ValidationError(`Cannot store the app secret: ${state}`, {
-        param: "--force",
-        suggestion: "Pass --force to replace it, or use a config file of your own " +
-          "(HARK_CONFIG), whose secrets are kept apart",
-        command: `hark config init${flag} --force`,
-      });
-    }
-    if (!(await confirm(ctx, `Careful: ${state}. Replace it?`, "--force"))) {
-      ctx.stderr.write("Nothing changed\n");
-      return;
-    }
-  }
-  if (existing && !options.force) {
-    const replace = await confirm(
-      ctx,
-      `Profile "${answers.profile}" exists. Replace it?`,
-      "--force",
-    );
-    if (!replace) {
-      ctx.stderr.write("Nothing changed\n");
-      return;
-    }
-  }
+}
 
+/**
+ * Whether the secret may go where it is planned (`previous` is what the keychain holds there):
+ * an entry this config does not refer to may be another config file's (the default one, or one
+ * written before namespaces), so it is replaced only with `--force` or a person's yes.
+ *
+ * @throws {ValidationError} naming `--force` when nobody can confirm
+ */
+async function mayReplaceSecret(
+  session: Session,
+  options: ConfigInitOptions,
+  plan: Plan,
+  previous: string | undefined,
+  interactive: boolean,
+): Promise<boolean> {
+  const { ctx } = session;
+  const { secretPath, profile } = plan;
+  if (previous === undefined || refersTo(session.config, secretPath) || options.force) return true;
+  const flag = profile === "default" ? "" : ` --profile ${profile}`;
+  const state = `the keychain entry "${secretPath}" exists and this config file does not ` +
+    "refer to it: another config file may use that secret";
+  if (!interactive) {
+    throw new ValidationError(`Cannot store the app secret: ${state}`, {
+      param: "--force",
+      suggestion: "Pass --force to replace it, or use a config file of your own " +
+        "(HARK_CONFIG), whose secrets are kept apart",
+      command: `hark config init${flag} --force`,
+    });
+  }
+  if (await confirm(ctx, `Careful: ${state}. Replace it?`, "--force")) return true;
+  ctx.stderr.write("Nothing changed\n");
+  return false;
+}
+
+/** Whether an existing profile may be replaced: with `--force`, or when the person says yes. */
+async function mayReplaceProfile(
+  session: Session,
+  options: ConfigInitOptions,
+  plan: Plan,
+): Promise<boolean> {
+  if (!plan.replaces || options.force) return true;
+  const { ctx } = session;
+  const question = `Profile "${plan.profile}" exists. Replace it?`;
+  if (await confirm(ctx, question, "--force")) return true;
+  ctx.stderr.write("Nothing changed\n");
+  return false;
+}
+
+/**
+ * Stores the secret in the keychain, then the profile in the config; when the config cannot be
+ * written, the keychain is put back as it was (`previous`), so nothing is left half done.
+ */
+async function save(
+  session: Session,
+  answers: Answers,
+  plan: Plan,
+  previous: string | undefined,
+): Promise<void> {
+  const { ctx } = session;
+  const { secretPath, namespace } = plan;
   await ctx.keychain.set(secretPath, answers.appSecret);
   try {
     await updateConfig(ctx, (config) => {
@@ -183,7 +250,14 @@ export async function configInit(session: Session, options: ConfigInitOptions): 
     else await ctx.keychain.set(secretPath, previous);
     throw error;
   }
+}
 
+/**
+ * Reports the saved profile: the result for machines on stdout in JSON mode; the same news for
+ * people on stderr always, with the next step.
+ */
+function report(session: Session, answers: Answers, secretPath: string): void {
+  const { ctx } = session;
   const result = {
     profile: answers.profile,
     app_id: answers.appId,
@@ -192,7 +266,6 @@ export async function configInit(session: Session, options: ConfigInitOptions): 
     keychain: ctx.keychain.backend,
     config: session.configPath,
   };
-  // The result for machines on stdout in JSON mode; the same news for people on stderr always.
   if (session.wantsJson()) writeData(ctx, session.output, result);
   ctx.stderr.write(
     `Saved profile "${answers.profile}" (app ${answers.appId}, ${answers.baseUrl}) to ` +
