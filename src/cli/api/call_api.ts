@@ -17,7 +17,8 @@ import {
   previewRequest,
 } from "../../http/request.ts";
 import { formatJson, writeData } from "../../output/output.ts";
-import type { CommandCall } from "../command_spec.ts";
+import type { CommandCall, FlagValuesOf } from "../command_spec.ts";
+import type { API_FLAGS } from "./api.ts";
 import { openSession, type Session } from "../session.ts";
 import { API_METHODS } from "./api.ts";
 
@@ -26,16 +27,18 @@ import { API_METHODS } from "./api.ts";
  *
  * @param call the parsed command line
  */
-export async function runApiCommand(call: CommandCall): Promise<void> {
+export async function runApiCommand(
+  call: CommandCall<FlagValuesOf<typeof API_FLAGS>>,
+): Promise<void> {
   const [method, path] = call.args;
   const { flags } = call;
   await runApi(await openSession(call.ctx, call.globals), {
     method,
     path,
-    params: flags.params as string | undefined,
-    data: flags.data as string | undefined,
-    idempotencyKey: flags["idempotency-key"] as string | undefined,
-    scopes: flags.scope as string[] | undefined,
+    params: flags.params,
+    data: flags.data,
+    idempotencyKey: flags["idempotency-key"],
+    scopes: flags.scope,
   });
 }
 
