@@ -72,9 +72,12 @@ export function at(epochMs: number, param = "--start"): InstantInput {
   return { kind: "instant", epochMs, text: new Date(epochMs).toISOString(), param };
 }
 
-/** Builds a shortcut input for hook tests. */
-export function inputOf(
-  values: ParamValues,
+/**
+ * Builds a shortcut input for hook tests. The values' type is inferred, so the input fits a
+ * typed helper (`receiverOf(inputOf({ email: "a@b.c" }))`) as well as a shortcut's hooks.
+ */
+export function inputOf<V = ParamValues>(
+  values: V,
   options: {
     identity?: Identity;
     config?: Config;
@@ -84,7 +87,7 @@ export function inputOf(
     /** Collects the warnings. */
     warnings?: string[];
   } = {},
-): ShortcutInput {
+): ShortcutInput<V> {
   return {
     ctx: options.ctx ?? createTestContext(),
     values,
