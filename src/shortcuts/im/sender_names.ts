@@ -46,7 +46,7 @@ export const LOOKUP_SCOPES = {
  * @param openId the person
  * @param input the shortcut input (the identity decides the scope)
  */
-export function userLookupRequest(openId: string, input: ShortcutInput): ApiRequest {
+export function userLookupRequest(openId: string, input: ShortcutInput<unknown>): ApiRequest {
   return {
     method: "GET",
     path: `/open-apis/contact/v3/users/${encodeURIComponent(openId)}`,
@@ -58,7 +58,7 @@ export function userLookupRequest(openId: string, input: ShortcutInput): ApiRequ
 /** Fills in sender names, remembering every name for the rest of a listing. */
 export class SenderNames {
   readonly #client: ApiCaller;
-  readonly #input: ShortcutInput;
+  readonly #input: ShortcutInput<unknown>;
   /** Names by open id; "" for a person the service would not name. */
   readonly #known = new Map<string, string>();
   #lookups = true;
@@ -67,7 +67,7 @@ export class SenderNames {
    * @param client calls the contact API
    * @param input the shortcut input (identity, warnings)
    */
-  constructor(client: ApiCaller, input: ShortcutInput) {
+  constructor(client: ApiCaller, input: ShortcutInput<unknown>) {
     this.#client = client;
     this.#input = input;
   }
