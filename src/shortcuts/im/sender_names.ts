@@ -10,6 +10,7 @@
 
 import { HarkError, PermissionError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
+import { objectField, stringField } from "../../json/fields.ts";
 import type { ApiCaller, ShortcutInput } from "../definition.ts";
 import { MAX_WORKERS, runPool } from "../run_pool.ts";
 
@@ -119,10 +120,8 @@ export class SenderNames {
     await runPool(openIds, MAX_WORKERS, async (openId) => {
       if (!this.#lookups) return;
       try {
-        const data = await this.#client.request<{ user?: { name?: string } }>(
-          userLookupRequest(openId, this.#input),
-        );
-        this.#known.set(openId, data?.user?.name ?? "");
+        const data = await this.#client.request<unknown>(userLookupRequest(openId, this.#input));
+        this.#known.set(openId, stringField(objectField(data, "user"), "name") ?? "");
       } catch (error) {
         if (error instanceof PermissionError) {
           if (this.#lookups) {
