@@ -64,18 +64,18 @@ export async function getTenantToken(
   const credentials = await resolveAppCredentials(ctx, config, profile, service);
   let cache = memory.get(ctx);
   if (!cache) memory.set(ctx, cache = new Map());
-  const usable = (t: CachedTenantToken | undefined) =>
+  const usable = (t: CachedTenantToken | undefined): t is CachedTenantToken =>
     t !== undefined && t.appId === credentials.appId && t.origin === service.origin &&
     t.token !== rejected && ctx.now() < t.expiresAt - REFRESH_BUFFER_MS;
   const owned = ownedNamespace(ctx, config, options.configPath);
   const path = owned ? tenantTokenPath(profile, owned.namespace) : undefined;
   const key = path ?? `${options.configPath}\u0000${profile}`;
   const inMemory = cache.get(key);
-  if (usable(inMemory)) return inMemory!;
+  if (usable(inMemory)) return inMemory;
   const stored = path === undefined ? undefined : await readCached(ctx, path);
   if (usable(stored)) {
-    cache.set(key, stored!);
-    return stored!;
+    cache.set(key, stored);
+    return stored;
   }
   const fresh = await fetchTenantToken(
     ctx,
