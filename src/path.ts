@@ -25,8 +25,9 @@ function splitRoot(os: OsName, path: string): { root: string; length: number } {
   }
   const unc = /^[\\/]{2}([^\\/]+)[\\/]+([^\\/]+)(?:[\\/]+|$)/.exec(path);
   if (unc) return { root: `\\\\${unc[1]}\\${unc[2]}\\`, length: unc[0].length };
-  const drive = /^([A-Za-z]:)?([\\/]?)/.exec(path)!;
-  return { root: (drive[1] ?? "") + (drive[2] ? "\\" : ""), length: drive[0].length };
+  const drive = /^[A-Za-z]:/.test(path) ? path.slice(0, 2) : "";
+  const rooted = isSeparator(os, path[drive.length]);
+  return { root: drive + (rooted ? "\\" : ""), length: drive.length + (rooted ? 1 : 0) };
 }
 
 /** Resolves `.` and `..` and repeated separators, keeping a trailing separator. */

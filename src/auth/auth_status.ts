@@ -251,13 +251,14 @@ export interface ScopeCheck {
  */
 export function checkScopes(status: AuthStatus, requested: string[]): ScopeCheck {
   if (!status.usable) throw unusableError(status);
-  if (status.scopes === null) {
+  const granted = status.scopes;
+  if (granted === null) {
     throw new ValidationError(
       `Cannot check scopes: the token from the "${status.source}" source does not say which scopes it carries`,
       { param: "--scope", suggestion: "Sign in with hark auth login to check scopes" },
     );
   }
-  const missing = requested.filter((s) => !scopeGranted(status.scopes!, s));
+  const missing = requested.filter((s) => !scopeGranted(granted, s));
   if (missing.length > 0) {
     throw new PermissionError(
       `Profile "${status.profile}" lacks ${missing.length === 1 ? "the scope" : "the scopes"} ${
@@ -269,5 +270,5 @@ export function checkScopes(status: AuthStatus, requested: string[]): ScopeCheck
       },
     );
   }
-  return { profile: status.profile, requested, granted: status.scopes, missing: [] };
+  return { profile: status.profile, requested, granted, missing: [] };
 }

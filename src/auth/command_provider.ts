@@ -15,6 +15,7 @@ import {
   CredentialProviderError,
   type TokenSpec,
 } from "./credential_provider.ts";
+import { isObject } from "../json/fields.ts";
 import { readJson } from "../json/read_json.ts";
 import { serviceOf } from "./token_origin.ts";
 
@@ -51,7 +52,7 @@ export class CommandProvider implements CredentialProvider {
     const setting = `apps.${spec.profile}.credential_command`;
     if (
       !Array.isArray(command) || command.length === 0 ||
-      !command.every((s) => typeof s === "string")
+      !command.every((s): s is string => typeof s === "string")
     ) {
       throw new CredentialProviderError(
         "command",
@@ -63,7 +64,7 @@ export class CommandProvider implements CredentialProvider {
         },
       );
     }
-    const [program, ...args] = command as string[];
+    const [program, ...args] = command;
     let result;
     try {
       result = await this.#ctx.run(program, args, { timeoutMs: CREDENTIAL_COMMAND_TIMEOUT_MS });
@@ -144,17 +145,14 @@ export function parseAnswer(
         cause,
       },
     );
-  let parsed: unknown;
+  let value: unknown;
   try {
     // readJson never quotes what it read: the answer holds a token.
-    parsed = readJson(stdout, { source: `the answer of the credential command "${program}"` });
+    value = readJson(stdout, { source: `the answer of the credential command "${program}"` });
   } catch (error) {
     throw malformed(error instanceof Error ? error.message : "not JSON");
   }
-  const value = parsed as Record<string, unknown>;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw malformed("not a JSON object");
-  }
+  if (!isObject(value)) throw malformed("not a JSON object");
   if (typeof value.access_token !== "string" || value.access_token.trim() === "") {
     throw malformed('no "access_token" string');
   }

@@ -255,3 +255,45 @@ Deno.test("createTokenSource() tries a refresh once more when the token endpoint
   twice.verify();
   await Deno.remove(again.dir, { recursive: true });
 });
+
+Deno.test("createTokenSource() for the bot fetches again when the cached entry has a mistyped field", async () => {
+  const config: Config = {
+    keychain_namespace: "ns1",
+    apps: { default: { app_id: "cli_a", app_secret: "@plain:s3cret", base_url: BASE } },
+  };
+  const good = { token: "t-cached", expires_at: NOW + 3_600_000, app_id: "cli_a", origin: BASE };
+  const damaged = [
+    { ...good, expires_at: String(good.expires_at) },
+    { ...good, token: 5 },
+    { ...good, app_id: 5 },
+    { ...good, origin: null },
+  ];
+  for (const entry of [good, ...damaged]) {
+    const fetched = entry !== good;
+    const stub = new FetchStub(
+      fetched
+        ? [{
+          method: "POST",
+          url: `${BASE}/open-apis/auth/v3/tenant_access_token/internal`,
+          respond: () => jsonResponse({ code: 0, tenant_access_token: "t-new", expire: 7200 }),
+        }]
+        : [],
+    );
+    const keychain = new MemoryKeychain({
+      "hark/ns1/default/tenant_token": JSON.stringify(entry),
+    });
+    const ctx = createTestContext({ now: NOW, fetch: stub.fetch, keychain });
+    const bot = createTokenSource(ctx, {
+      config,
+      profile: "default",
+      configPath: "/x",
+      identity: "bot",
+    });
+    assert.equal(
+      (await bot.getToken()).token,
+      fetched ? "t-new" : "t-cached",
+      JSON.stringify(entry),
+    );
+    stub.verify();
+  }
+});

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createTestContext } from "../../tests/support/test_context.ts";
 import { ApiError, AuthError } from "../errors/mod.ts";
+import { parseConfig } from "../config/config_file.ts";
 import { CommandProvider } from "./command_provider.ts";
 import {
   type Credential,
@@ -192,6 +193,26 @@ Deno.test("CommandProvider: a failing program is ordinary, a malformed answer bl
       (e) =>
         e instanceof CredentialProviderError && e.blocking && /Malformed answer/.test(e.message),
     );
+  }
+});
+
+Deno.test("CommandProvider refuses a credential_command that is not a list of strings", async () => {
+  for (const command of ["vault-token", [], ["vault-token", 3], { program: "x" }]) {
+    const ctx = createTestContext();
+    // A hand-edited file can hold any JSON there.
+    const text = JSON.stringify({ apps: { default: { credential_command: command } } });
+    const bad: TokenSpec = { ...spec, config: parseConfig(text, "/c.json") };
+    await assert.rejects(new CommandProvider(ctx).resolveToken(bad), (e: unknown) => {
+      assert.ok(e instanceof CredentialProviderError, String(e));
+      assert.equal(e.blocking, true);
+      assert.equal(e.code, 3);
+      assert.match(
+        e.message,
+        /Invalid apps\.default\.credential_command: expected a list of strings/,
+      );
+      return true;
+    });
+    assert.equal(ctx.runs.length, 0, JSON.stringify(command));
   }
 });
 

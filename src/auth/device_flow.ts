@@ -64,7 +64,9 @@ export interface PollOptions {
  */
 export async function pollDeviceToken(ctx: Context, options: PollOptions): Promise<TokenGrant> {
   const capped = (seconds: number) => Math.min(seconds, MAX_POLL_INTERVAL_S);
-  const asked = Number.isFinite(options.interval) ? options.interval! : 0;
+  const asked = options.interval !== undefined && Number.isFinite(options.interval)
+    ? options.interval
+    : 0;
   let intervalS = capped(Math.max(INITIAL_POLL_INTERVAL_S, asked));
   const maxAttempts = options.maxAttempts ?? MAX_POLL_ATTEMPTS;
   const deadline = options.expiresIn === undefined

@@ -9,6 +9,7 @@
  */
 
 import type { Context } from "../context.ts";
+import { numberField, stringField, stringsField } from "../json/fields.ts";
 import { keychainPath } from "../keychain/keychain.ts";
 
 /** A device authorization waiting to be finished. */
@@ -85,13 +86,20 @@ export async function takePendingLogin(
     return undefined;
   }
   if (text === undefined) return undefined;
+  let value: unknown;
   try {
-    const pending = JSON.parse(text) as PendingLogin;
-    if (pending.device_code_sha256 !== await sha256(deviceCode)) return undefined;
-    return pending;
+    value = JSON.parse(text);
   } catch {
     return undefined;
   }
+  const hash = stringField(value, "device_code_sha256");
+  if (hash === undefined || hash !== await sha256(deviceCode)) return undefined;
+  return {
+    device_code_sha256: hash,
+    interval: numberField(value, "interval"),
+    expires_at: numberField(value, "expires_at"),
+    scopes: stringsField(value, "scopes"),
+  };
 }
 
 /**

@@ -123,7 +123,8 @@ async function refreshLocked(
     const record = await readTokenRecord(ctx.keychain, path);
     if (!record) throw notSignedIn(profile);
     if (!stale(record)) return record;
-    if (!canRefresh(record, ctx.now())) throw sessionExpired(profile);
+    const refreshToken = record.refresh_token;
+    if (refreshToken === undefined || !canRefresh(record, ctx.now())) throw sessionExpired(profile);
     // The refresh token goes only to the service that issued it.
     const service = serviceOf(ctx, target);
     if (record.origin !== undefined && record.origin !== service.origin) {
@@ -134,7 +135,7 @@ async function refreshLocked(
     const call = () =>
       callTokenEndpoint(ctx, tokenUrl, credentials, {
         grant_type: "refresh_token",
-        refresh_token: record.refresh_token!,
+        refresh_token: refreshToken,
       });
     let answer = await call();
     // Lark's "busy" (20050) is worth one more try (lark-cli RefreshTokenRetryable).

@@ -9,6 +9,7 @@
 
 import type { Context } from "../context.ts";
 import { type Config, ownedNamespace } from "../config/mod.ts";
+import { numberField, stringField } from "../json/fields.ts";
 import { keychainPath } from "../keychain/keychain.ts";
 import { appOf, resolveAppCredentials } from "./app_credentials.ts";
 import { ApiError, AuthError, logIdNote, serviceMsg } from "../errors/mod.ts";
@@ -74,18 +75,18 @@ export async function getTenantToken(
   const credentials = await resolveAppCredentials(ctx, config, profile, service);
   let cache = memory.get(ctx);
   if (!cache) memory.set(ctx, cache = new Map());
-  const usable = (t: CachedTenantToken | undefined) =>
+  const usable = (t: CachedTenantToken | undefined): t is CachedTenantToken =>
     t !== undefined && t.appId === credentials.appId && t.origin === service.origin &&
     t.token !== rejected && ctx.now() < t.expiresAt - REFRESH_BUFFER_MS;
   const owned = ownedNamespace(ctx, config, options.configPath);
   const path = owned ? tenantTokenPath(profile, owned.namespace) : undefined;
   const key = path ?? `${options.configPath}\u0000${profile}`;
   const inMemory = cache.get(key);
-  if (usable(inMemory)) return inMemory!;
+  if (usable(inMemory)) return inMemory;
   const stored = path === undefined ? undefined : await readCached(ctx, path);
   if (usable(stored)) {
-    cache.set(key, stored!);
-    return stored!;
+    cache.set(key, stored);
+    return stored;
   }
   const fresh = await fetchTenantToken(
     ctx,
@@ -115,14 +116,16 @@ async function readCached(ctx: Context, path: string): Promise<CachedTenantToken
   try {
     const text = await ctx.keychain.get(path);
     if (text === undefined) return undefined;
-    const value = JSON.parse(text);
-    if (typeof value?.token !== "string" || typeof value?.expires_at !== "number") return undefined;
+    const value: unknown = JSON.parse(text);
+    const token = stringField(value, "token");
+    const expiresAt = numberField(value, "expires_at");
+    if (token === undefined || expiresAt === undefined) return undefined;
     return {
-      token: value.token,
-      expiresAt: value.expires_at,
-      appId: String(value.app_id ?? ""),
+      token,
+      expiresAt,
+      appId: stringField(value, "app_id") ?? "",
       // A token cached before hark recorded its service is not used: it is fetched again.
-      origin: String(value.origin ?? ""),
+      origin: stringField(value, "origin") ?? "",
     };
   } catch {
     return undefined;

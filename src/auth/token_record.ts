@@ -8,6 +8,7 @@
 import { keychainPath } from "../keychain/keychain.ts";
 import type { Keychain } from "../keychain/keychain.ts";
 import { AuthError } from "../errors/mod.ts";
+import { isObject, stringsField } from "../json/fields.ts";
 import { readJson } from "../json/read_json.ts";
 
 /** How long before `expires_at` a token counts as needing a refresh: 5 minutes. */
@@ -165,15 +166,15 @@ export async function readTokenRecord(
  * @throws {AuthError} when it is not a token record
  */
 export function parseTokenRecord(text: string, path: string): TokenRecord {
-  let value: Record<string, unknown>;
+  let value: unknown;
   try {
     // readJson never quotes what it read (V8's SyntaxError would: tokens, shown with --debug).
-    value = readJson(text, { source: `the keychain entry "${path}"` }) as Record<string, unknown>;
+    value = readJson(text, { source: `the keychain entry "${path}"` });
   } catch (error) {
     throw corrupt(path, error);
   }
   if (
-    typeof value !== "object" || value === null || typeof value.access_token !== "string" ||
+    !isObject(value) || typeof value.access_token !== "string" ||
     typeof value.expires_at !== "number"
   ) {
     throw corrupt(path);
@@ -185,7 +186,7 @@ export function parseTokenRecord(text: string, path: string): TokenRecord {
     refresh_expires_at: typeof value.refresh_expires_at === "number"
       ? value.refresh_expires_at
       : undefined,
-    scopes: Array.isArray(value.scopes) ? value.scopes.filter((s) => typeof s === "string") : [],
+    scopes: stringsField(value, "scopes"),
     token_type: typeof value.token_type === "string" ? value.token_type : "Bearer",
     ...(typeof value.origin === "string" ? { origin: value.origin } : {}),
   };

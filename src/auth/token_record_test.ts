@@ -72,3 +72,38 @@ Deno.test("parseTokenRecord() never quotes a corrupt record, even in the error's
     }
   }
 });
+
+Deno.test("parseTokenRecord() reports a record missing a field as an AuthError, exit 3", () => {
+  for (
+    const text of [
+      '{"expires_at": 1}',
+      '{"access_token": "u-a"}',
+      '{"access_token": 1, "expires_at": 1}',
+      '{"access_token": "u-a", "expires_at": "1"}',
+      "null",
+    ]
+  ) {
+    assert.throws(() => parseTokenRecord(text, "hark/default/user_token"), (error: unknown) => {
+      assert.ok(error instanceof AuthError, text);
+      assert.equal(error.code, 3);
+      assert.match(error.message, /"hark\/default\/user_token": it is not a token record/);
+      return true;
+    });
+  }
+});
+
+Deno.test("parseTokenRecord() reads optional fields of another type as absent", () => {
+  const parsed = parseTokenRecord(
+    '{"access_token": "u-a", "expires_at": 5, "refresh_token": 7, "refresh_expires_at": "x",' +
+      ' "scopes": ["a", 1, "b"], "token_type": null, "origin": 3}',
+    "hark/default/user_token",
+  );
+  assert.deepEqual(parsed, {
+    access_token: "u-a",
+    refresh_token: undefined,
+    expires_at: 5,
+    refresh_expires_at: undefined,
+    scopes: ["a", "b"],
+    token_type: "Bearer",
+  });
+});

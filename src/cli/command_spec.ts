@@ -41,14 +41,21 @@ export interface ArgSpec {
   choices?: readonly string[];
 }
 
-/** What a command's `run` receives: the parse result and the outside world. */
-export interface CommandCall {
+/** Flag values by flag name, as the parser binds them. */
+export type FlagValues = Record<string, string | boolean | string[] | undefined>;
+
+/**
+ * What a command's `run` receives: the parse result and the outside world. `F` is the type of its
+ * flags' values: {@link FlagValuesOf} its flag record where the command is declared with
+ * {@link defineCommand}.
+ */
+export interface CommandCall<F = FlagValues> {
   /** The context. */
   ctx: Context;
   /** The command's names from the root, such as `["auth", "login"]`. */
   path: string[];
   /** The command's own flags by name; absent when not given (a list for repeatable ones). */
-  flags: Record<string, string | boolean | string[] | undefined>;
+  flags: F;
   /** The positional arguments, in order. */
   args: string[];
   /** The global flags. */
@@ -82,6 +89,131 @@ export interface CommandSpec {
   shortcut?: AnyShortcut;
   /** Does the work; imports the command's implementation when called. */
   run?: (call: CommandCall) => Promise<void>;
+}
+
+/** The type-level mark of a flag's value; never present at run time. */
+declare const VALUE: unique symbol;
+
+/** A flag declaration without its name, whose parsed value has type `T` (absent: `undefined`). */
+export interface Flag<T> extends Omit<FlagSpec, "name"> {
+  /** Type-level only: the parsed value's type. */
+  readonly [VALUE]?: T;
+}
+
+/**
+ * Flags keyed by name without dashes; a negated flag's key is its spelling, `no-wait`, and its
+ * value is found under `wait`.
+ */
+// deno-lint-ignore no-explicit-any
+export type FlagRecord = Record<string, Flag<any>>;
+
+/** The name a flag's value is found under: `no-wait` of a negated flag is `wait`. */
+type NameOf<K, F> = F extends { negated: true } ? K extends `no-${infer N}` ? N : K : K;
+
+/** The parsed values of a flag record; a flag not given is `undefined`. */
+export type FlagValuesOf<F extends FlagRecord> = {
+  [K in keyof F as NameOf<K, F[K]>]?: F[K] extends Flag<infer T> ? T : never;
+};
+
+/** Options every flag may declare. */
+type FlagOptions = Pick<FlagSpec, "description" | "short">;
+
+/**
+ * The flag constructors: `flag.bool` (a switch), `flag.negated` (`--no-x`), `flag.string` (takes
+ * a value), `flag.choice` (one of a set), `flag.list` (repeatable).
+ */
+export const flag = {
+  /**
+   * A switch: `true` when given.
+   *
+   * @param options help
+   */
+  bool(options: FlagOptions): Flag<true> {
+    return { ...options };
+  },
+  /**
+   * `--no-<name>`, keyed `no-<name>`: `false` under `<name>` when given.
+   *
+   * @param options help
+   */
+  negated(options: FlagOptions): Flag<false> & { negated: true } {
+    return { ...options, negated: true };
+  },
+  /**
+   * A flag that takes a value.
+   *
+   * @param value the placeholder in help, such as `<id>`
+   * @param options help
+   */
+  string(value: string, options: FlagOptions): Flag<string> {
+    return { ...options, value };
+  },
+  /**
+   * A flag whose value is one of a set; the parser refuses others.
+   *
+   * @param value the placeholder in help
+   * @param choices the allowed values
+   * @param options help
+   */
+  choice<const C extends string>(
+    value: string,
+    choices: readonly C[],
+    options: FlagOptions,
+  ): Flag<C> {
+    return { ...options, value, choices };
+  },
+  /**
+   * A flag that may be given several times; its value is the list.
+   *
+   * @param value the placeholder in help
+   * @param options help
+   */
+  list(value: string, options: FlagOptions): Flag<string[]> {
+    return { ...options, value, repeatable: true };
+  },
+};
+
+/**
+ * The flags of a record as the parser, help and completion read them: named, in key order.
+ *
+ * @param flags the record
+ */
+export function flagList(flags: FlagRecord): FlagSpec[] {
+  return Object.entries(flags).map(([key, decl]) => ({
+    ...decl,
+    name: decl.negated ? key.replace(/^no-/, "") : key,
+  }));
+}
+
+/** A command as written: its flags a typed record, and `run` receiving their values typed. */
+export interface CommandDefinition<F extends FlagRecord>
+  extends Omit<CommandSpec, "flags" | "run"> {
+  /** Its own flags, keyed by name (`no-<name>` for a negated one); help lists them in order. */
+  flags: F;
+  /** Does the work; imports the command's implementation when called. */
+  run: (call: CommandCall<FlagValuesOf<F>>) => Promise<void>;
+}
+
+/**
+ * Declares a command with typed flags: `run` sees each flag's value type; the tree gets the flags
+ * as a named list.
+ *
+ * @param definition the command, flags keyed by name
+ * @example
+ * ```ts
+ * const remove = defineCommand({
+ *   name: "remove", description: "Remove a profile",
+ *   flags: { yes: flag.bool({ short: "y", description: "do not ask" }) },
+ *   run: async (call) => (await import("./remove.ts")).runRemove(call), // call.flags.yes: true | undefined
+ * });
+ * ```
+ */
+export function defineCommand<const F extends FlagRecord>(
+  definition: CommandDefinition<F>,
+): CommandSpec {
+  // The parser binds values by the names of `flagList(flags)`, checking choices, repeats and
+  // switches as declared, so `run`'s typed view holds: the one place the two meet.
+  return { ...definition, flags: flagList(definition.flags) } as CommandSpec;
 }
 
 /**

@@ -11,9 +11,11 @@
 import type { Context } from "../context.ts";
 import { HarkError, ValidationError } from "../errors/mod.ts";
 import { shellQuote } from "../errors/shell_quote.ts";
+import { isObject, type JsonObject, objectField } from "../json/fields.ts";
+import { isOneOf } from "../json/is_one_of.ts";
 import { JsonInputError, readJson } from "../json/read_json.ts";
 import { baseName, joinPath, parentFolder } from "../path.ts";
-import { type Config, OUTPUT_FORMATS } from "./config.ts";
+import { type Config, OUTPUT_FORMATS, type Preferences } from "./config.ts";
 import { isDefaultConfigPath, resolveConfigPath } from "./config_path.ts";
 import { explainWriteFailure } from "./file_error.ts";
 import { withFileLock } from "./file_lock.ts";
@@ -67,34 +69,82 @@ export function parseConfig(content: string | Uint8Array, path: string): Config 
       throw malformed(path, `"${key}" must be an object`);
     }
   }
-  for (const key of ["apps", "users"] as const) {
-    for (const [name, entry] of Object.entries((value[key] ?? {}) as Record<string, unknown>)) {
-      if (!isObject(entry)) throw malformed(path, `"${key}.${name}" must be an object`);
+  // Unknown keys survive a read-modify-write: the config starts as a copy of the whole object,
+  // and each known key is replaced by its checked value.
+  const config: Config = { ...value };
+  const apps = entriesOf(value, "apps", path);
+  if (apps !== undefined) config.apps = apps;
+  const users = entriesOf(value, "users", path);
+  if (users !== undefined) config.users = users;
+  const preferences = objectField(value, "preferences");
+  if (preferences !== undefined) config.preferences = checkPreferences(preferences, path);
+  const profile = value.active_profile;
+  if (profile !== undefined) {
+    if (typeof profile !== "string") throw malformed(path, `"active_profile" must be a string`);
+    config.active_profile = profile;
+  }
+  const namespace = value.keychain_namespace;
+  if (namespace !== undefined) {
+    if (!isKeychainNamespace(namespace)) {
+      throw malformed(
+        path,
+        `"keychain_namespace" must be 1 to 32 lower-case letters, digits, "_" or "-"`,
+      );
     }
+    config.keychain_namespace = namespace;
   }
-  const preferences = (value.preferences ?? {}) as Record<string, unknown>;
-  const format = preferences.output_format;
-  if (format !== undefined && !(OUTPUT_FORMATS as readonly unknown[]).includes(format)) {
-    throw malformed(
-      path,
-      `"preferences.output_format" must be one of ${OUTPUT_FORMATS.join(", ")}, not ${
-        JSON.stringify(format)
-      }`,
-    );
+  return config;
+}
+
+/**
+ * The entries of `apps` or `users`, each an object. The values inside an entry are checked
+ * where they are used (`checkConfigValues` for `apps.<profile>`), so that a hand-edited bad
+ * value is reported with the command that fixes it.
+ *
+ * @throws {ValidationError} naming the first entry that is not an object
+ */
+function entriesOf(
+  config: JsonObject,
+  key: "apps" | "users",
+  path: string,
+): Record<string, JsonObject> | undefined {
+  const field = objectField(config, key);
+  if (field === undefined) return undefined;
+  const entries: Record<string, JsonObject> = {};
+  for (const [name, entry] of Object.entries(field)) {
+    if (!isObject(entry)) throw malformed(path, `"${key}.${name}" must be an object`);
+    entries[name] = entry;
   }
-  if (preferences.color !== undefined && typeof preferences.color !== "boolean") {
-    throw malformed(path, `"preferences.color" must be true or false`);
+  return entries;
+}
+
+/**
+ * `preferences`, with the keys hark reads checked; others are kept as they are.
+ *
+ * @throws {ValidationError} naming the bad key
+ */
+function checkPreferences(raw: JsonObject, path: string): Preferences {
+  const preferences: Preferences = { ...raw };
+  const format = raw.output_format;
+  if (format !== undefined) {
+    if (!isOneOf(OUTPUT_FORMATS, format)) {
+      throw malformed(
+        path,
+        `"preferences.output_format" must be one of ${OUTPUT_FORMATS.join(", ")}, not ${
+          JSON.stringify(format)
+        }`,
+      );
+    }
+    preferences.output_format = format;
   }
-  if (value.active_profile !== undefined && typeof value.active_profile !== "string") {
-    throw malformed(path, `"active_profile" must be a string`);
+  const color = raw.color;
+  if (color !== undefined) {
+    if (typeof color !== "boolean") {
+      throw malformed(path, `"preferences.color" must be true or false`);
+    }
+    preferences.color = color;
   }
-  if (value.keychain_namespace !== undefined && !isKeychainNamespace(value.keychain_namespace)) {
-    throw malformed(
-      path,
-      `"keychain_namespace" must be 1 to 32 lower-case letters, digits, "_" or "-"`,
-    );
-  }
-  return value as Config;
+  return preferences;
 }
 
 /**
@@ -221,10 +271,6 @@ function malformed(path: string, reason: string): ValidationError {
     suggestion: "Fix the file by hand (hark never overwrites a malformed config), or move it away",
     command: `\${EDITOR:-vi} ${shellQuote(path)}`,
   });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function describe(error: unknown): string {

@@ -125,6 +125,30 @@ Deno.test("parseConfig() checks the shape of the known keys", () => {
   }
 });
 
+Deno.test("parseConfig() reports a known key of another type as malformed, not a crash", () => {
+  const cases: [string, RegExp][] = [
+    ['{"apps": {"default": [1]}}', /"apps\.default" must be an object/],
+    ['{"preferences": {"output_format": null}}', /"preferences.output_format" .* not null/],
+    ['{"preferences": {"color": 1}}', /"preferences.color" must be true or false/],
+    ['{"keychain_namespace": 3}', /"keychain_namespace" must be 1 to 32 lower-case letters/],
+  ];
+  for (const [text, pattern] of cases) {
+    assert.throws(() => parseConfig(text, "/c.json"), assertMalformed("/c.json", pattern), text);
+  }
+});
+
+Deno.test("parseConfig() gives back every key, in the file's order", () => {
+  const text = JSON.stringify({
+    keychain_namespace: "work",
+    preferences: { z: 1, color: true, output_format: "json" },
+    users: { default: { open_id: "ou_1", future: [1] } },
+    active_profile: "default",
+    apps: { default: { app_id: "cli_1" } },
+    extra: null,
+  });
+  assert.equal(JSON.stringify(parseConfig(text, "/c.json")), text);
+});
+
 Deno.test("parseConfig() keeps unknown keys", () => {
   const config = parseConfig('{"future": {"x": [1]}, "apps": {"a": {"extra": true}}}', "/c.json");
   assert.deepEqual(config, { future: { x: [1] }, apps: { a: { extra: true } } });

@@ -5,6 +5,7 @@
  */
 
 import { ValidationError } from "../errors/mod.ts";
+import { isOneOf } from "../json/is_one_of.ts";
 import { readJson } from "../json/read_json.ts";
 import {
   type Config,
@@ -252,7 +253,7 @@ function bool(value: string, key: string): boolean {
 }
 
 function oneOf<T extends string>(value: string, key: string, allowed: readonly T[]): T {
-  if ((allowed as readonly string[]).includes(value)) return value as T;
+  if (isOneOf(allowed, value)) return value;
   throw invalid(key, value, `one of ${allowed.join(", ")}`);
 }
 

@@ -7,6 +7,7 @@
 import type { Context } from "../context.ts";
 import { HarkError } from "../errors/mod.ts";
 import { ExitCode } from "../errors/exit_code.ts";
+import { numberField, stringField } from "../json/fields.ts";
 import { explainWriteFailure } from "./file_error.ts";
 
 /** Options of {@link withFileLock}. */
@@ -103,8 +104,13 @@ function cannotLock(ctx: Context, lockPath: string, error: unknown): HarkError {
 
 async function readHolder(ctx: Context, lockPath: string): Promise<LockHolder | undefined> {
   try {
-    const parsed = JSON.parse(await ctx.fs.readTextFile(lockPath));
-    return typeof parsed === "object" && parsed !== null ? parsed : {};
+    const parsed: unknown = JSON.parse(await ctx.fs.readTextFile(lockPath));
+    // Another program's file, or another version's: only the fields of the right type count.
+    return {
+      pid: numberField(parsed, "pid"),
+      nonce: stringField(parsed, "nonce"),
+      time: numberField(parsed, "time"),
+    };
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     // Being written this very moment: an empty holder, judged by age alone.
@@ -118,8 +124,9 @@ async function isAbandoned(
   holder: LockHolder,
   staleMs: number,
 ): Promise<boolean> {
-  if (ctx.os !== "windows" && Number.isInteger(holder.pid) && holder.pid !== ctx.pid) {
-    const alive = await isAlive(ctx, holder.pid!);
+  const pid = holder.pid;
+  if (ctx.os !== "windows" && pid !== undefined && Number.isInteger(pid) && pid !== ctx.pid) {
+    const alive = await isAlive(ctx, pid);
     if (alive !== undefined) return !alive;
   }
   const mtime = await ctx.fs.mtime(lockPath);

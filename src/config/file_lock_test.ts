@@ -134,3 +134,19 @@ Deno.test("withFileLock() breaks a lock older than staleMs", async () => {
     assert.equal(await ctx.fs.exists(lock), false);
   });
 });
+
+Deno.test("withFileLock() judges a holder whose pid is not a number by age alone", async () => {
+  await withDir(async (dir) => {
+    const lock = join(dir, "x.lock");
+    await Deno.writeTextFile(lock, JSON.stringify({ pid: "4242", nonce: 7, time: "now" }));
+    const ctx = createTestContext({
+      now: Date.now() + 20_000,
+      run: () => Promise.reject(new Error("kill -0 must not be asked about a pid of another type")),
+    });
+    assert.equal(
+      await withFileLock(ctx, lock, () => Promise.resolve("ok"), { staleMs: 10_000 }),
+      "ok",
+    );
+    assert.equal(await ctx.fs.exists(lock), false);
+  });
+});

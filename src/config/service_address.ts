@@ -151,18 +151,20 @@ function checkAddress(
   const command = source === BASE_URL_VAR
     ? ""
     : `hark config set ${source} https://open.larksuite.com`;
+  const text = typeof raw === "string" ? raw : undefined;
   let url: URL | undefined;
   try {
-    url = typeof raw === "string" ? new URL(raw) : undefined;
+    url = text === undefined ? undefined : new URL(text);
   } catch {
     url = undefined;
   }
   const origin = options.origin === true;
   if (
-    !url || !["http:", "https:"].includes(url.protocol) || (!origin && (url.search || url.hash))
+    text === undefined || !url || !["http:", "https:"].includes(url.protocol) ||
+    (!origin && (url.search || url.hash))
   ) {
-    const shown = typeof raw === "string"
-      ? JSON.stringify(raw.length > 80 ? `${raw.slice(0, 80)}…` : raw)
+    const shown = text !== undefined
+      ? JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)
       : JSON.stringify(raw) ?? String(raw);
     throw new ValidationError(`Invalid ${source} ${shown}: expected an http(s) URL`, {
       param: source,
@@ -181,7 +183,7 @@ function checkAddress(
     const setOrigin = source === BASE_URL_VAR
       ? undefined
       : (value: string) => `hark config set ${source} ${value}`;
-    checkOrigin(url, raw as string, source, setOrigin);
+    checkOrigin(url, text, source, setOrigin);
   }
   if (url.protocol === "http:" && !isLoopback(url) && !allowed) {
     throw new ValidationError(

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { HarkError } from "./hark_error.ts";
+import { type HarkError, ValidationError } from "./hark_error.ts";
 
 /** The spec's error envelope. */
 export interface ErrorEnvelope {
@@ -67,7 +67,7 @@ const RERUN_TYPES: ReadonlySet<string> = new Set([
  */
 export function fallbackCommand(error: HarkError, fallbacks: FallbackCommands): string {
   if (fallbacks.rerun === undefined) return fallbacks.help;
-  const rerunWith = (error as { rerunWith?: string }).rerunWith;
+  const rerunWith = error instanceof ValidationError ? error.rerunWith : undefined;
   if (rerunWith !== undefined) {
     return fallbacks.rerun.split(" ").includes(rerunWith)
       ? fallbacks.rerun

@@ -94,10 +94,7 @@ export class HarkError extends Error {
    * ```
    */
   withRecovery(recovery: Recovery): this {
-    const copy = Object.create(Object.getPrototypeOf(this)) as this;
-    Object.defineProperties(copy, Object.getOwnPropertyDescriptors(this));
-    (copy as { recovery: Recovery }).recovery = recovery;
-    return copy;
+    return copyWith(this, { recovery });
   }
 
   /**
@@ -107,11 +104,24 @@ export class HarkError extends Error {
    */
   withWarnings(warnings: readonly string[]): this {
     if (warnings.length === 0) return this;
-    const copy = Object.create(Object.getPrototypeOf(this)) as this;
-    Object.defineProperties(copy, Object.getOwnPropertyDescriptors(this));
-    (copy as { warnings: readonly string[] }).warnings = [...this.warnings, ...warnings];
-    return copy;
+    return copyWith(this, { warnings: [...this.warnings, ...warnings] });
   }
+}
+
+/**
+ * A copy of an error (same class and fields) with some of its read-only fields changed. A
+ * module function, not a private method: a copy carries no private brand, and must be copyable
+ * again.
+ */
+function copyWith<E extends HarkError>(
+  error: E,
+  changes: Partial<Pick<HarkError, "recovery" | "warnings">>,
+): E {
+  const fields: PropertyDescriptorMap = Object.getOwnPropertyDescriptors(error);
+  for (const [key, value] of Object.entries(changes)) fields[key] = { ...fields[key], value };
+  // Why: Object.create answers `any`; an object with the error's prototype and own fields is of
+  // the error's class, which the compiler cannot follow.
+  return Object.create(Object.getPrototypeOf(error), fields) as E;
 }
 
 /** Marks an error as one whose request may have been applied; returns it. */

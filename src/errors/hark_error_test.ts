@@ -128,3 +128,28 @@ Deno.test("toHarkError() accepts thrown non-errors", () => {
   assert.equal(error.message, "Unexpected error: a string");
   assert.equal(toHarkError(undefined).message, "Unexpected error: undefined");
 });
+
+Deno.test("withRecovery() and withWarnings() copy the error, class and fields, and chain", () => {
+  const cause = new Error("socket closed");
+  const error = new ApiError("The service failed", {
+    apiCode: 99991400,
+    httpStatus: 503,
+    requestId: "log-1",
+    cause,
+    mayHaveApplied: true,
+  });
+  const copy = error.withWarnings(["first"]).withRecovery({ suggestion: "Wait", command: "x" })
+    .withWarnings(["second"]);
+  assert.ok(copy instanceof ApiError);
+  assert.notEqual(copy, error);
+  assert.deepEqual(
+    [copy.message, copy.code, copy.type, copy.apiCode, copy.httpStatus, copy.requestId],
+    ["The service failed", 1, "api", 99991400, 503, "log-1"],
+  );
+  assert.equal(copy.cause, cause);
+  assert.equal(copy.mayHaveApplied, true);
+  assert.deepEqual(copy.recovery, { suggestion: "Wait", command: "x" });
+  assert.deepEqual(copy.warnings, ["first", "second"]);
+  assert.deepEqual(error.warnings, [], "the original is unchanged");
+  assert.equal(error.withWarnings([]), error);
+});

@@ -114,12 +114,13 @@ type SaveBody<T> = (
  * @example
  * ```ts
  * const client = new ApiClient(ctx, { baseUrl: "https://open.larksuite.com", tokens });
- * const data = await client.request<{ items: unknown[] }>({
+ * const data = await client.request({
  *   method: "GET",
  *   path: "/open-apis/calendar/v4/calendars/primary/events/instance_view",
  *   query: { start_time: "1700000000", end_time: "1700086400" },
  *   scopes: ["calendar:calendar.event:read"],
  * });
+ * const items = objectsField(data, "items"); // json/fields.ts: checked, never asserted
  * ```
  */
 export class ApiClient {
@@ -140,7 +141,8 @@ export class ApiClient {
    *
    * @param request the call
    * @returns the envelope's `data` (the whole body when the answer has no `data`, `undefined`
-   *   when it is empty)
+   *   when it is empty), as `unknown`: read it with the typed readers of `json/fields.ts`. A type
+   *   argument `T` is taken on trust, unchecked; it stays only for callers not yet converted
    * @throws {AuthError} no token, or the token was rejected twice
    * @throws {PermissionError} the token lacks a scope
    * @throws {ApiError} the service answered with an error
@@ -297,6 +299,8 @@ export class ApiClient {
             ),
           };
         }
+        // Why: `request<T>` takes the caller's word for the answer's type (see its doc); with the
+        // default `unknown` this asserts nothing. A download (`save`) never gets here.
         return { ok: true, value: verdict.data as T };
       case "error":
         return {

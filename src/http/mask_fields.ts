@@ -6,6 +6,7 @@
  */
 
 import { maskSecret } from "../config/mod.ts";
+import { isObject, type JsonObject } from "../json/fields.ts";
 
 const SECRET_KEY = /^(authorization|password|secret|token|device_code|code_verifier)$/i;
 const SECRET_SUFFIX = /(_secret|_token|_password)$/i;
@@ -37,9 +38,18 @@ export function isSecretField(key: string): boolean {
  */
 export function maskFields(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(maskFields);
-  if (value === null || typeof value !== "object") return value;
-  const masked: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
+  return isObject(value) ? maskObjectFields(value) : value;
+}
+
+/**
+ * {@link maskFields} of an object: a deep copy with the value of every secret field masked.
+ *
+ * @param value a JSON object
+ * @returns the masked copy
+ */
+export function maskObjectFields(value: JsonObject): JsonObject {
+  const masked: JsonObject = {};
+  for (const [key, field] of Object.entries(value)) {
     masked[key] = isSecretField(key) && (typeof field === "string" || typeof field === "number")
       ? maskSecret(String(field))
       : maskFields(field);
@@ -56,7 +66,10 @@ export function maskFields(value: unknown): unknown {
 export function maskUrl(url: URL): string {
   const copy = new URL(url);
   for (const key of [...new Set(copy.searchParams.keys())]) {
-    if (isSecretField(key)) copy.searchParams.set(key, maskSecret(copy.searchParams.get(key)!));
+    // `get` answers the first of the key's values (the key is listed, so it has one).
+    if (isSecretField(key)) {
+      copy.searchParams.set(key, maskSecret(copy.searchParams.get(key) ?? ""));
+    }
   }
   return copy.toString();
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isSecretField, maskFields, maskUrl } from "./mask_fields.ts";
+import { isSecretField, maskFields, maskObjectFields, maskUrl } from "./mask_fields.ts";
 
 Deno.test("isSecretField() knows tokens and secrets but not cursors or codes", () => {
   for (const key of ["app_secret", "client_secret", "access_token", "refresh_token"]) {
@@ -30,4 +30,15 @@ Deno.test("maskFields() masks secret values deep inside objects and lists", () =
 Deno.test("maskUrl() masks secret query parameters", () => {
   const url = new URL("https://x.test/p?access_token=abcdefghijklmnop&q=ann");
   assert.equal(maskUrl(url), "https://x.test/p?access_token=abcd%E2%80%A6%2816+chars%29&q=ann");
+});
+
+Deno.test("maskObjectFields() masks an object's secret fields into a copy", () => {
+  const form = { app_secret: "s3cr3t-value-long", file_name: "a.png" };
+  assert.deepEqual(maskObjectFields(form), { app_secret: "s3cr…(17 chars)", file_name: "a.png" });
+  assert.equal(form.app_secret, "s3cr3t-value-long");
+});
+
+Deno.test("maskUrl() keeps one masked value of a repeated secret parameter", () => {
+  const url = new URL("https://x.test/p?token=abcdefghijklmnop&token=zz&q=1");
+  assert.equal(maskUrl(url), "https://x.test/p?token=abcd%E2%80%A6%2816+chars%29&q=1");
 });

@@ -6,7 +6,7 @@
 
 import { ValidationError } from "../errors/mod.ts";
 import { VERSION } from "../version.ts";
-import { maskFields } from "./mask_fields.ts";
+import { maskFields, maskObjectFields } from "./mask_fields.ts";
 
 /** The HTTP methods of business calls. */
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -176,7 +176,7 @@ export function previewRequest(baseUrl: string, request: ApiRequest): RequestPre
     const { fields, file } = request.form;
     preview.headers["Content-Type"] = "multipart/form-data";
     preview.body = {
-      ...maskFields(fields) as Record<string, unknown>,
+      ...maskObjectFields(fields),
       [file.field]: `@${file.path}`,
     };
   }

@@ -7,6 +7,7 @@
 
 import type { Context } from "../context.ts";
 import { ValidationError } from "../errors/mod.ts";
+import { isOneOf } from "../json/is_one_of.ts";
 import type { KeychainBackendName } from "./keychain.ts";
 
 /** The values `HARK_KEYCHAIN` accepts. */
@@ -22,7 +23,7 @@ export const KEYCHAIN_CHOICES = ["auto", "macos", "linux", "windows", "file", "m
 export function keychainBackendName(ctx: Context): KeychainBackendName {
   const raw = (ctx.env.get("HARK_KEYCHAIN") ?? "").trim().toLowerCase();
   const choice = raw === "" ? "auto" : raw;
-  if (!(KEYCHAIN_CHOICES as readonly string[]).includes(choice)) {
+  if (!isOneOf(KEYCHAIN_CHOICES, choice)) {
     throw new ValidationError(
       `Invalid HARK_KEYCHAIN "${ctx.env.get("HARK_KEYCHAIN")}": expected one of ` +
         KEYCHAIN_CHOICES.map((c) => `"${c}"`).join(", "),
@@ -33,7 +34,7 @@ export function keychainBackendName(ctx: Context): KeychainBackendName {
       },
     );
   }
-  if (choice !== "auto") return choice as KeychainBackendName;
+  if (choice !== "auto") return choice;
   if (ctx.os === "darwin") return "macos";
   if (ctx.os === "windows") return "windows";
   return "linux";

@@ -12,6 +12,7 @@
 
 import type { Context } from "../context.ts";
 import { HarkError } from "../errors/mod.ts";
+import { numberField, stringField } from "../json/fields.ts";
 import { joinPath } from "../path.ts";
 import { checkKeychainPath, type Keychain, KeychainError } from "./keychain.ts";
 
@@ -303,23 +304,29 @@ interface DecodedRecord {
 }
 
 function parseRecord(text: string, path: string, file: string): DecodedRecord {
-  let record: Partial<FileKeychainRecord>;
+  let record: unknown;
   try {
     record = JSON.parse(text);
   } catch (error) {
     throw unreadable(path, file, error);
   }
-  const valid = typeof record === "object" && record !== null && record.v === 1 &&
-    record.kdf === KDF && Number.isInteger(record.iterations) && record.iterations! > 0 &&
-    typeof record.salt === "string" && typeof record.iv === "string" &&
-    typeof record.ciphertext === "string";
-  if (!valid) throw unreadable(path, file);
+  const iterations = numberField(record, "iterations");
+  const salt = stringField(record, "salt");
+  const iv = stringField(record, "iv");
+  const ciphertext = stringField(record, "ciphertext");
+  if (
+    numberField(record, "v") !== 1 || stringField(record, "kdf") !== KDF ||
+    iterations === undefined || !Number.isInteger(iterations) || iterations <= 0 ||
+    salt === undefined || iv === undefined || ciphertext === undefined
+  ) {
+    throw unreadable(path, file);
+  }
   try {
     return {
-      iterations: record.iterations!,
-      salt: Uint8Array.fromBase64(record.salt!),
-      iv: Uint8Array.fromBase64(record.iv!),
-      ciphertext: Uint8Array.fromBase64(record.ciphertext!),
+      iterations,
+      salt: Uint8Array.fromBase64(salt),
+      iv: Uint8Array.fromBase64(iv),
+      ciphertext: Uint8Array.fromBase64(ciphertext),
     };
   } catch (error) {
     throw unreadable(path, file, error);

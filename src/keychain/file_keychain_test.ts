@@ -174,6 +174,44 @@ Deno.test("FileKeychain reports a damaged file and deletes entries", async () =>
   });
 });
 
+Deno.test("FileKeychain reports a record with a field missing or of another type as damaged", async () => {
+  await withDir(async (dir) => {
+    const keychain = new FileKeychain(context(dir), { iterations: 1_000 });
+    await keychain.set("hark/default/user_token", "t");
+    const file = join(dir, "keychain", fileNameOfPath("hark/default/user_token"));
+    const good = JSON.parse(await Deno.readTextFile(file));
+    const damaged = [
+      { ...good, iterations: undefined },
+      { ...good, iterations: "1000" },
+      { ...good, iterations: 0 },
+      { ...good, iterations: 1.5 },
+      { ...good, salt: undefined },
+      { ...good, iv: 7 },
+      { ...good, ciphertext: null },
+      { ...good, kdf: undefined },
+      { ...good, v: "1" },
+      [good],
+      null,
+    ];
+    for (const record of damaged) {
+      await Deno.writeTextFile(file, JSON.stringify(record));
+      await assert.rejects(
+        () => keychain.get("hark/default/user_token"),
+        (error: unknown) => {
+          assert.ok(error instanceof KeychainError, String(error));
+          assert.equal(error.type, "keychain");
+          assert.equal(error.code, 1);
+          assert.match(error.message, /is not a hark keychain file/);
+          return true;
+        },
+        JSON.stringify(record),
+      );
+    }
+    await Deno.writeTextFile(file, JSON.stringify(good));
+    assert.equal(await keychain.get("hark/default/user_token"), "t");
+  });
+});
+
 Deno.test("fileKeychainDir() follows HARK_DATA_DIR, XDG_DATA_HOME, then the OS default", () => {
   const at = (env: Record<string, string>, os: "linux" | "darwin" | "windows") =>
     fileKeychainDir(createTestContext({ env, os, homeDir: "/home/u" }));

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { loadServices } from "../shortcuts/services.ts";
-import { defineShortcut } from "../shortcuts/definition.ts";
+import { type AnyShortcut, defineShortcut } from "../shortcuts/definition.ts";
+import { param } from "../shortcuts/param.ts";
 import { TIME_INPUT_FORMS } from "../time/mod.ts";
 import {
   botOnly,
@@ -158,11 +159,12 @@ Deno.test("shortcutTool() drops as when the server fixes the identity", () => {
 });
 
 Deno.test("shortcutTool() uses a shortcut's own yes parameter as the confirmation", () => {
-  const withYes = defineShortcut({
+  // A variant of a shortcut as the registry holds it: the parameters are a named list.
+  const withYes: AnyShortcut = {
     ...remove,
     verb: "+purge",
     params: [...remove.params, { name: "yes", type: "bool", description: "do not ask" }],
-  });
+  };
   const { tool, params } = shortcutTool(withYes, OPTIONS);
   assert.deepEqual(tool.inputSchema.properties!.yes, {
     type: "boolean",
@@ -173,11 +175,17 @@ Deno.test("shortcutTool() uses a shortcut's own yes parameter as the confirmatio
 
 Deno.test("shortcutTool() refuses two parameters with one argument name", () => {
   const clash = defineShortcut({
-    ...streamed,
-    params: [
-      { name: "chat-id", type: "string", description: "a" },
-      { name: "chat_id", type: "string", description: "b" },
-    ],
+    service: "demo",
+    verb: "+list",
+    description: "List items page by page",
+    examples: ["hark demo +list"],
+    scopes: { user: ["demo:read"] },
+    effect: "read",
+    params: {
+      "chat-id": param.string({ description: "a" }),
+      chat_id: param.string({ description: "b" }),
+    },
+    requests: () => [],
   });
   assert.throws(
     () => shortcutTool(clash, OPTIONS),

@@ -6,6 +6,7 @@
 
 import type { Context } from "../context.ts";
 import type { OutputFormat, Preferences } from "../config/config.ts";
+import { isObject } from "../json/fields.ts";
 import { colorEnabled, paint } from "./color.ts";
 import { renderCsv } from "./csv.ts";
 import { type ColumnKind, renderTable, type TableColumn } from "./table.ts";
@@ -189,7 +190,7 @@ export function openDataStream<T>(
         count += items.length;
       },
       end() {
-        if (count === 0) writeTable(ctx, options, "csv", [] as T[], columns);
+        if (count === 0) writeTable<T>(ctx, options, "csv", [], columns);
       },
       // CSV rows are whole lines already.
       fail() {},
@@ -277,10 +278,8 @@ export function formatJson(data: unknown, pretty: boolean): string {
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(
-      Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
-    );
+  if (isObject(value)) {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys(value[k])]));
   }
   return value;
 }
@@ -291,14 +290,14 @@ function tabulate<T>(
 ): { specs: TableColumn[]; rows: string[][] } {
   if (!Array.isArray(data)) {
     if (columns) return tabulate([data], columns);
-    const entries = Object.entries((data ?? {}) as Record<string, unknown>);
+    const entries = Object.entries(data ?? {});
     return {
       specs: [{ header: "FIELD", kind: "id" }, { header: "VALUE" }],
       rows: entries.map(([k, v]) => [k, cell(v)]),
     };
   }
   const cols: Column<T>[] = columns ??
-    Object.keys((data[0] ?? {}) as Record<string, unknown>).map((key) => ({
+    Object.keys(data[0] ?? {}).map((key) => ({
       header: key.toUpperCase(),
       value: key,
     }));
@@ -310,13 +309,14 @@ function tabulate<T>(
       minWidth,
     })),
     rows: data.map((row) =>
-      cols.map((c) =>
-        cell(
-          typeof c.value === "function" ? c.value(row) : (row as Record<string, unknown>)[c.value],
-        )
-      )
+      cols.map((c) => cell(typeof c.value === "function" ? c.value(row) : fieldOf(row, c.value)))
     ),
   };
+}
+
+/** The field `key` of a row; nothing for a row that is not an object. */
+function fieldOf(row: unknown, key: string): unknown {
+  return typeof row === "object" && row !== null ? Reflect.get(row, key) : undefined;
 }
 
 function cell(value: unknown): string {

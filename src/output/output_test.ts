@@ -76,6 +76,13 @@ Deno.test("writeData() defaults columns to the first item's keys, upper-cased", 
   assert.equal(ctx.stdout.text(), 'ID,OK,EXTRA,NONE\r\n1,true,"{""x"":1}",\r\n');
 });
 
+Deno.test("writeData() gives an item that is not an object empty cells, not a crash", () => {
+  const ctx = createTestContext();
+  const answer: unknown[] = [{ id: "ou_1" }, null, "x", { id: "ou_2" }];
+  writeData(ctx, { format: "csv", color: true }, answer, [{ header: "ID", value: "id" }]);
+  assert.equal(ctx.stdout.text(), "ID\r\nou_1\r\n\r\n\r\nou_2\r\n");
+});
+
 Deno.test("writeData() renders a single object as FIELD / VALUE rows", () => {
   const ctx = createTestContext();
   writeData(ctx, { format: "table", color: true }, { name: "Ada", id: "ou_1" });

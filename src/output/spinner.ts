@@ -80,6 +80,8 @@ export function createSpinner(
     if (!lib || spinner || stopped || text === undefined) return;
     spinner = lib.default({
       text,
+      // Why: the library types `stream` as a whole Node Writable, yet uses only what
+      // terminalStream gives (isTTY, columns, write, cursorTo, moveCursor, clearLine).
       stream: terminalStream(ctx.stderr, options.color ?? false) as never,
       handleSignals: false,
     }).start();

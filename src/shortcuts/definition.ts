@@ -13,53 +13,15 @@ import type { ApiRequest } from "../http/request.ts";
 import type { DownloadedFile, DownloadTarget } from "../http/download.ts";
 import type { Column } from "../output/mod.ts";
 import type { TimeInput } from "../time/mod.ts";
+import type { FileValue, ParamDecl, ParamRecord, ValuesOf } from "./param.ts";
 
-/** The parameter types of the spec. */
-export const PARAM_TYPES = ["string", "int", "bool", "enum", "datetime", "file"] as const;
-/** One of {@link PARAM_TYPES}. */
-export type ParamType = typeof PARAM_TYPES[number];
+export { PARAM_TYPES } from "./param.ts";
+export type { FileValue, ParamDecl, ParamRecord, ParamType, ValuesOf } from "./param.ts";
 
-/** One parameter of a shortcut, bound from a flag, `--input`, stdin or the environment. */
-export interface ParamSpec {
+/** One parameter of a shortcut with its name, as help, completion, schema and MCP read it. */
+export interface ParamSpec extends ParamDecl {
   /** The flag name without dashes, kebab-case: `chat-id` is `--chat-id`. */
   name: string;
-  /** The value type. */
-  type: ParamType;
-  /** One line of help. */
-  description: string;
-  /** Whether a value is needed; default false. */
-  required?: boolean;
-  /**
-   * The value used when no source gives one. For `datetime`, the words `today` and `now` are
-   * allowed and resolved against the clock.
-   */
-  default?: string | number | boolean;
-  /** The allowed values of an `enum`. */
-  allowed?: readonly string[];
-  /** Placeholder of the value in help, such as `<id>`; default from the type. */
-  valueName?: string;
-  /**
-   * Marks the body parameter: read from piped stdin when no higher source set it, and none of
-   * `stdinUnless` was set either.
-   */
-  stdin?: boolean;
-  /** Parameters that, when set, keep stdin from being read for this one. */
-  stdinUnless?: readonly string[];
-  /**
-   * The value names a file on the machine hark runs on, which the shortcut reads (`read`: an
-   * upload) or writes (`write`: a download). The command line is unchanged by it; `hark mcp`
-   * lets agents name such files only inside the folder given with `--files`. (A `file`
-   * parameter always reads one; it needs no mark.)
-   */
-  localPath?: "read" | "write";
-}
-
-/** A `file` parameter's value: the path and the content, read before anything is sent. */
-export interface FileValue {
-  /** The path as given. */
-  path: string;
-  /** The file's text. */
-  text: string;
 }
 
 /**
@@ -71,12 +33,15 @@ export type ParamValue = string | number | boolean | FileValue | TimeInput;
 /** The bound parameters, keyed by {@link ParamSpec.name}; absent ones are missing. */
 export type ParamValues = Record<string, ParamValue | undefined>;
 
-/** What every hook receives. */
-export interface ShortcutInput {
+/**
+ * What every hook receives. `V` is the type of the bound values: {@link ValuesOf} the shortcut's
+ * parameter record in its own hooks, {@link ParamValues} where the shortcut is not known.
+ */
+export interface ShortcutInput<V = ParamValues> {
   /** The context. */
   ctx: Context;
   /** The bound parameter values. */
-  values: ParamValues;
+  values: V;
   /** The identity the shortcut acts as. */
   identity: Identity;
   /**
@@ -125,8 +90,8 @@ export interface ApiCaller {
   download(request: ApiRequest, target: DownloadTarget): Promise<DownloadedFile>;
 }
 
-/** A shortcut definition. `R` is what {@link ShortcutDefinition.run} resolves with. */
-export interface ShortcutDefinition<R = unknown> {
+/** What a shortcut declares about itself, whatever its parameters. */
+export interface ShortcutFacts {
   /** The service group: `calendar`, `contact`, `im`. */
   service: string;
   /** The verb with its plus sign: `+agenda`. */
@@ -146,34 +111,28 @@ export interface ShortcutDefinition<R = unknown> {
    * a write that carries an idempotency key); default true for reads, false otherwise.
    */
   idempotent?: boolean;
-  /**
-   * The parameter that carries the write's idempotency key (a `string` parameter, such as
-   * `idempotency-key`). The lifecycle fills it with a fresh UUID when no source gives one, so
-   * `requests` and `run` always see the key; when the write fails in a way that may have
-   * applied it (its answer lost), the error's recovery is the command that retries it with the
-   * same key, which the service applies at most once.
-   */
-  idempotencyKey?: string;
-  /** The parameters. */
-  params: ParamSpec[];
+}
+
+/** The hooks of a shortcut, receiving bound values of type `V`; `R` is what `run` resolves with. */
+export interface ShortcutHooks<V, R> {
   /**
    * Checks the bound values beyond their types (relations between parameters, files on disk);
    * runs before `--dry-run` stops, and before any request.
    *
    * @throws {ValidationError} naming the parameter
    */
-  validate?(input: ShortcutInput): void | Promise<void>;
+  validate?(input: ShortcutInput<V>): void | Promise<void>;
   /** The requests the shortcut would send, for `--dry-run`; never sends anything. */
-  requests(input: ShortcutInput): ApiRequest[];
+  requests(input: ShortcutInput<V>): ApiRequest[];
   /** Builds the requests, calls the service and returns the result. */
-  run?(input: ShortcutInput, client: ApiCaller): Promise<R>;
+  run?(input: ShortcutInput<V>, client: ApiCaller): Promise<R>;
   /**
    * For listings, instead of `run`: yields the output rows batch by batch (a page, a piece of a
    * span), in order; each batch is written as it comes, so memory does not grow with the
    * listing's length.
    */
   stream?(
-    input: ShortcutInput,
+    input: ShortcutInput<V>,
     client: ApiCaller,
   ): AsyncIterable<readonly Record<string, unknown>[]>;
   /**
@@ -182,26 +141,68 @@ export interface ShortcutDefinition<R = unknown> {
    * that draws the output data (what `output` returns, or every row `stream` yielded), or
    * `undefined` to keep the table. JSON, CSV and pipes never see it.
    */
-  render?(input: ShortcutInput): ((data: unknown) => string) | undefined;
+  render?(input: ShortcutInput<V>): ((data: unknown) => string) | undefined;
   /** Turns the result into the data written out; default the result itself. */
-  output?(result: R, input: ShortcutInput): unknown;
+  output?(result: R, input: ShortcutInput<V>): unknown;
   /** Table and CSV columns of the output rows (a function when they depend on the input). */
   columns?:
     | Column<Record<string, unknown>>[]
-    | ((input: ShortcutInput) => Column<Record<string, unknown>>[]);
+    | ((input: ShortcutInput<V>) => Column<Record<string, unknown>>[]);
 }
 
-/** A definition with its result type erased, as the registry holds them. */
-export type AnyShortcut = ShortcutDefinition<unknown>;
+/**
+ * A shortcut as written: its parameters are a record of typed declarations ({@link param}), and
+ * its hooks receive their values typed. `R` is what {@link ShortcutHooks.run} resolves with.
+ */
+export interface ShortcutDefinition<P extends ParamRecord, R = unknown>
+  extends ShortcutFacts, ShortcutHooks<ValuesOf<P>, R> {
+  /** The parameters, keyed by flag name; help lists them in this order. */
+  params: P;
+  /**
+   * The parameter that carries the write's idempotency key (a `string` parameter, such as
+   * `idempotency-key`). The lifecycle fills it with a fresh UUID when no source gives one, so
+   * `requests` and `run` always see the key; when the write fails in a way that may have
+   * applied it (its answer lost), the error's recovery is the command that retries it with the
+   * same key, which the service applies at most once.
+   */
+  idempotencyKey?: keyof P & string;
+}
 
 /**
- * Declares a shortcut, keeping its result type for the hooks and erasing it for the registry.
- *
- * @param definition the definition
- * @returns the same definition
+ * A shortcut as the framework holds it: parameters as a named list, values and result untyped.
+ * Help, completion, `hark schema`, MCP and the lifecycle read this.
  */
-export function defineShortcut<R>(definition: ShortcutDefinition<R>): AnyShortcut {
-  return definition as unknown as AnyShortcut;
+export interface AnyShortcut extends ShortcutFacts, ShortcutHooks<ParamValues, unknown> {
+  /** The parameters, in help order. */
+  params: ParamSpec[];
+  /** The parameter that carries the write's idempotency key, filled when absent. */
+  idempotencyKey?: string;
+}
+
+/**
+ * Declares a shortcut: its hooks see their parameters' value types; the registry gets the
+ * parameters as a named list and the types erased.
+ *
+ * @param definition the definition, parameters keyed by flag name
+ * @returns the shortcut as the framework holds it
+ * @example
+ * ```ts
+ * export const me = defineShortcut({
+ *   service: "contact", verb: "+me", description: "Show who you are", examples: ["hark contact +me"],
+ *   scopes: { user: [] }, effect: "read",
+ *   params: { "user-id-type": param.enumOf(["open_id", "union_id"], { description: "id kind" }) },
+ *   requests: ({ values }) => [meRequest(values["user-id-type"])],
+ *   run: (input, client) => client.request(meRequest(input.values["user-id-type"])),
+ * });
+ * ```
+ */
+export function defineShortcut<const P extends ParamRecord, R>(
+  definition: ShortcutDefinition<P, R>,
+): AnyShortcut {
+  const params = Object.entries(definition.params).map(([name, decl]) => ({ ...decl, name }));
+  // The one place typed hooks meet the untyped binding: the lifecycle binds values by the names
+  // of `params` after checking each against its declaration, so a hook's `ValuesOf<P>` holds.
+  return { ...definition, params } as unknown as AnyShortcut;
 }
 
 /**

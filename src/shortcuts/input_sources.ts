@@ -74,11 +74,12 @@ export async function bindParams(
 
   let timeZone = ctx.timeZone;
   const bind = async (spec: ParamSpec, raw: unknown, source: ParamSource, label: string) => {
-    values[spec.name] = await parseParamValue(ctx, spec, raw, label, timeZone);
+    const value = await parseParamValue(ctx, spec, raw, label, timeZone);
+    values[spec.name] = value;
     sources[spec.name] = source;
-    if (spec.name === TIMEZONE_PARAM && typeof values[spec.name] === "string") {
+    if (spec.name === TIMEZONE_PARAM && typeof value === "string") {
       const where = { param: flagOf(spec), source: label === flagOf(spec) ? undefined : label };
-      timeZone = checkTimeZone(values[spec.name] as string, where);
+      timeZone = checkTimeZone(value, where);
       values[spec.name] = timeZone;
     }
   };
@@ -137,10 +138,11 @@ async function readInput(
   try {
     bytes = path === "-" ? await ctx.stdin.readAll() : await ctx.fs.readFile(path);
   } catch (error) {
-    throw new ValidationError(
-      `Cannot read --input ${JSON.stringify(path)}: ${(error as Error).message}`,
-      { param: "--input", cause: error },
-    );
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ValidationError(`Cannot read --input ${JSON.stringify(path)}: ${reason}`, {
+      param: "--input",
+      cause: error,
+    });
   }
   const parsed = readJson(bytes, {
     source: `--input ${JSON.stringify(path)}`,

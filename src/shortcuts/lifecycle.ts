@@ -167,10 +167,15 @@ export async function runShortcut(
       ctx.status(undefined);
       out.end();
     } else {
-      const result = await definition.run!(input, client);
+      if (!definition.run) {
+        throw new Error(`${shortcutName(definition)} declares neither run nor stream`);
+      }
+      const result = await definition.run(input, client);
       const data = definition.output ? definition.output(result, input) : result;
       ctx.status(undefined);
       if (draw) ctx.stdout.write(draw(data));
+      // A shortcut's output is whatever its hooks made (an object, a list, null): writeData
+      // takes rows typed by the columns, and lays out anything else as it is.
       else writeData(ctx, session.output, data as Record<string, unknown>, columns);
     }
   } catch (error) {

@@ -4,7 +4,8 @@ import type { OutputFormat } from "../config/mod.ts";
 import { ApiError, AuthError, ValidationError } from "../errors/mod.ts";
 import { createTestContext, type TestContext } from "../../tests/support/test_context.ts";
 import { FakeClient } from "../../tests/support/fake_client.ts";
-import { type ApiCaller, defineShortcut } from "./definition.ts";
+import { type AnyShortcut, type ApiCaller, defineShortcut } from "./definition.ts";
+import { param } from "./param.ts";
 import { matchIdentity, runShortcut, type ShortcutSession } from "./lifecycle.ts";
 
 /** How a test session resolves tokens: the client to return, or the error to throw. */
@@ -29,7 +30,7 @@ function sessionOf(
 }
 
 const steps: string[] = [];
-const echo = defineShortcut<{ id: string; name: string }[]>({
+const echo = defineShortcut({
   service: "demo",
   verb: "+echo",
   description: "Echoes",
@@ -37,10 +38,10 @@ const echo = defineShortcut<{ id: string; name: string }[]>({
   identities: ["user", "bot"],
   scopes: { user: ["demo:echo"], bot: ["demo:echo"] },
   effect: "read",
-  params: [
-    { name: "name", type: "string", description: "a name", required: true },
-    { name: "count", type: "int", description: "how many", default: 2 },
-  ],
+  params: {
+    name: param.string({ description: "a name", required: true }),
+    count: param.int({ description: "how many", default: 2 }),
+  },
   validate(input) {
     steps.push("validate");
     if (input.values.name === "bad") throw new ValidationError("bad name", { param: "--name" });
@@ -48,15 +49,15 @@ const echo = defineShortcut<{ id: string; name: string }[]>({
   requests: (input) => [{
     method: "POST",
     path: "/open-apis/demo",
-    query: { n: input.values.count as number },
+    query: { n: input.values.count },
     body: { name: input.values.name },
   }],
   async run(input, client) {
     steps.push("run");
     await client.request(this.requests(input)[0]);
-    return Array.from({ length: input.values.count as number }, (_, i) => ({
+    return Array.from({ length: input.values.count }, (_, i) => ({
       id: `id${i}`,
-      name: input.values.name as string,
+      name: input.values.name,
     }));
   },
   columns: [{ header: "ID", value: "id" }, { header: "NAME", value: "name" }],
@@ -106,7 +107,8 @@ Deno.test("runShortcut() writes json and table output", async () => {
 Deno.test("runShortcut() writes a stream batch by batch and lets each batch go once written", async () => {
   const ctx = createTestContext();
   const written: number[] = [];
-  const paged = defineShortcut<{ id: string }[]>({
+  // Variants of echo, as the registry holds shortcuts: the same parameters, other hooks.
+  const paged: AnyShortcut = {
     ...echo,
     verb: "+paged",
     run: undefined,
@@ -118,7 +120,7 @@ Deno.test("runShortcut() writes a stream batch by batch and lets each batch go o
         await Promise.resolve();
       }
     },
-  });
+  };
   await runShortcut(
     sessionOf(ctx, { format: "ndjson" }, factory(new FakeClient(() => ({})))),
     paged,
@@ -213,7 +215,7 @@ Deno.test("runShortcut() turns an unexpected failure into an internal error", as
 });
 
 /** A listing whose second page fails, as a service that breaks off part-way. */
-const failsOnPage2 = defineShortcut<{ id: string }[]>({
+const failsOnPage2: AnyShortcut = {
   ...echo,
   verb: "+broken",
   run: undefined,
@@ -222,14 +224,14 @@ const failsOnPage2 = defineShortcut<{ id: string }[]>({
     await Promise.resolve();
     throw new ApiError("Internal error", { type: "server_error" });
   },
-});
+};
 
 /**
  * Runs a shortcut whose stream fails, in `format` (on a terminal when asked), checking that the
  * failure comes out; returns what stdout holds.
  */
 async function failedRun(
-  definition: typeof failsOnPage2,
+  definition: AnyShortcut,
   format: OutputFormat,
   terminal = false,
 ): Promise<string> {
@@ -258,23 +260,23 @@ Deno.test("runShortcut() finishes a stream that fails part-way, then reports the
 });
 
 Deno.test("runShortcut() writes nothing when a stream fails before its first row", async () => {
-  const empty = defineShortcut({
+  const empty: AnyShortcut = {
     ...failsOnPage2,
     // deno-lint-ignore require-yield
     async *stream() {
       await Promise.resolve();
       throw new ApiError("Internal error", { type: "server_error" });
     },
-  });
+  };
   for (const format of ["json", "table", "csv", "ndjson"] as const) {
     assert.equal(await failedRun(empty, format, format === "table"), "", format);
   }
 });
 
 Deno.test("runShortcut() draws the rows read so far when a drawn stream fails", async () => {
-  const drawn = defineShortcut({
+  const drawn: AnyShortcut = {
     ...failsOnPage2,
-    render: () => (rows) => `drawn ${(rows as unknown[]).length}\n`,
-  });
+    render: () => (rows) => `drawn ${Array.isArray(rows) ? rows.length : 0}\n`,
+  };
   assert.equal(await failedRun(drawn, "table", true), "drawn 2\n");
 });

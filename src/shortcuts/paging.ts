@@ -7,7 +7,8 @@
  */
 
 import { ApiError, ValidationError } from "../errors/mod.ts";
-import type { ParamSpec, ShortcutInput } from "./definition.ts";
+import type { ShortcutInput } from "./definition.ts";
+import { param, type ValuesOf } from "./param.ts";
 
 /** The default of `--max-pages`. */
 export const DEFAULT_MAX_PAGES = 1000;
@@ -85,28 +86,22 @@ export async function* followPages<T>(
  * @param limitDefault the default of `--limit`
  * @param what what is listed, for help (`users`, `messages`)
  */
-export function pagingParams(limitDefault: number, what: string): ParamSpec[] {
-  return [
-    {
-      name: "limit",
-      type: "int",
-      description: `the most ${what} to return`,
-      default: limitDefault,
-    },
-    {
-      name: "page-all",
-      type: "bool",
+export function pagingParams(limitDefault: number, what: string) {
+  return {
+    limit: param.int({ description: `the most ${what} to return`, default: limitDefault }),
+    "page-all": param.bool({
       description: "follow every page to the end, ignoring --limit",
       default: false,
-    },
-    {
-      name: "max-pages",
-      type: "int",
+    }),
+    "max-pages": param.int({
       description: "stop after this many pages (a safety limit)",
       default: DEFAULT_MAX_PAGES,
-    },
-  ];
+    }),
+  };
 }
+
+/** The values of {@link pagingParams}. */
+export type PagingValues = ValuesOf<ReturnType<typeof pagingParams>>;
 
 /**
  * The limits of {@link followPages} from a shortcut's paging parameters, with progress on the
@@ -116,19 +111,24 @@ export function pagingParams(limitDefault: number, what: string): ParamSpec[] {
  * @param what what is listed, for messages
  * @throws {ValidationError} naming `--limit` or `--max-pages` when below 1
  */
-export function pagingOptions(input: ShortcutInput, what: string): FollowPagesOptions {
-  for (const name of ["limit", "max-pages"]) {
-    const value = input.values[name];
-    if (typeof value === "number" && value < 1) {
-      throw new ValidationError(`Invalid value "${value}" for --${name}: expected at least 1`, {
-        param: `--${name}`,
-      });
+export function pagingOptions(
+  input: ShortcutInput<PagingValues>,
+  what: string,
+): FollowPagesOptions {
+  const { values } = input;
+  for (const name of ["limit", "max-pages"] as const) {
+    if (values[name] < 1) {
+      throw new ValidationError(
+        `Invalid value "${values[name]}" for --${name}: expected at least 1`,
+        {
+          param: `--${name}`,
+        },
+      );
     }
   }
-  const all = input.values["page-all"] === true;
   return {
-    limit: all ? undefined : input.values.limit as number,
-    maxPages: input.values["max-pages"] as number | undefined,
+    limit: values["page-all"] ? undefined : values.limit,
+    maxPages: values["max-pages"],
     onPage: (pages, items) => input.ctx.status(`${items} ${what} read (${pages} pages)`),
     onMaxPages: (pages) =>
       input.warn(

@@ -138,8 +138,9 @@ export async function parseParamValue(
       try {
         text = await ctx.fs.readTextFile(raw);
       } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
         throw new ValidationError(
-          `Cannot read file ${JSON.stringify(raw)} for ${from}: ${(error as Error).message}`,
+          `Cannot read file ${JSON.stringify(raw)} for ${from}: ${reason}`,
           { param: flag, cause: error },
         );
       }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { defineShortcut } from "./definition.ts";
+import { param } from "./param.ts";
 import { registryProblems } from "../../tests/support/shortcut_registry.ts";
 import { loadServices } from "./services.ts";
 
@@ -40,7 +41,7 @@ const ok = defineShortcut({
   examples: ["hark demo +run"],
   scopes: { user: [] },
   effect: "read",
-  params: [{ name: "x", type: "string", description: "x" }],
+  params: { x: param.string({ description: "x" }) },
   requests: () => [],
   run: () => Promise.resolve(null),
 });
@@ -67,6 +68,7 @@ Deno.test("registryProblems() catches duplicates and missing descriptions or exa
   assert.deepEqual(registryProblems([{ ...group(), examples: [] }]), [
     'service "demo" has no example',
   ]);
+  // A record cannot repeat a name, but the registry may be handed a list that does.
   assert.deepEqual(
     registryProblems([group([{ ...ok, params: [...ok.params, ...ok.params] }])]),
     ['"demo +run": duplicate parameter "x"'],

@@ -40,14 +40,15 @@ export interface RetryFacts {
  */
 export function withRetryAdvice(error: HarkError, facts: RetryFacts): HarkError {
   const keyParam = facts.definition.idempotencyKey;
-  const key = keyParam === undefined ? undefined : facts.values[keyParam];
-  if (!error.mayHaveApplied || typeof key !== "string") return error;
+  if (!error.mayHaveApplied || keyParam === undefined) return error;
+  const key = facts.values[keyParam];
+  if (typeof key !== "string") return error;
   const fromStdin = Object.values(facts.sources).includes("stdin") || facts.input === "-";
   return error.withRecovery({
     suggestion: "The request may have been applied before its answer was lost: check, or run " +
       "it again with the same idempotency key, which is safe (the service applies one key " +
       `at most once)${fromStdin ? "; give it the same input on stdin again" : ""}`,
-    command: retryCommand(facts, keyParam!, key),
+    command: retryCommand(facts, keyParam, key),
   });
 }
 

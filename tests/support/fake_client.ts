@@ -72,9 +72,12 @@ export function at(epochMs: number, param = "--start"): InstantInput {
   return { kind: "instant", epochMs, text: new Date(epochMs).toISOString(), param };
 }
 
-/** Builds a shortcut input for hook tests. */
-export function inputOf(
-  values: ParamValues,
+/**
+ * Builds a shortcut input for hook tests, its values typed as given (literals kept), so that a
+ * shortcut's own helpers, which take the values they read, accept it too.
+ */
+export function inputOf<const V extends ParamValues = ParamValues>(
+  values: V,
   options: {
     identity?: Identity;
     config?: Config;
@@ -84,7 +87,7 @@ export function inputOf(
     /** Collects the warnings. */
     warnings?: string[];
   } = {},
-): ShortcutInput {
+): ShortcutInput<V> {
   return {
     ctx: options.ctx ?? createTestContext(),
     values,

@@ -8,11 +8,11 @@
 
 import { ValidationError } from "../../src/errors/mod.ts";
 import { type AnyShortcut, defineShortcut } from "../../src/shortcuts/definition.ts";
+import { param } from "../../src/shortcuts/param.ts";
 import type { ServiceGroup } from "../../src/shortcuts/services.ts";
-import type { TimeInput } from "../../src/time/mod.ts";
 
 /** A read shortcut with every parameter type. */
-export const everyType = defineShortcut<Record<string, unknown>>({
+export const everyType = defineShortcut({
   service: "demo",
   verb: "+every-type",
   description: "Echo every kind of parameter (see --when)",
@@ -20,31 +20,31 @@ export const everyType = defineShortcut<Record<string, unknown>>({
   identities: ["user", "bot"],
   scopes: { user: ["demo:read"], bot: ["demo:read"] },
   effect: "read",
-  params: [
-    { name: "name", type: "string", description: "a name", required: true },
-    { name: "count", type: "int", description: "how many", default: 2 },
-    { name: "loud", type: "bool", description: "shout" },
-    { name: "color", type: "enum", description: "a colour", allowed: ["red", "blue"] },
-    { name: "when", type: "datetime", description: "a moment; with --name", default: "today" },
-    { name: "notes-file", type: "file", description: "a notes file" },
-    { name: "timezone", type: "string", description: "the zone" },
-  ],
+  params: {
+    name: param.string({ description: "a name", required: true }),
+    count: param.int({ description: "how many", default: 2 }),
+    loud: param.bool({ description: "shout" }),
+    color: param.enumOf(["red", "blue"], { description: "a colour" }),
+    when: param.datetime({ description: "a moment; with --name", default: "today" }),
+    "notes-file": param.file({ description: "a notes file" }),
+    timezone: param.string({ description: "the zone" }),
+  },
   requests: (input) => [{
     method: "GET",
     path: "/open-apis/demo/echo",
-    query: { name: input.values.name as string },
+    query: { name: input.values.name },
   }],
   async run(input, client) {
     await client.request(this.requests(input)[0]);
-    const when = input.values.when as TimeInput | undefined;
+    const { when } = input.values;
     input.warn("Echoes are loud");
     return {
       name: input.values.name,
       count: input.values.count,
       loud: input.values.loud ?? false,
       color: input.values.color ?? null,
-      when: when?.kind === "instant" ? when.epochMs : when?.date ?? null,
-      notes: (input.values["notes-file"] as { text: string } | undefined)?.text ?? null,
+      when: when.kind === "instant" ? when.epochMs : when.date,
+      notes: input.values["notes-file"]?.text ?? null,
       identity: input.identity,
     };
   },
@@ -58,7 +58,7 @@ export const streamed = defineShortcut({
   examples: ["hark demo +list"],
   scopes: { user: ["demo:read"] },
   effect: "read",
-  params: [{ name: "prefix", type: "string", description: "the ids' prefix", default: "i" }],
+  params: { prefix: param.string({ description: "the ids' prefix", default: "i" }) },
   requests: () => [{ method: "GET", path: "/open-apis/demo/items" }],
   async *stream(input, client) {
     await client.request({ method: "GET", path: "/open-apis/demo/items" });
@@ -68,7 +68,7 @@ export const streamed = defineShortcut({
 });
 
 /** A write shortcut with an idempotency key. */
-export const write: AnyShortcut = defineShortcut<Record<string, unknown>>({
+export const write: AnyShortcut = defineShortcut({
   service: "demo",
   verb: "+post",
   description: "Post a note",
@@ -77,9 +77,9 @@ export const write: AnyShortcut = defineShortcut<Record<string, unknown>>({
   scopes: { user: ["demo:write"], bot: ["demo:write"] },
   effect: "write",
   idempotent: true,
-  params: [{ name: "text", type: "string", description: "the note", required: true }],
+  params: { text: param.string({ description: "the note", required: true }) },
   validate(input) {
-    if ((input.values.text as string).trim() === "") {
+    if (input.values.text.trim() === "") {
       throw new ValidationError('Invalid value "" for --text: expected the note', {
         param: "--text",
       });
@@ -95,14 +95,14 @@ export const write: AnyShortcut = defineShortcut<Record<string, unknown>>({
 });
 
 /** A delete shortcut that asks for confirmation, as a destructive shortcut does on a terminal. */
-export const remove: AnyShortcut = defineShortcut<Record<string, unknown>>({
+export const remove: AnyShortcut = defineShortcut({
   service: "demo",
   verb: "+remove",
   description: "Remove a note",
   examples: ["hark demo +remove --note-id n1"],
   scopes: { user: ["demo:write"] },
   effect: "delete",
-  params: [{ name: "note-id", type: "string", description: "the note", required: true }],
+  params: { "note-id": param.string({ description: "the note", required: true }) },
   requests: (input) => [{
     method: "DELETE",
     path: `/open-apis/demo/notes/${input.values["note-id"]}`,
@@ -125,7 +125,7 @@ export const botOnly = defineShortcut({
   identities: ["bot"],
   scopes: { bot: ["other:read"] },
   effect: "read",
-  params: [],
+  params: {},
   requests: () => [{ method: "GET", path: "/open-apis/other/status" }],
   run: (_input, client) => client.request({ method: "GET", path: "/open-apis/other/status" }),
 });

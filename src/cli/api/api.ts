@@ -6,10 +6,24 @@
  */
 
 import { API_METHODS } from "../../api_call/api_methods.ts";
-import type { CommandSpec } from "../command_spec.ts";
+import { type CommandSpec, defineCommand, flag } from "../command_spec.ts";
+
+/** The flags of `hark api`. */
+export const API_FLAGS = {
+  params: flag.string("<json>", {
+    description: "query parameters as a JSON object, @file, or - for stdin",
+  }),
+  data: flag.string("<json>", { description: "request body as JSON, @file, or - for stdin" }),
+  "idempotency-key": flag.string("<key>", {
+    description: "mark a POST/PATCH as safe to retry (the body must carry the key, e.g. as uuid)",
+  }),
+  scope: flag.list("<scope>", {
+    description: "a scope the call needs, named if permission is denied",
+  }),
+};
 
 /** `hark api`. */
-export const apiCommand: CommandSpec = {
+export const apiCommand: CommandSpec = defineCommand({
   name: "api",
   description:
     "Call any Open Platform endpoint with hark's auth, retries and errors; prints the answer's data",
@@ -21,25 +35,7 @@ export const apiCommand: CommandSpec = {
       required: true,
     },
   ],
-  flags: [
-    {
-      name: "params",
-      value: "<json>",
-      description: "query parameters as a JSON object, @file, or - for stdin",
-    },
-    { name: "data", value: "<json>", description: "request body as JSON, @file, or - for stdin" },
-    {
-      name: "idempotency-key",
-      value: "<key>",
-      description: "mark a POST/PATCH as safe to retry (the body must carry the key, e.g. as uuid)",
-    },
-    {
-      name: "scope",
-      value: "<scope>",
-      description: "a scope the call needs, named if permission is denied",
-      repeatable: true,
-    },
-  ],
+  flags: API_FLAGS,
   examples: [
     "hark api GET /open-apis/calendar/v4/calendars",
     `hark api GET search/v1/user --params '{"query": "ann", "page_size": 5}'`,
@@ -48,4 +44,4 @@ export const apiCommand: CommandSpec = {
     "hark api GET /open-apis/authen/v1/user_info --dry-run",
   ],
   run: async (call) => (await import("./call_api.ts")).runApiCommand(call),
-};
+});

@@ -12,23 +12,26 @@ import { shellQuote } from "../../errors/shell_quote.ts";
 import { previewRequest } from "../../http/request.ts";
 import { formatJson, writeData } from "../../output/output.ts";
 import { openSession, type Session } from "../../session/session.ts";
-import type { CommandCall } from "../command_spec.ts";
+import type { CommandCall, FlagValuesOf } from "../command_spec.ts";
+import type { API_FLAGS } from "./api.ts";
 
 /**
  * Runs `hark api <METHOD> <path>`.
  *
  * @param call the parsed command line
  */
-export async function runApiCommand(call: CommandCall): Promise<void> {
+export async function runApiCommand(
+  call: CommandCall<FlagValuesOf<typeof API_FLAGS>>,
+): Promise<void> {
   const [method, path] = call.args;
   const { flags } = call;
   await runApi(await openSession(call.ctx, call.globals), {
     method,
     path,
-    params: flags.params as string | undefined,
-    data: flags.data as string | undefined,
-    idempotencyKey: flags["idempotency-key"] as string | undefined,
-    scopes: flags.scope as string[] | undefined,
+    params: flags.params,
+    data: flags.data,
+    idempotencyKey: flags["idempotency-key"],
+    scopes: flags.scope,
   });
 }
 

@@ -5,14 +5,33 @@
  * @module
  */
 
-import type { CommandSpec } from "../command_spec.ts";
+import { type CommandSpec, defineCommand, flag } from "../command_spec.ts";
 
-const scopeFlag = (description: string) => ({
-  name: "scope",
-  value: "<scope>",
-  description,
-  repeatable: true,
-});
+const scopeFlag = (description: string) => flag.list("<scope>", { description });
+
+/** The flags of `auth login`. */
+export const LOGIN_FLAGS = {
+  scope: scopeFlag(
+    "a permission to add to those already granted (space/comma separated too); " +
+      "default: all hark needs",
+  ),
+  "no-wait": flag.negated({
+    description: "print the device code and the sign-in URL, and return without waiting",
+  }),
+  wait: flag.string("<duration>", {
+    description: "how long to wait for approval after the first poll, such as 30s or 5m; " +
+      "then exit 75 with the state pending (default: as long as the code lives on a " +
+      "terminal; one poll for --device-code without one)",
+  }),
+  "device-code": flag.string("<code>", { description: "finish a sign-in started with --no-wait" }),
+  force: flag.bool({
+    description: "replace a stored sign-in this config file does not refer to (another " +
+      "config file's)",
+  }),
+};
+
+/** The flags of `auth check`. */
+export const CHECK_FLAGS = { scope: scopeFlag("a scope to check (space/comma separated too)") };
 
 /** `hark auth`. */
 export const authCommand: CommandSpec = {
@@ -20,37 +39,10 @@ export const authCommand: CommandSpec = {
   description: "Sign in and out, and inspect the sign-in",
   examples: ["hark auth login", "hark auth status --json"],
   commands: [
-    {
+    defineCommand({
       name: "login",
       description: "Sign in with the device flow: approve in a browser, on any device",
-      flags: [
-        scopeFlag(
-          "a permission to add to those already granted (space/comma separated too); " +
-            "default: all hark needs",
-        ),
-        {
-          name: "wait",
-          negated: true,
-          description: "print the device code and the sign-in URL, and return without waiting",
-        },
-        {
-          name: "wait",
-          value: "<duration>",
-          description: "how long to wait for approval after the first poll, such as 30s or 5m; " +
-            "then exit 75 with the state pending (default: as long as the code lives on a " +
-            "terminal; one poll for --device-code without one)",
-        },
-        {
-          name: "device-code",
-          value: "<code>",
-          description: "finish a sign-in started with --no-wait",
-        },
-        {
-          name: "force",
-          description: "replace a stored sign-in this config file does not refer to (another " +
-            "config file's)",
-        },
-      ],
+      flags: LOGIN_FLAGS,
       examples: [
         "hark auth login",
         "hark auth login --scope calendar:calendar:read --scope im:message.send_as_user",
@@ -59,7 +51,7 @@ export const authCommand: CommandSpec = {
         "hark auth login --device-code <device_code> --wait 5m  # or wait up to 5 minutes",
       ],
       run: async (call) => (await import("./login.ts")).runLogin(call),
-    },
+    }),
     {
       name: "logout",
       description: "Sign out: delete the stored tokens and the user entry",
@@ -72,7 +64,7 @@ export const authCommand: CommandSpec = {
       examples: ["hark auth status", "hark auth status --json"],
       run: async (call) => (await import("./status.ts")).runStatus(call),
     },
-    {
+    defineCommand({
       name: "check",
       description:
         "Check that the signed-in user granted the scopes a shortcut needs, or the given ones",
@@ -80,13 +72,13 @@ export const authCommand: CommandSpec = {
         { name: "service", description: "a service, such as calendar", required: false },
         { name: "verb", description: "a shortcut of it, such as +agenda", required: false },
       ],
-      flags: [scopeFlag("a scope to check (space/comma separated too)")],
+      flags: CHECK_FLAGS,
       examples: [
         "hark auth check calendar +agenda",
         "hark auth check --scope calendar:calendar.event:read",
       ],
       run: async (call) => (await import("./check.ts")).runCheck(call),
-    },
+    }),
     {
       name: "token",
       description: "Print the current access token, refreshed first if needed (for piping); " +

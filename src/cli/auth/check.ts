@@ -7,7 +7,8 @@
 import { authStatus, checkScopes, parseScopes } from "../../auth/mod.ts";
 import { ValidationError } from "../../errors/mod.ts";
 import { writeData } from "../../output/output.ts";
-import type { CommandCall } from "../command_spec.ts";
+import type { CommandCall, FlagValuesOf } from "../command_spec.ts";
+import type { CHECK_FLAGS } from "./auth.ts";
 import { scopesFor } from "../../shortcuts/definition.ts";
 import { loadServices, userScopesOf } from "../../shortcuts/services.ts";
 import { openSession } from "../../session/session.ts";
@@ -20,9 +21,11 @@ import { openSession } from "../../session/session.ts";
  * @throws {ValidationError} when nothing is named, a shortcut is unknown, or a scope malformed
  * @throws {PermissionError} naming the missing scopes, with the upgrade command
  */
-export async function runCheck(call: CommandCall): Promise<void> {
+export async function runCheck(
+  call: CommandCall<FlagValuesOf<typeof CHECK_FLAGS>>,
+): Promise<void> {
   const [service, verb] = call.args;
-  const requested = parseScopes((call.flags.scope as string[] | undefined) ?? []);
+  const requested = parseScopes(call.flags.scope ?? []);
   if (service !== undefined) {
     for (const scope of await shortcutScopes(service, verb)) {
       if (!requested.includes(scope)) requested.push(scope);

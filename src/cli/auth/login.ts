@@ -26,7 +26,8 @@ import { terminalSafe } from "../../output/terminal_safe.ts";
 import { formatRfc3339InZone } from "../../time/mod.ts";
 import { AuthError, PendingError, shellQuote, ValidationError } from "../../errors/mod.ts";
 import { writeData } from "../../output/output.ts";
-import type { CommandCall } from "../command_spec.ts";
+import type { CommandCall, FlagValuesOf } from "../command_spec.ts";
+import type { LOGIN_FLAGS } from "./auth.ts";
 import {
   loadServices,
   type ServiceGroup,
@@ -34,6 +35,9 @@ import {
   userScopesOf,
 } from "../../shortcuts/services.ts";
 import { openSession, type Session } from "../../session/session.ts";
+
+/** The parsed flags of `auth login`. */
+export type LoginFlags = FlagValuesOf<typeof LOGIN_FLAGS>;
 
 /** The checked flags of `auth login`. */
 export interface LoginOptions {
@@ -55,12 +59,12 @@ export interface LoginOptions {
  * @param flags the parsed flags
  * @throws {ValidationError} for a bad scope, conflicting flags or an empty device code
  */
-export function loginOptions(flags: CommandCall["flags"]): LoginOptions {
-  const scopes = parseScopes((flags.scope as string[] | undefined) ?? []);
+export function loginOptions(flags: LoginFlags): LoginOptions {
+  const scopes = parseScopes(flags.scope ?? []);
   // `--no-wait` and `--wait <duration>` share the name: false for the one, the text for the other.
   const wait = flags.wait !== false;
   const waitMs = typeof flags.wait === "string" ? parseWait(flags.wait) : undefined;
-  const deviceCode = flags["device-code"] as string | undefined;
+  const deviceCode = flags["device-code"];
   if (deviceCode !== undefined && !wait) {
     throw new ValidationError("Conflicting flags: --no-wait and --device-code", {
       param: "--device-code",
@@ -107,7 +111,7 @@ export function parseWait(text: string): number {
  *   a terminal) ends before the sign-in is approved; in JSON mode `{"state": "pending", …}` is
  *   printed first
  */
-export async function runLogin(call: CommandCall): Promise<void> {
+export async function runLogin(call: CommandCall<LoginFlags>): Promise<void> {
   const options = loginOptions(call.flags);
   await login(await openSession(call.ctx, call.globals), options);
 }

@@ -5,7 +5,25 @@
  */
 
 import { OUTPUT_FORMATS } from "../../config/config.ts";
-import type { CommandSpec } from "../command_spec.ts";
+import { type CommandSpec, defineCommand, flag } from "../command_spec.ts";
+
+/** The flags of `config init`. */
+export const INIT_FLAGS = {
+  "non-interactive": flag.bool({ description: "never prompt; missing values are errors" }),
+  "app-id": flag.string("<id>", { description: "the app id, such as cli_a1b2c3" }),
+  "app-secret": flag.string("<secret>", {
+    description: "the app secret (prefer --app-secret-stdin)",
+  }),
+  "app-secret-stdin": flag.bool({ description: "read the app secret from stdin" }),
+  "base-url": flag.string("<url>", {
+    description: "lark, feishu, or the URL of a private deployment",
+  }),
+  "output-format": flag.string("<format>", {
+    description: `default output format: auto (a table on a terminal, JSON when piped; ` +
+      `the default), ${OUTPUT_FORMATS.join(", ")}`,
+  }),
+  force: flag.bool({ description: "replace an existing profile without asking" }),
+};
 
 /** `hark config`. */
 export const configCommand: CommandSpec = {
@@ -16,39 +34,18 @@ export const configCommand: CommandSpec = {
     "hark config set apps.default.base_url https://open.feishu.cn",
   ],
   commands: [
-    {
+    defineCommand({
       name: "init",
       description:
         "Create or replace an app profile; the app secret goes to the keychain, never the file",
-      flags: [
-        { name: "non-interactive", description: "never prompt; missing values are errors" },
-        { name: "app-id", value: "<id>", description: "the app id, such as cli_a1b2c3" },
-        {
-          name: "app-secret",
-          value: "<secret>",
-          description: "the app secret (prefer --app-secret-stdin)",
-        },
-        { name: "app-secret-stdin", description: "read the app secret from stdin" },
-        {
-          name: "base-url",
-          value: "<url>",
-          description: "lark, feishu, or the URL of a private deployment",
-        },
-        {
-          name: "output-format",
-          value: "<format>",
-          description: `default output format: auto (a table on a terminal, JSON when piped; ` +
-            `the default), ${OUTPUT_FORMATS.join(", ")}`,
-        },
-        { name: "force", description: "replace an existing profile without asking" },
-      ],
+      flags: INIT_FLAGS,
       examples: [
         "hark config init",
         'printf %s "$APP_SECRET" | hark config init --non-interactive --app-id cli_a1b2c3 --app-secret-stdin',
         "hark config init --profile feishu --base-url feishu --app-id cli_x --app-secret-stdin < secret.txt",
       ],
       run: async (call) => (await import("./init.ts")).runConfigInit(call),
-    },
+    }),
     {
       name: "get",
       description: "Print a setting (secrets show as references, never values)",

@@ -20,7 +20,8 @@ import { ValidationError } from "../../errors/mod.ts";
 import { keychainPath } from "../../keychain/keychain.ts";
 import { writeData } from "../../output/output.ts";
 import { askChoice, askSecret, askText, canPrompt, confirm } from "../prompt.ts";
-import type { CommandCall } from "../command_spec.ts";
+import type { CommandCall, FlagValuesOf } from "../command_spec.ts";
+import type { INIT_FLAGS } from "./config.ts";
 import { openSession, type Session } from "../../session/session.ts";
 
 /** Well-known service addresses by alias. */
@@ -34,15 +35,17 @@ export const BASE_URL_ALIASES: Record<string, string> = {
  *
  * @param call the parsed command line
  */
-export async function runConfigInit(call: CommandCall): Promise<void> {
+export async function runConfigInit(
+  call: CommandCall<FlagValuesOf<typeof INIT_FLAGS>>,
+): Promise<void> {
   const { flags } = call;
   const options: ConfigInitOptions = {
     nonInteractive: flags["non-interactive"] === true,
-    appId: flags["app-id"] as string | undefined,
-    appSecret: flags["app-secret"] as string | undefined,
+    appId: flags["app-id"],
+    appSecret: flags["app-secret"],
     appSecretStdin: flags["app-secret-stdin"] === true,
-    baseUrl: flags["base-url"] as string | undefined,
-    outputFormat: flags["output-format"] as string | undefined,
+    baseUrl: flags["base-url"],
+    outputFormat: flags["output-format"],
     force: flags.force === true,
   };
   if (options.appSecret !== undefined && options.appSecretStdin) {

@@ -4,9 +4,14 @@
  * @module
  */
 
-import type { CommandSpec } from "../command_spec.ts";
+import { type CommandSpec, defineCommand, flag } from "../command_spec.ts";
 
 const nameArg = { name: "name", description: "the profile", required: true };
+
+/** The flags of `profile remove`. */
+export const REMOVE_FLAGS = {
+  yes: flag.bool({ short: "y", description: "do not ask for confirmation" }),
+};
 
 /** `hark profile`. */
 export const profileCommand: CommandSpec = {
@@ -28,14 +33,14 @@ export const profileCommand: CommandSpec = {
       examples: ["hark profile use work"],
       run: async (call) => (await import("./use.ts")).runProfileUse(call),
     },
-    {
+    defineCommand({
       name: "remove",
       aliases: ["rm"],
       description: "Remove a profile and delete its keychain entries",
       args: [nameArg],
-      flags: [{ name: "yes", short: "y", description: "do not ask for confirmation" }],
+      flags: REMOVE_FLAGS,
       examples: ["hark profile remove old-app --yes"],
       run: async (call) => (await import("./remove.ts")).runProfileRemove(call),
-    },
+    }),
   ],
 };

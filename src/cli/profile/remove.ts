@@ -12,7 +12,8 @@ import {
 } from "../../config/mod.ts";
 import { isProfileEntry } from "../../keychain/keychain.ts";
 import { writeData } from "../../output/output.ts";
-import type { CommandCall } from "../command_spec.ts";
+import type { CommandCall, FlagValuesOf } from "../command_spec.ts";
+import type { REMOVE_FLAGS } from "./profile.ts";
 import { confirm } from "../prompt.ts";
 import { openSession, type Session } from "../../session/session.ts";
 
@@ -21,7 +22,9 @@ import { openSession, type Session } from "../../session/session.ts";
  *
  * @param call the parsed command line
  */
-export async function runProfileRemove(call: CommandCall): Promise<void> {
+export async function runProfileRemove(
+  call: CommandCall<FlagValuesOf<typeof REMOVE_FLAGS>>,
+): Promise<void> {
   await profileRemove(
     await openSession(call.ctx, call.globals, { profile: "none" }),
     call.args[0],

@@ -12,10 +12,12 @@
 
 import { ValidationError } from "../../errors/mod.ts";
 import { shellQuote } from "../../errors/shell_quote.ts";
-import { type ApiRequest, isDotSegment } from "../../http/request.ts";
-import type { ApiCaller, ParamSpec, ShortcutInput } from "../definition.ts";
+import type { ApiRequest } from "../../http/request.ts";
+import { booleanField, objectField, objectsField, stringField } from "../../json/fields.ts";
+import type { ApiCaller, ParamValues, ShortcutInput } from "../definition.ts";
 import { followPages } from "../paging.ts";
-import type { LarkEvent } from "./_event_json.ts";
+import type { ParamRecord } from "../param.ts";
+import { type LarkAttendee, larkAttendeeOf, type LarkEvent, larkEventOf } from "./_lark_event.ts";
 
 /** The scope that reads events and their attendees. */
 export const EVENT_READ = "calendar:calendar.event:read";
@@ -28,15 +30,6 @@ export const EVENT_CREATE = "calendar:calendar.event:create";
 
 /** The most attendees one `attendees` list page returns that hark asks for. */
 export const ATTENDEE_PAGE_SIZE = 100;
-
-/** `--event-id` of the shortcuts that address one event. */
-export const EVENT_ID_PARAM: ParamSpec = {
-  name: "event-id",
-  type: "string",
-  description: "the event: an id from +agenda (an instance id addresses one instance of a series)",
-  required: true,
-  valueName: "<id>",
-};
 
 /**
  * The events path of a calendar.
@@ -56,32 +49,6 @@ export function eventsPath(calendarId: string): string {
 export function eventPath(calendarId: string, eventId: string): string {
   const id = eventId === "{event_id}" ? eventId : encodeURIComponent(eventId);
   return `${eventsPath(calendarId)}/${id}`;
-}
-
-/** The longest event or instance id accepted (Lark's are well under 100 characters). */
-export const MAX_EVENT_ID_LENGTH = 256;
-
-/**
- * Checks `--event-id`: not blank, not `.` or `..` (URL parsing would drop it: `DELETE
- * …/events/..` would address the calendar itself), not longer than {@link MAX_EVENT_ID_LENGTH},
- * no spaces or control characters.
- *
- * @param input the shortcut input
- * @throws {ValidationError} naming `--event-id`
- */
-export function checkEventId(input: ShortcutInput): string {
-  const id = input.values["event-id"] as string;
-  const wrong = id.trim() === "" || isDotSegment(id) || id.length > MAX_EVENT_ID_LENGTH ||
-    /[\s\p{Cc}\p{Cf}]/u.test(id);
-  if (wrong) {
-    const shown = id.length > 60 ? `${id.slice(0, 60)}…` : id;
-    throw new ValidationError(`Invalid value ${JSON.stringify(shown)} for --event-id`, {
-      param: "--event-id",
-      suggestion: "Give an event id as +agenda lists it",
-      command: "hark calendar +agenda",
-    });
-  }
-  return id;
 }
 
 /**
@@ -131,25 +98,10 @@ export async function readEvent(
   calendarId: string,
   eventId: string,
 ): Promise<LarkEvent> {
-  const data = await client.request<{ event?: LarkEvent }>(getEventRequest(calendarId, eventId));
-  return data?.event ?? { event_id: eventId };
-}
-
-/** An attendee as the attendees list returns it (the fields hark reads). */
-export interface LarkAttendee {
-  /** `user`, `chat`, `third_party` or `resource`. */
-  type?: string;
-  /** The attendee's id on this event (what `batch_delete` takes). */
-  attendee_id?: string;
-  /** The user's open id, for a user. */
-  user_id?: string;
-  /** The name. */
-  display_name?: string;
-  /** `needs_action`, `accept`, `tentative`, `decline` or `removed`. */
-  rsvp_status?: string;
-  /** Whether the attendee organizes the event. */
-  is_organizer?: boolean;
-  [key: string]: unknown;
+  const event = objectField(await client.request(getEventRequest(calendarId, eventId)), "event");
+  // An answer without the event's id is still the event asked for.
+  return larkEventOf(event) ?? larkEventOf({ ...event, event_id: eventId }) ??
+    { event_id: eventId };
 }
 
 /**
@@ -166,13 +118,11 @@ export async function readAttendees(
 ): Promise<LarkAttendee[]> {
   const all: LarkAttendee[] = [];
   const pages = followPages(async (token) => {
-    const data = await client.request<
-      { items?: LarkAttendee[]; has_more?: boolean; page_token?: string }
-    >(listAttendeesRequest(calendarId, eventId, token));
+    const data = await client.request(listAttendeesRequest(calendarId, eventId, token));
     return {
-      items: data?.items ?? [],
-      hasMore: data?.has_more === true,
-      pageToken: data?.page_token,
+      items: objectsField(data, "items").map(larkAttendeeOf),
+      hasMore: booleanField(data, "has_more") === true,
+      pageToken: stringField(data, "page_token"),
     };
   });
   for await (const page of pages) all.push(...page);
@@ -193,13 +143,6 @@ export function eventKind(event: LarkEvent): EventKind {
   return "one-off";
 }
 
-/** `--all-instances` of `+update` and `+delete`. */
-export const ALL_INSTANCES_PARAM: ParamSpec = {
-  name: "all-instances",
-  type: "bool",
-  description: "allow changing a whole recurring series when --event-id names the series",
-};
-
 /**
  * Refuses to change a whole series unless `--all-instances` was given.
  *
@@ -208,10 +151,14 @@ export const ALL_INSTANCES_PARAM: ParamSpec = {
  * @param action what would be done, for the message (`delete`, `update`)
  * @throws {ValidationError} naming `--all-instances`
  */
-export function guardSeries(input: ShortcutInput, event: LarkEvent, action: string): void {
+export function guardSeries(
+  input: ShortcutInput<{ readonly "calendar-id": string; readonly "all-instances"?: boolean }>,
+  event: LarkEvent,
+  action: string,
+): void {
   if (eventKind(event) !== "series" || input.values["all-instances"] === true) return;
   const id = event.event_id;
-  const calendar = shellQuote(String(input.values["calendar-id"] ?? "primary"));
+  const calendar = shellQuote(input.values["calendar-id"]);
   throw new ValidationError(
     `Cannot ${action} event "${id}" without --all-instances: it is a recurring series ` +
       `(${event.recurrence}), and this would ${action} every instance`,
@@ -244,24 +191,24 @@ export function touched(event: LarkEvent): Record<string, unknown> {
  * command that retries the same thing.
  *
  * @param verb the shortcut, such as `+update`
- * @param params the shortcut's parameters, in order
+ * @param params the shortcut's parameters, keyed by flag name, in order
  * @param values the bound values
  */
 export function retryCommand(
   verb: string,
-  params: readonly ParamSpec[],
-  values: ShortcutInput["values"],
+  params: ParamRecord,
+  values: Readonly<ParamValues>,
 ): string {
   const parts: string[] = [];
-  for (const param of params) {
-    const value = values[param.name];
+  for (const [name, param] of Object.entries(params)) {
+    const value = values[name];
     if (value === undefined || value === param.default || value === false) continue;
-    if (value === true) parts.push(`--${param.name}`);
+    if (value === true) parts.push(`--${name}`);
     else if (typeof value === "object" && "path" in value) {
-      parts.push(`--${param.name} ${shellQuote(value.path)}`);
+      parts.push(`--${name} ${shellQuote(value.path)}`);
     } else if (typeof value === "object") {
-      parts.push(`--${param.name} ${shellQuote(value.text)}`);
-    } else parts.push(`--${param.name} ${shellQuote(String(value))}`);
+      parts.push(`--${name} ${shellQuote(value.text)}`);
+    } else parts.push(`--${name} ${shellQuote(String(value))}`);
   }
   return ["hark calendar", verb, ...parts].join(" ");
 }

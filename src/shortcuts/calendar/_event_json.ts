@@ -16,39 +16,14 @@ import {
   formatLocalTime,
   formatRfc3339InZone,
   larkEventSpan,
-  type LarkEventTime,
 } from "../../time/mod.ts";
+import type { LarkEvent } from "./_lark_event.ts";
 
-/** An event as Lark's event and instance answers carry it (the fields hark reads). */
-export interface LarkEvent {
-  /** The event id (an instance id `<uid>_<start second>` for one instance of a series). */
-  event_id: string;
-  /** The title. */
-  summary?: string;
-  /** The details. */
-  description?: string;
-  /** The start. */
-  start_time?: LarkEventTime;
-  /** The end; for an all-day event the day after the last. */
-  end_time?: LarkEventTime;
-  /** `confirmed`, `tentative` or `cancelled`. */
-  status?: string;
-  /** The RFC 5545 rule of a series; empty for a one-off event or an instance. */
-  recurrence?: string;
-  /** The series an instance belongs to. */
-  recurring_event_id?: string;
-  /** Unix seconds, as a string. */
-  create_time?: string;
-  [key: string]: unknown;
-}
-
-/** An event as hark's JSON shows it. */
-export type EventJson = Record<string, unknown> & {
-  event_id: string;
-  start_time?: string;
-  end_time?: string;
-  all_day?: boolean;
-};
+/**
+ * An event as hark's JSON shows it: `start_time` and `end_time` are text when Lark's could be
+ * read (else Lark's objects, as sent), `all_day` says which kind they are.
+ */
+export type EventJson = Record<string, unknown> & { event_id: string };
 
 /**
  * An event in hark's JSON time shape (see the module notes). Fields other than the times are
@@ -63,7 +38,7 @@ export type EventJson = Record<string, unknown> & {
  * ```
  */
 export function eventJson(event: LarkEvent, timeZone: string): EventJson {
-  const out: Record<string, unknown> = { ...event };
+  const out: EventJson = { ...event };
   const span = larkEventSpan(event.start_time, event.end_time, timeZone);
   if (span) {
     const shown = formatEventSpan(span, timeZone, "rfc3339");
@@ -77,7 +52,7 @@ export function eventJson(event: LarkEvent, timeZone: string): EventJson {
   if (/^\d+$/.test(created)) {
     out.create_time = formatRfc3339InZone(Number(created) * 1000, timeZone);
   }
-  return out as EventJson;
+  return out;
 }
 
 /**

@@ -5,71 +5,33 @@
  */
 
 import { ValidationError } from "../../errors/mod.ts";
-import { type ApiRequest, isDotSegment } from "../../http/request.ts";
+import type { ApiRequest } from "../../http/request.ts";
 import { terminalWidth } from "../../output/mod.ts";
-import {
-  type ApiCaller,
-  defineShortcut,
-  type ParamSpec,
-  type ShortcutInput,
-} from "../definition.ts";
+import { type ApiCaller, defineShortcut, type ShortcutInput } from "../definition.ts";
+import { param, type ValuesOf } from "../param.ts";
 import {
   addDays,
   dateIn,
   endOfDay,
   formatEventSpan,
   larkEventSpan,
+  type LarkEventTime,
   readLarkEventTime,
-  resolveTimeRange,
   startOfDay,
   type TimeInput,
   weekdayOf,
 } from "../../time/mod.ts";
-import { type EventJson, eventJson, type LarkEvent, spanColumns } from "./_event_json.ts";
+import { type EventJson, eventJson, spanColumns } from "./_event_json.ts";
+import { type LarkEvent, larkEventsField } from "./_lark_event.ts";
+import {
+  CALENDAR_ID_PARAM,
+  checkCalendarId,
+  SPAN_PARAMS,
+  spanOf,
+  type SpanValues,
+} from "./_params.ts";
 import { type Span, splitSpan, streamAcrossSpan } from "./split_span.ts";
 import { drawWeekGrid } from "./week_grid.ts";
-
-/** An event time as the service gives it: Unix seconds, or a date for all-day events. */
-export interface EventTime {
-  /** Unix seconds, as a string. */
-  timestamp?: string;
-  /** `YYYY-MM-DD` of an all-day event. */
-  date?: string;
-  /** The time zone. */
-  timezone?: string;
-}
-
-/** One event instance of `instance_view`. */
-export interface AgendaItem {
-  /** The event id. */
-  event_id: string;
-  /** The title. */
-  summary?: string;
-  /** The start. */
-  start_time: EventTime;
-  /** The end. */
-  end_time: EventTime;
-  /** `confirmed`, `tentative` or `cancelled`. */
-  status?: string;
-  [key: string]: unknown;
-}
-
-/**
- * Checks `--calendar-id`: an empty or blank id would address no calendar, and `.` or `..` would
- * be dropped from the path by URL parsing (the request would reach another resource).
- *
- * @param input the shortcut input
- * @throws {ValidationError} naming `--calendar-id`
- */
-export function checkCalendarId(input: ShortcutInput): void {
-  const id = input.values["calendar-id"];
-  if (typeof id === "string" && (id.trim() === "" || isDotSegment(id))) {
-    throw new ValidationError(`Invalid value ${JSON.stringify(id)} for --calendar-id`, {
-      param: "--calendar-id",
-      suggestion: "Give a calendar id, or leave the flag out for your primary calendar",
-    });
-  }
-}
 
 /**
  * The path of `instance_view` for a calendar.
@@ -78,22 +40,6 @@ export function checkCalendarId(input: ShortcutInput): void {
  */
 export function instanceViewPath(calendarId: string): string {
   return `/open-apis/calendar/v4/calendars/${encodeURIComponent(calendarId)}/events/instance_view`;
-}
-
-/**
- * The span of `--start` and `--end`, in Unix seconds: a date-only `--end` includes that day, and
- * without `--end` the span is the rest of `--start`'s day.
- *
- * @param input the shortcut input
- * @throws {ValidationError} naming `--end` when it is not after `--start`, quoting both as typed
- */
-export function spanOf(input: ShortcutInput): Span {
-  const range = resolveTimeRange(
-    input.values.start as TimeInput,
-    input.values.end as TimeInput | undefined,
-    input.timeZone,
-  );
-  return { start: Math.floor(range.start / 1000), end: Math.ceil(range.end / 1000) };
 }
 
 function pieceRequest(calendarId: string, piece: Span): ApiRequest {
@@ -112,14 +58,14 @@ function pieceRequest(calendarId: string, piece: Span): ApiRequest {
  * @param time the event time
  * @param timeZone the viewer's IANA zone
  */
-export function eventSeconds(time: EventTime | undefined, timeZone: string): number {
+export function eventSeconds(time: LarkEventTime | undefined, timeZone: string): number {
   const read = readLarkEventTime(time);
   if (read === undefined) return Number.POSITIVE_INFINITY;
   return ("epochMs" in read ? read.epochMs : startOfDay(read.date, timeZone)) / 1000;
 }
 
 /** The key that tells instances apart: the event id and where it starts. */
-function itemKey(item: AgendaItem): string {
+function itemKey(item: LarkEvent): string {
   return `${item.event_id}|${item.start_time?.timestamp ?? ""}|${item.start_time?.date ?? ""}`;
 }
 
@@ -130,7 +76,7 @@ function itemKey(item: AgendaItem): string {
 const ALL_DAY_SLACK_SECONDS = 14 * 3600;
 
 /** Whether an item may also be in the piece after `boundary` (it ends at or after it). */
-function crosses(item: AgendaItem, boundary: number): boolean {
+function crosses(item: LarkEvent, boundary: number): boolean {
   const end = item.end_time;
   if (end?.date !== undefined && end.timestamp === undefined) {
     return eventSeconds(end, "UTC") + ALL_DAY_SLACK_SECONDS >= boundary;
@@ -141,7 +87,7 @@ function crosses(item: AgendaItem, boundary: number): boolean {
 /** What {@link mergePiece} keeps of a piece, and what it carries to the next one. */
 export interface MergedPiece {
   /** The piece's events: no cancelled ones, no duplicates, none of the carried ones; sorted. */
-  items: AgendaItem[];
+  items: LarkEvent[];
   /** The keys of events that may show up in the next piece too (they cross its start). */
   carry: Set<string>;
 }
@@ -158,14 +104,14 @@ export interface MergedPiece {
  * @param timeZone the viewer's IANA zone (where all-day events begin, for sorting)
  */
 export function mergePiece(
-  items: readonly AgendaItem[],
+  items: readonly LarkEvent[],
   piece: Span,
   carried: ReadonlySet<string>,
   timeZone: string,
 ): MergedPiece {
   const seen = new Set<string>();
   const carry = new Set<string>();
-  const kept: AgendaItem[] = [];
+  const kept: LarkEvent[] = [];
   for (const item of items) {
     if (item.status === "cancelled") continue;
     const key = itemKey(item);
@@ -190,48 +136,39 @@ export function mergePiece(
  * @param timeZone the viewer's IANA zone
  */
 export function showEventSpan(
-  row: { start_time?: EventTime; end_time?: EventTime },
+  row: { start_time?: LarkEventTime; end_time?: LarkEventTime },
   timeZone: string,
 ): { start: string; end: string } {
   const span = larkEventSpan(row.start_time, row.end_time, timeZone);
   return span ? formatEventSpan(span, timeZone, "local") : { start: "", end: "" };
 }
 
-/** `--timezone` of the calendar shortcuts. */
-export const TIMEZONE_PARAM: ParamSpec = {
-  name: "timezone",
-  type: "string",
-  description: "the IANA time zone times are read and shown in (default: $TZ, the system's)",
-  valueName: "<zone>",
-};
-
-/** `--start`, `--end` and `--timezone` of the span-based calendar shortcuts (agenda, free/busy). */
-export const SPAN_PARAMS: readonly ParamSpec[] = [
-  {
-    name: "start",
-    type: "datetime",
-    description: "the first moment; a date means its beginning",
-    default: "today",
-  },
-  {
-    name: "end",
-    type: "datetime",
-    description: "the end; a date includes that whole day (default: the end of --start's day)",
-  },
-  TIMEZONE_PARAM,
-];
-
-/** `--calendar-id` of the calendar shortcuts. */
-export const CALENDAR_ID_PARAM: ParamSpec = {
-  name: "calendar-id",
-  type: "string",
-  description: "the calendar",
-  default: "primary",
-  valueName: "<id>",
-};
-
 /** `--view` of `+agenda`: a list, or a grid of one day or one week on a terminal. */
 export const AGENDA_VIEWS = ["list", "day", "week"] as const;
+
+/** One of {@link AGENDA_VIEWS}. */
+export type AgendaView = typeof AGENDA_VIEWS[number];
+
+const PARAMS = {
+  ...SPAN_PARAMS,
+  "calendar-id": CALENDAR_ID_PARAM,
+  view: param.enumOf(AGENDA_VIEWS, {
+    description: "list, or a grid of the day or the Monday-to-Sunday week of --start " +
+      "(drawn on a terminal; otherwise the same events as a list)",
+    default: "list",
+  }),
+};
+
+/** The values of `+agenda`. */
+export type AgendaValues = ValuesOf<typeof PARAMS>;
+
+/** The values {@link viewDays} reads. */
+export interface ViewValues {
+  /** `--start`. */
+  readonly start: TimeInput;
+  /** `--view`. */
+  readonly view?: AgendaView;
+}
 
 /**
  * The span `+agenda` reads: `--start`/`--end` for the list; with `--view day` the day of
@@ -241,8 +178,8 @@ export const AGENDA_VIEWS = ["list", "day", "week"] as const;
  * @throws {ValidationError} naming `--end` when it is not after `--start`, or when it is given
  *   with a day or week view
  */
-export function agendaSpan(input: ShortcutInput): Span {
-  const view = input.values.view as string | undefined;
+export function agendaSpan(input: ShortcutInput<SpanValues & ViewValues>): Span {
+  const view = input.values.view;
   if (view === undefined || view === "list") return spanOf(input);
   if (input.values.end !== undefined) {
     throw new ValidationError(
@@ -262,8 +199,8 @@ export function agendaSpan(input: ShortcutInput): Span {
  *
  * @param input the shortcut input (`--start`, `--view`)
  */
-export function viewDays(input: ShortcutInput): string[] {
-  const start = input.values.start as TimeInput;
+export function viewDays(input: ShortcutInput<ViewValues>): string[] {
+  const start = input.values.start;
   const day = start.kind === "date" ? start.date : dateIn(start.epochMs, input.timeZone);
   if (input.values.view !== "week") return [day];
   const monday = addDays(day, 1 - weekdayOf(day));
@@ -292,10 +229,10 @@ interface ReadyPiece {
  * @param client the API client
  */
 export async function* agendaRows(
-  input: ShortcutInput,
+  input: ShortcutInput<AgendaValues>,
   client: ApiCaller,
 ): AsyncGenerator<EventJson[]> {
-  const calendarId = input.values["calendar-id"] as string;
+  const calendarId = input.values["calendar-id"];
   const timeZone = input.timeZone;
   const progress = (done: number, total: number) => {
     if (total > 1) input.ctx.status(`Reading the agenda: ${done} of ${total} pieces done`);
@@ -303,15 +240,14 @@ export async function* agendaRows(
   const pieces = streamAcrossSpan(
     agendaSpan(input),
     async (piece) => {
-      const data = await client.request<{ items?: AgendaItem[] }>(pieceRequest(calendarId, piece));
-      return data?.items ?? [];
+      return larkEventsField(await client.request(pieceRequest(calendarId, piece)), "items");
     },
     {
       onDone: progress,
       settle(piece, results): ReadyPiece {
         const merged = mergePiece(results.flat(), piece, new Set(), timeZone);
         return {
-          rows: merged.items.map((item) => eventJson(item as LarkEvent, timeZone)),
+          rows: merged.items.map((item) => eventJson(item, timeZone)),
           keys: merged.items.map(itemKey),
           carry: merged.carry,
         };
@@ -342,31 +278,20 @@ export const agenda = defineShortcut({
   identities: ["user", "bot"],
   scopes: { user: ["calendar:calendar.event:read"], bot: ["calendar:calendar.event:read"] },
   effect: "read",
-  params: [
-    ...SPAN_PARAMS,
-    CALENDAR_ID_PARAM,
-    {
-      name: "view",
-      type: "enum",
-      description: "list, or a grid of the day or the Monday-to-Sunday week of --start " +
-        "(drawn on a terminal; otherwise the same events as a list)",
-      allowed: AGENDA_VIEWS,
-      default: "list",
-    },
-  ],
+  params: PARAMS,
   validate(input) {
     checkCalendarId(input);
     agendaSpan(input);
   },
   requests(input) {
-    const calendarId = input.values["calendar-id"] as string;
+    const calendarId = input.values["calendar-id"];
     return splitSpan(agendaSpan(input)).map((piece) => pieceRequest(calendarId, piece));
   },
   stream: agendaRows,
   render(input) {
     if (input.values.view !== "day" && input.values.view !== "week") return undefined;
     return (rows) =>
-      drawWeekGrid(rows as EventJson[], {
+      drawWeekGrid(Array.isArray(rows) ? rows : [], {
         days: viewDays(input),
         timeZone: input.timeZone,
         width: terminalWidth(input.ctx),

@@ -2,17 +2,11 @@ import assert from "node:assert/strict";
 import { ApiError, ValidationError } from "../../errors/mod.ts";
 import { createTestContext } from "../../../tests/support/test_context.ts";
 import { at, collect, FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
-import {
-  agenda,
-  type AgendaItem,
-  agendaSpan,
-  mergePiece,
-  showEventSpan,
-  viewDays,
-} from "./agenda.ts";
+import { agenda, agendaSpan, mergePiece, showEventSpan, viewDays } from "./agenda.ts";
+import type { LarkEvent } from "./_lark_event.ts";
 
 const DAY = 86_400;
-const item = (id: string, start: number, status = "confirmed", length = 3600): AgendaItem => ({
+const item = (id: string, start: number, status = "confirmed", length = 3600): LarkEvent => ({
   event_id: id,
   summary: id,
   start_time: { timestamp: String(start) },

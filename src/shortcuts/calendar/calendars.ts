@@ -5,6 +5,7 @@
  */
 
 import type { ApiRequest } from "../../http/request.ts";
+import { booleanField, objectsField, stringField } from "../../json/fields.ts";
 import { defineShortcut } from "../definition.ts";
 import { followPages, pagingOptions, pagingParams } from "../paging.ts";
 
@@ -61,18 +62,19 @@ export const calendars = defineShortcut({
     pagingOptions(input, "calendars");
   },
   requests(input) {
-    return [calendarsRequest(input.values.limit as number)];
+    return [calendarsRequest(input.values.limit)];
   },
   stream(input, client) {
     const options = pagingOptions(input, "calendars");
     const pages = followPages(async (pageToken) => {
-      const data = await client.request<
-        { calendar_list?: LarkCalendar[]; has_more?: boolean; page_token?: string }
-      >(calendarsRequest(options.limit, pageToken));
+      const data = await client.request(calendarsRequest(options.limit, pageToken));
       return {
-        items: (data?.calendar_list ?? []).map((c) => ({ ...c, primary: c.type === "primary" })),
-        hasMore: data?.has_more === true,
-        pageToken: data?.page_token,
+        items: objectsField(data, "calendar_list").map((c) => ({
+          ...c,
+          primary: c.type === "primary",
+        })),
+        hasMore: booleanField(data, "has_more") === true,
+        pageToken: stringField(data, "page_token"),
       };
     }, options);
     return pages;

@@ -8,12 +8,20 @@
 import { ApiError, HarkError, ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import type { Column } from "../../output/mod.ts";
-import { defineShortcut, type ShortcutInput } from "../definition.ts";
+import { isObject, objectField, objectsField } from "../../json/fields.ts";
+import { type ApiCaller, defineShortcut, type ShortcutInput } from "../definition.ts";
+import { param, type ValuesOf } from "../param.ts";
 import { MAX_ID_LENGTH } from "../contact/ids.ts";
 import { type TimeInput, toLarkEventTimes } from "../../time/mod.ts";
-import { CALENDAR_ID_PARAM, checkCalendarId, TIMEZONE_PARAM } from "./agenda.ts";
+import {
+  ATTENDEE_ABILITY_PARAM,
+  CALENDAR_ID_PARAM,
+  checkCalendarId,
+  TIMEZONE_PARAM,
+} from "./_params.ts";
 import { EVENT_CREATE, EVENT_DELETE, EVENT_UPDATE, eventPath, eventsPath } from "./_event_api.ts";
-import { eventJson, type LarkEvent, spanColumns } from "./_event_json.ts";
+import { eventJson, spanColumns } from "./_event_json.ts";
+import { type LarkEvent, larkEventOf } from "./_lark_event.ts";
 
 /** How long the rollback of a half-made event may take. */
 const ROLLBACK_TIMEOUT_MS = 15_000;
@@ -23,17 +31,6 @@ const ROLLBACK_TIMEOUT_MS = 15_000;
  * attendees.create: at most 1000 attendees, rooms included, per request).
  */
 export const ATTENDEE_BATCH = 1000;
-
-/**
- * What attendees may do (calendar.v4.calendarEvent.create in the SDK's types): Lark's default is
- * `none`, which hides the other attendees from each invitee; hark's is `can_see_others`.
- */
-export const ATTENDEE_ABILITIES = [
-  "none",
-  "can_see_others",
-  "can_invite_others",
-  "can_modify_event",
-] as const;
 
 /** What `+create` returns. */
 export interface CreatedEvent {
@@ -71,13 +68,39 @@ export function parseAttendees(text: string | undefined): string[] {
  * @param input the shortcut input
  * @throws {ValidationError} naming `--end` when it is not after `--start`
  */
-export function eventTimes(input: ShortcutInput) {
-  return toLarkEventTimes(
-    input.values.start as TimeInput,
-    input.values.end as TimeInput,
-    input.timeZone,
-  );
+export function eventTimes(
+  input: ShortcutInput<{ readonly start: TimeInput; readonly end: TimeInput }>,
+) {
+  return toLarkEventTimes(input.values.start, input.values.end, input.timeZone);
 }
+
+const PARAMS = {
+  summary: param.string({ description: "the title", required: true }),
+  start: param.datetime({
+    description: "when it starts; with a date-only --end too, an all-day event",
+    required: true,
+  }),
+  end: param.datetime({
+    description: "when it ends, after --start; a date includes that whole day",
+    required: true,
+  }),
+  description: param.string({ description: "the details" }),
+  attendees: param.string({
+    description: "open ids of the people to invite, comma-separated",
+    valueName: "<ids>",
+  }),
+  "attendee-ability": ATTENDEE_ABILITY_PARAM,
+  "calendar-id": CALENDAR_ID_PARAM,
+  timezone: TIMEZONE_PARAM,
+  "idempotency-key": param.string({
+    description: "sent as idempotency_key; the same key creates the event once (default: a " +
+      "new UUID)",
+    valueName: "<key>",
+  }),
+};
+
+/** The values of `+create`. */
+export type CreateValues = ValuesOf<typeof PARAMS>;
 
 /**
  * The event-creation request. `idempotency_key` makes a retried create return the first event.
@@ -85,17 +108,20 @@ export function eventTimes(input: ShortcutInput) {
  * @param input the shortcut input
  * @param idempotencyKey `--idempotency-key`, a fresh UUID unless given
  */
-export function createEventRequest(input: ShortcutInput, idempotencyKey: string): ApiRequest {
+export function createEventRequest(
+  input: ShortcutInput<CreateValues>,
+  idempotencyKey: string,
+): ApiRequest {
   const { values } = input;
   const body: Record<string, unknown> = {
     summary: values.summary,
     ...eventTimes(input),
-    attendee_ability: values["attendee-ability"] ?? "can_see_others",
+    attendee_ability: values["attendee-ability"],
   };
   if (values.description !== undefined) body.description = values.description;
   return {
     method: "POST",
-    path: eventsPath(values["calendar-id"] as string),
+    path: eventsPath(values["calendar-id"]),
     query: { idempotency_key: idempotencyKey },
     body,
     idempotencyKey,
@@ -144,32 +170,22 @@ export function addAttendeesRequests(
  * @returns every attendee the service returned
  */
 export async function addAttendees(
-  client: { request<T>(r: ApiRequest): Promise<T> },
+  client: Pick<ApiCaller, "request">,
   requests: readonly ApiRequest[],
 ): Promise<Record<string, unknown>[]> {
   const added: Record<string, unknown>[] = [];
   for (const request of requests) {
-    const data = await client.request<{ attendees?: Record<string, unknown>[] }>(request);
-    added.push(...(data?.attendees ?? []));
+    added.push(...objectsField(await client.request(request), "attendees"));
   }
   return added;
 }
 
-/** `--attendee-ability` of `+create`. */
-export const ATTENDEE_ABILITY_PARAM = {
-  name: "attendee-ability",
-  type: "enum" as const,
-  description: "what attendees may do: see the others, invite others, change the event, or none",
-  allowed: ATTENDEE_ABILITIES,
-  default: "can_see_others",
-};
-
-function keyOf(input: ShortcutInput): string {
-  return (input.values["idempotency-key"] as string | undefined) ?? input.ctx.randomUUID();
+function keyOf(input: ShortcutInput<CreateValues>): string {
+  return input.values["idempotency-key"] ?? input.ctx.randomUUID();
 }
 
 /** `calendar +create`. */
-export const create = defineShortcut<CreatedEvent>({
+export const create = defineShortcut({
   service: "calendar",
   verb: "+create",
   description:
@@ -190,47 +206,16 @@ export const create = defineShortcut<CreatedEvent>({
   effect: "write",
   idempotent: true,
   idempotencyKey: "idempotency-key",
-  params: [
-    { name: "summary", type: "string", description: "the title", required: true },
-    {
-      name: "start",
-      type: "datetime",
-      description: "when it starts; with a date-only --end too, an all-day event",
-      required: true,
-    },
-    {
-      name: "end",
-      type: "datetime",
-      description: "when it ends, after --start; a date includes that whole day",
-      required: true,
-    },
-    { name: "description", type: "string", description: "the details" },
-    {
-      name: "attendees",
-      type: "string",
-      description: "open ids of the people to invite, comma-separated",
-      valueName: "<ids>",
-    },
-    ATTENDEE_ABILITY_PARAM,
-    CALENDAR_ID_PARAM,
-    TIMEZONE_PARAM,
-    {
-      name: "idempotency-key",
-      type: "string",
-      description: "sent as idempotency_key; the same key creates the event once (default: a " +
-        "new UUID)",
-      valueName: "<key>",
-    },
-  ],
+  params: PARAMS,
   validate(input) {
-    if ((input.values.summary as string).trim() === "") {
+    if (input.values.summary.trim() === "") {
       throw new ValidationError('Invalid value "" for --summary: expected a title', {
         param: "--summary",
       });
     }
     checkCalendarId(input);
     eventTimes(input);
-    parseAttendees(input.values.attendees as string | undefined);
+    parseAttendees(input.values.attendees);
     const key = input.values["idempotency-key"];
     if (typeof key === "string" && (key.trim() === "" || /[\s\p{Cc}]/u.test(key))) {
       throw new ValidationError(
@@ -241,19 +226,19 @@ export const create = defineShortcut<CreatedEvent>({
     }
   },
   requests(input) {
-    const attendees = parseAttendees(input.values.attendees as string | undefined);
-    const calendarId = input.values["calendar-id"] as string;
+    const attendees = parseAttendees(input.values.attendees);
+    const calendarId = input.values["calendar-id"];
     return [
       createEventRequest(input, keyOf(input)),
       ...addAttendeesRequests(calendarId, "{event_id}", attendees),
     ];
   },
-  async run(input, client) {
+  async run(input, client): Promise<CreatedEvent> {
     return await createWithAttendees(
       client,
-      input.values["calendar-id"] as string,
+      input.values["calendar-id"],
       createEventRequest(input, keyOf(input)),
-      parseAttendees(input.values.attendees as string | undefined),
+      parseAttendees(input.values.attendees),
       input.ctx.timeout,
     );
   },
@@ -273,14 +258,19 @@ export const create = defineShortcut<CreatedEvent>({
  * @throws {ApiError} when adding the attendees fails, saying whether the rollback worked
  */
 export async function createWithAttendees(
-  client: { request<T>(r: ApiRequest): Promise<T> },
+  client: Pick<ApiCaller, "request">,
   calendarId: string,
   request: ApiRequest,
   attendees: readonly string[],
   timeout: (ms: number) => AbortSignal,
 ): Promise<CreatedEvent> {
-  const created = await client.request<{ event: LarkEvent }>(request);
-  const event = created.event;
+  const event = larkEventOf(objectField(await client.request(request), "event"));
+  if (event === undefined) {
+    throw new ApiError("Cannot read the created event: the answer has no event id", {
+      type: "invalid_response",
+      suggestion: "Look for the event with hark calendar +agenda before creating it again",
+    });
+  }
   if (attendees.length === 0) return { event, attendees: [] };
   try {
     const added = await addAttendees(
@@ -317,7 +307,7 @@ export function createdColumns(timeZone: string): Column<Record<string, unknown>
       header: "ATTENDEES",
       priority: 1,
       value: (row) =>
-        ((row.attendees ?? []) as Record<string, unknown>[]).map((a) =>
+        (Array.isArray(row.attendees) ? row.attendees : []).filter(isObject).map((a) =>
           a.display_name ?? a.user_id
         ),
     },
@@ -325,7 +315,7 @@ export function createdColumns(timeZone: string): Column<Record<string, unknown>
 }
 
 async function rollBack(
-  client: { request(r: ApiRequest): Promise<unknown> },
+  client: Pick<ApiCaller, "request">,
   calendarId: string,
   eventId: string,
   error: unknown,

@@ -8,6 +8,7 @@ const values = (extra = {}) => ({
   summary: "Review",
   start: at(START),
   end: at(START + 3600_000, "--end"),
+  "attendee-ability": "can_see_others",
   "calendar-id": "primary",
   ...extra,
 });

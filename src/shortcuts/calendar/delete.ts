@@ -7,16 +7,23 @@
  * @module
  */
 
-import { ApiError, CancelledError, ValidationError } from "../../errors/mod.ts";
+import { ApiError, CancelledError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { terminalSafe } from "../../output/mod.ts";
-import { defineShortcut, type ParamSpec, type ShortcutInput } from "../definition.ts";
-import { CALENDAR_ID_PARAM, checkCalendarId } from "./agenda.ts";
+import { defineShortcut, type ShortcutInput } from "../definition.ts";
+import { param } from "../param.ts";
 import {
   ALL_INSTANCES_PARAM,
+  CALENDAR_ID_PARAM,
+  checkCalendarId,
   checkEventId,
-  EVENT_DELETE,
   EVENT_ID_PARAM,
+  NOTIFY_PARAMS,
+  notifyOf,
+  type NotifyValues,
+} from "./_params.ts";
+import {
+  EVENT_DELETE,
   EVENT_READ,
   eventKind,
   eventPath,
@@ -25,53 +32,26 @@ import {
   readEvent,
   touched,
 } from "./_event_api.ts";
-import { eventJson, type LarkEvent, localTime, spanColumns } from "./_event_json.ts";
+import { eventJson, localTime, spanColumns } from "./_event_json.ts";
+import type { LarkEvent } from "./_lark_event.ts";
 
 /** Lark's code for an event that does not exist (or no longer does). */
 export const EVENT_NOT_FOUND = 193001;
-
-/** `--notify` and `--no-notify`: whether Lark tells the attendees (`need_notification`). */
-export const NOTIFY_PARAMS: readonly ParamSpec[] = [
-  {
-    name: "notify",
-    type: "bool",
-    description: "notify the attendees (Lark's default)",
-  },
-  {
-    name: "no-notify",
-    type: "bool",
-    description: "do not notify the attendees",
-  },
-];
-
-/**
- * `need_notification` from `--notify` / `--no-notify`; `undefined` when neither was given.
- *
- * @param input the shortcut input
- * @throws {ValidationError} naming `--no-notify` when both were given
- */
-export function notifyOf(input: ShortcutInput): boolean | undefined {
-  const yes = input.values.notify === true;
-  const no = input.values["no-notify"] === true;
-  if (yes && no) {
-    throw new ValidationError("Cannot use --notify with --no-notify", {
-      param: "--no-notify",
-      suggestion: "Give one of them",
-    });
-  }
-  return yes ? true : no ? false : undefined;
-}
 
 /**
  * The delete request.
  *
  * @param input the shortcut input
  */
-export function deleteRequest(input: ShortcutInput): ApiRequest {
+export function deleteRequest(
+  input: ShortcutInput<
+    NotifyValues & { readonly "calendar-id": string; readonly "event-id": string }
+  >,
+): ApiRequest {
   const notify = notifyOf(input);
   return {
     method: "DELETE",
-    path: eventPath(input.values["calendar-id"] as string, input.values["event-id"] as string),
+    path: eventPath(input.values["calendar-id"], input.values["event-id"]),
     query: { need_notification: notify ?? true },
     scopes: [EVENT_DELETE],
   };
@@ -97,7 +77,7 @@ export function deleteQuestion(event: LarkEvent, timeZone: string): string {
 }
 
 /** `calendar +delete`. */
-export const remove = defineShortcut<{ event: LarkEvent; alreadyGone: boolean }>({
+export const remove = defineShortcut({
   service: "calendar",
   verb: "+delete",
   description: "Cancel an event (one instance of a series by its instance id; the whole series " +
@@ -111,28 +91,28 @@ export const remove = defineShortcut<{ event: LarkEvent; alreadyGone: boolean }>
   scopes: { user: [EVENT_READ, EVENT_DELETE], bot: [EVENT_READ, EVENT_DELETE] },
   effect: "delete",
   idempotent: true,
-  params: [
-    EVENT_ID_PARAM,
-    CALENDAR_ID_PARAM,
+  params: {
+    "event-id": EVENT_ID_PARAM,
+    "calendar-id": CALENDAR_ID_PARAM,
     ...NOTIFY_PARAMS,
-    ALL_INSTANCES_PARAM,
-    { name: "yes", type: "bool", description: "delete without asking" },
-  ],
+    "all-instances": ALL_INSTANCES_PARAM,
+    yes: param.bool({ description: "delete without asking" }),
+  },
   validate(input) {
     checkCalendarId(input);
     checkEventId(input);
     notifyOf(input);
   },
   requests(input) {
-    const calendarId = input.values["calendar-id"] as string;
+    const calendarId = input.values["calendar-id"];
     return [
-      getEventRequest(calendarId, input.values["event-id"] as string),
+      getEventRequest(calendarId, input.values["event-id"]),
       deleteRequest(input),
     ];
   },
-  async run(input, client) {
-    const calendarId = input.values["calendar-id"] as string;
-    const event = await readEvent(client, calendarId, input.values["event-id"] as string);
+  async run(input, client): Promise<{ event: LarkEvent; alreadyGone: boolean }> {
+    const calendarId = input.values["calendar-id"];
+    const event = await readEvent(client, calendarId, input.values["event-id"]);
     guardSeries(input, event, "delete");
     if (input.values.yes !== true) {
       const ok = await input.confirm(deleteQuestion(event, input.timeZone), "--yes");

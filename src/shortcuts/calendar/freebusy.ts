@@ -6,10 +6,12 @@
 
 import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
+import { objectOf, stringField } from "../../json/fields.ts";
 import { type ApiCaller, defineShortcut, type ShortcutInput } from "../definition.ts";
+import { param } from "../param.ts";
 import { formatLocalTime, formatRfc3339InZone, mergeIntervals } from "../../time/mod.ts";
 import { terminalWidth } from "../../output/mod.ts";
-import { SPAN_PARAMS, spanOf } from "./agenda.ts";
+import { SPAN_PARAMS, spanOf } from "./_params.ts";
 import { drawBusyBars } from "./busy_bar.ts";
 import { queryAcrossSpan, type Span, splitSpan } from "./split_span.ts";
 
@@ -19,6 +21,20 @@ export interface BusyInterval {
   start_time: string;
   /** The end. */
   end_time: string;
+}
+
+/**
+ * The busy intervals of a list (an answer's `freebusy_list`, or the rows written); anything
+ * without text times is skipped.
+ *
+ * @param list the list as received
+ */
+export function busyIntervalsOf(list: unknown): BusyInterval[] {
+  return (Array.isArray(list) ? list : []).flatMap((item) => {
+    const start = stringField(item, "start_time");
+    const end = stringField(item, "end_time");
+    return start === undefined || end === undefined ? [] : [{ start_time: start, end_time: end }];
+  });
 }
 
 /** The user info path, used to learn the signed-in user's open id. */
@@ -66,9 +82,14 @@ export function mergeBusy(intervals: BusyInterval[], timeZone: string): BusyInte
   }));
 }
 
-function knownUser(input: ShortcutInput): string | undefined {
-  const flag = input.values["user-id"] as string | undefined;
-  return flag ?? knownSignedInUser(input);
+/** The values naming the person whose free/busy is read. */
+interface UserValues {
+  /** `--user-id`, when given. */
+  readonly "user-id"?: string;
+}
+
+function knownUser(input: ShortcutInput<UserValues>): string | undefined {
+  return input.values["user-id"] ?? knownSignedInUser(input);
 }
 
 /**
@@ -76,7 +97,7 @@ function knownUser(input: ShortcutInput): string | undefined {
  *
  * @param input the shortcut input
  */
-export function knownSignedInUser(input: ShortcutInput): string | undefined {
+export function knownSignedInUser(input: ShortcutInput<unknown>): string | undefined {
   if (input.identity !== "user") return undefined;
   return input.config.users?.[input.profile]?.open_id;
 }
@@ -90,26 +111,26 @@ export function knownSignedInUser(input: ShortcutInput): string | undefined {
  * @throws {ValidationError} naming `flag` when the service does not say
  */
 export async function signedInUser(
-  input: ShortcutInput,
+  input: ShortcutInput<unknown>,
   client: ApiCaller,
   flag: string,
 ): Promise<string> {
   const known = knownSignedInUser(input);
   if (known !== undefined) return known;
-  const info = await client.request<{ open_id?: string }>({ method: "GET", path: USER_INFO_PATH });
-  if (!info?.open_id) {
+  const info = await client.request({ method: "GET", path: USER_INFO_PATH });
+  const openId = stringField(info, "open_id");
+  if (!openId) {
     throw new ValidationError(`Cannot tell who is signed in: give ${flag}`, { param: flag });
   }
-  return info.open_id;
+  return openId;
 }
 
-async function resolveUser(input: ShortcutInput, client: ApiCaller): Promise<string> {
-  const flag = input.values["user-id"] as string | undefined;
-  return flag ?? await signedInUser(input, client, "--user-id");
+async function resolveUser(input: ShortcutInput<UserValues>, client: ApiCaller): Promise<string> {
+  return input.values["user-id"] ?? await signedInUser(input, client, "--user-id");
 }
 
 /** `calendar +freebusy`. */
-export const freebusy = defineShortcut<BusyInterval[]>({
+export const freebusy = defineShortcut({
   service: "calendar",
   verb: "+freebusy",
   description: "Show when a person is busy between two times (any span; split into 40-day " +
@@ -125,23 +146,18 @@ export const freebusy = defineShortcut<BusyInterval[]>({
     bot: ["calendar:calendar.free_busy:read"],
   },
   effect: "read",
-  params: [
+  params: {
     ...SPAN_PARAMS,
-    {
-      name: "user-id",
-      type: "string",
+    "user-id": param.string({
       description: "the person's open id (default: the signed-in user; required with --as bot)",
       valueName: "<open_id>",
-    },
-    {
-      name: "view",
-      type: "enum",
+    }),
+    view: param.enumOf(["bar", "list"], {
       description:
         "on a terminal, a busy/free bar per day (bar) or the intervals as a table (list)",
-      allowed: ["bar", "list"],
       default: "bar",
-    },
-  ],
+    }),
+  },
   validate(input) {
     spanOf(input);
     if (input.identity === "bot" && input.values["user-id"] === undefined) {
@@ -164,10 +180,8 @@ export const freebusy = defineShortcut<BusyInterval[]>({
   async run(input, client) {
     const userId = await resolveUser(input, client);
     const pieces = await queryAcrossSpan(spanOf(input), async (piece) => {
-      const data = await client.request<{ freebusy_list?: BusyInterval[] }>(
-        freebusyRequest(userId, piece, input.timeZone),
-      );
-      return data?.freebusy_list ?? [];
+      const data = await client.request(freebusyRequest(userId, piece, input.timeZone));
+      return busyIntervalsOf(objectOf(data).freebusy_list);
     });
     return mergeBusy(pieces.flat(), input.timeZone);
   },
@@ -175,8 +189,8 @@ export const freebusy = defineShortcut<BusyInterval[]>({
     if (input.values.view !== "bar") return undefined;
     const span = spanOf(input);
     return (rows) =>
-      drawBusyBars(rows as BusyInterval[], {
-        person: (input.values["user-id"] as string | undefined) ?? "you",
+      drawBusyBars(busyIntervalsOf(rows), {
+        person: input.values["user-id"] ?? "you",
         span: { start: span.start * 1000, end: span.end * 1000 },
         timeZone: input.timeZone,
         width: terminalWidth(input.ctx),
@@ -185,12 +199,12 @@ export const freebusy = defineShortcut<BusyInterval[]>({
   columns: (input) => [
     {
       header: "START",
-      value: (row) => formatLocalTime(Date.parse(row.start_time as string), input.timeZone),
+      value: (row) => formatLocalTime(Date.parse(String(row.start_time)), input.timeZone),
       kind: "time",
     },
     {
       header: "END",
-      value: (row) => formatLocalTime(Date.parse(row.end_time as string), input.timeZone),
+      value: (row) => formatLocalTime(Date.parse(String(row.end_time)), input.timeZone),
       kind: "time",
     },
   ],

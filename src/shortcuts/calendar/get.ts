@@ -5,19 +5,18 @@
  */
 
 import { defineShortcut } from "../definition.ts";
-import { CALENDAR_ID_PARAM, checkCalendarId } from "./agenda.ts";
+import { isObject } from "../../json/fields.ts";
+import { CALENDAR_ID_PARAM, checkCalendarId, checkEventId, EVENT_ID_PARAM } from "./_params.ts";
 import {
-  checkEventId,
-  EVENT_ID_PARAM,
   EVENT_READ,
   eventKind,
   getEventRequest,
-  type LarkAttendee,
   listAttendeesRequest,
   readAttendees,
   readEvent,
 } from "./_event_api.ts";
-import { eventJson, type LarkEvent, spanColumns } from "./_event_json.ts";
+import { eventJson, spanColumns } from "./_event_json.ts";
+import { type LarkAttendee, larkAttendeeOf, type LarkEvent } from "./_lark_event.ts";
 
 /** What `+get` returns. */
 export interface EventWithAttendees {
@@ -38,7 +37,7 @@ export function attendeeCell(attendee: LarkAttendee): string {
 }
 
 /** `calendar +get`. */
-export const get = defineShortcut<EventWithAttendees>({
+export const get = defineShortcut({
   service: "calendar",
   verb: "+get",
   description: "Show one event with its attendees and their answers (RSVP)",
@@ -49,19 +48,19 @@ export const get = defineShortcut<EventWithAttendees>({
   identities: ["user", "bot"],
   scopes: { user: [EVENT_READ], bot: [EVENT_READ] },
   effect: "read",
-  params: [EVENT_ID_PARAM, CALENDAR_ID_PARAM],
+  params: { "event-id": EVENT_ID_PARAM, "calendar-id": CALENDAR_ID_PARAM },
   validate(input) {
     checkCalendarId(input);
     checkEventId(input);
   },
   requests(input) {
-    const calendarId = input.values["calendar-id"] as string;
-    const eventId = input.values["event-id"] as string;
+    const calendarId = input.values["calendar-id"];
+    const eventId = input.values["event-id"];
     return [getEventRequest(calendarId, eventId), listAttendeesRequest(calendarId, eventId)];
   },
-  async run(input, client) {
-    const calendarId = input.values["calendar-id"] as string;
-    const eventId = input.values["event-id"] as string;
+  async run(input, client): Promise<EventWithAttendees> {
+    const calendarId = input.values["calendar-id"];
+    const eventId = input.values["event-id"];
     const event = await readEvent(client, calendarId, eventId);
     const attendees = await readAttendees(client, calendarId, eventId);
     return { event, attendees };
@@ -78,7 +77,10 @@ export const get = defineShortcut<EventWithAttendees>({
     { header: "STATUS", value: "status", priority: 1 },
     {
       header: "ATTENDEES",
-      value: (row) => (row.attendees as LarkAttendee[]).map(attendeeCell),
+      value: (row) =>
+        (Array.isArray(row.attendees) ? row.attendees : []).filter(isObject).map((a) =>
+          attendeeCell(larkAttendeeOf(a))
+        ),
       priority: 2,
     },
   ],

@@ -6,8 +6,9 @@
 
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import type { ApiRequest } from "../../http/request.ts";
-import { CALENDAR_ID_PARAM, checkCalendarId } from "./agenda.ts";
-import { checkEventId, EVENT_ID_PARAM, eventPath } from "./_event_api.ts";
+import { param, type ValuesOf } from "../param.ts";
+import { CALENDAR_ID_PARAM, checkCalendarId, checkEventId, EVENT_ID_PARAM } from "./_params.ts";
+import { eventPath } from "./_event_api.ts";
 
 /** The answers Lark takes (calendar.v4.calendarEvent.reply in the SDK). */
 export const RSVP_STATUSES = ["accept", "decline", "tentative"] as const;
@@ -15,15 +16,22 @@ export const RSVP_STATUSES = ["accept", "decline", "tentative"] as const;
 /** The scope of replying (lark-cli `shortcuts/calendar/calendar_rsvp.go`). */
 export const EVENT_REPLY = "calendar:calendar.event:reply";
 
+const PARAMS = {
+  "event-id": EVENT_ID_PARAM,
+  status: param.enumOf(RSVP_STATUSES, { description: "the answer", required: true }),
+  "calendar-id": CALENDAR_ID_PARAM,
+};
+
+/** The values of `+rsvp`. */
+export type RsvpValues = ValuesOf<typeof PARAMS>;
+
 /**
  * The reply request. Answering the same twice has the effect of once, so it may be retried.
  *
  * @param input the shortcut input
  */
-export function replyRequest(input: ShortcutInput): ApiRequest {
-  const calendarId = input.values["calendar-id"] as string;
-  const eventId = input.values["event-id"] as string;
-  const status = input.values.status as string;
+export function replyRequest(input: ShortcutInput<RsvpValues>): ApiRequest {
+  const { "calendar-id": calendarId, "event-id": eventId, status } = input.values;
   return {
     method: "POST",
     path: `${eventPath(calendarId, eventId)}/reply`,
@@ -48,17 +56,7 @@ export const rsvp = defineShortcut({
   scopes: { user: [EVENT_REPLY], bot: [EVENT_REPLY] },
   effect: "write",
   idempotent: true,
-  params: [
-    EVENT_ID_PARAM,
-    {
-      name: "status",
-      type: "enum",
-      description: "the answer",
-      required: true,
-      allowed: RSVP_STATUSES,
-    },
-    CALENDAR_ID_PARAM,
-  ],
+  params: PARAMS,
   validate(input) {
     checkCalendarId(input);
     checkEventId(input);

@@ -114,10 +114,7 @@ export async function queryAcrossSpan<R>(
 export interface FinishedPiece<T> {
   /** The piece. */
   piece: Span;
-  /**
-   * Its results (more than one when the service made hark halve it), or what `settle` made of
-   * them.
-   */
+  /** What `settle` made of its results (more than one when the service made hark halve it). */
   results: T;
   /** Its position, from 0. */
   index: number;
@@ -134,8 +131,9 @@ export interface StreamOptions<R, S> {
   /**
    * Shapes a piece's results as soon as it finishes, before it waits for the pieces ahead of it:
    * what a waiting piece holds is what this returns (compact rows rather than whole answers).
+   * `(_piece, results) => results` keeps them as they are.
    */
-  settle?: (piece: Span, results: R[]) => S;
+  settle: (piece: Span, results: R[]) => S;
 }
 
 /**
@@ -146,16 +144,15 @@ export interface StreamOptions<R, S> {
  *
  * @param span the whole span
  * @param query the call for one piece
- * @param options the limit, progress, and how a finished piece is shaped
+ * @param options how a finished piece is shaped, the limit, progress
  * @throws the first error of a piece, after the pieces in flight settle
  */
-export async function* streamAcrossSpan<R, S = R[]>(
+export async function* streamAcrossSpan<R, S>(
   span: Span,
   query: (piece: Span) => Promise<R>,
-  options: StreamOptions<R, S> = {},
+  options: StreamOptions<R, S>,
 ): AsyncGenerator<FinishedPiece<S>> {
-  const { limit = MAX_WORKERS, onDone } = options;
-  const settle = options.settle ?? ((_piece: Span, results: R[]) => results as unknown as S);
+  const { limit = MAX_WORKERS, onDone, settle } = options;
   const pieces = splitSpan(span);
   const total = pieces.length;
   const running: Promise<S>[] = [];

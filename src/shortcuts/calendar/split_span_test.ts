@@ -68,7 +68,7 @@ Deno.test("streamAcrossSpan() yields pieces in order as they finish, never more 
     // Earlier pieces take longer: completion order is the reverse of time order.
     await new Promise((resolve) => setTimeout(resolve, 30 - piece.start / DAY / 10));
     return piece.start;
-  }, { limit: 2 });
+  }, { limit: 2, settle: (_piece, results) => results });
   const seen: number[] = [];
   for await (const { results, index, total } of pieces) {
     seen.push(results[0]);
@@ -87,7 +87,7 @@ Deno.test("streamAcrossSpan() ends with the first error after the calls in fligh
     settled++;
     if (piece.start === 0) throw new Error("first piece failed");
     return piece.start;
-  }, { limit: 3 });
+  }, { limit: 3, settle: (_piece, results) => results });
   await assert.rejects(async () => {
     for await (const _ of pieces) { /* consume */ }
   }, /first piece failed/);

@@ -13,16 +13,23 @@
 
 import { ApiError, ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
-import { terminalSafe } from "../../output/mod.ts";
-import { defineShortcut, type ParamSpec, type ShortcutInput } from "../definition.ts";
-import { type TimeInput, toLarkEventTimes } from "../../time/mod.ts";
-import { CALENDAR_ID_PARAM, checkCalendarId, TIMEZONE_PARAM } from "./agenda.ts";
-import { addAttendees, addAttendeesRequests, parseAttendees } from "./create.ts";
-import { NOTIFY_PARAMS, notifyOf } from "./delete.ts";
+import { isObject, objectField, objectsField, stringField } from "../../json/fields.ts";
+import { defineShortcut, type ShortcutInput } from "../definition.ts";
+import { param, type ValuesOf } from "../param.ts";
+import { type LarkEventTime, type TimeInput, toLarkEventTimes } from "../../time/mod.ts";
 import {
   ALL_INSTANCES_PARAM,
+  CALENDAR_ID_PARAM,
+  checkCalendarId,
   checkEventId,
   EVENT_ID_PARAM,
+  NOTIFY_PARAMS,
+  notifyOf,
+  type NotifyValues,
+  TIMEZONE_PARAM,
+} from "./_params.ts";
+import { addAttendees, addAttendeesRequests, parseAttendees } from "./create.ts";
+import {
   EVENT_READ,
   EVENT_UPDATE,
   eventKind,
@@ -35,7 +42,9 @@ import {
   retryCommand,
   touched,
 } from "./_event_api.ts";
-import { eventJson, type LarkEvent, localTime } from "./_event_json.ts";
+import { eventJson } from "./_event_json.ts";
+import { type LarkEvent, larkEventOf } from "./_lark_event.ts";
+import { drawChanges } from "./update_view.ts";
 
 /** At most this many attendees per `batch_delete` (MCP server `calendar_v4` schema: 500). */
 export const REMOVE_BATCH = 500;
@@ -75,29 +84,61 @@ export interface UpdateResult {
   removed: string[];
 }
 
-const FIELD_PARAMS: readonly ParamSpec[] = [
-  { name: "summary", type: "string", description: "the new title" },
-  { name: "description", type: "string", description: "the new details" },
-  {
-    name: "start",
-    type: "datetime",
+const PARAMS = {
+  "event-id": EVENT_ID_PARAM,
+  summary: param.string({ description: "the new title" }),
+  description: param.string({ description: "the new details" }),
+  start: param.datetime({
     description: "the new start (with --end; two dates make an all-day event)",
-  },
-  { name: "end", type: "datetime", description: "the new end (with --start)" },
-  { name: "location", type: "string", description: "the new place's name" },
-  {
-    name: "add-attendees",
-    type: "string",
+  }),
+  end: param.datetime({ description: "the new end (with --start)" }),
+  location: param.string({ description: "the new place's name" }),
+  "add-attendees": param.string({
     description: "open ids to invite, comma-separated",
     valueName: "<ids>",
-  },
-  {
-    name: "remove-attendees",
-    type: "string",
+  }),
+  "remove-attendees": param.string({
     description: "open ids to remove, comma-separated",
     valueName: "<ids>",
-  },
-];
+  }),
+  ...NOTIFY_PARAMS,
+  "all-instances": ALL_INSTANCES_PARAM,
+  "calendar-id": CALENDAR_ID_PARAM,
+  timezone: TIMEZONE_PARAM,
+};
+
+/** The values of `+update`. */
+export type UpdateValues = ValuesOf<typeof PARAMS>;
+
+/** The values {@link patchBody} reads: the fields to change, and whether to notify. */
+export interface PatchValues extends NotifyValues {
+  /** `--summary`. */
+  readonly summary?: string;
+  /** `--description`. */
+  readonly description?: string;
+  /** `--location`. */
+  readonly location?: string;
+  /** `--start`. */
+  readonly start?: TimeInput;
+  /** `--end`. */
+  readonly end?: TimeInput;
+}
+
+/** The body of the patch: only the fields given. */
+export interface PatchBody {
+  /** The new title. */
+  summary?: string;
+  /** The new details. */
+  description?: string;
+  /** The new place. */
+  location?: { name: string };
+  /** The new start. */
+  start_time?: LarkEventTime;
+  /** The new end. */
+  end_time?: LarkEventTime;
+  /** Whether Lark tells the attendees. */
+  need_notification?: boolean;
+}
 
 /**
  * The patch body: only the fields given.
@@ -106,24 +147,21 @@ const FIELD_PARAMS: readonly ParamSpec[] = [
  * @throws {ValidationError} naming `--start` or `--end` when only one is given, or the end is not
  *   after the start
  */
-export function patchBody(input: ShortcutInput): Record<string, unknown> {
+export function patchBody(input: ShortcutInput<PatchValues>): PatchBody {
   const { values } = input;
-  const body: Record<string, unknown> = {};
+  const body: PatchBody = {};
   if (values.summary !== undefined) body.summary = values.summary;
   if (values.description !== undefined) body.description = values.description;
   if (values.location !== undefined) body.location = { name: values.location };
-  if ((values.start === undefined) !== (values.end === undefined)) {
-    const missing = values.start === undefined ? "--start" : "--end";
+  const { start, end } = values;
+  if (start !== undefined && end !== undefined) {
+    Object.assign(body, toLarkEventTimes(start, end, input.timeZone));
+  } else if (start !== undefined || end !== undefined) {
+    const missing = start === undefined ? "--start" : "--end";
     throw new ValidationError(`Missing ${missing}: Lark changes the start and end together`, {
       param: missing,
       suggestion: "Give both --start and --end",
     });
-  }
-  if (values.start !== undefined) {
-    Object.assign(
-      body,
-      toLarkEventTimes(values.start as TimeInput, values.end as TimeInput, input.timeZone),
-    );
   }
   const notify = notifyOf(input);
   if (notify !== undefined && Object.keys(body).length > 0) body.need_notification = notify;
@@ -137,10 +175,12 @@ export function patchBody(input: ShortcutInput): Record<string, unknown> {
  * @throws {ValidationError} naming the flag of a malformed list, or `--remove-attendees` when
  *   someone is in both
  */
-export function attendeeChanges(input: ShortcutInput): { add: string[]; remove: string[] } {
-  const read = (flag: string) => {
+export function attendeeChanges(
+  input: ShortcutInput<{ readonly "add-attendees"?: string; readonly "remove-attendees"?: string }>,
+): { add: string[]; remove: string[] } {
+  const read = (flag: "add-attendees" | "remove-attendees") => {
     try {
-      return parseAttendees(input.values[flag] as string | undefined);
+      return parseAttendees(input.values[flag]);
     } catch {
       throw new ValidationError(
         `Invalid value ${JSON.stringify(input.values[flag])} for --${flag}`,
@@ -183,9 +223,8 @@ function removeRequests(
   return requests;
 }
 
-function patchRequest(input: ShortcutInput, body: Record<string, unknown>): ApiRequest {
-  const calendarId = input.values["calendar-id"] as string;
-  const eventId = input.values["event-id"] as string;
+function patchRequest(input: ShortcutInput<UpdateValues>, body: PatchBody): ApiRequest {
+  const { "calendar-id": calendarId, "event-id": eventId } = input.values;
   return {
     method: "PATCH",
     path: eventPath(calendarId, eventId),
@@ -203,9 +242,9 @@ function watched(event: LarkEvent): string {
     return value === "" ? undefined : value;
   };
   return JSON.stringify(WATCHED.map((key) => {
-    const value = pick(key) as Record<string, unknown> | undefined;
+    const value = pick(key);
     // Lark may add the zone to a time it returns; the moment is what matters.
-    if (key.endsWith("_time") && value) return [value.timestamp, value.date];
+    if (key.endsWith("_time") && isObject(value)) return [value.timestamp, value.date];
     return value;
   }));
 }
@@ -219,12 +258,12 @@ function watched(event: LarkEvent): string {
  */
 export function changesOf(
   before: LarkEvent,
-  body: Record<string, unknown>,
+  body: PatchBody,
   timeZone: string,
 ): Change[] {
   const old = eventJson(before, timeZone);
   const changes: Change[] = [];
-  for (const field of ["summary", "description"]) {
+  for (const field of ["summary", "description"] as const) {
     if (body[field] !== undefined && body[field] !== (before[field] ?? "")) {
       changes.push({ field, before: before[field] ?? "", after: body[field] });
     }
@@ -232,8 +271,8 @@ export function changesOf(
   if (body.start_time !== undefined) {
     const next = eventJson({
       event_id: before.event_id,
-      start_time: body.start_time as LarkEvent["start_time"],
-      end_time: body.end_time as LarkEvent["end_time"],
+      start_time: body.start_time,
+      end_time: body.end_time,
     }, timeZone);
     for (const field of ["start_time", "end_time"] as const) {
       if (next[field] !== old[field]) {
@@ -242,15 +281,15 @@ export function changesOf(
     }
   }
   if (body.location !== undefined) {
-    const name = (before.location as { name?: string } | undefined)?.name ?? "";
-    const after = (body.location as { name: string }).name;
+    const name = stringField(before.location, "name") ?? "";
+    const after = body.location.name;
     if (after !== name) changes.push({ field: "location", before: name, after });
   }
   return changes;
 }
 
 /** `calendar +update`. */
-export const update = defineShortcut<UpdateResult>({
+export const update = defineShortcut({
   service: "calendar",
   verb: "+update",
   description: "Change an event: only the fields given are sent; shows each change before → " +
@@ -267,14 +306,7 @@ export const update = defineShortcut<UpdateResult>({
   scopes: { user: [EVENT_READ, EVENT_UPDATE], bot: [EVENT_READ, EVENT_UPDATE] },
   effect: "write",
   idempotent: true,
-  params: [
-    EVENT_ID_PARAM,
-    ...FIELD_PARAMS,
-    ...NOTIFY_PARAMS,
-    ALL_INSTANCES_PARAM,
-    CALENDAR_ID_PARAM,
-    TIMEZONE_PARAM,
-  ],
+  params: PARAMS,
   validate(input) {
     checkCalendarId(input);
     checkEventId(input);
@@ -294,8 +326,7 @@ export const update = defineShortcut<UpdateResult>({
     }
   },
   requests(input) {
-    const calendarId = input.values["calendar-id"] as string;
-    const eventId = input.values["event-id"] as string;
+    const { "calendar-id": calendarId, "event-id": eventId } = input.values;
     const body = patchBody(input);
     const { add, remove } = attendeeChanges(input);
     const reads = [getEventRequest(calendarId, eventId)];
@@ -309,9 +340,8 @@ export const update = defineShortcut<UpdateResult>({
       ...removeRequests(calendarId, eventId, remove, notifyOf(input)),
     ];
   },
-  async run(input, client) {
-    const calendarId = input.values["calendar-id"] as string;
-    const eventId = input.values["event-id"] as string;
+  async run(input, client): Promise<UpdateResult> {
+    const { "calendar-id": calendarId, "event-id": eventId } = input.values;
     const body = patchBody(input);
     const wanted = attendeeChanges(input);
     const before = await readEvent(client, calendarId, eventId);
@@ -326,7 +356,7 @@ export const update = defineShortcut<UpdateResult>({
           {
             param: "--event-id",
             suggestion: "Change them on the series, with --all-instances",
-            command: retryCommand("+update", update.params, {
+            command: retryCommand("+update", PARAMS, {
               ...input.values,
               "event-id": String(before.recurring_event_id),
               "all-instances": true,
@@ -352,14 +382,14 @@ export const update = defineShortcut<UpdateResult>({
           type: "conflict",
           suggestion: "Look at the event again, then run the same command to apply your change " +
             "to the new state",
-          command: retryCommand("+update", update.params, input.values),
+          command: retryCommand("+update", PARAMS, input.values),
         },
       );
     }
     let after = fresh;
     if (Object.keys(body).length > 0) {
-      const patched = await client.request<{ event?: LarkEvent }>(patchRequest(input, body));
-      after = patched?.event ?? fresh;
+      const patched = await client.request(patchRequest(input, body));
+      after = larkEventOf(objectField(patched, "event")) ?? fresh;
     }
     const notify = notifyOf(input);
     await addAttendees(client, addAttendeesRequests(calendarId, eventId, added, notify));
@@ -376,44 +406,15 @@ export const update = defineShortcut<UpdateResult>({
     attendees_removed: result.removed,
     event: eventJson(result.after, input.timeZone),
   }),
-  render: (input) => (data) => drawChanges(data as Record<string, unknown>, input.timeZone),
+  render: (input) => (data) => drawChanges(data, input.timeZone),
   columns: [
     { header: "EVENT ID", value: "event_id", kind: "id", priority: 4 },
     {
       header: "CHANGED",
-      value: (row) => (row.changes as Change[]).map((c) => c.field),
+      value: (row) => objectsField(row, "changes").map((c) => c.field),
       priority: 3,
     },
     { header: "ADDED", value: "attendees_added", kind: "id", priority: 2 },
     { header: "REMOVED", value: "attendees_removed", kind: "id", priority: 1 },
   ],
 });
-
-/**
- * The terminal view of an update: what changed, before → after, in local time.
- *
- * @param data the output of `+update`
- * @param timeZone the viewer's zone
- */
-export function drawChanges(data: Record<string, unknown>, timeZone: string): string {
-  const safe = (v: unknown) => terminalSafe(String(v ?? ""), { breaks: "space" });
-  const show = (field: string, v: unknown) =>
-    field.endsWith("_time") ? localTime(v, timeZone) : JSON.stringify(safe(v));
-  const scope = data.scope === "instance"
-    ? ` (one instance of series ${safe(data.series_id)})`
-    : data.scope === "series"
-    ? " (the whole series)"
-    : "";
-  const lines = [`Updated event ${safe(data.event_id)}${scope}`];
-  const changes = data.changes as Change[];
-  const width = Math.max(0, ...changes.map((c) => c.field.length));
-  for (const c of changes) {
-    lines.push(
-      `  ${c.field.padEnd(width)}  ${show(c.field, c.before)} → ${show(c.field, c.after)}`,
-    );
-  }
-  for (const id of data.attendees_added as string[]) lines.push(`  + attendee ${safe(id)}`);
-  for (const id of data.attendees_removed as string[]) lines.push(`  − attendee ${safe(id)}`);
-  if (lines.length === 1) lines.push("  nothing changed: the event already had these values");
-  return lines.join("\n") + "\n";
-}

@@ -11,7 +11,7 @@
 
 import { sanitizeCell, textWidth, truncateToWidth } from "../../output/mod.ts";
 import { dateIn, wallTimeToInstant, weekdayOf } from "../../time/mod.ts";
-import type { EventJson } from "./_event_json.ts";
+import { objectOf } from "../../json/fields.ts";
 
 /** Options of {@link drawWeekGrid}. */
 export interface WeekGridOptions {
@@ -49,8 +49,8 @@ interface AllDay {
 /**
  * Draws a day or week grid of events.
  *
- * @param rows the events as hark's JSON shows them ({@link EventJson}: RFC 3339 times, or dates
- *   with `all_day`)
+ * @param rows the events as hark's JSON shows them (`eventJson` of `_event_json.ts`: RFC 3339
+ *   times, or dates with `all_day`); anything else is skipped
  * @param options the days, the zone, the width
  * @returns the grid, lines ending with `\n`
  * @example
@@ -58,13 +58,13 @@ interface AllDay {
  * drawWeekGrid(rows, { days: ["2026-11-23"], timeZone: "UTC", width: 80 });
  * ```
  */
-export function drawWeekGrid(rows: readonly EventJson[], options: WeekGridOptions): string {
+export function drawWeekGrid(rows: readonly unknown[], options: WeekGridOptions): string {
   const { days, timeZone } = options;
   const step = options.stepMinutes ?? 30;
   const cell = Math.max(3, Math.floor((options.width - GUTTER - 1) / days.length) - 1);
   const timed: Timed[] = [];
   const allDay: AllDay[] = [];
-  for (const row of rows) {
+  for (const row of rows.map(objectOf)) {
     const label = sanitizeCell(String(row.summary ?? "")) || "(no title)";
     if (row.all_day === true && typeof row.start_time === "string") {
       allDay.push({ first: row.start_time, last: String(row.end_time ?? row.start_time), label });
@@ -73,7 +73,7 @@ export function drawWeekGrid(rows: readonly EventJson[], options: WeekGridOption
     const start = Date.parse(String(row.start_time));
     const end = Date.parse(String(row.end_time));
     if (Number.isNaN(start) || Number.isNaN(end)) continue;
-    timed.push({ start, end: Math.max(end, start + 60_000), label, id: row.event_id });
+    timed.push({ start, end: Math.max(end, start + 60_000), label, id: String(row.event_id) });
   }
   timed.sort((a, b) => a.start - b.start || b.end - a.end || a.id.localeCompare(b.id));
 
@@ -163,7 +163,8 @@ function dayColumn(
     }
     // The event starting in this row wins the cell; else the one that started first.
     const main = active.find((e) => e.start >= from) ?? active[0];
-    if (!shownFrom.has(main)) shownFrom.set(main, cells.length);
+    const firstRow = shownFrom.get(main) ?? cells.length;
+    shownFrom.set(main, firstRow);
     let lines = wrapped.get(main);
     if (!lines) {
       const startsToday = dateIn(main.start, timeZone) === day;
@@ -177,7 +178,7 @@ function dayColumn(
       lines = fitLines(wrap(label, cell - 1), rows, cell - 1);
       wrapped.set(main, lines);
     }
-    const text = lines[cells.length - shownFrom.get(main)!] ?? "";
+    const text = lines[cells.length - firstRow] ?? "";
     const more = active.length - 1;
     const suffix = more > 0 ? ` +${more}` : "";
     cells.push(BLOCK + truncateToWidth(text, cell - 1 - suffix.length) + suffix);

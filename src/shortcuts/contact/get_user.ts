@@ -10,7 +10,8 @@ import type { ApiRequest } from "../../http/request.ts";
 import type { Column } from "../../output/mod.ts";
 import { formatRfc3339InZone } from "../../time/mod.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
-import { idParam, USER_ID, userIdTypeOf } from "./ids.ts";
+import { param, type ValuesOf } from "../param.ts";
+import { checkId, USER_ID, userIdTypeOf } from "./ids.ts";
 
 /** Reading a profile, per identity (lark-cli `+get-user`). */
 const SCOPES = {
@@ -35,13 +36,24 @@ export interface UserProfile {
   [key: string]: unknown;
 }
 
+const PARAMS = {
+  "user-id": param.string({
+    description: "the person: an open id (ou_…), a union id (on_…) or a user id",
+    required: true,
+    valueName: "<id>",
+  }),
+};
+
+/** The values of `+get-user`. */
+export type GetUserValues = ValuesOf<typeof PARAMS>;
+
 /**
  * The request (`GET /open-apis/contact/v3/users/{user_id}`), its `user_id_type` told by the id.
  *
  * @param input the shortcut input
  */
-export function getUserRequest(input: ShortcutInput): ApiRequest {
-  return userRequest(idParam(input, "user-id", USER_ID)!, input.identity);
+export function getUserRequest(input: ShortcutInput<GetUserValues>): ApiRequest {
+  return userRequest(checkId(input.values["user-id"], "--user-id", USER_ID), input.identity);
 }
 
 /**
@@ -102,7 +114,7 @@ export const PROFILE_COLUMNS: Column<Record<string, unknown>>[] = [
 ];
 
 /** `contact +get-user`. */
-export const getUser = defineShortcut<{ user?: UserProfile }>({
+export const getUser = defineShortcut({
   service: "contact",
   verb: "+get-user",
   description: "Show a person's profile: name, email, departments, status",
@@ -114,18 +126,12 @@ export const getUser = defineShortcut<{ user?: UserProfile }>({
   identities: ["user", "bot"],
   scopes: SCOPES,
   effect: "read",
-  params: [{
-    name: "user-id",
-    type: "string",
-    description: "the person: an open id (ou_…), a union id (on_…) or a user id",
-    required: true,
-    valueName: "<id>",
-  }],
+  params: PARAMS,
   validate(input) {
-    idParam(input, "user-id", USER_ID);
+    getUserRequest(input);
   },
   requests: (input) => [getUserRequest(input)],
-  run: (input, client) => client.request(getUserRequest(input)),
+  run: (input, client) => client.request<{ user?: UserProfile }>(getUserRequest(input)),
   output: (result, input) => profileRow(result?.user ?? {}, input.timeZone),
   columns: PROFILE_COLUMNS,
 });

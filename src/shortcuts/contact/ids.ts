@@ -121,7 +121,11 @@ export function checkId(value: string, flag: string, kind: IdKind): string {
  * @param kind what it should be
  * @throws {ValidationError} as {@link checkId}
  */
-export function idParam(input: ShortcutInput, name: string, kind: IdKind): string | undefined {
+export function idParam<K extends string>(
+  input: ShortcutInput<{ readonly [P in K]?: string }>,
+  name: K,
+  kind: IdKind,
+): string | undefined {
   const value = input.values[name];
   return typeof value === "string" ? checkId(value, `--${name}`, kind) : undefined;
 }
@@ -136,9 +140,9 @@ export function idParam(input: ShortcutInput, name: string, kind: IdKind): strin
  * @returns the ids in order; empty when the parameter was not given
  * @throws {ValidationError} naming the flag for an empty list, a bad id or too many
  */
-export function idListParam(
-  input: ShortcutInput,
-  name: string,
+export function idListParam<K extends string>(
+  input: ShortcutInput<{ readonly [P in K]?: string }>,
+  name: K,
   kind: IdKind,
   max: number,
 ): string[] {

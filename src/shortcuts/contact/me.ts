@@ -14,7 +14,7 @@ export const USER_INFO_REQUEST: ApiRequest = {
 };
 
 /** `contact +me`. */
-export const me = defineShortcut<Record<string, unknown>>({
+export const me = defineShortcut({
   service: "contact",
   verb: "+me",
   description: "Show who you are signed in as: name, email and ids",
@@ -22,7 +22,7 @@ export const me = defineShortcut<Record<string, unknown>>({
   identities: ["user"],
   scopes: { user: [] },
   effect: "read",
-  params: [],
+  params: {},
   requests: () => [USER_INFO_REQUEST],
   run: (_input, client) => client.request(USER_INFO_REQUEST),
   columns: [

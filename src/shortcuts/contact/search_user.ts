@@ -7,6 +7,7 @@
 import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
+import { param, type ValuesOf } from "../param.ts";
 import { followPages, pagingOptions, pagingParams } from "../paging.ts";
 
 /** The most users one search page returns. */
@@ -31,20 +32,27 @@ interface SearchPage {
   page_token?: string;
 }
 
+const PARAMS = {
+  query: param.string({ description: "words of the name or email", required: true }),
+  ...pagingParams(20, "users"),
+};
+
+/** The values of `+search-user`. */
+export type SearchValues = ValuesOf<typeof PARAMS>;
+
 /**
  * The search request for one page.
  *
  * @param input the shortcut input
  * @param pageToken the page token of the previous answer
  */
-export function searchRequest(input: ShortcutInput, pageToken?: string): ApiRequest {
-  const limit = input.values.limit as number;
+export function searchRequest(input: ShortcutInput<SearchValues>, pageToken?: string): ApiRequest {
   return {
     method: "GET",
     path: "/open-apis/search/v1/user",
     query: {
-      query: input.values.query as string,
-      page_size: Math.min(limit, MAX_PAGE_SIZE),
+      query: input.values.query,
+      page_size: Math.min(input.values.limit, MAX_PAGE_SIZE),
       page_token: pageToken,
     },
     scopes: ["contact:user:search"],
@@ -52,7 +60,7 @@ export function searchRequest(input: ShortcutInput, pageToken?: string): ApiRequ
 }
 
 /** `contact +search-user`. */
-export const searchUser = defineShortcut<never>({
+export const searchUser = defineShortcut({
   service: "contact",
   verb: "+search-user",
   description: "Search people by name or email",
@@ -63,12 +71,9 @@ export const searchUser = defineShortcut<never>({
   identities: ["user"],
   scopes: { user: ["contact:user:search"] },
   effect: "read",
-  params: [
-    { name: "query", type: "string", description: "words of the name or email", required: true },
-    ...pagingParams(20, "users"),
-  ],
+  params: PARAMS,
   validate(input) {
-    if ((input.values.query as string).trim() === "") {
+    if (input.values.query.trim() === "") {
       throw new ValidationError('Invalid value "" for --query: expected words to search for', {
         param: "--query",
       });

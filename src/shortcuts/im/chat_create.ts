@@ -9,6 +9,7 @@
 import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
+import { param, type ValuesOf } from "../param.ts";
 import { idListParam, quoted, USER_ID, type UserIdType, userIdTypeOf } from "../contact/ids.ts";
 import { keyOf, MAX_UUID_LENGTH } from "./outgoing.ts";
 
@@ -30,13 +31,36 @@ const KINDS: Record<UserIdType, string> = {
   user_id: "user ids",
 };
 
+const PARAMS = {
+  name: param.string({ description: "the chat's name", required: true }),
+  members: param.string({
+    description: `people to add, separated by commas: open ids (ou_…), union ids (on_…) or ` +
+      `user ids, one kind, at most ${MAX_MEMBERS}`,
+    valueName: "<id,…>",
+  }),
+  description: param.string({ description: "what the chat is for" }),
+  type: param.enumOf(CHAT_TYPES, {
+    description: "public chats can be found and joined by anyone in the company",
+    default: "private",
+  }),
+  "idempotency-key": param.string({
+    description: "sent as uuid; the same key within 10 hours creates once (default: a new UUID)",
+    valueName: "<key>",
+  }),
+};
+
+/** The values of `+chat-create`. */
+export type ChatCreateValues = ValuesOf<typeof PARAMS>;
+
 /**
  * The members of `--members` and their one id type.
  *
  * @param input the shortcut input
  * @throws {ValidationError} naming `--members` for a bad id, too many, or mixed id kinds
  */
-export function membersOf(input: ShortcutInput): { ids: string[]; type: UserIdType } {
+export function membersOf(
+  input: ShortcutInput<Pick<Partial<ChatCreateValues>, "members">>,
+): { ids: string[]; type: UserIdType } {
   const ids = idListParam(input, "members", USER_ID, MAX_MEMBERS);
   const types = [...new Set(ids.map(userIdTypeOf))];
   if (types.length > 1) {
@@ -49,8 +73,13 @@ export function membersOf(input: ShortcutInput): { ids: string[]; type: UserIdTy
   return { ids, type: types[0] ?? "open_id" };
 }
 
-function checkText(input: ShortcutInput, name: string, max: number, required: boolean): void {
-  const value = input.values[name] as string | undefined;
+function checkText(
+  input: ShortcutInput<ChatCreateValues>,
+  name: "name" | "description",
+  max: number,
+  required: boolean,
+): void {
+  const value = input.values[name];
   if (value === undefined) return;
   const length = [...value.trim()].length;
   // deno-lint-ignore no-control-regex
@@ -69,17 +98,17 @@ function checkText(input: ShortcutInput, name: string, max: number, required: bo
  * @param input the shortcut input
  * @throws {ValidationError} naming the flag
  */
-export function checkChat(input: ShortcutInput): void {
+export function checkChat(input: ShortcutInput<ChatCreateValues>): void {
   checkText(input, "name", MAX_NAME_LENGTH, true);
   checkText(input, "description", MAX_DESCRIPTION_LENGTH, false);
-  const name = (input.values.name as string).trim();
+  const name = input.values.name.trim();
   if (input.values.type === "public" && [...name].length < 2) {
     throw new ValidationError("A public chat's --name needs at least 2 characters", {
       param: "--name",
     });
   }
   membersOf(input);
-  const key = input.values["idempotency-key"] as string | undefined;
+  const key = input.values["idempotency-key"];
   if (key !== undefined && (key.trim() === "" || key.length > MAX_UUID_LENGTH)) {
     throw new ValidationError(
       `Invalid value ${quoted(key)} for --idempotency-key: expected 1 to ${MAX_UUID_LENGTH} ` +
@@ -95,17 +124,20 @@ export function checkChat(input: ShortcutInput): void {
  * @param input the shortcut input
  * @param uuid the idempotency key
  */
-export function createChatRequest(input: ShortcutInput, uuid: string): ApiRequest {
+export function createChatRequest(
+  input: ShortcutInput<ChatCreateValues>,
+  uuid: string,
+): ApiRequest {
   const { ids, type } = membersOf(input);
-  const description = input.values.description as string | undefined;
+  const description = input.values.description;
   return {
     method: "POST",
     path: "/open-apis/im/v1/chats",
     query: { user_id_type: type, uuid },
     body: {
-      name: (input.values.name as string).trim(),
+      name: input.values.name.trim(),
       ...(description === undefined ? {} : { description: description.trim() }),
-      chat_type: input.values.type as string,
+      chat_type: input.values.type,
       user_id_list: ids,
     },
     idempotencyKey: uuid,
@@ -114,7 +146,7 @@ export function createChatRequest(input: ShortcutInput, uuid: string): ApiReques
 }
 
 /** `im +chat-create`. */
-export const chatCreate = defineShortcut<Record<string, unknown>>({
+export const chatCreate = defineShortcut({
   service: "im",
   verb: "+chat-create",
   description: "Create a group chat with members (safe to retry: it carries an idempotency key)",
@@ -127,33 +159,11 @@ export const chatCreate = defineShortcut<Record<string, unknown>>({
   scopes: SCOPES,
   effect: "write",
   idempotent: true,
-  params: [
-    { name: "name", type: "string", description: "the chat's name", required: true },
-    {
-      name: "members",
-      type: "string",
-      description: `people to add, separated by commas: open ids (ou_…), union ids (on_…) or ` +
-        `user ids, one kind, at most ${MAX_MEMBERS}`,
-      valueName: "<id,…>",
-    },
-    { name: "description", type: "string", description: "what the chat is for" },
-    {
-      name: "type",
-      type: "enum",
-      description: "public chats can be found and joined by anyone in the company",
-      allowed: CHAT_TYPES,
-      default: "private",
-    },
-    {
-      name: "idempotency-key",
-      type: "string",
-      description: "sent as uuid; the same key within 10 hours creates once (default: a new UUID)",
-      valueName: "<key>",
-    },
-  ],
+  params: PARAMS,
   validate: checkChat,
   requests: (input) => [createChatRequest(input, keyOf(input))],
-  run: (input, client) => client.request(createChatRequest(input, keyOf(input))),
+  run: (input, client) =>
+    client.request<Record<string, unknown>>(createChatRequest(input, keyOf(input))),
   columns: [
     { header: "CHAT ID", value: "chat_id", kind: "id", priority: 4 },
     { header: "NAME", value: "name", priority: 3 },

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ValidationError } from "../../errors/mod.ts";
 import { FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
-import { chatCreate, checkChat, membersOf } from "./chat_create.ts";
+import { chatCreate, membersOf } from "./chat_create.ts";
 
 const base = { name: "Release", type: "private" };
 
@@ -10,7 +10,7 @@ Deno.test("+chat-create sends the members, their id type and the uuid", async ()
   const input = inputOf({ ...base, members: "on_1,on_2", "idempotency-key": "c-1" }, {
     identity: "bot",
   });
-  checkChat(input);
+  chatCreate.validate!(input);
   assert.deepEqual(await chatCreate.run!(input, client), { chat_id: "oc_new" });
   const [request] = client.requests;
   assert.deepEqual(request.query, { user_id_type: "union_id", uuid: "c-1" });
@@ -37,16 +37,22 @@ Deno.test("+chat-create refuses mixed id kinds, bad names and keys", () => {
   assert.throws(() => membersOf(inputOf({ members: "ou_1,on_2" })), param("--members"));
   const many = Array.from({ length: 51 }, (_, i) => `ou_${i}`).join(",");
   assert.throws(() => membersOf(inputOf({ members: many })), param("--members"));
-  assert.throws(() => checkChat(inputOf({ ...base, name: " " })), param("--name"));
-  assert.throws(() => checkChat(inputOf({ ...base, name: "x".repeat(61) })), param("--name"));
-  assert.throws(() => checkChat(inputOf({ ...base, name: "a\u0007" })), param("--name"));
-  assert.throws(() => checkChat(inputOf({ name: "A", type: "public" })), param("--name"));
+  assert.throws(() => chatCreate.validate!(inputOf({ ...base, name: " " })), param("--name"));
   assert.throws(
-    () => checkChat(inputOf({ ...base, description: "d".repeat(101) })),
+    () => chatCreate.validate!(inputOf({ ...base, name: "x".repeat(61) })),
+    param("--name"),
+  );
+  assert.throws(() => chatCreate.validate!(inputOf({ ...base, name: "a\u0007" })), param("--name"));
+  assert.throws(
+    () => chatCreate.validate!(inputOf({ name: "A", type: "public" })),
+    param("--name"),
+  );
+  assert.throws(
+    () => chatCreate.validate!(inputOf({ ...base, description: "d".repeat(101) })),
     param("--description"),
   );
   assert.throws(
-    () => checkChat(inputOf({ ...base, "idempotency-key": "k".repeat(51) })),
+    () => chatCreate.validate!(inputOf({ ...base, "idempotency-key": "k".repeat(51) })),
     param("--idempotency-key"),
   );
 });

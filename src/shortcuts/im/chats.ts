@@ -7,7 +7,9 @@
 
 import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
+import { booleanField, objectsField, stringField } from "../../json/fields.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
+import { param, type ValuesOf } from "../param.ts";
 import { followPages, pagingOptions, pagingParams } from "../paging.ts";
 import { quoted } from "../contact/ids.ts";
 
@@ -19,14 +21,15 @@ export const MAX_QUERY_LENGTH = 64;
 /** Reading chats, for either identity (lark-cli `+chat-search`). */
 const SCOPES = ["im:chat:read"];
 
-/** A chat as list and search give it. */
-export interface ChatItem {
-  chat_id: string;
-  name?: string;
-  description?: string;
-  owner_id?: string;
-  [key: string]: unknown;
-}
+const PARAMS = {
+  query: param.string({
+    description: "words of the chat's name or of a member's name (public chats too)",
+  }),
+  ...pagingParams(20, "chats"),
+};
+
+/** The values of `+chats`. */
+export type ChatsValues = ValuesOf<typeof PARAMS>;
 
 /**
  * The query of `--query`, checked; `undefined` when not given.
@@ -34,8 +37,10 @@ export interface ChatItem {
  * @param input the shortcut input
  * @throws {ValidationError} naming `--query` when blank, too long or holding control characters
  */
-export function queryOf(input: ShortcutInput): string | undefined {
-  const query = input.values.query as string | undefined;
+export function queryOf(
+  input: ShortcutInput<Pick<Partial<ChatsValues>, "query">>,
+): string | undefined {
+  const query = input.values.query;
   if (query === undefined) return undefined;
   const text = query.trim();
   // deno-lint-ignore no-control-regex
@@ -55,10 +60,10 @@ export function queryOf(input: ShortcutInput): string | undefined {
  * @param input the shortcut input
  * @param pageToken the previous page's token
  */
-export function chatsRequest(input: ShortcutInput, pageToken?: string): ApiRequest {
+export function chatsRequest(input: ShortcutInput<ChatsValues>, pageToken?: string): ApiRequest {
   const query = queryOf(input);
-  const all = input.values["page-all"] === true;
-  const limit = input.values.limit as number;
+  const all = input.values["page-all"];
+  const limit = input.values.limit;
   return {
     method: "GET",
     path: query === undefined ? "/open-apis/im/v1/chats" : "/open-apis/im/v1/chats/search",
@@ -73,7 +78,7 @@ export function chatsRequest(input: ShortcutInput, pageToken?: string): ApiReque
 }
 
 /** `im +chats`. */
-export const chats = defineShortcut<never>({
+export const chats = defineShortcut({
   service: "im",
   verb: "+chats",
   description: "List the group chats you are in, or search chats by name or member",
@@ -85,14 +90,7 @@ export const chats = defineShortcut<never>({
   identities: ["user", "bot"],
   scopes: { user: SCOPES, bot: SCOPES },
   effect: "read",
-  params: [
-    {
-      name: "query",
-      type: "string",
-      description: "words of the chat's name or of a member's name (public chats too)",
-    },
-    ...pagingParams(20, "chats"),
-  ],
+  params: PARAMS,
   validate(input) {
     queryOf(input);
     pagingOptions(input, "chats");
@@ -100,13 +98,11 @@ export const chats = defineShortcut<never>({
   requests: (input) => [chatsRequest(input)],
   stream(input, client) {
     return followPages(async (pageToken) => {
-      const page = await client.request<
-        { items?: ChatItem[]; has_more?: boolean; page_token?: string }
-      >(chatsRequest(input, pageToken));
+      const page = await client.request<unknown>(chatsRequest(input, pageToken));
       return {
-        items: page?.items ?? [],
-        hasMore: page?.has_more === true,
-        pageToken: page?.page_token,
+        items: objectsField(page, "items"),
+        hasMore: booleanField(page, "has_more") === true,
+        pageToken: stringField(page, "page_token"),
       };
     }, pagingOptions(input, "chats"));
   },

@@ -14,7 +14,8 @@ import type { ApiRequest } from "../../http/request.ts";
 import { type DownloadTarget, FileThereError } from "../../http/download.ts";
 import { parentFolder } from "../../path.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
-import { checkId, type IdKind, idParam, MESSAGE_ID } from "../contact/ids.ts";
+import { param, type ValuesOf } from "../param.ts";
+import { checkId, type IdKind, MESSAGE_ID } from "../contact/ids.ts";
 import { withMembership } from "./membership.ts";
 
 /** The resource types of the endpoint. */
@@ -28,6 +29,35 @@ const RESOURCE_KEY: IdKind = {
 
 /** The scope of downloading, for either identity (lark-cli `+messages-resources-download`). */
 const SCOPES = ["im:message:readonly"];
+
+const PARAMS = {
+  "message-id": param.string({
+    description: "the message holding the image or file",
+    required: true,
+    valueName: "<om_id>",
+  }),
+  key: param.string({
+    description: "the image_key or file_key in the message's content",
+    required: true,
+    valueName: "<key>",
+  }),
+  type: param.enumOf(RESOURCE_TYPES, {
+    description: "image or file (default: from the key, img_… or file_…)",
+  }),
+  output: param.string({
+    description: "the file to write, or a folder ending with / to keep the file's own name",
+    required: true,
+    valueName: "<path>",
+    localPath: "write",
+  }),
+  force: param.bool({ description: "replace a file already at --output", default: false }),
+};
+
+/** The values of `+download`. */
+export type DownloadValues = ValuesOf<typeof PARAMS>;
+
+/** What names the resource: its key, perhaps its type. */
+export type ResourceValues = Pick<DownloadValues, "key"> & Partial<Pick<DownloadValues, "type">>;
 
 /** A saved resource, as the output shows it. */
 export interface SavedResource {
@@ -51,9 +81,11 @@ export interface SavedResource {
  * @param input the shortcut input
  * @throws {ValidationError} naming `--key` for a malformed key, `--type` when it cannot be told
  */
-export function resourceOf(input: ShortcutInput): { key: string; type: string } {
-  const key = checkId(input.values.key as string, "--key", RESOURCE_KEY);
-  const given = input.values.type as string | undefined;
+export function resourceOf(
+  input: ShortcutInput<ResourceValues>,
+): { key: string; type: string } {
+  const key = checkId(input.values.key, "--key", RESOURCE_KEY);
+  const given = input.values.type;
   const type = given ??
     (key.startsWith("img_") ? "image" : key.startsWith("file_") ? "file" : undefined);
   if (!type) {
@@ -76,9 +108,11 @@ export function resourceOf(input: ShortcutInput): { key: string; type: string } 
  * @throws {ValidationError} naming `--output` when the folder is missing, or the file exists
  *   without `--force`
  */
-export async function targetOf(input: ShortcutInput): Promise<DownloadTarget> {
-  const output = input.values.output as string;
-  const force = input.values.force === true;
+export async function targetOf(
+  input: ShortcutInput<ResourceValues & Pick<DownloadValues, "output" | "force">>,
+): Promise<DownloadTarget> {
+  const output = input.values.output;
+  const force = input.values.force;
   const shown = JSON.stringify(output);
   const bad = (problem: string, suggestion: string) =>
     new ValidationError(`Cannot save to ${shown} (--output): ${problem}`, {
@@ -109,12 +143,22 @@ export async function targetOf(input: ShortcutInput): Promise<DownloadTarget> {
 }
 
 /**
+ * The message of `--message-id`, checked.
+ *
+ * @param input the shortcut input
+ * @throws {ValidationError} naming `--message-id` for a malformed id
+ */
+function messageIdOf(input: ShortcutInput<DownloadValues>): string {
+  return checkId(input.values["message-id"], "--message-id", MESSAGE_ID);
+}
+
+/**
  * The download request (`GET /open-apis/im/v1/messages/{message_id}/resources/{file_key}`).
  *
  * @param input the shortcut input
  */
-export function downloadRequest(input: ShortcutInput): ApiRequest {
-  const messageId = idParam(input, "message-id", MESSAGE_ID)!;
+export function downloadRequest(input: ShortcutInput<DownloadValues>): ApiRequest {
+  const messageId = messageIdOf(input);
   const { key, type } = resourceOf(input);
   return {
     method: "GET",
@@ -154,7 +198,7 @@ function explainSaveFailure(error: unknown, target: DownloadTarget, os: OsName):
 }
 
 /** `im +download`. */
-export const download = defineShortcut<SavedResource>({
+export const download = defineShortcut({
   service: "im",
   verb: "+download",
   description: "Save an image or a file of a message to disk (never over a file without --force)",
@@ -166,56 +210,21 @@ export const download = defineShortcut<SavedResource>({
   identities: ["user", "bot"],
   scopes: { user: SCOPES, bot: SCOPES },
   effect: "read",
-  params: [
-    {
-      name: "message-id",
-      type: "string",
-      description: "the message holding the image or file",
-      required: true,
-      valueName: "<om_id>",
-    },
-    {
-      name: "key",
-      type: "string",
-      description: "the image_key or file_key in the message's content",
-      required: true,
-      valueName: "<key>",
-    },
-    {
-      name: "type",
-      type: "enum",
-      description: "image or file (default: from the key, img_… or file_…)",
-      allowed: RESOURCE_TYPES,
-    },
-    {
-      name: "output",
-      type: "string",
-      description: "the file to write, or a folder ending with / to keep the file's own name",
-      required: true,
-      valueName: "<path>",
-      localPath: "write",
-    },
-    {
-      name: "force",
-      type: "bool",
-      description: "replace a file already at --output",
-      default: false,
-    },
-  ],
+  params: PARAMS,
   async validate(input) {
-    idParam(input, "message-id", MESSAGE_ID);
+    messageIdOf(input);
     resourceOf(input);
     await targetOf(input);
   },
   requests: (input) => [downloadRequest(input)],
-  async run(input, client) {
+  async run(input, client): Promise<SavedResource> {
     const target = await targetOf(input);
     const { key, type } = resourceOf(input);
     input.ctx.status(`Downloading ${key}`);
     try {
       const saved = await withMembership(input, client.download(downloadRequest(input), target));
       return {
-        message_id: idParam(input, "message-id", MESSAGE_ID)!,
+        message_id: messageIdOf(input),
         key,
         type,
         path: saved.path,

@@ -58,7 +58,7 @@ Deno.test("+download asks for the resource by type and reports where it went", a
       (_request, target) => ({ path: target.path, bytes: 42, contentType: "application/pdf" }),
     );
     const output = join(dir, "r.pdf");
-    const input = inputOf({ "message-id": "om_1", key: "file_v3_9", output });
+    const input = inputOf({ "message-id": "om_1", key: "file_v3_9", output, force: false });
     await download.validate!(input);
     assert.deepEqual(await download.run!(input, client), {
       message_id: "om_1",

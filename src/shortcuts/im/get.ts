@@ -7,6 +7,7 @@
 
 import type { ApiRequest } from "../../http/request.ts";
 import { type ApiCaller, defineShortcut, type ShortcutInput } from "../definition.ts";
+import { param, type ValuesOf } from "../param.ts";
 import { idListParam, MESSAGE_ID } from "../contact/ids.ts";
 import { membershipErrors } from "./membership.ts";
 import {
@@ -23,13 +24,24 @@ export const MGET_MAX = 50;
 /** The most ids one run takes. */
 export const MAX_IDS = 500;
 
+const PARAMS = {
+  "message-id": param.string({
+    description: `one or more message ids, separated by commas (at most ${MAX_IDS})`,
+    required: true,
+    valueName: "<om_id,…>",
+  }),
+};
+
+/** The values of `+get`. */
+export type GetValues = ValuesOf<typeof PARAMS>;
+
 /**
  * The ids of `--message-id`, in groups of {@link MGET_MAX}.
  *
  * @param input the shortcut input
  * @throws {ValidationError} naming `--message-id` for a bad id or too many
  */
-export function idBatches(input: ShortcutInput): string[][] {
+export function idBatches(input: ShortcutInput<Partial<GetValues>>): string[][] {
   const ids = idListParam(input, "message-id", MESSAGE_ID, MAX_IDS);
   const batches: string[][] = [];
   for (let i = 0; i < ids.length; i += MGET_MAX) batches.push(ids.slice(i, i + MGET_MAX));
@@ -42,7 +54,7 @@ export function idBatches(input: ShortcutInput): string[][] {
  * @param input the shortcut input (identity)
  * @param ids at most {@link MGET_MAX} message ids
  */
-export function mgetRequest(input: ShortcutInput, ids: string[]): ApiRequest {
+export function mgetRequest(input: ShortcutInput<unknown>, ids: string[]): ApiRequest {
   return {
     method: "GET",
     path: "/open-apis/im/v1/messages/mget",
@@ -56,7 +68,7 @@ export function mgetRequest(input: ShortcutInput, ids: string[]): ApiRequest {
   };
 }
 
-async function* fetchAll(input: ShortcutInput, client: ApiCaller) {
+async function* fetchAll(input: ShortcutInput<GetValues>, client: ApiCaller) {
   const names = new SenderNames(client, input);
   for (const ids of idBatches(input)) {
     const data = await client.request<{ items?: MessageItem[] }>(mgetRequest(input, ids));
@@ -66,7 +78,7 @@ async function* fetchAll(input: ShortcutInput, client: ApiCaller) {
 }
 
 /** `im +get`. */
-export const get = defineShortcut<never>({
+export const get = defineShortcut({
   service: "im",
   verb: "+get",
   description: "Get messages by id, with their senders and readable text",
@@ -77,13 +89,7 @@ export const get = defineShortcut<never>({
   identities: ["user", "bot"],
   scopes: READ_SCOPES,
   effect: "read",
-  params: [{
-    name: "message-id",
-    type: "string",
-    description: `one or more message ids, separated by commas (at most ${MAX_IDS})`,
-    required: true,
-    valueName: "<om_id,…>",
-  }],
+  params: PARAMS,
   validate(input) {
     idBatches(input);
   },

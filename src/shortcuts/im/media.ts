@@ -138,7 +138,7 @@ export async function checkMedia(ctx: Pick<Context, "fs">, media: Media): Promis
     if (error instanceof Deno.errors.NotFound) throw bad("no such file");
     if (error instanceof Deno.errors.IsADirectory) throw bad("it is a folder");
     if (error instanceof Deno.errors.PermissionDenied) throw bad("permission denied");
-    throw bad((error as Error).message);
+    throw bad(error instanceof Error ? error.message : String(error));
   }
   const reader = opened.stream.getReader();
   let head: Uint8Array;

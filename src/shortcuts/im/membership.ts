@@ -19,6 +19,7 @@ import {
   PermissionError,
   SPEC_230001_MEANING,
 } from "../../errors/mod.ts";
+import { stringField } from "../../json/fields.ts";
 import type { ShortcutInput } from "../definition.ts";
 
 /** The code SPEC maps to "insufficient permission" (recovery: sign in with the scope). */
@@ -56,9 +57,12 @@ function apiCodeOf(error: unknown): number | undefined {
  * @param error the error SPEC's map made of the answer
  * @param input the shortcut input (the ids given)
  */
-function invalidParameter(error: AuthError, input: ShortcutInput): AuthError {
-  const given = ID_FLAGS.filter((name) => typeof input.values[name] === "string")
-    .map((name) => `--${name} ${JSON.stringify(input.values[name])}`);
+function invalidParameter(error: AuthError, input: ShortcutInput<object>): AuthError {
+  // Each IM shortcut declares some of these flags; read whichever it has.
+  const given = ID_FLAGS.flatMap((name) => {
+    const value = stringField(input.values, name);
+    return value === undefined ? [] : [`--${name} ${JSON.stringify(value)}`];
+  });
   const message = error.message.startsWith(SPEC_230001_MEANING)
     ? `Invalid request parameter${error.message.slice(SPEC_230001_MEANING.length)}`
     : error.message;
@@ -85,7 +89,11 @@ function invalidParameter(error: AuthError, input: ShortcutInput): AuthError {
  * @param input the shortcut input (identity)
  * @param where the chat, when known
  */
-export function explainMembership(error: unknown, input: ShortcutInput, where: Where): unknown {
+export function explainMembership(
+  error: unknown,
+  input: ShortcutInput<object>,
+  where: Where,
+): unknown {
   const code = apiCodeOf(error);
   if (error instanceof AuthError && code === INVALID_PARAMETER) {
     return invalidParameter(error, input);
@@ -122,7 +130,7 @@ export function explainMembership(error: unknown, input: ShortcutInput, where: W
       ...options,
       code: error.code,
       apiCode: code,
-      httpStatus: (error as ApiError).httpStatus,
+      httpStatus: error instanceof ApiError ? error.httpStatus : undefined,
       type: error.type,
     });
 }
@@ -135,7 +143,7 @@ export function explainMembership(error: unknown, input: ShortcutInput, where: W
  * @param where the chat, when known
  */
 export async function withMembership<T>(
-  input: ShortcutInput,
+  input: ShortcutInput<object>,
   call: Promise<T>,
   where: Where = {},
 ): Promise<T> {
@@ -155,7 +163,7 @@ export async function withMembership<T>(
  * @param where the chat, when known
  */
 export async function* membershipErrors<T>(
-  input: ShortcutInput,
+  input: ShortcutInput<object>,
   batches: AsyncIterable<T>,
   where: Where = {},
 ): AsyncGenerator<T> {

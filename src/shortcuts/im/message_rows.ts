@@ -7,10 +7,11 @@
  */
 
 import type { ApiRequest } from "../../http/request.ts";
+import { objectField, stringField } from "../../json/fields.ts";
 import type { Column } from "../../output/mod.ts";
 import { formatLocalTime, formatRfc3339InZone } from "../../time/mod.ts";
 import type { ApiCaller, ShortcutInput, ShortcutScopes } from "../definition.ts";
-import { followPages, pagingOptions } from "../paging.ts";
+import { followPages, pagingOptions, type PagingValues } from "../paging.ts";
 import { type Mention, messageText } from "./message_text.ts";
 import { type Sender, SenderNames } from "./sender_names.ts";
 
@@ -27,7 +28,7 @@ export const READ_SCOPES: ShortcutScopes = {
 };
 
 /** The scopes of a read request, for a permission error that names none. */
-export function readScopes(input: ShortcutInput): string[] {
+export function readScopes(input: ShortcutInput<unknown>): string[] {
   return [...(READ_SCOPES[input.identity] ?? [])];
 }
 
@@ -80,12 +81,12 @@ export interface Container {
  * @param pageToken the previous page's token
  */
 export function listRequest(
-  input: ShortcutInput,
+  input: ShortcutInput<PagingValues>,
   container: Container,
   pageToken?: string,
 ): ApiRequest {
-  const all = input.values["page-all"] === true;
-  const limit = typeof input.values.limit === "number" ? input.values.limit : MAX_MESSAGE_PAGE;
+  const all = input.values["page-all"];
+  const limit = input.values.limit;
   return {
     method: "GET",
     path: "/open-apis/im/v1/messages",
@@ -127,9 +128,11 @@ export function messageRow(item: MessageItem, timeZone: string): Record<string, 
 
 /** The name of a row's sender: the resolved name, else the id. */
 export function senderLabel(row: Record<string, unknown>): string {
-  const sender = row.sender as Sender | undefined;
+  const sender = objectField(row, "sender");
   if (!sender) return "";
-  return sender.sender_name || (sender.sender_type === "app" ? `app ${sender.id}` : sender.id);
+  const id = stringField(sender, "id");
+  return stringField(sender, "sender_name") ||
+    (stringField(sender, "sender_type") === "app" ? `app ${id}` : id) || "";
 }
 
 /**
@@ -138,7 +141,7 @@ export function senderLabel(row: Record<string, unknown>): string {
  * @param row an output row
  * @param input the shortcut input (time zone)
  */
-export function localTime(row: Record<string, unknown>, input: ShortcutInput): string {
+export function localTime(row: Record<string, unknown>, input: ShortcutInput<unknown>): string {
   const ms = Date.parse(String(row.create_time));
   return Number.isFinite(ms) ? formatLocalTime(ms, input.timeZone) : "";
 }
@@ -149,7 +152,7 @@ export function localTime(row: Record<string, unknown>, input: ShortcutInput): s
  *
  * @param input the shortcut input (time zone)
  */
-export function messageColumns(input: ShortcutInput): Column<Record<string, unknown>>[] {
+export function messageColumns(input: ShortcutInput<unknown>): Column<Record<string, unknown>>[] {
   return [
     { header: "TIME", kind: "time", priority: 6, value: (row) => localTime(row, input) },
     { header: "SENDER", value: senderLabel, priority: 4 },
@@ -170,7 +173,7 @@ export function messageColumns(input: ShortcutInput): Column<Record<string, unkn
  * @param container where to read
  */
 export async function* readMessages(
-  input: ShortcutInput,
+  input: ShortcutInput<PagingValues>,
   client: ApiCaller,
   container: Container,
 ): AsyncGenerator<Record<string, unknown>[]> {

@@ -10,6 +10,8 @@
  * @module
  */
 
+import { isObject, type JsonObject as Json, objectField } from "../../json/fields.ts";
+
 /** A mention as the read endpoints give it. */
 export interface Mention {
   /** The placeholder in the text: `@_user_1`. */
@@ -32,12 +34,6 @@ export interface MessageContent {
   deleted?: boolean;
 }
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function str(value: unknown): string {
   return typeof value === "string" ? value : "";
 }
@@ -57,9 +53,10 @@ function postOf(value: Json): Json | undefined {
   if (Array.isArray(value.content)) return value;
   const locales = isObject(value.post) ? value.post : value;
   for (const locale of ["zh_cn", "en_us", "ja_jp"]) {
-    if (isObject(locales[locale])) return locales[locale] as Json;
+    const post = objectField(locales, locale);
+    if (post) return post;
   }
-  return Object.values(locales).find(isObject) as Json | undefined;
+  return Object.values(locales).find(isObject);
 }
 
 function postElement(element: unknown, mentions: Mention[]): string {

@@ -6,10 +6,11 @@
  */
 
 import { ValidationError } from "../../errors/mod.ts";
-import { resolveTimeInput, type TimeInput } from "../../time/mod.ts";
+import { resolveTimeInput } from "../../time/mod.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
+import { param, type ValuesOf } from "../param.ts";
 import { pagingOptions, pagingParams } from "../paging.ts";
-import { CHAT_ID, idParam } from "../contact/ids.ts";
+import { CHAT_ID, checkId } from "../contact/ids.ts";
 import { membershipErrors } from "./membership.ts";
 import {
   type Container,
@@ -22,6 +23,27 @@ import {
 /** `--order`'s values. */
 export const ORDERS = ["asc", "desc"] as const;
 
+const PARAMS = {
+  "chat-id": param.string({
+    description: "the chat to read",
+    required: true,
+    valueName: "<oc_id>",
+  }),
+  start: param.datetime({ description: "the earliest messages to list" }),
+  end: param.datetime({ description: "the latest messages to list (a date: all of it)" }),
+  order: param.enumOf(ORDERS, {
+    description: "desc lists the newest first, so --limit gives the last messages",
+    default: "desc",
+  }),
+  ...pagingParams(20, "messages"),
+};
+
+/** The values of `+messages`. */
+export type MessagesValues = ValuesOf<typeof PARAMS>;
+
+/** The values of `--start` and `--end`, each possibly absent. */
+export type WindowValues = Partial<Pick<MessagesValues, "start" | "end">>;
+
 /**
  * The window of `--start` and `--end` in Unix seconds, both inclusive as Lark reads them: a
  * date-only `--start` is the start of that day, a date-only `--end` its last second; either may
@@ -30,38 +52,41 @@ export const ORDERS = ["asc", "desc"] as const;
  * @param input the shortcut input
  * @throws {ValidationError} naming `--end` when it is not after `--start`
  */
-export function windowOf(input: ShortcutInput): { startTime?: number; endTime?: number } {
-  const start = input.values.start as TimeInput | undefined;
-  const end = input.values.end as TimeInput | undefined;
-  const startMs = start && resolveTimeInput(start, "start", input.timeZone);
-  const endMs = end && resolveTimeInput(end, "end", input.timeZone);
-  if (startMs !== undefined && endMs !== undefined && endMs <= startMs) {
+export function windowOf(
+  input: ShortcutInput<WindowValues>,
+): { startTime?: number; endTime?: number } {
+  const { start, end } = input.values;
+  const from = start && { text: start.text, ms: resolveTimeInput(start, "start", input.timeZone) };
+  const to = end && {
+    text: end.text,
+    ms: resolveTimeInput(end, "end", input.timeZone),
+    wholeDay: end.kind === "date",
+  };
+  if (from && to && to.ms <= from.ms) {
     throw new ValidationError(
-      `Invalid value ${JSON.stringify(end!.text)} for --end: it is not after --start ` +
-        JSON.stringify(start!.text),
+      `Invalid value ${JSON.stringify(to.text)} for --end: it is not after --start ` +
+        JSON.stringify(from.text),
       { param: "--end", suggestion: "Give an --end later than --start" },
     );
   }
   return {
-    startTime: startMs === undefined ? undefined : Math.floor(startMs / 1000),
+    startTime: from && Math.floor(from.ms / 1000),
     // A day's end is exclusive (the next midnight): its last second is the one before.
-    endTime: endMs === undefined
-      ? undefined
-      : Math.floor((end!.kind === "date" ? endMs - 1 : endMs) / 1000),
+    endTime: to && Math.floor((to.wholeDay ? to.ms - 1 : to.ms) / 1000),
   };
 }
 
-function containerOf(input: ShortcutInput): Container {
+function containerOf(input: ShortcutInput<MessagesValues>): Container {
   return {
     type: "chat",
-    id: idParam(input, "chat-id", CHAT_ID)!,
+    id: checkId(input.values["chat-id"], "--chat-id", CHAT_ID),
     ...windowOf(input),
     desc: input.values.order !== "asc",
   };
 }
 
 /** `im +messages`. */
-export const messages = defineShortcut<never>({
+export const messages = defineShortcut({
   service: "im",
   verb: "+messages",
   description: "List a chat's messages, newest first, with their senders and readable text",
@@ -74,29 +99,7 @@ export const messages = defineShortcut<never>({
   identities: ["user", "bot"],
   scopes: READ_SCOPES,
   effect: "read",
-  params: [
-    {
-      name: "chat-id",
-      type: "string",
-      description: "the chat to read",
-      required: true,
-      valueName: "<oc_id>",
-    },
-    { name: "start", type: "datetime", description: "the earliest messages to list" },
-    {
-      name: "end",
-      type: "datetime",
-      description: "the latest messages to list (a date: all of it)",
-    },
-    {
-      name: "order",
-      type: "enum",
-      description: "desc lists the newest first, so --limit gives the last messages",
-      allowed: ORDERS,
-      default: "desc",
-    },
-    ...pagingParams(20, "messages"),
-  ],
+  params: PARAMS,
   validate(input) {
     containerOf(input);
     pagingOptions(input, "messages");
@@ -104,7 +107,7 @@ export const messages = defineShortcut<never>({
   requests: (input) => [listRequest(input, containerOf(input))],
   stream: (input, client) =>
     membershipErrors(input, readMessages(input, client, containerOf(input)), {
-      chatId: idParam(input, "chat-id", CHAT_ID),
+      chatId: checkId(input.values["chat-id"], "--chat-id", CHAT_ID),
     }),
   columns: messageColumns,
 });

@@ -7,11 +7,14 @@
  */
 
 import { ApiError, ValidationError } from "../../errors/mod.ts";
+import { isObject, stringField } from "../../json/fields.ts";
 import { readJson } from "../../json/read_json.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { terminalSafe } from "../../output/mod.ts";
-import type { ApiCaller, ParamSpec, ShortcutInput, ShortcutScopes } from "../definition.ts";
+import type { ApiCaller, ShortcutInput, ShortcutScopes } from "../definition.ts";
+import { param, type ValuesOf } from "../param.ts";
 import { checkMedia, type Media, mediaContent, mediaOf, uploadRequest } from "./media.ts";
+import type { MessageItem } from "./message_rows.ts";
 import { type Where, withMembership } from "./membership.ts";
 
 /** Message types the service accepts with `--content`. */
@@ -43,39 +46,40 @@ export const SEND_SCOPES: ShortcutScopes = {
 const BODIES = ["text", "markdown", "content", "image", "file"] as const;
 
 /** The body parameters of a message, `--text` also read from piped stdin. */
-export const BODY_PARAMS: ParamSpec[] = [
-  {
-    name: "text",
-    type: "string",
+export const BODY_PARAMS = {
+  text: param.string({
     description: "the text of a text message",
     stdin: true,
     stdinUnless: ["markdown", "content", "image", "file"],
-  },
-  { name: "markdown", type: "string", description: "Markdown, sent as a post" },
-  { name: "content", type: "string", description: "the raw content JSON, with --msg-type" },
-  { name: "msg-type", type: "enum", description: "the type of --content", allowed: MSG_TYPES },
-  {
-    name: "image",
-    type: "string",
+  }),
+  markdown: param.string({ description: "Markdown, sent as a post" }),
+  content: param.string({ description: "the raw content JSON, with --msg-type" }),
+  "msg-type": param.enumOf(MSG_TYPES, { description: "the type of --content" }),
+  image: param.string({
     description: "an image to upload and send (JPEG, PNG, WEBP, GIF, TIFF, BMP, ICO, HEIC; " +
       "up to 10 MB)",
     valueName: "<path>",
     localPath: "read",
-  },
-  {
-    name: "file",
-    type: "string",
+  }),
+  file: param.string({
     description: "a file to upload and send (up to 30 MB)",
     valueName: "<path>",
     localPath: "read",
-  },
-  {
-    name: "idempotency-key",
-    type: "string",
+  }),
+  "idempotency-key": param.string({
     description: "sent as uuid; the same key within an hour sends once (default: a new UUID)",
     valueName: "<key>",
-  },
-];
+  }),
+};
+
+/**
+ * The values of {@link BODY_PARAMS}, each possibly absent, so that any shortcut declaring them
+ * (and a test giving only some) can pass its input.
+ */
+export type BodyValues = Partial<ValuesOf<typeof BODY_PARAMS>>;
+
+/** The idempotency key's value, as `+send`, `+reply` and `+chat-create` declare it. */
+export type KeyValues = Pick<BodyValues, "idempotency-key">;
 
 /** A message ready to send, or a file to upload first. */
 export type Outgoing = { msgType: string; content: string } | { media: Media };
@@ -89,39 +93,42 @@ export type Outgoing = { msgType: string; content: string } | { media: Media };
  * @throws {ValidationError} naming the flags when none or several bodies are given, or for bad
  *   content
  */
-export function outgoingOf(input: ShortcutInput): Outgoing {
+export function outgoingOf(input: ShortcutInput<BodyValues>): Outgoing {
   const { values } = input;
-  const given = BODIES.filter((name) => values[name] !== undefined);
+  const given = BODIES.flatMap((name) => {
+    const value = values[name];
+    return value === undefined ? [] : [{ name, value }];
+  });
   const list = BODIES.map((b) => `--${b}`).join(", ");
   if (given.length !== 1) {
     throw new ValidationError(
       given.length === 0
         ? `Missing message: give one of ${list}, or pipe the text to stdin`
-        : `Conflicting flags: ${given.map((g) => `--${g}`).join(", ")}; give exactly one of ` +
-          list,
-      { param: given.length === 0 ? "--text" : `--${given[1]}` },
+        : `Conflicting flags: ${given.map((g) => `--${g.name}`).join(", ")}; give exactly ` +
+          `one of ${list}`,
+      { param: given.length === 0 ? "--text" : `--${given[1].name}` },
     );
   }
-  const body = given[0];
-  if (body !== "content" && (values[body] as string).trim() === "") {
+  const { name: body, value } = given[0];
+  if (body !== "content" && value.trim() === "") {
     throw new ValidationError(`Invalid value "" for --${body}: expected the message`, {
       param: `--${body}`,
     });
   }
-  const msgType = values["msg-type"] as string | undefined;
+  const msgType = values["msg-type"];
   if (body !== "content" && msgType !== undefined) {
     throw new ValidationError("--msg-type goes with --content only", { param: "--msg-type" });
   }
   switch (body) {
     case "text":
-      return { msgType: "text", content: JSON.stringify({ text: values.text as string }) };
+      return { msgType: "text", content: JSON.stringify({ text: value }) };
     case "markdown": {
-      const post = { title: "", content: [[{ tag: "md", text: values.markdown as string }]] };
+      const post = { title: "", content: [[{ tag: "md", text: value }]] };
       return { msgType: "post", content: JSON.stringify({ zh_cn: post }) };
     }
     case "image":
     case "file":
-      return { media: mediaOf(body, values[body] as string) };
+      return { media: mediaOf(body, value) };
   }
   if (msgType === undefined) {
     throw new ValidationError("Missing --msg-type: --content needs it", {
@@ -129,8 +136,8 @@ export function outgoingOf(input: ShortcutInput): Outgoing {
       suggestion: `Give --msg-type, one of ${MSG_TYPES.join(", ")}`,
     });
   }
-  const parsed = readJson(values.content as string, { source: "--content", param: "--content" });
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+  const parsed = readJson(value, { source: "--content", param: "--content" });
+  if (!isObject(parsed)) {
     throw new ValidationError("Invalid value for --content: expected a JSON object", {
       param: "--content",
       suggestion: `Give the content object, such as '{"text": "hello"}'`,
@@ -145,9 +152,9 @@ export function outgoingOf(input: ShortcutInput): Outgoing {
  * @param input the shortcut input
  * @throws {ValidationError} naming the flag
  */
-export async function checkOutgoing(input: ShortcutInput): Promise<void> {
+export async function checkOutgoing(input: ShortcutInput<BodyValues>): Promise<void> {
   const outgoing = outgoingOf(input);
-  const key = input.values["idempotency-key"] as string | undefined;
+  const key = input.values["idempotency-key"];
   if (key !== undefined && (key === "" || key.length > MAX_UUID_LENGTH)) {
     throw new ValidationError(
       `Invalid value ${JSON.stringify(key.slice(0, 60))} for --idempotency-key: expected 1 to ` +
@@ -163,13 +170,13 @@ export async function checkOutgoing(input: ShortcutInput): Promise<void> {
  *
  * @param input the shortcut input
  */
-export function keyOf(input: ShortcutInput): string {
-  return (input.values["idempotency-key"] as string | undefined) ?? input.ctx.randomUUID();
+export function keyOf(input: ShortcutInput<KeyValues>): string {
+  return input.values["idempotency-key"] ?? input.ctx.randomUUID();
 }
 
-/** Builds the request that posts a message: a send or a reply. */
-export type MessageRequest = (
-  input: ShortcutInput,
+/** Builds the request that posts a message: a send or a reply, given its shortcut's input. */
+export type MessageRequest<V> = (
+  input: ShortcutInput<V>,
   uuid: string,
   message: { msgType: string; content: string },
 ) => ApiRequest;
@@ -179,25 +186,27 @@ export type MessageRequest = (
  * upload of a file and the message with a placeholder key; a run uploads, then posts with one
  * idempotency key, a not-in-the-chat answer explained.
  *
+ * @typeParam V the values of the shortcut, which declares {@link BODY_PARAMS}
  * @param build the message's request
  * @param where the chat, when the command names it
  */
-export function postingHooks(
-  build: MessageRequest,
-  where: (input: ShortcutInput) => Where = () => ({}),
+export function postingHooks<V extends BodyValues>(
+  build: MessageRequest<V>,
+  where: (input: ShortcutInput<V>) => Where = () => ({}),
 ) {
   return {
-    requests(input: ShortcutInput): ApiRequest[] {
+    requests(input: ShortcutInput<V>): ApiRequest[] {
       const outgoing = outgoingOf(input);
       return [
         ...uploadPreview(input, outgoing),
         build(input, keyOf(input), previewContent(outgoing)),
       ];
     },
-    async run(input: ShortcutInput, client: ApiCaller): Promise<Record<string, unknown>> {
+    async run(input: ShortcutInput<V>, client: ApiCaller): Promise<MessageItem> {
       const key = keyOf(input);
       const message = await contentOf(input, client, outgoingOf(input));
-      return await withMembership(input, client.request(build(input, key, message)), where(input));
+      const answer = client.request<MessageItem>(build(input, key, message));
+      return await withMembership(input, answer, where(input));
     },
   };
 }
@@ -207,7 +216,7 @@ export function postingHooks(
  *
  * @param input the shortcut input
  */
-export function sendScopes(input: ShortcutInput): string[] {
+export function sendScopes(input: ShortcutInput<unknown>): string[] {
   return [...(SEND_SCOPES[input.identity] ?? [])];
 }
 
@@ -217,7 +226,7 @@ export function sendScopes(input: ShortcutInput): string[] {
  * @param input the shortcut input
  * @param outgoing the body
  */
-export function uploadPreview(input: ShortcutInput, outgoing: Outgoing): ApiRequest[] {
+export function uploadPreview(input: ShortcutInput<unknown>, outgoing: Outgoing): ApiRequest[] {
   if (!("media" in outgoing)) return [];
   const type = outgoing.media.kind === "image" ? "image/*" : "application/octet-stream";
   return [uploadRequest(outgoing.media, type, sendScopes(input))];
@@ -243,7 +252,7 @@ export function previewContent(outgoing: Outgoing): { msgType: string; content: 
  * @param outgoing the body
  */
 export async function contentOf(
-  input: ShortcutInput,
+  input: ShortcutInput<unknown>,
   client: ApiCaller,
   outgoing: Outgoing,
 ): Promise<{ msgType: string; content: string }> {
@@ -254,10 +263,10 @@ export async function contentOf(
     `Uploading ${terminalSafe(media.name, { breaks: "space" })} ` +
       `(${Math.ceil(checked.size / 1024)} KiB)`,
   );
-  const answer = await client.request<{ image_key?: string; file_key?: string }>(
+  const answer = await client.request<unknown>(
     uploadRequest(media, checked.contentType, sendScopes(input)),
   );
-  const key = media.kind === "image" ? answer?.image_key : answer?.file_key;
+  const key = stringField(answer, media.kind === "image" ? "image_key" : "file_key");
   if (!key) {
     throw new ApiError(`The upload of ${JSON.stringify(media.path)} answered no key`, {
       type: "invalid_response",

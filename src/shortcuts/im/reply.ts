@@ -8,10 +8,27 @@
 
 import type { ApiRequest } from "../../http/request.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
-import { idParam, MESSAGE_ID } from "../contact/ids.ts";
-import { type MessageItem, messageRow } from "./message_rows.ts";
+import { param, type ValuesOf } from "../param.ts";
+import { checkId, MESSAGE_ID } from "../contact/ids.ts";
+import { messageRow } from "./message_rows.ts";
 import { BODY_PARAMS, checkOutgoing, postingHooks, SEND_SCOPES, sendScopes } from "./outgoing.ts";
 import { sentColumns } from "./send.ts";
+
+const PARAMS = {
+  "message-id": param.string({
+    description: "the message to reply to",
+    required: true,
+    valueName: "<om_id>",
+  }),
+  "in-thread": param.bool({
+    description: "reply in the message's thread, starting one if it has none",
+    default: false,
+  }),
+  ...BODY_PARAMS,
+};
+
+/** The values of `+reply`. */
+export type ReplyValues = ValuesOf<typeof PARAMS>;
 
 /**
  * The reply request (`POST /open-apis/im/v1/messages/{message_id}/reply`).
@@ -21,18 +38,18 @@ import { sentColumns } from "./send.ts";
  * @param message the type and content
  */
 export function replyRequest(
-  input: ShortcutInput,
+  input: ShortcutInput<ReplyValues>,
   uuid: string,
   message: { msgType: string; content: string },
 ): ApiRequest {
-  const messageId = idParam(input, "message-id", MESSAGE_ID)!;
+  const messageId = checkId(input.values["message-id"], "--message-id", MESSAGE_ID);
   return {
     method: "POST",
     path: `/open-apis/im/v1/messages/${encodeURIComponent(messageId)}/reply`,
     body: {
       msg_type: message.msgType,
       content: message.content,
-      reply_in_thread: input.values["in-thread"] === true,
+      reply_in_thread: input.values["in-thread"],
       uuid,
     },
     idempotencyKey: uuid,
@@ -41,7 +58,7 @@ export function replyRequest(
 }
 
 /** `im +reply`. */
-export const reply = defineShortcut<Record<string, unknown>>({
+export const reply = defineShortcut({
   service: "im",
   verb: "+reply",
   description: "Reply to a message, in the chat or in its thread (safe to retry: it carries an " +
@@ -56,28 +73,13 @@ export const reply = defineShortcut<Record<string, unknown>>({
   scopes: SEND_SCOPES,
   effect: "write",
   idempotent: true,
-  params: [
-    {
-      name: "message-id",
-      type: "string",
-      description: "the message to reply to",
-      required: true,
-      valueName: "<om_id>",
-    },
-    {
-      name: "in-thread",
-      type: "bool",
-      description: "reply in the message's thread, starting one if it has none",
-      default: false,
-    },
-    ...BODY_PARAMS,
-  ],
+  params: PARAMS,
   async validate(input) {
-    idParam(input, "message-id", MESSAGE_ID);
+    checkId(input.values["message-id"], "--message-id", MESSAGE_ID);
     await checkOutgoing(input);
   },
   ...postingHooks(replyRequest),
-  output: (result, input) => messageRow(result as MessageItem, input.timeZone),
+  output: (result, input) => messageRow(result, input.timeZone),
   columns: (input) => [
     ...sentColumns(input),
     { header: "THREAD ID", value: "thread_id", kind: "id", priority: 0 },

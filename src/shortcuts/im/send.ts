@@ -10,10 +10,12 @@ import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import type { Column } from "../../output/mod.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
+import { param, type ValuesOf } from "../param.ts";
 import { CHAT_ID, checkId, EMAIL, USER_ID, type UserIdType, userIdTypeOf } from "../contact/ids.ts";
-import { localTime, type MessageItem, messageRow } from "./message_rows.ts";
+import { localTime, messageRow } from "./message_rows.ts";
 import {
   BODY_PARAMS,
+  type BodyValues,
   checkOutgoing,
   outgoingOf,
   postingHooks,
@@ -24,7 +26,25 @@ import {
 
 export { MAX_UUID_LENGTH, MSG_TYPES } from "./outgoing.ts";
 
+/** The receiver parameters: exactly one is given. */
+const RECEIVER_PARAMS = {
+  "chat-id": param.string({ description: "the chat to send to", valueName: "<oc_id>" }),
+  "user-id": param.string({
+    description: "the person to send to: an open id (ou_…), a union id (on_…) or a user id",
+    valueName: "<id>",
+  }),
+  email: param.string({ description: "the person to send to, by email" }),
+};
+
 const RECEIVERS = ["chat-id", "user-id", "email"] as const;
+
+const PARAMS = { ...RECEIVER_PARAMS, ...BODY_PARAMS };
+
+/** The values of `+send`. */
+export type SendValues = ValuesOf<typeof PARAMS>;
+
+/** The values of the receiver parameters, each possibly absent. */
+export type ReceiverValues = Partial<ValuesOf<typeof RECEIVER_PARAMS>>;
 
 /** The receiver of a message. */
 export interface Receiver {
@@ -42,21 +62,24 @@ export interface Receiver {
  * @throws {ValidationError} naming the three flags when none or several are given, or the flag
  *   of a malformed id
  */
-export function receiverOf(input: ShortcutInput): Receiver {
-  const given = RECEIVERS.filter((name) => input.values[name] !== undefined);
+export function receiverOf(input: ShortcutInput<ReceiverValues>): Receiver {
+  const given = RECEIVERS.flatMap((name) => {
+    const value = input.values[name];
+    return value === undefined ? [] : [{ name, value }];
+  });
   if (given.length !== 1) {
     throw new ValidationError(
       given.length === 0
         ? "Missing receiver: give one of --chat-id, --user-id, --email"
-        : `Conflicting flags: ${given.map((g) => `--${g}`).join(", ")}; give exactly one of ` +
-          "--chat-id, --user-id, --email",
-      { param: given.length === 0 ? "--chat-id" : `--${given[1]}` },
+        : `Conflicting flags: ${given.map((g) => `--${g.name}`).join(", ")}; give exactly one ` +
+          "of --chat-id, --user-id, --email",
+      { param: given.length === 0 ? "--chat-id" : `--${given[1].name}` },
     );
   }
-  const flag = `--${given[0]}`;
-  const value = input.values[given[0]] as string;
-  if (given[0] === "chat-id") return { type: "chat_id", id: checkId(value, flag, CHAT_ID) };
-  if (given[0] === "email") {
+  const { name, value } = given[0];
+  const flag = `--${name}`;
+  if (name === "chat-id") return { type: "chat_id", id: checkId(value, flag, CHAT_ID) };
+  if (name === "email") {
     return { type: "email", id: checkId(value, flag, EMAIL) };
   }
   const id = checkId(value, flag, USER_ID);
@@ -70,7 +93,7 @@ export function receiverOf(input: ShortcutInput): Receiver {
  * @param input the shortcut input
  * @throws {ValidationError} as {@link outgoingOf}
  */
-export function messageOf(input: ShortcutInput): { msgType: string; content: string } {
+export function messageOf(input: ShortcutInput<BodyValues>): { msgType: string; content: string } {
   return previewContent(outgoingOf(input));
 }
 
@@ -82,7 +105,7 @@ export function messageOf(input: ShortcutInput): { msgType: string; content: str
  * @param message the type and content
  */
 export function sendRequest(
-  input: ShortcutInput,
+  input: ShortcutInput<ReceiverValues & BodyValues>,
   uuid: string,
   message: { msgType: string; content: string } = messageOf(input),
 ): ApiRequest {
@@ -103,7 +126,7 @@ export function sendRequest(
 }
 
 /** `im +send`. Acts as the user by default (like every shortcut); `--as bot` sends as the app. */
-export const send = defineShortcut<Record<string, unknown>>({
+export const send = defineShortcut({
   service: "im",
   verb: "+send",
   description: "Send a message, an image or a file to a chat or a person (safe to retry: it " +
@@ -121,17 +144,7 @@ export const send = defineShortcut<Record<string, unknown>>({
   effect: "write",
   idempotent: true,
   idempotencyKey: "idempotency-key",
-  params: [
-    { name: "chat-id", type: "string", description: "the chat to send to", valueName: "<oc_id>" },
-    {
-      name: "user-id",
-      type: "string",
-      description: "the person to send to: an open id (ou_…), a union id (on_…) or a user id",
-      valueName: "<id>",
-    },
-    { name: "email", type: "string", description: "the person to send to, by email" },
-    ...BODY_PARAMS,
-  ],
+  params: PARAMS,
   async validate(input) {
     receiverOf(input);
     await checkOutgoing(input);
@@ -140,7 +153,7 @@ export const send = defineShortcut<Record<string, unknown>>({
     const receiver = receiverOf(input);
     return { chatId: receiver.type === "chat_id" ? receiver.id : undefined };
   }),
-  output: (result, input) => messageRow(result as MessageItem, input.timeZone),
+  output: (result, input) => messageRow(result, input.timeZone),
   columns: (input) => sentColumns(input),
 });
 
@@ -149,7 +162,7 @@ export const send = defineShortcut<Record<string, unknown>>({
  *
  * @param input the shortcut input (time zone)
  */
-export function sentColumns(input: ShortcutInput): Column<Record<string, unknown>>[] {
+export function sentColumns(input: ShortcutInput<unknown>): Column<Record<string, unknown>>[] {
   return [
     { header: "MESSAGE ID", value: "message_id", kind: "id", priority: 4 },
     { header: "CHAT ID", value: "chat_id", kind: "id", priority: 3 },

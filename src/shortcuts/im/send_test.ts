@@ -8,7 +8,7 @@ const invalid = (param: string) => (e: unknown) =>
   e instanceof ValidationError && e.param === param;
 
 Deno.test("send needs exactly one receiver, naming the flags", () => {
-  assert.throws(() => receiverOf(inputOf({ text: "hi" })), invalid("--chat-id"));
+  assert.throws(() => receiverOf(inputOf({})), invalid("--chat-id"));
   assert.throws(
     () => receiverOf(inputOf({ "chat-id": "oc_1", email: "a@b.c" })),
     (e: unknown) => invalid("--email")(e) && /--chat-id, --email/.test((e as Error).message),

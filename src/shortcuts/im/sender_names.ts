@@ -10,6 +10,7 @@
 
 import { HarkError, PermissionError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
+import { objectField, stringField } from "../../json/fields.ts";
 import type { ApiCaller, ShortcutInput } from "../definition.ts";
 import { MAX_WORKERS, runPool } from "../run_pool.ts";
 
@@ -46,7 +47,7 @@ export const LOOKUP_SCOPES = {
  * @param openId the person
  * @param input the shortcut input (the identity decides the scope)
  */
-export function userLookupRequest(openId: string, input: ShortcutInput): ApiRequest {
+export function userLookupRequest(openId: string, input: ShortcutInput<unknown>): ApiRequest {
   return {
     method: "GET",
     path: `/open-apis/contact/v3/users/${encodeURIComponent(openId)}`,
@@ -58,7 +59,7 @@ export function userLookupRequest(openId: string, input: ShortcutInput): ApiRequ
 /** Fills in sender names, remembering every name for the rest of a listing. */
 export class SenderNames {
   readonly #client: ApiCaller;
-  readonly #input: ShortcutInput;
+  readonly #input: ShortcutInput<unknown>;
   /** Names by open id; "" for a person the service would not name. */
   readonly #known = new Map<string, string>();
   #lookups = true;
@@ -67,7 +68,7 @@ export class SenderNames {
    * @param client calls the contact API
    * @param input the shortcut input (identity, warnings)
    */
-  constructor(client: ApiCaller, input: ShortcutInput) {
+  constructor(client: ApiCaller, input: ShortcutInput<unknown>) {
     this.#client = client;
     this.#input = input;
   }
@@ -119,10 +120,8 @@ export class SenderNames {
     await runPool(openIds, MAX_WORKERS, async (openId) => {
       if (!this.#lookups) return;
       try {
-        const data = await this.#client.request<{ user?: { name?: string } }>(
-          userLookupRequest(openId, this.#input),
-        );
-        this.#known.set(openId, data?.user?.name ?? "");
+        const data = await this.#client.request<unknown>(userLookupRequest(openId, this.#input));
+        this.#known.set(openId, stringField(objectField(data, "user"), "name") ?? "");
       } catch (error) {
         if (error instanceof PermissionError) {
           if (this.#lookups) {

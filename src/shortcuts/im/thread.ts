@@ -8,7 +8,9 @@
 
 import { ApiError, ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
+import { objectsField, stringField } from "../../json/fields.ts";
 import { type ApiCaller, defineShortcut, type ShortcutInput } from "../definition.ts";
+import { param, type ValuesOf } from "../param.ts";
 import { pagingOptions, pagingParams } from "../paging.ts";
 import { type IdKind, idParam, MESSAGE_ID } from "../contact/ids.ts";
 import { membershipErrors } from "./membership.ts";
@@ -16,7 +18,6 @@ import {
   type Container,
   listRequest,
   messageColumns,
-  type MessageItem,
   READ_SCOPES,
   readMessages,
   readScopes,
@@ -30,13 +31,34 @@ export const THREAD_ID: IdKind = {
   find: "hark im +messages --chat-id <oc_…> (the THREAD ID column)",
 };
 
+const PARAMS = {
+  "message-id": param.string({
+    description: "a message that starts or is in the thread",
+    valueName: "<om_id>",
+  }),
+  "thread-id": param.string({ description: "the thread", valueName: "<omt_id>" }),
+  order: param.enumOf(ORDERS, {
+    description: "asc lists the thread as it was written",
+    default: "asc",
+  }),
+  ...pagingParams(50, "messages"),
+};
+
+/** The values of `+thread`. */
+export type ThreadValues = ValuesOf<typeof PARAMS>;
+
+/** What `+thread` reads: a message's thread (looked up first), or a thread. */
+export type ThreadTarget =
+  | { messageId: string; threadId?: undefined }
+  | { messageId?: undefined; threadId: string };
+
 /**
  * One message by id (`GET /open-apis/im/v1/messages/{message_id}`).
  *
  * @param input the shortcut input (identity)
  * @param messageId the message
  */
-export function getMessageRequest(input: ShortcutInput, messageId: string): ApiRequest {
+export function getMessageRequest(input: ShortcutInput<unknown>, messageId: string): ApiRequest {
   return {
     method: "GET",
     path: `/open-apis/im/v1/messages/${encodeURIComponent(messageId)}`,
@@ -51,33 +73,32 @@ export function getMessageRequest(input: ShortcutInput, messageId: string): ApiR
  * @param input the shortcut input
  * @throws {ValidationError} naming the flags when none or both are given, or an id is malformed
  */
-export function threadTarget(input: ShortcutInput): { messageId?: string; threadId?: string } {
+export function threadTarget(
+  input: ShortcutInput<Partial<Pick<ThreadValues, "message-id" | "thread-id">>>,
+): ThreadTarget {
   const messageId = idParam(input, "message-id", MESSAGE_ID);
   const threadId = idParam(input, "thread-id", THREAD_ID);
-  if ((messageId === undefined) === (threadId === undefined)) {
-    throw new ValidationError(
-      messageId === undefined
-        ? "Missing thread: give --message-id or --thread-id"
-        : "Conflicting flags: --message-id, --thread-id; give exactly one",
-      { param: messageId === undefined ? "--message-id" : "--thread-id" },
-    );
-  }
-  return { messageId, threadId };
+  if (threadId === undefined && messageId !== undefined) return { messageId, threadId };
+  if (messageId === undefined && threadId !== undefined) return { messageId, threadId };
+  throw new ValidationError(
+    messageId === undefined
+      ? "Missing thread: give --message-id or --thread-id"
+      : "Conflicting flags: --message-id, --thread-id; give exactly one",
+    { param: messageId === undefined ? "--message-id" : "--thread-id" },
+  );
 }
 
-function container(input: ShortcutInput, threadId: string): Container {
+function container(input: ShortcutInput<ThreadValues>, threadId: string): Container {
   return { type: "thread", id: threadId, desc: input.values.order === "desc" };
 }
 
 async function threadOf(
-  input: ShortcutInput,
+  input: ShortcutInput<ThreadValues>,
   client: ApiCaller,
   messageId: string,
 ): Promise<string> {
-  const data = await client.request<{ items?: MessageItem[] }>(
-    getMessageRequest(input, messageId),
-  );
-  const threadId = data?.items?.[0]?.thread_id;
+  const data = await client.request<unknown>(getMessageRequest(input, messageId));
+  const threadId = stringField(objectsField(data, "items")[0], "thread_id");
   if (!threadId) {
     throw new ApiError(`Message "${messageId}" is not in a thread`, {
       type: "not_found",
@@ -88,14 +109,14 @@ async function threadOf(
   return threadId;
 }
 
-async function* threadMessages(input: ShortcutInput, client: ApiCaller) {
-  const { messageId, threadId } = threadTarget(input);
-  const id = threadId ?? await threadOf(input, client, messageId!);
+async function* threadMessages(input: ShortcutInput<ThreadValues>, client: ApiCaller) {
+  const target = threadTarget(input);
+  const id = target.threadId ?? await threadOf(input, client, target.messageId);
   yield* readMessages(input, client, container(input, id));
 }
 
 /** `im +thread`. */
-export const thread = defineShortcut<never>({
+export const thread = defineShortcut({
   service: "im",
   verb: "+thread",
   description: "List the messages of a thread, its first message first",
@@ -106,32 +127,19 @@ export const thread = defineShortcut<never>({
   identities: ["user", "bot"],
   scopes: READ_SCOPES,
   effect: "read",
-  params: [
-    {
-      name: "message-id",
-      type: "string",
-      description: "a message that starts or is in the thread",
-      valueName: "<om_id>",
-    },
-    { name: "thread-id", type: "string", description: "the thread", valueName: "<omt_id>" },
-    {
-      name: "order",
-      type: "enum",
-      description: "asc lists the thread as it was written",
-      allowed: ORDERS,
-      default: "asc",
-    },
-    ...pagingParams(50, "messages"),
-  ],
+  params: PARAMS,
   validate(input) {
     threadTarget(input);
     pagingOptions(input, "messages");
   },
   requests(input) {
-    const { messageId, threadId } = threadTarget(input);
-    return messageId === undefined
-      ? [listRequest(input, container(input, threadId!))]
-      : [getMessageRequest(input, messageId), listRequest(input, container(input, "<thread_id>"))];
+    const target = threadTarget(input);
+    return target.threadId !== undefined
+      ? [listRequest(input, container(input, target.threadId))]
+      : [
+        getMessageRequest(input, target.messageId),
+        listRequest(input, container(input, "<thread_id>")),
+      ];
   },
   stream: (input, client) => membershipErrors(input, threadMessages(input, client)),
   columns: messageColumns,
