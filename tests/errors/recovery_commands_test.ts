@@ -24,6 +24,7 @@ import {
 const SAMPLES: Record<string, string> = {
   flag: " --profile work",
   "profileFlag(key)": " --profile work",
+  "profileFlag(profile)": " --profile work",
   key: "apps.work.base_url",
   DEFAULT_BASE_URL: "https://open.larksuite.com",
   DEFAULT_DEVICE_AUTHORIZATION_PATH: "/oauth/v1/device_authorization",
