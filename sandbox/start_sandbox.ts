@@ -133,9 +133,7 @@ function route(ctx: SandboxContext, incoming: Incoming): Response {
 
 function faultResponse(fault: FaultSpec, path: string): Response {
   const status = fault.status ?? 500;
-  const headers: Record<string, string> = {};
-  const retryAfter = fault.retry_after ?? (status === 429 ? 1 : undefined);
-  if (retryAfter !== undefined) headers["retry-after"] = String(retryAfter);
+  const headers = faultHeaders(fault, status);
   const msg = fault.msg ?? `Injected fault: HTTP ${status}`;
   if (path === TOKEN_PATH) {
     // The token endpoint's own shape; a 5xx is Lark's 20050, the refresh error worth one retry
@@ -151,6 +149,26 @@ function faultResponse(fault: FaultSpec, path: string): Response {
     return reply;
   }
   return json({ code: fault.code ?? defaultFaultCode(status), msg }, status, headers);
+}
+
+/** Lark's code for a rate-limited call (HTTP 429, or 400 on older APIs). */
+const RATE_LIMITED = 99991400;
+
+/**
+ * The headers of an injected fault. A rate limit (HTTP 429, or code 99991400) carries what
+ * Lark's gateway sends: `x-ogw-ratelimit-limit` and `x-ogw-ratelimit-reset`, the seconds until
+ * the window opens again (`retry_after`, default 1), and no `Retry-After` (Lark's "Rate limits"
+ * guide, server-docs/api-call-guide/frequency-control). Any other status sends `retry_after`
+ * as a standard `Retry-After`.
+ */
+function faultHeaders(fault: FaultSpec, status: number): Record<string, string> {
+  if (status === 429 || fault.code === RATE_LIMITED) {
+    return {
+      "x-ogw-ratelimit-limit": "100",
+      "x-ogw-ratelimit-reset": String(fault.retry_after ?? 1),
+    };
+  }
+  return fault.retry_after === undefined ? {} : { "retry-after": String(fault.retry_after) };
 }
 
 /**

@@ -35,7 +35,10 @@ export interface FaultSpec {
   code?: number;
   /** Message (kind "status"). */
   msg?: string;
-  /** `Retry-After` seconds (kind "status" with 429 or 503; default 1 for 429). */
+  /**
+   * Seconds to wait (kind "status"): a rate limit (429, or code 99991400) sends them as Lark's
+   * `x-ogw-ratelimit-reset` (default 1), any other status as `Retry-After`.
+   */
   retry_after?: number;
   /** Fire for the next N matching requests only, then stop; absent: every time. */
   times?: number;

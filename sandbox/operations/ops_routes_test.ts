@@ -38,19 +38,31 @@ Deno.test("a status fault answers with a Lark body and default codes", async () 
   });
 });
 
-Deno.test("a 429 fault sends Retry-After", async () => {
+Deno.test("a 429 fault sends Lark's x-ogw-ratelimit-reset, not Retry-After", async () => {
   await withSandbox({}, async (_sandbox, client) => {
     const token = await client.userToken([]);
     await client.json("POST", "/sandbox/faults", [
       { route: INFO, kind: "status", status: 429, times: 1 },
       { route: INFO, kind: "status", status: 429, retry_after: 7, times: 1 },
+      { route: INFO, kind: "status", status: 400, code: 99991400, retry_after: 3, times: 1 },
+      { route: INFO, kind: "status", status: 503, retry_after: 2, times: 1 },
     ]);
     const first = await client.send("GET", INFO, { token });
     assert.equal(first.status, 429);
     assert.equal(first.body.code, 99991400);
-    assert.equal(first.headers.get("retry-after"), "1");
+    assert.equal(first.headers.get("x-ogw-ratelimit-reset"), "1");
+    assert.equal(first.headers.get("x-ogw-ratelimit-limit"), "100");
+    assert.equal(first.headers.get("retry-after"), null);
     const second = await client.send("GET", INFO, { token });
-    assert.equal(second.headers.get("retry-after"), "7");
+    assert.equal(second.headers.get("x-ogw-ratelimit-reset"), "7");
+    // Older APIs answer a rate limit with HTTP 400 and the same headers.
+    const older = await client.send("GET", INFO, { token });
+    assert.equal(older.status, 400);
+    assert.equal(older.headers.get("x-ogw-ratelimit-reset"), "3");
+    // A 503 asks with the standard header.
+    const unavailable = await client.send("GET", INFO, { token });
+    assert.equal(unavailable.status, 503);
+    assert.equal(unavailable.headers.get("retry-after"), "2");
   });
 });
 

@@ -98,7 +98,9 @@ type SaveBody<T> = (
  *   rejection is an {@link AuthError};
  * - HTTP 403 or a missing-permission code: a {@link PermissionError} naming the needed scopes and
  *   the `hark auth login --scope` command, at once;
- * - HTTP 429 or a rate-limit code: backs off (honouring `Retry-After`) and retries;
+ * - HTTP 429 or a rate-limit code (99991400, under HTTP 400 too): waits what the service asked
+ *   for (`Retry-After` or Lark's `x-ogw-ratelimit-reset`, at most a minute), else backs off, and
+ *   retries;
  * - HTTP 5xx or a server code, a dropped connection, an unreadable answer: retries when the
  *   request is idempotent (GET, PUT, DELETE, or one with an `idempotencyKey`);
  * - DNS failure or refused connection (the request never left): retries, then a
@@ -275,6 +277,7 @@ export class ApiClient {
       {
         status: answer.status,
         retryAfter: answer.headers.get("retry-after"),
+        rateLimitReset: answer.headers.get("x-ogw-ratelimit-reset"),
         text: answer.text,
         requestId: answer.requestId,
       },

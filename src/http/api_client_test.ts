@@ -232,6 +232,48 @@ Deno.test("request() backs off a 429 for Retry-After seconds, even on a POST", a
   assert.deepEqual(ctx.statuses, ["Rate limited, retrying in 2 s (attempt 3 of 4)"]);
 });
 
+Deno.test("request() waits Lark's x-ogw-ratelimit-reset on a 429, capped at a minute", async () => {
+  const limited = (reset: string) => () =>
+    jsonResponse({ code: 99991400, msg: "request trigger frequency limit" }, 429, {
+      "x-ogw-ratelimit-limit": "100",
+      "x-ogw-ratelimit-reset": reset,
+    });
+  const { client, stub, ctx } = setup([get(limited("7")), get(limited("3600")), get(ok())]);
+  await client.request(agenda);
+  stub.verify();
+  assert.deepEqual(ctx.sleeps, [7000, 60_000]);
+  assert.deepEqual(ctx.statuses, [
+    "Rate limited, retrying in 7 s (attempt 2 of 4)",
+    "Rate limited, retrying in 60 s (attempt 3 of 4)",
+  ]);
+});
+
+Deno.test("request() waits x-ogw-ratelimit-reset on code 99991400 under HTTP 400", async () => {
+  const { client, stub, ctx } = setup([
+    post(() =>
+      jsonResponse({ code: 99991400, msg: "request trigger frequency limit" }, 400, {
+        "x-ogw-ratelimit-reset": "5",
+      })
+    ),
+    post(ok({ message_id: "om_1" })),
+  ]);
+  assert.deepEqual(await client.request(send), { message_id: "om_1" });
+  stub.verify();
+  assert.deepEqual(ctx.sleeps, [5000]);
+});
+
+Deno.test("request() stops waiting for a rate limit when Ctrl-C aborts the wait", async () => {
+  const { client, stub, ctx } = setup([
+    get(() => {
+      queueMicrotask(() => ctx.abort());
+      return jsonResponse({ code: 99991400, msg: "slow" }, 429, { "x-ogw-ratelimit-reset": "30" });
+    }),
+  ]);
+  const error = await client.request(agenda).catch((e) => e);
+  stub.verify();
+  assert.ok(error instanceof CancelledError, String(error));
+});
+
 Deno.test("request() backs off a 429 until the Retry-After date", async () => {
   const now = Date.UTC(2026, 10, 21, 9, 0, 0);
   const { client, stub, ctx } = setup([

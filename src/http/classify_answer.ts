@@ -22,7 +22,7 @@ import {
   serviceMsg,
 } from "../errors/mod.ts";
 import { ExitCode } from "../errors/exit_code.ts";
-import { parseRetryAfter } from "./retry.ts";
+import { serviceWait } from "./retry.ts";
 
 /** The facts of an answer that decide its meaning. */
 export interface AnswerFacts {
@@ -30,6 +30,8 @@ export interface AnswerFacts {
   status: number;
   /** The `Retry-After` header, when present. */
   retryAfter?: string | null;
+  /** Lark's gateway header `x-ogw-ratelimit-reset` (seconds), when present. */
+  rateLimitReset?: string | null;
   /** The body as text. */
   text: string;
   /** The service's log id. */
@@ -98,7 +100,7 @@ interface ReadAnswer {
   where: string;
   /** Whether the status is 2xx. */
   success: boolean;
-  /** The `Retry-After` header in ms, when given. */
+  /** The wait the answer asks for in ms (`Retry-After`, `x-ogw-ratelimit-reset`), when given. */
   retryAfterMs?: number;
   /** What the code map needs to build an error. */
   context: { httpStatus: number; requestId?: string; scopes?: string[]; caller?: CallerFacts };
@@ -128,7 +130,7 @@ function readAnswer(answer: AnswerFacts, request: AnsweredRequest, now: number):
     kind: apiCode !== undefined ? classifyApiCode(apiCode) : undefined,
     where: `${request.method} ${request.path}`,
     success: status >= 200 && status < 300,
-    retryAfterMs: parseRetryAfter(answer.retryAfter ?? null, now),
+    retryAfterMs: serviceWait(answer, now),
     context: { httpStatus: status, requestId, scopes: request.scopes, caller: request.caller },
   };
 }
@@ -182,23 +184,28 @@ function permissionDenied(read: ReadAnswer): AnswerVerdict | undefined {
   };
 }
 
-/** HTTP 429 or a rate-limit code: retried after `Retry-After`. */
+/**
+ * HTTP 429 or a rate-limit code (99991400, under HTTP 400 on Lark's older APIs): retried after
+ * the wait the service asked for (`Retry-After`, `x-ogw-ratelimit-reset`), else the backoff.
+ */
 function rateLimited(read: ReadAnswer): AnswerVerdict | undefined {
   const { status, requestId } = read.answer;
   if (status !== 429 && read.kind !== "rate_limit") return undefined;
+  const wait = read.retryAfterMs;
+  const suggestion = wait !== undefined && wait >= 1000
+    ? `The service asked to wait ${Math.ceil(wait / 1000)} s: retry after that`
+    : "Wait a moment and retry";
+  const error = read.envelope ? fromCode(read) : new ApiError(
+    `Rate limited by the service (HTTP 429) on ${read.where}${logIdNote(requestId)}`,
+    { httpStatus: status, requestId, type: "rate_limit" },
+  );
   return {
     kind: "error",
     retry: true,
-    retryAfterMs: read.retryAfterMs,
-    error: read.envelope ? fromCode(read) : new ApiError(
-      `Rate limited by the service (HTTP 429) on ${read.where}${logIdNote(requestId)}`,
-      {
-        httpStatus: status,
-        requestId,
-        type: "rate_limit",
-        suggestion: "Wait a moment and retry",
-      },
-    ),
+    retryAfterMs: wait,
+    error: error.type === "rate_limit"
+      ? error.withRecovery({ suggestion, command: error.recovery.command })
+      : error,
   };
 }
 

@@ -15,6 +15,7 @@ interface Row {
   text: string;
   request?: typeof GET;
   retryAfter?: string;
+  rateLimitReset?: string;
   expect: {
     kind: AnswerVerdict["kind"];
     data?: unknown;
@@ -26,6 +27,7 @@ interface Row {
     scopes?: string[];
     message?: RegExp;
     command?: string;
+    suggestion?: RegExp;
   };
 }
 
@@ -97,6 +99,27 @@ const ROWS: Row[] = [
     status: 400,
     text: json({ code: 99991400 }),
     expect: { kind: "error", type: "rate_limit", retry: true },
+  },
+  {
+    name: "HTTP 429 is retried after Lark's x-ogw-ratelimit-reset seconds",
+    status: 429,
+    text: json({ code: 99991400, msg: "request trigger frequency limit" }),
+    rateLimitReset: "52",
+    expect: {
+      kind: "error",
+      type: "rate_limit",
+      retry: true,
+      retryAfterMs: 52_000,
+      suggestion: /asked to wait 52 s/,
+    },
+  },
+  {
+    name: "code 99991400 under HTTP 400 (older APIs) waits x-ogw-ratelimit-reset too",
+    status: 400,
+    text: json({ code: 99991400, msg: "request trigger frequency limit" }),
+    request: POST,
+    rateLimitReset: "4",
+    expect: { kind: "error", type: "rate_limit", retry: true, retryAfterMs: 4000 },
   },
   {
     name: "HTTP 503 on a GET is retried, and is exit 4 like code 500000",
@@ -184,7 +207,13 @@ const ROWS: Row[] = [
 for (const row of ROWS) {
   Deno.test(`classifyAnswer(): ${row.name}`, () => {
     const verdict = classifyAnswer(
-      { status: row.status, text: row.text, retryAfter: row.retryAfter, requestId: "log-1" },
+      {
+        status: row.status,
+        text: row.text,
+        retryAfter: row.retryAfter,
+        rateLimitReset: row.rateLimitReset,
+        requestId: "log-1",
+      },
       row.request ?? GET,
       NOW,
     );
@@ -199,6 +228,7 @@ for (const row of ROWS) {
     if (row.expect.code !== undefined) assert.equal(error.code, row.expect.code);
     if (row.expect.message) assert.match(error.message, row.expect.message);
     if (row.expect.command) assert.equal(error.recovery.command, row.expect.command);
+    if (row.expect.suggestion) assert.match(error.recovery.suggestion, row.expect.suggestion);
     if (verdict.kind === "error") {
       assert.equal(verdict.retry, row.expect.retry);
       if (row.expect.retryAfterMs !== undefined) {

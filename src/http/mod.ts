@@ -39,10 +39,12 @@ export {
   type AttemptResult,
   backoffDelay,
   DEFAULT_RETRY,
+  parseRateLimitReset,
   parseRetryAfter,
   retry,
   type RetryLoopOptions,
   type RetryOptions,
+  serviceWait,
 } from "./retry.ts";
 export { isSecretField, maskFields, maskUrl } from "./mask_fields.ts";
 export { classifyFetchFailure, type FetchFailure } from "./fetch_failure.ts";

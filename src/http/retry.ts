@@ -1,6 +1,7 @@
 /**
  * The retry policy of business calls: at most a few retries, exponential backoff with full
- * jitter and a cap, `Retry-After` honoured, every wait abortable. The policy is pure; the waits
+ * jitter and a cap, the service's wait honoured (`Retry-After`, or Lark's gateway header
+ * `x-ogw-ratelimit-reset`), every wait capped and abortable. The policy is pure; the waits
  * go through the caller's `sleep` (the context's), so tests check each one exactly.
  *
  * @module
@@ -22,7 +23,8 @@ export interface RetryOptions {
   /** The jitter source, returning a number in [0, 1); default `Math.random`. Tests fix it. */
   random?: () => number;
   /**
-   * The longest `Retry-After` wait honoured; a longer one is cut to this; default 60 000 ms.
+   * The longest wait the service may ask for (`Retry-After`, `x-ogw-ratelimit-reset`) that is
+   * honoured; a longer one is cut to this; default 60 000 ms.
    */
   maxRetryAfterMs?: number;
 }
@@ -81,6 +83,49 @@ export function parseRetryAfter(value: string | null, now: number): number | und
   return Math.max(0, date - now);
 }
 
+/**
+ * Reads Lark's gateway header `x-ogw-ratelimit-reset`: the seconds until the rate-limit window
+ * that refused the call opens again (Lark's "Rate limits" guide, server-docs/api-call-guide/
+ * frequency-control: sent with HTTP 429, or HTTP 400 on older APIs, and code 99991400).
+ *
+ * @param value the header value, or null when absent
+ * @returns milliseconds to wait, or `undefined` when absent or not a number of seconds
+ * @example
+ * ```ts
+ * parseRateLimitReset("52"); // 52000
+ * parseRateLimitReset("soon"); // undefined
+ * ```
+ */
+export function parseRateLimitReset(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (!/^\d{1,9}(\.\d+)?$/.test(text)) return undefined;
+  return Math.round(Number(text) * 1000);
+}
+
+/**
+ * The wait an answer asks for: the longer of its `Retry-After` and its
+ * `x-ogw-ratelimit-reset` (retrying before either would only meet the limit again).
+ *
+ * @param headers the two headers, each null when absent
+ * @param now the current time, epoch ms (for a `Retry-After` date)
+ * @returns milliseconds, or `undefined` when the answer names no wait
+ * @example
+ * ```ts
+ * serviceWait({ retryAfter: null, rateLimitReset: "3" }, 0); // 3000
+ * ```
+ */
+export function serviceWait(
+  headers: { retryAfter?: string | null; rateLimitReset?: string | null },
+  now: number,
+): number | undefined {
+  const waits = [
+    parseRetryAfter(headers.retryAfter ?? null, now),
+    parseRateLimitReset(headers.rateLimitReset ?? null),
+  ].filter((ms) => ms !== undefined);
+  return waits.length > 0 ? Math.max(...waits) : undefined;
+}
+
 /** The result of one attempt, as {@link retry} sees it. */
 export type AttemptResult<T> =
   | { ok: true; value: T }
@@ -92,7 +137,10 @@ export type AttemptResult<T> =
     retry: boolean;
     /** Retry at once, without a wait (after a token refresh). */
     immediate?: boolean;
-    /** The service's `Retry-After`, in ms; used instead of the backoff when given. */
+    /**
+     * The wait the service asked for ({@link serviceWait}), in ms; used instead of the backoff
+     * when given, cut to `maxRetryAfterMs`.
+     */
     retryAfterMs?: number;
   };
 
@@ -108,7 +156,7 @@ export interface RetryLoopOptions extends RetryOptions {
 
 /**
  * Runs `attempt` until it succeeds, its failure is final, or the retries are used up; between
- * attempts waits the service's `Retry-After` (capped) or the backoff.
+ * attempts waits what the service asked for (capped) or the backoff.
  *
  * @param attempt one try; gets its number from 0; resolves with an {@link AttemptResult}
  * @param options the policy, `sleep` and `signal`

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { backoffDelay, parseRetryAfter, retry } from "./retry.ts";
+import { backoffDelay, parseRateLimitReset, parseRetryAfter, retry, serviceWait } from "./retry.ts";
 import { createTestContext } from "../../tests/support/test_context.ts";
 
 Deno.test("backoffDelay() doubles from 500 ms up to the 8 s cap without jitter", () => {
@@ -22,6 +22,25 @@ Deno.test("parseRetryAfter() reads delay seconds and HTTP dates", () => {
   assert.equal(parseRetryAfter(null, now), undefined);
   assert.equal(parseRetryAfter("soon", now), undefined);
   assert.equal(parseRetryAfter("-1", now), undefined);
+});
+
+Deno.test("parseRateLimitReset() reads Lark's x-ogw-ratelimit-reset seconds", () => {
+  assert.equal(parseRateLimitReset("52"), 52_000);
+  assert.equal(parseRateLimitReset(" 0.5 "), 500);
+  assert.equal(parseRateLimitReset("0"), 0);
+  assert.equal(parseRateLimitReset(null), undefined);
+  assert.equal(parseRateLimitReset("-3"), undefined);
+  assert.equal(parseRateLimitReset("soon"), undefined);
+  assert.equal(parseRateLimitReset("1e9"), undefined);
+});
+
+Deno.test("serviceWait() takes the longer of Retry-After and x-ogw-ratelimit-reset", () => {
+  const now = Date.UTC(2026, 10, 21, 9, 0, 0);
+  assert.equal(serviceWait({ rateLimitReset: "7" }, now), 7000);
+  assert.equal(serviceWait({ retryAfter: "2", rateLimitReset: "7" }, now), 7000);
+  assert.equal(serviceWait({ retryAfter: "9", rateLimitReset: "7" }, now), 9000);
+  assert.equal(serviceWait({ retryAfter: "soon", rateLimitReset: null }, now), undefined);
+  assert.equal(serviceWait({}, now), undefined);
 });
 
 Deno.test("retry() waits the backoff between failures and returns the first success", async () => {

@@ -155,7 +155,7 @@ Deno.test("client stops after 4 attempts when the 5xx persist", async () => {
   });
 });
 
-Deno.test("client waits out a 429's Retry-After, then succeeds", async () => {
+Deno.test("client waits out a 429's x-ogw-ratelimit-reset (Lark's header), then succeeds", async () => {
   await withSandbox(async ({ ctx, client, fault, requests }) => {
     await fault({ route: USER_INFO, kind: "status", status: 429, retry_after: 2, times: 1 });
     await client().request(userInfo);
