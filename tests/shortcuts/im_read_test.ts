@@ -221,8 +221,9 @@ Deno.test("im +messages, +thread and +get against the sandbox", async (t) => {
       assert.equal(error.type, "permission");
       assert.match(error.message, /^The app's bot is not a member of chat "oc_\w+": .*230002/);
       assert.match(error.message, /Bot\/User can NOT be out of the chat/);
-      // SPEC's recovery for 230002 stays a sign-in with the scope.
-      assert.match(error.recovery.command, /^hark auth login --scope /);
+      // SPEC's exit code and type stay; no sign-in puts the bot in the chat.
+      assert.equal(error.recovery.command, "hark im +chats --as bot");
+      assert.doesNotMatch(bot.stderr, /auth login/);
       const text = await env.runBot(["im", "+messages", "--chat-id", outside]);
       assert.match(text.stderr, /Add the app's bot to the chat/);
       const user = await env.run([
@@ -234,7 +235,20 @@ Deno.test("im +messages, +thread and +get against the sandbox", async (t) => {
       ]);
       assert.equal(user.code, 2);
       assert.match(JSON.parse(user.stderr).error.message, /^You are not a member of chat/);
+      assert.equal(JSON.parse(user.stderr).error.recovery.command, "hark im +chats");
     });
+
+    await t.step(
+      "a chat id that does not exist leads to the chat list, not a sign-in",
+      async () => {
+        const missing = await env.run(["im", "+messages", "--chat-id", "oc_doesnotexist"]);
+        assert.equal(missing.code, 2, missing.stderr);
+        assert.match(missing.stderr, /code 230001/);
+        assert.match(missing.stderr, /check --chat-id "oc_doesnotexist"/);
+        assert.doesNotMatch(missing.stderr, /auth login/);
+        assert.match(missing.stderr, /Run: hark im \+chats$/m);
+      },
+    );
 
     await t.step("bad input fails before any request, naming the flag", async () => {
       await env.clearRequests();

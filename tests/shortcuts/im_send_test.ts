@@ -154,6 +154,35 @@ Deno.test("im +send against the sandbox", async (t) => {
       assert.match(JSON.parse(badType.stderr).error.message, /--msg-type/);
     });
 
+    await t.step("an unknown --email leads to the people search, not a sign-in", async () => {
+      const unknown = await env.run([
+        "im",
+        "+send",
+        "--email",
+        "nobody@example.com",
+        "--text",
+        "hi",
+      ]);
+      assert.equal(unknown.code, 2, unknown.stderr);
+      assert.match(unknown.stderr, /code 230001.*ext=invalid receive_id/);
+      assert.match(unknown.stderr, /check --email "nobody@example.com"/);
+      assert.doesNotMatch(unknown.stderr, /auth login/);
+      assert.match(unknown.stderr, /Run: hark contact \+search-user --query nobody@example.com$/m);
+      const json = await env.run([
+        "im",
+        "+send",
+        "--email",
+        "nobody@example.com",
+        "--text",
+        "hi",
+        "--json",
+      ]);
+      const { error } = JSON.parse(json.stderr);
+      assert.equal(error.code, 2);
+      assert.equal(error.type, "auth");
+      assert.equal(error.recovery.command, "hark contact +search-user --query nobody@example.com");
+    });
+
     await t.step("--dry-run sends nothing; --as bot sends as the app", async () => {
       await env.clearRequests();
       const dry = jsonOf<{ body: { uuid: string } }[]>(

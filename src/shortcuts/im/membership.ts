@@ -4,10 +4,13 @@
  *   "App not in chat." (234004) or "Operator can NOT be out of the chat." (232011); hark names
  *   the identity and the chat, and says how to get in or read it as someone who is;
  * - 230001, an invalid parameter (the service's `msg` names it after `ext=`), which SPEC maps to
- *   an invalid or expired token: hark says which of the command's ids to check first.
+ *   an invalid or expired token: hark says which of the command's ids to check, and how to find
+ *   the right one (`hark contact +search-user`, `hark im +chats`).
  *
- * The kind of error and its exit code stay the service's, and for 230001 and 230002 the recovery
- * command stays SPEC's (a sign-in; with the scope for 230002, since it also means a missing one).
+ * For 230001 and 230002 the kind of error and its exit code stay SPEC's (auth and permission,
+ * exit 2), but the recovery addresses what Lark's IM means by them: no sign-in fixes a wrong id
+ * or a bot outside the chat (Lark's "如何解决 230001 错误" page; 230002 "Bot/User can NOT be out of
+ * the chat." in the message API's error tables).
  *
  * @module
  */
@@ -19,11 +22,9 @@ import {
   PermissionError,
   SPEC_230001_MEANING,
 } from "../../errors/mod.ts";
+import { shellCommand } from "../../errors/shell_quote.ts";
 import { stringField } from "../../json/fields.ts";
 import type { ShortcutInput } from "../definition.ts";
-
-/** The code SPEC maps to "insufficient permission" (recovery: sign in with the scope). */
-const SPEC_MAPPED_CODE = 230002;
 
 /** Lark IM's "invalid request parameter", which SPEC maps to an invalid or expired token. */
 const INVALID_PARAMETER = 230001;
@@ -50,12 +51,53 @@ function apiCodeOf(error: unknown): number | undefined {
 }
 
 /**
+ * A hark command line run as the shortcut's caller: `--as bot` when it acted as the bot (and
+ * `asBot`), `--profile` when the profile is not `default`.
+ */
+function harkCommand(
+  words: readonly string[],
+  input: ShortcutInput<object>,
+  asBot = true,
+): string {
+  const all = ["hark", ...words];
+  if (asBot && input.identity === "bot") all.push("--as", "bot");
+  if (input.profile !== "default") all.push("--profile", input.profile);
+  return shellCommand(all);
+}
+
+/**
+ * How to find the right id for a 230001: the people search for an email (it takes names and
+ * emails; user only), the profile lookup for a user id, the chats list for anything else.
+ */
+function findIdCommand(input: ShortcutInput<object>): { how: string; command: string } {
+  const email = stringField(input.values, "email");
+  if (email !== undefined) {
+    return {
+      how: "find the person's address and open_id with the people search below",
+      command: harkCommand(["contact", "+search-user", "--query", email], input, false),
+    };
+  }
+  const userId = stringField(input.values, "user-id");
+  if (userId !== undefined) {
+    return {
+      how: "the command below says whether the id names someone; `hark contact +search-user " +
+        "--query` finds a person's open_id by name or email",
+      command: harkCommand(["contact", "+get-user", "--user-id", userId], input),
+    };
+  }
+  return {
+    how: "list the chats this identity is in, with their ids, with the command below",
+    command: harkCommand(["im", "+chats"], input),
+  };
+}
+
+/**
  * A 230001 answer read as Lark's IM service means it: a parameter is invalid (the message names
- * it after `ext=`); the suggestion names the ids the command was given, and SPEC's recovery
- * command (a sign-in) stays for the case where the token is the problem after all.
+ * it after `ext=`). The suggestion names the ids the command was given; the recovery finds the
+ * right id instead of signing in, which changes nothing. SPEC's type and exit code stay.
  *
  * @param error the error SPEC's map made of the answer
- * @param input the shortcut input (the ids given)
+ * @param input the shortcut input (the ids given, identity, profile)
  */
 function invalidParameter(error: AuthError, input: ShortcutInput<object>): AuthError {
   // Each IM shortcut declares some of these flags; read whichever it has.
@@ -66,6 +108,7 @@ function invalidParameter(error: AuthError, input: ShortcutInput<object>): AuthE
   const message = error.message.startsWith(SPEC_230001_MEANING)
     ? `Invalid request parameter${error.message.slice(SPEC_230001_MEANING.length)}`
     : error.message;
+  const find = findIdCommand(input);
   return new AuthError(message, {
     code: error.code,
     type: error.type,
@@ -73,11 +116,10 @@ function invalidParameter(error: AuthError, input: ShortcutInput<object>): AuthE
     requestId: error.requestId,
     cause: error,
     suggestion: "In IM, code 230001 means a parameter of the request is invalid (the service " +
-      'names it after "ext="): check ' +
+      'names it after "ext="), not that the sign-in is: check ' +
       (given.length > 0 ? given.join(", ") : "the ids given") +
-      " (an id of the right kind, that exists, that this identity can see); if they are right, " +
-      "the token may be invalid or expired: sign in again",
-    command: error.recovery.command,
+      " (an id of the right kind, that exists, that this identity can see); " + find.how,
+    command: find.command,
   });
 }
 
@@ -105,24 +147,18 @@ export function explainMembership(
   const bot = input.identity === "bot";
   const message = `${bot ? "The app's bot is" : "You are"} not a member of ${chat}: ` +
     error.message;
+  // No sign-in puts anyone in a chat (230002 keeps SPEC's type and exit code, not its sign-in).
   const recovery: { suggestion: string; command: string } = bot
     ? {
-      suggestion: "Add the app's bot to the chat in Lark (chat settings, Bots), or act as a " +
-        "member with --as user; the chats the bot is in are listed by the command below",
-      command: "hark im +chats --as bot",
+      suggestion: "Add the app's bot to the chat in Lark (the chat's settings, Bots, Add), or " +
+        "act as a member with --as user; the chats the bot is in are listed by the command below",
+      command: harkCommand(["im", "+chats"], input),
     }
     : {
       suggestion: "Ask a member to add you to the chat, or use --as bot if the app's bot is " +
         "in it; the chats you are in are listed by the command below",
-      command: "hark im +chats",
+      command: harkCommand(["im", "+chats"], input),
     };
-  if (code === SPEC_MAPPED_CODE) {
-    // SPEC maps 230002 to a sign-in with the scope; that command stays, the membership advice
-    // comes first in the sentence.
-    recovery.suggestion = `${recovery.suggestion.replace(/; the chats .*$/, "")}. If you are ` +
-      "a member, the call lacks a scope: sign in granting it";
-    recovery.command = error.recovery.command;
-  }
   const options = { ...recovery, cause: error, requestId: error.requestId };
   return error instanceof PermissionError
     ? new PermissionError(message, { ...options, code: error.code, apiCode: code })

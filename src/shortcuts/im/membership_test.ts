@@ -30,12 +30,21 @@ Deno.test("explainMembership() names the identity, the chat and the way in, keep
     bot.message,
     /^The app's bot is not a member of chat "oc_1": .*230002.*out of the chat/,
   );
-  // SPEC's recovery for 230002 (a sign-in with the scope) stays; the way in comes first.
-  assert.equal(bot.recovery.command, "hark auth login --scope im:message.group_msg");
-  assert.match(bot.recovery.suggestion, /^Add the app's bot to the chat .*If you are a member/);
+  // SPEC's type and exit code for 230002 stay; its sign-in does not: no scope puts a bot in a chat.
+  assert.equal(bot.type, "permission");
+  assert.equal(bot.recovery.command, "hark im +chats --as bot");
+  assert.match(bot.recovery.suggestion, /^Add the app's bot to the chat in Lark/);
+  assert.doesNotMatch(bot.recovery.suggestion, /sign in/i);
   const user = explainMembership(notInChat(), inputOf({}), {}) as PermissionError;
   assert.match(user.message, /^You are not a member of the message's chat/);
   assert.match(user.recovery.suggestion, /^Ask a member to add you/);
+  assert.equal(user.recovery.command, "hark im +chats");
+  // A profile other than the default is named, so the command runs as printed.
+  const work = { ...inputOf({}, { identity: "bot" }), profile: "work" };
+  assert.equal(
+    (explainMembership(notInChat(), work, {}) as PermissionError).recovery.command,
+    "hark im +chats --as bot --profile work",
+  );
   const resource = explainMembership(
     new ApiError("The service answered with code 234004: App not in chat.", {
       apiCode: 234004,
@@ -71,7 +80,7 @@ Deno.test("withMembership() and membershipErrors() explain failures of calls and
   await assert.rejects(collect(membershipErrors(inputOf({}), failing())), /You are not a member/);
 });
 
-Deno.test("explainMembership() reads 230001 as IM's invalid parameter, keeping SPEC's recovery", () => {
+Deno.test("explainMembership() reads 230001 as IM's invalid parameter and finds the right id", () => {
   const spec = errorFromApiCode(
     {
       code: 230001,
@@ -82,6 +91,7 @@ Deno.test("explainMembership() reads 230001 as IM's invalid parameter, keeping S
   const input = inputOf({ "chat-id": "oc_missing", text: "hi" });
   const explained = explainMembership(spec, input, { chatId: "oc_missing" });
   assert.ok(explained instanceof AuthError);
+  // SPEC's exit code and type for 230001 stay.
   assert.equal(explained.code, 2);
   assert.equal(explained.type, "auth");
   assert.equal(explained.apiCode, 230001);
@@ -93,9 +103,29 @@ Deno.test("explainMembership() reads 230001 as IM's invalid parameter, keeping S
   );
   assert.match(explained.recovery.suggestion, /^In IM, code 230001 means a parameter .*invalid/);
   assert.match(explained.recovery.suggestion, /check --chat-id "oc_missing" /);
-  assert.match(explained.recovery.suggestion, /token may be invalid or expired/);
-  assert.equal(explained.recovery.command, "hark auth login");
+  // Signing in again changes nothing: the recovery lists the chats, with their ids.
+  assert.doesNotMatch(explained.recovery.suggestion, /sign in/i);
+  assert.equal(explained.recovery.command, "hark im +chats");
+  const asBot = explainMembership(spec, inputOf({ "chat-id": "oc_x" }, { identity: "bot" }), {});
+  assert.equal((asBot as AuthError).recovery.command, "hark im +chats --as bot");
   // Other token errors are not IM's to explain.
   const expired = errorFromApiCode({ code: 99991663, msg: "token expired" });
   assert.equal(explainMembership(expired, input, {}), expired);
+});
+
+Deno.test("explainMembership() leads a 230001 on a person to the people search or profile", () => {
+  const spec = errorFromApiCode({
+    code: 230001,
+    msg: "Your request contains an invalid request parameter, ext=invalid receive_id",
+  }) as AuthError;
+  const byEmail = explainMembership(
+    spec,
+    inputOf({ email: "nobody@example.com", text: "hi" }, { identity: "bot" }),
+    {},
+  ) as AuthError;
+  // The people search is the user's: no --as bot on it.
+  assert.equal(byEmail.recovery.command, "hark contact +search-user --query nobody@example.com");
+  assert.match(byEmail.recovery.suggestion, /check --email "nobody@example.com"/);
+  const byId = explainMembership(spec, inputOf({ "user-id": "ou_gone" }), {}) as AuthError;
+  assert.equal(byId.recovery.command, "hark contact +get-user --user-id ou_gone");
 });
