@@ -9,7 +9,9 @@
  * with other request restrictions", 404 191000 "calendar not found", 403 191002 "no calendar
  * access_role". 193001 for an unknown event, 193103 and 193104 for instance_view are not in that
  * table: 193103/193104 come from lark-cli `shortcuts/calendar/calendar_agenda.go`; 193001 is
- * *unverified* (no source found; kept from the sandbox's first version).
+ * *unverified* (no source found; kept from the sandbox's first version); 403 193003 "event is
+ * deleted" for an event deleted over the API is from issue 22's review of the calendar error
+ * table (hark's `+delete` depends on it after a retried delete).
  *
  * @module
  */
@@ -39,6 +41,11 @@ export function invalidParams(why: string): Response {
 /** 404 193001 for an event that does not exist (or no longer does) in the calendar. */
 export function eventNotFound(eventId: string): Response {
   return larkError(193001, `event not found: "${eventId}"`, 404);
+}
+
+/** 403 193003 for an event that was deleted (or an instance of a series that was cancelled). */
+export function eventDeleted(eventId: string): Response {
+  return larkError(193003, `event is deleted: "${eventId}"`, 403);
 }
 
 /**
@@ -218,8 +225,12 @@ export function eventFor(
   const found = calendarFor(ctx, caller, calendarId, need);
   if (found instanceof Response) return found;
   const hit = ctx.calendars.find(found.calendar, eventId);
-  if (!hit) return eventNotFound(eventId);
-  if (hit.occurrence?.override?.status === "cancelled") return eventNotFound(eventId);
+  if (!hit) {
+    return ctx.calendars.wasDeleted(found.calendar, eventId)
+      ? eventDeleted(eventId)
+      : eventNotFound(eventId);
+  }
+  if (hit.occurrence?.override?.status === "cancelled") return eventDeleted(eventId);
   const writes = found.role === "writer" || found.role === "owner";
   return {
     event: hit.event,

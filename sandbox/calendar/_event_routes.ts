@@ -32,6 +32,7 @@ import {
   checkedBody,
   EVENT_READ_SCOPES,
   EVENT_UPDATE_SCOPES,
+  eventDeleted,
   eventFor,
   eventRequest,
   type Found,
@@ -325,6 +326,8 @@ function createEvent(
   applyFields(fields, body);
   const key = incoming.url.searchParams.get("idempotency_key") || undefined;
   const event = ctx.calendars.create(found.calendar, caller.owner, fields, ctx.now(), key);
+  // The key's event was deleted since: the key creates nothing new (unverified against Lark).
+  if (event.deleted) return eventDeleted(event.event_id);
   return larkOk({
     event: eventView(ctx, event, undefined, { who: caller.owner, rsvp: "accept", idType }),
   });

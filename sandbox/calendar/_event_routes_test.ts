@@ -86,8 +86,24 @@ Deno.test("created events show in instance_view, take attendees and can be delet
     const deleted = await client.send("DELETE", `${base}/${event.event_id}`, { token });
     assert.deepEqual(deleted.body, { code: 0, msg: "success", data: {} });
     assert.ok(!(await ids()).includes(event.event_id));
+    // A deleted event is Lark's 403 193003 "event is deleted", for a delete retried after its
+    // answer was lost as for any other call; an id that never existed is 404 193001.
     const again = await client.send("DELETE", `${base}/${event.event_id}`, { token });
-    assert.equal(again.body.code, 193001);
+    assert.equal(again.status, 403);
+    assert.equal(again.body.code, 193003);
+    assert.match(again.body.msg, /event is deleted/);
+    const read = await client.send("GET", `${base}/${event.event_id}`, { token });
+    assert.equal(read.body.code, 193003);
+    const patched = await client.json(
+      "PATCH",
+      `${base}/${event.event_id}`,
+      { summary: "x" },
+      token,
+    );
+    assert.equal(patched.body.code, 193003);
+    const never = await client.send("GET", `${base}/nothing_0`, { token });
+    assert.equal(never.status, 404);
+    assert.equal(never.body.code, 193001);
   });
 });
 
@@ -121,6 +137,15 @@ Deno.test("event creation validates times and honours idempotency_key", async ()
       (i: { recurring_event_id?: string }) => i.recurring_event_id === a.body.data.event.event_id,
     );
     assert.equal(items.length, 3);
+    // Deleted since, the key's event is not created again: the replay says it is deleted.
+    const path = `${base}/${a.body.data.event.event_id}`;
+    assert.equal((await client.send("DELETE", path, { token })).body.code, 0);
+    const replay = await client.json("POST", `${base}?idempotency_key=k1`, body, token);
+    assert.equal(replay.status, 403);
+    assert.equal(replay.body.code, 193003);
+    const fresh = await client.json("POST", `${base}?idempotency_key=k2`, body, token);
+    assert.equal(fresh.body.code, 0);
+    assert.notEqual(fresh.body.data.event.event_id, a.body.data.event.event_id);
   });
 });
 
@@ -407,7 +432,7 @@ Deno.test("one instance of a series can be read, changed and cancelled apart fro
       "Review",
       "the other instances keep the series' fields",
     );
-    assert.equal((await client.send("GET", `${EVENTS}/${third}`, { token })).body.code, 193001);
+    assert.equal((await client.send("GET", `${EVENTS}/${third}`, { token })).body.code, 193003);
 
     const wholeSeries = await client.send("DELETE", `${EVENTS}/${series.event_id}`, { token });
     assert.equal(wholeSeries.body.code, 0);
@@ -415,6 +440,8 @@ Deno.test("one instance of a series can be read, changed and cancelled apart fro
       (i: { recurring_event_id?: string }) => i.recurring_event_id === series.event_id,
     );
     assert.equal(left.length, 0);
+    // Every instance of a deleted series is deleted too.
+    assert.equal((await client.send("GET", `${EVENTS}/${second}`, { token })).body.code, 193003);
     const badFlag = await client.send(
       "DELETE",
       `${EVENTS}/${series.event_id}?need_notification=no`,

@@ -261,6 +261,21 @@ export class CalendarStore {
     return { event: series, occurrence: seriesOccurrence(series, start) };
   }
 
+  /**
+   * Whether a client's id names an event of this calendar that was deleted over the API (a
+   * one-off event or series, or any instance of a deleted series): Lark then answers 193003
+   * "event is deleted", not 193001.
+   */
+  wasDeleted(calendar: Calendar, id: string): boolean {
+    const seriesId = /^(.+)_(\d+)$/.exec(id);
+    const ids = new Set([id, ...(seriesId ? [`${seriesId[1]}_0`] : [])]);
+    const all = [
+      ...this.#home(calendar).values(),
+      ...(calendar.type === "primary" ? this.#invitedTo.get(calendar.owner) ?? [] : []),
+    ];
+    return all.some((e) => e.deleted === true && ids.has(e.event_id));
+  }
+
   /** The attendee record of a user (by open_id) on an event. */
   attendeeOf(event: CalendarEvent, openId: string): Attendee | undefined {
     return event.attendees?.find((a) => a.type === "user" && a.open_id === openId);
@@ -280,7 +295,9 @@ export class CalendarStore {
 
   /**
    * Creates an event in a calendar; with an idempotency key (unique per calendar, MCP server
-   * `calendar_v4` schema: "该 key 在应用和日历维度下唯一") a repeated request gets the first event.
+   * `calendar_v4` schema: "该 key 在应用和日历维度下唯一") a repeated request gets the first event,
+   * even once it was deleted (the route then answers that it is deleted): a key creates at most
+   * one event.
    */
   create(
     calendar: Calendar,

@@ -16,6 +16,7 @@ import {
   loginCommand,
   PermissionError,
 } from "./hark_error.ts";
+import { shellCommand } from "./shell_quote.ts";
 import { logIdNote, logIdOf, serviceMsg } from "./service_text.ts";
 
 /**
@@ -31,6 +32,17 @@ export type ApiCodeClass = "token_invalid" | "permission" | "rate_limit" | "serv
 export const APP_SCOPE_NOT_ENABLED = 99991672;
 /** The user has not granted the scope: fixed by signing in again with `--scope`. */
 export const USER_SCOPE_NOT_GRANTED = 99991679;
+/**
+ * Calendar: the caller has no access role on the calendar (HTTP 403, "no calendar
+ * access_role"; the calendar API's common error table). An ACL, not a scope: only the
+ * calendar's owner can share it.
+ */
+export const NO_CALENDAR_ACCESS = 191002;
+/**
+ * Calendar: the event was deleted (HTTP 403, "event is deleted"; issue 22's review of the
+ * calendar error table). Not a permission problem: the event is gone.
+ */
+export const EVENT_DELETED = 193003;
 
 const CLASSES: Record<number, ApiCodeClass> = {
   99991663: "token_invalid",
@@ -310,5 +322,48 @@ export function errorFromApiCode(body: ApiErrorBody, context: ApiErrorContext = 
         suggestion: "Wait a moment and retry",
       });
   }
+  if (body.code === EVENT_DELETED) {
+    return new ApiError(`The event was deleted (code ${body.code})${detail}`, {
+      ...common,
+      type: "not_found",
+      suggestion: "The event no longer exists (it was deleted or cancelled): the events that " +
+        "remain are listed by the command below",
+      command: callerCommand(["calendar", "+agenda"], context.caller),
+    });
+  }
+  if (body.code === NO_CALENDAR_ACCESS) {
+    return new ApiError(`No access to that calendar (code ${body.code})${detail}`, {
+      ...common,
+      type: "permission",
+      suggestion: "No scope or sign-in grants access to someone else's calendar: its owner " +
+        "has to share it with " +
+        (context.caller?.identity === "bot" ? "the app's bot" : "you") +
+        "; the calendars this identity can see are listed by the command below",
+      command: callerCommand(["calendar", "+calendars"], context.caller),
+    });
+  }
+  if (context.httpStatus === 403) {
+    // Only the permission codes above mean a missing scope; any other refusal is about the
+    // resource itself (its sharing, its state), which no sign-in changes.
+    return new ApiError(`Access denied (HTTP 403, code ${body.code})${detail}`, {
+      ...common,
+      type: "permission",
+      suggestion: "The service refused this identity access to the resource itself, which no " +
+        "scope changes: check the id, and that the resource is shared with this identity",
+    });
+  }
   return new ApiError(`The service answered with code ${body.code}${detail}`, common);
+}
+
+/**
+ * A hark command run as the caller: `--as bot` for the bot, `--profile` for a profile other than
+ * `default`.
+ */
+function callerCommand(words: readonly string[], caller: CallerFacts | undefined): string {
+  const all = ["hark", ...words];
+  if (caller?.identity === "bot") all.push("--as", "bot");
+  if (caller?.profile !== undefined && caller.profile !== "default") {
+    all.push("--profile", caller.profile);
+  }
+  return shellCommand(all);
 }

@@ -126,7 +126,7 @@ Deno.test("99991400 is a rate limit with exit 1", () => {
 
 Deno.test("an unmapped code is an ApiError with exit 1 that keeps the service's message", () => {
   const error = errorFromApiCode(
-    { code: 191002, msg: "calendar not found", error: { log_id: "log-77" } },
+    { code: 191000, msg: "calendar not found", error: { log_id: "log-77" } },
     { httpStatus: 404 },
   );
   assert.ok(error instanceof ApiError);
@@ -134,7 +134,7 @@ Deno.test("an unmapped code is an ApiError with exit 1 that keeps the service's 
   assert.equal(error.type, "api");
   assert.equal(
     error.message,
-    "The service answered with code 191002: calendar not found (log id log-77)",
+    "The service answered with code 191000: calendar not found (log id log-77)",
   );
   assert.equal((error as ApiError).requestId, "log-77");
   assert.equal((error as ApiError).httpStatus, 404);
@@ -374,4 +374,34 @@ Deno.test("errorFromApiCode() drops a body's log_id that does not look like one"
     {},
   );
   assert.equal(error.requestId, undefined);
+});
+
+Deno.test("191002 is a calendar ACL: the owner shares it, no sign-in; as the caller and profile", () => {
+  const user = errorFromApiCode(
+    { code: 191002, msg: "no calendar access_role" },
+    { httpStatus: 403, scopes: ["calendar:calendar.event:read"], caller: { identity: "user" } },
+  );
+  assert.ok(user instanceof ApiError);
+  assert.equal(user.code, 1);
+  assert.equal(user.type, "permission");
+  assert.equal(user.recovery.command, "hark calendar +calendars");
+  assert.match(user.recovery.suggestion, /share it with you/);
+  const bot = errorFromApiCode({ code: 191002 }, {
+    httpStatus: 403,
+    caller: { identity: "bot", profile: "work" },
+  });
+  assert.equal(bot.recovery.command, "hark calendar +calendars --as bot --profile work");
+  assert.match(bot.recovery.suggestion, /share it with the app's bot/);
+});
+
+Deno.test("an unknown code under HTTP 403 is no scope problem: no sign-in with the call's scopes", () => {
+  const error = errorFromApiCode(
+    { code: 1234567, msg: "locked" },
+    { httpStatus: 403, scopes: ["a:b:c"] },
+  );
+  assert.ok(error instanceof ApiError);
+  assert.equal(error.type, "permission");
+  assert.equal(error.code, 1);
+  assert.equal(error.recovery.command, "");
+  assert.doesNotMatch(error.recovery.suggestion, /a:b:c|sign in/i);
 });

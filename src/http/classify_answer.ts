@@ -62,7 +62,7 @@ export type AnswerVerdict =
  * Classifies a business answer. A success is `code` 0 (or no `code`) under a 2xx status with a
  * JSON body, and resolves with the envelope's `data` (the whole body without an envelope,
  * `undefined` when empty). Otherwise: HTTP 401 or a token-invalid code asks for a refresh;
- * HTTP 403 or a permission code fails at once naming the scopes; HTTP 429 or a rate-limit code
+ * a permission code, or HTTP 403 with no other code, fails at once naming the scopes; HTTP 429 or a rate-limit code
  * may be retried after `Retry-After`; a 5xx or a server code, and an unreadable 2xx, may be
  * retried when the request is idempotent; any other API error is final.
  *
@@ -174,9 +174,14 @@ function tokenRejected(read: ReadAnswer): AnswerVerdict | undefined {
   };
 }
 
-/** HTTP 403 or a permission code: final, naming the scopes. */
+/**
+ * A permission code, or HTTP 403 naming no other code: final, naming the scopes. A 403 with a
+ * code the map does not call a permission code (191002, no access to a calendar; 193003, a
+ * deleted event) is about the resource, not a scope: the code map's error says so.
+ */
 function permissionDenied(read: ReadAnswer): AnswerVerdict | undefined {
-  if (read.answer.status !== 403 && read.kind !== "permission") return undefined;
+  const otherCode = read.apiCode !== undefined && read.apiCode !== 0;
+  if (read.kind !== "permission" && (read.answer.status !== 403 || otherCode)) return undefined;
   return {
     kind: "error",
     retry: false,

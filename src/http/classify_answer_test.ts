@@ -87,6 +87,35 @@ const ROWS: Row[] = [
     expect: { kind: "error", error: PermissionError, code: 2, retry: false },
   },
   {
+    name: "HTTP 403 with 191002 (no access role on the calendar) asks for no sign-in",
+    status: 403,
+    text: json({ code: 191002, msg: "no calendar access_role" }),
+    expect: {
+      kind: "error",
+      error: ApiError,
+      type: "permission",
+      code: 1,
+      retry: false,
+      message: /^No access to that calendar \(code 191002\): no calendar access_role/,
+      command: "hark calendar +calendars",
+      suggestion: /owner has to share it/,
+    },
+  },
+  {
+    name: "HTTP 403 with a code that is no permission code is about the resource, not a scope",
+    status: 403,
+    text: json({ code: 1234567, msg: "the resource is locked" }),
+    expect: {
+      kind: "error",
+      error: ApiError,
+      type: "permission",
+      code: 1,
+      retry: false,
+      message: /^Access denied \(HTTP 403, code 1234567\): the resource is locked/,
+      suggestion: /no scope changes/,
+    },
+  },
+  {
     name: "HTTP 429 on a POST is retried after Retry-After",
     status: 429,
     text: "",
@@ -193,7 +222,7 @@ const ROWS: Row[] = [
   {
     name: "a 404 with a service code is that code's error",
     status: 404,
-    text: json({ code: 191002, msg: "calendar not found" }),
+    text: json({ code: 191000, msg: "calendar not found" }),
     expect: { kind: "error", error: ApiError, type: "api", retry: false },
   },
   {
@@ -227,7 +256,12 @@ for (const row of ROWS) {
     if (row.expect.type) assert.equal(error.type, row.expect.type);
     if (row.expect.code !== undefined) assert.equal(error.code, row.expect.code);
     if (row.expect.message) assert.match(error.message, row.expect.message);
-    if (row.expect.command) assert.equal(error.recovery.command, row.expect.command);
+    if (row.expect.command !== undefined) {
+      assert.equal(error.recovery.command, row.expect.command);
+    }
+    if (row.expect.type === "permission" && error instanceof ApiError) {
+      assert.doesNotMatch(error.recovery.command, /auth login/, "no sign-in grants it");
+    }
     if (row.expect.suggestion) assert.match(error.recovery.suggestion, row.expect.suggestion);
     if (verdict.kind === "error") {
       assert.equal(verdict.retry, row.expect.retry);

@@ -319,9 +319,15 @@ Deno.test("SDK: event create, get, patch, instance_view and delete have the SDK'
     assertShape(cancelled, envelope(EMPTY), "delete instance");
     const deleted = await client.calendar.v4.calendarEvent.delete({ path }, me);
     assertShape(deleted, envelope(EMPTY), "delete");
+    // A deleted event: 403 193003 "event is deleted" (an id never created is 404 193001).
     const gone = await sdkError(client.calendar.v4.calendarEvent.get({ path }, me));
-    assert.equal(gone.status, 404);
-    assert.equal(gone.body.code, 193001);
+    assert.equal(gone.status, 403);
+    assert.equal(gone.body.code, 193003);
+    const never = await sdkError(client.calendar.v4.calendarEvent.get({
+      path: { ...path, event_id: "never_created_0" },
+    }, me));
+    assert.equal(never.status, 404);
+    assert.equal(never.body.code, 193001);
     const strict = await sdkError(client.calendar.v4.calendarEvent.create({
       path: { calendar_id: "primary" },
       data: {

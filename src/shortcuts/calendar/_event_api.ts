@@ -10,7 +10,7 @@
  * @module
  */
 
-import { ValidationError } from "../../errors/mod.ts";
+import { ApiError, EVENT_DELETED, ValidationError } from "../../errors/mod.ts";
 import { shellQuote } from "../../errors/shell_quote.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { booleanField, objectField, objectsField, stringField } from "../../json/fields.ts";
@@ -27,6 +27,21 @@ export const EVENT_UPDATE = "calendar:calendar.event:update";
 export const EVENT_DELETE = "calendar:calendar.event:delete";
 /** The scope that creates events. */
 export const EVENT_CREATE = "calendar:calendar.event:create";
+
+/** Lark's code for an event that does not exist (or no longer does). */
+export const EVENT_NOT_FOUND = 193001;
+
+/**
+ * Whether `error` says the event is gone: not found (193001) or deleted (193003, under HTTP
+ * 403). A delete that meets either, after its answer was lost and it was retried, or after
+ * someone else deleted the event, has nothing left to do.
+ *
+ * @param error what a call failed with
+ */
+export function isEventGone(error: unknown): boolean {
+  return error instanceof ApiError &&
+    (error.apiCode === EVENT_NOT_FOUND || error.apiCode === EVENT_DELETED);
+}
 
 /** The most attendees one `attendees` list page returns that hark asks for. */
 export const ATTENDEE_PAGE_SIZE = 100;

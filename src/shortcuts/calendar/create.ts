@@ -19,7 +19,14 @@ import {
   checkCalendarId,
   TIMEZONE_PARAM,
 } from "./_params.ts";
-import { EVENT_CREATE, EVENT_DELETE, EVENT_UPDATE, eventPath, eventsPath } from "./_event_api.ts";
+import {
+  EVENT_CREATE,
+  EVENT_DELETE,
+  EVENT_UPDATE,
+  eventPath,
+  eventsPath,
+  isEventGone,
+} from "./_event_api.ts";
 import { eventJson, spanColumns } from "./_event_json.ts";
 import { type LarkEvent, larkEventOf } from "./_lark_event.ts";
 
@@ -344,6 +351,13 @@ async function rollBack(
       signal: timeout(ROLLBACK_TIMEOUT_MS),
     });
   } catch (deleteError) {
+    // Gone already (a retried delete whose first answer was lost): rolled back all the same.
+    if (isEventGone(deleteError)) {
+      return new ApiError(
+        `Cannot add the attendees: ${reason}; event "${eventId}" was deleted again (rolled back)`,
+        options("Check the attendee ids and run the command again"),
+      );
+    }
     return new ApiError(
       `Cannot add the attendees: ${reason}; deleting event "${eventId}" failed too, so it ` +
         `remains in calendar "${calendarId}"`,

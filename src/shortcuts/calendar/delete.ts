@@ -2,12 +2,12 @@
  * `hark calendar +delete`: cancel an event. It reads the event first, to say what is deleted
  * and to refuse a whole recurring series without `--all-instances`; it asks on a terminal and
  * needs `--yes` otherwise. A delete whose answer was lost and that is retried finds the event
- * gone (193001): that counts as deleted.
+ * gone (193001, or 193003 "event is deleted" under HTTP 403): that counts as deleted.
  *
  * @module
  */
 
-import { ApiError, CancelledError } from "../../errors/mod.ts";
+import { CancelledError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { terminalSafe } from "../../output/mod.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
@@ -29,14 +29,12 @@ import {
   eventPath,
   getEventRequest,
   guardSeries,
+  isEventGone,
   readEvent,
   touched,
 } from "./_event_api.ts";
 import { eventJson, localTime, spanColumns } from "./_event_json.ts";
 import type { LarkEvent } from "./_lark_event.ts";
-
-/** Lark's code for an event that does not exist (or no longer does). */
-export const EVENT_NOT_FOUND = 193001;
 
 /**
  * The delete request.
@@ -122,7 +120,7 @@ export const remove = defineShortcut({
       await client.request(deleteRequest(input));
     } catch (error) {
       // Read a moment ago, gone now: a retry after a lost answer, or someone else deleted it.
-      if (error instanceof ApiError && error.apiCode === EVENT_NOT_FOUND) {
+      if (isEventGone(error)) {
         return { event, alreadyGone: true };
       }
       throw error;

@@ -44,6 +44,17 @@ Deno.test("a delete retried after a lost answer finds the event gone: that is de
   const out = remove.output!(result, inputOf(base({ yes: true }))) as Record<string, unknown>;
   assert.equal(out.deleted, true);
   assert.equal(out.already_deleted, true);
+  // Lark answers a deleted event with 193003 under HTTP 403: deleted too, not a permission error.
+  const deleted = new FakeClient((r) => {
+    if (r.method === "GET") return { event: EVENT };
+    throw new ApiError("The event was deleted (code 193003)", {
+      apiCode: 193003,
+      httpStatus: 403,
+      type: "not_found",
+    });
+  });
+  const gone = await remove.run!(inputOf(base({ yes: true })), deleted) as Deleted;
+  assert.equal(gone.alreadyGone, true);
   const other = new FakeClient((r) => {
     if (r.method === "GET") return { event: EVENT };
     throw new ApiError("no permission", { apiCode: 190002 });
