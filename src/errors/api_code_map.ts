@@ -26,7 +26,12 @@ import { logIdNote, logIdOf, serviceMsg } from "./service_text.ts";
 export const SPEC_230001_MEANING = "Token invalid or expired";
 
 /** How the HTTP layer treats an API code. */
-export type ApiCodeClass = "token_invalid" | "permission" | "rate_limit" | "server";
+export type ApiCodeClass =
+  | "token_invalid"
+  | "permission"
+  | "rate_limit"
+  | "server"
+  | "credentials";
 
 /** The app has not enabled the scope: fixed in the developer console, not by signing in. */
 export const APP_SCOPE_NOT_ENABLED = 99991672;
@@ -44,7 +49,31 @@ export const NO_CALENDAR_ACCESS = 191002;
  */
 export const EVENT_DELETED = 193003;
 
+/**
+ * The app's credentials or status (lark-cli `internal/output/lark_errors.go`, after Lark's
+ * generic error codes, server-docs/api-call-guide/generic-error-code): the app id or secret is
+ * wrong (99991543); the app is disabled or not installed in this tenant (99991662); the app's
+ * status is unavailable, check its installation (99991673). Fixed in the config or the developer
+ * console, never by a refresh or a sign-in.
+ */
+export const APP_CREDENTIALS_INVALID = 99991543;
+/** The app is disabled or not installed in this tenant. */
+export const APP_NOT_IN_USE = 99991662;
+/** The app's status is unavailable (check its installation). */
+export const APP_UNAVAILABLE = 99991673;
+/** No access token was sent (the `Authorization` header is missing or empty). */
+export const TOKEN_MISSING = 99991661;
+/** The access token is malformed (Lark's start with `t-` or `u-`). */
+export const TOKEN_MALFORMED = 99991671;
+
 const CLASSES: Record<number, ApiCodeClass> = {
+  [APP_CREDENTIALS_INVALID]: "credentials",
+  [APP_NOT_IN_USE]: "credentials",
+  [APP_UNAVAILABLE]: "credentials",
+  // No token arrived (a proxy dropped the header), or not one of Lark's: a refresh sends the
+  // same way, so these are final too.
+  [TOKEN_MISSING]: "credentials",
+  [TOKEN_MALFORMED]: "credentials",
   99991663: "token_invalid",
   99991668: "token_invalid",
   99991677: "token_invalid",
@@ -60,7 +89,8 @@ const CLASSES: Record<number, ApiCodeClass> = {
 /**
  * How the HTTP layer treats `apiCode`: refresh and retry (`token_invalid`), fail at once with the
  * needed scope (`permission`), back off (`rate_limit`), retry when the request is idempotent
- * (`server`), or `undefined` for an ordinary API error.
+ * (`server`), fail at once with the fix of the app's credentials or the token's form
+ * (`credentials`), or `undefined` for an ordinary API error.
  *
  * @param apiCode the `code` of a service envelope
  */
@@ -167,6 +197,17 @@ export function consoleUrl(caller: CallerFacts | undefined, scope: string | unde
   const query = new URLSearchParams({ clientID: caller.appId });
   if (scope) query.set("scopes", scope);
   return `${origin}/page/scope-apply?${query}`;
+}
+
+/**
+ * The developer console's page of the profile's app, on the profile's own domain
+ * (`<origin>/app/<app id>`); the console's app list when the app id is unknown.
+ *
+ * @param caller who made the call
+ */
+export function appPageUrl(caller: CallerFacts | undefined): string {
+  const origin = caller?.serviceOrigin ?? "https://open.larksuite.com";
+  return caller?.appId ? `${origin}/app/${encodeURIComponent(caller.appId)}` : `${origin}/app`;
 }
 
 /** The facts a permission error is built from. */
@@ -298,6 +339,46 @@ export function errorFromApiCode(body: ApiErrorBody, context: ApiErrorContext = 
         command: "",
       });
   }
+  switch (body.code) {
+    case APP_CREDENTIALS_INVALID:
+      return new AuthError(`The app id or app secret is wrong (code ${body.code})${detail}`, {
+        requestId,
+        apiCode: body.code,
+        type: "config",
+        suggestion: "Check the profile's app_id and app_secret against the app's credentials " +
+          "page in the developer console, then store them again",
+        command: callerCommand(["config", "init", "--force"], profileOnly(context.caller)),
+      });
+    case APP_NOT_IN_USE:
+    case APP_UNAVAILABLE: {
+      const url = appPageUrl(context.caller);
+      const suggestion = "Check the app's status in the developer console" +
+        (context.caller?.appId ? ` (app "${context.caller.appId}")` : "") +
+        ": it must be enabled, have a published version and be installed in this tenant " +
+        `(an administrator may have to approve it): ${url}`;
+      return new AuthError(`The app cannot be used in this tenant (code ${body.code})${detail}`, {
+        requestId,
+        apiCode: body.code,
+        type: "app_status",
+      }).withRecovery({ suggestion, command: "", url });
+    }
+    case TOKEN_MISSING:
+      return new AuthError(`No access token was sent (code ${body.code})${detail}`, {
+        requestId,
+        apiCode: body.code,
+        suggestion: "The service received no Authorization header: a proxy between hark and " +
+          "the service may drop it (check HTTPS_PROXY and the proxy's rules); else sign in again",
+        command: callerCommand(["auth", "login"], profileOnly(context.caller)),
+      });
+    case TOKEN_MALFORMED:
+      return new AuthError(`The access token is malformed (code ${body.code})${detail}`, {
+        requestId,
+        apiCode: body.code,
+        suggestion: 'Lark\'s access tokens start with "u-" (a user\'s) or "t-" (the app\'s): ' +
+          "check the token in HARK_USER_ACCESS_TOKEN or HARK_TENANT_ACCESS_TOKEN, or sign in again",
+        command: callerCommand(["auth", "login"], profileOnly(context.caller)),
+      });
+  }
   switch (classifyApiCode(body.code)) {
     case "token_invalid":
       return new AuthError(`Access token invalid or expired (code ${body.code})${detail}`, {
@@ -353,6 +434,11 @@ export function errorFromApiCode(body: ApiErrorBody, context: ApiErrorContext = 
     });
   }
   return new ApiError(`The service answered with code ${body.code}${detail}`, common);
+}
+
+/** The caller's profile only: for commands that have no `--as`. */
+function profileOnly(caller: CallerFacts | undefined): CallerFacts | undefined {
+  return caller ? { ...caller, identity: "user" } : undefined;
 }
 
 /**

@@ -405,3 +405,40 @@ Deno.test("an unknown code under HTTP 403 is no scope problem: no sign-in with t
   assert.equal(error.recovery.command, "");
   assert.doesNotMatch(error.recovery.suggestion, /a:b:c|sign in/i);
 });
+
+Deno.test("the app's credential codes are config and app-status errors with their fix (exit 3)", () => {
+  const caller = {
+    identity: "bot" as const,
+    profile: "work",
+    appId: "cli_a1",
+    serviceOrigin: "https://open.feishu.cn",
+  };
+  const secret = errorFromApiCode({ code: 99991543, msg: "invalid app secret" }, { caller });
+  assert.ok(secret instanceof AuthError);
+  assert.equal(secret.code, 3);
+  assert.equal(secret.type, "config");
+  assert.equal(secret.recovery.command, "hark config init --force --profile work");
+  assert.match(secret.recovery.suggestion, /app_id and app_secret/);
+  for (const code of [99991662, 99991673]) {
+    const status = errorFromApiCode({ code, msg: "app unavailable" }, { caller });
+    assert.ok(status instanceof AuthError);
+    assert.equal(status.code, 3);
+    assert.equal(status.type, "app_status");
+    assert.equal(status.recovery.url, "https://open.feishu.cn/app/cli_a1");
+    assert.match(status.recovery.suggestion, /app "cli_a1"/);
+    assert.equal(status.recovery.command, "");
+  }
+  assert.equal(classifyApiCode(99991543), "credentials");
+});
+
+Deno.test("the token format codes are auth errors: no token arrived, or not one of Lark's", () => {
+  const missing = errorFromApiCode({ code: 99991661 }, { caller: { identity: "user" } });
+  assert.ok(missing instanceof AuthError);
+  assert.equal(missing.code, 3);
+  assert.equal(missing.recovery.command, "hark auth login");
+  assert.match(missing.message, /^No access token was sent \(code 99991661\)/);
+  const malformed = errorFromApiCode({ code: 99991671 });
+  assert.ok(malformed instanceof AuthError);
+  assert.match(malformed.message, /^The access token is malformed \(code 99991671\)/);
+  assert.match(malformed.recovery.suggestion, /start with "u-"/);
+});

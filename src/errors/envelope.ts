@@ -54,6 +54,8 @@ const RERUN_TYPES: ReadonlySet<string> = new Set([
   "lock",
   "keychain",
   "mfa",
+  // The app's status is fixed in the developer console (the recovery's url); then run it again.
+  "app_status",
 ]);
 
 /**

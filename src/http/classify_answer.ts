@@ -76,8 +76,9 @@ export function classifyAnswer(
   now: number,
 ): AnswerVerdict {
   const read = readAnswer(answer, request, now);
-  return dataOf(read) ?? tokenRejected(read) ?? permissionDenied(read) ?? rateLimited(read) ??
-    serverFailure(read) ?? notFoundOf(read) ?? unreadable(read) ?? finalError(read);
+  return dataOf(read) ?? appRefused(read) ?? tokenRejected(read) ?? permissionDenied(read) ??
+    rateLimited(read) ?? serverFailure(read) ?? notFoundOf(read) ?? unreadable(read) ??
+    finalError(read);
 }
 
 /** An answer as the steps of {@link classifyAnswer} read it. */
@@ -154,6 +155,16 @@ function dataOf(read: ReadAnswer): AnswerVerdict | undefined {
   const { envelope, apiCode } = read;
   if (!read.success || !read.readable || (apiCode !== undefined && apiCode !== 0)) return undefined;
   return { kind: "data", data: envelope && "data" in envelope ? envelope.data : read.body };
+}
+
+/**
+ * The app's credentials are wrong or the app cannot be used (99991543, 99991662, 99991673), or
+ * no token arrived or it is not one of Lark's (99991661, 99991671): final, whatever the status;
+ * a refresh would not change it, the config, the console or a sign-in does.
+ */
+function appRefused(read: ReadAnswer): AnswerVerdict | undefined {
+  if (read.kind !== "credentials") return undefined;
+  return { kind: "error", retry: false, error: fromCode(read) };
 }
 
 /** HTTP 401 or a token-invalid code: the token is refreshed and the call tried once more. */

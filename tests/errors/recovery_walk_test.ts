@@ -307,6 +307,26 @@ const SCENARIOS: Scenario[] = [
     command: "hark contact +search-user --query a",
   },
   {
+    name: "the app id or secret is wrong (99991543)",
+    argv: SEARCH,
+    env: (world) => ({ HARK_USER_ACCESS_TOKEN: world.token }),
+    setup: (world) =>
+      fault(world, { route: "/open-apis/search", kind: "status", status: 400, code: 99991543 }),
+    type: "config",
+    code: 3,
+    command: "hark config init --force",
+  },
+  {
+    name: "the app cannot be used in this tenant (99991662)",
+    argv: SEARCH,
+    env: (world) => ({ HARK_USER_ACCESS_TOKEN: world.token }),
+    setup: (world) =>
+      fault(world, { route: "/open-apis/search", kind: "status", status: 400, code: 99991662 }),
+    type: "app_status",
+    code: 3,
+    command: "hark contact +search-user --query a",
+  },
+  {
     name: "rate limited after every retry",
     argv: SEARCH,
     env: (world) => ({ HARK_USER_ACCESS_TOKEN: world.token }),

@@ -185,6 +185,52 @@ Deno.test("99991676 and 230027 are permission errors with the service's msg and 
   }
 });
 
+Deno.test("the app's credential and status codes, and the token format codes, say what fixes them", async () => {
+  const w = await world();
+  try {
+    const cases: [number, number, string, RegExp, string][] = [
+      [99991543, 400, "config", /^The app id or app secret is wrong/, "hark config init --force"],
+      [99991662, 400, "app_status", /^The app cannot be used in this tenant/, ""],
+      [99991673, 400, "app_status", /^The app cannot be used in this tenant/, ""],
+      [99991661, 401, "auth", /^No access token was sent/, "hark auth login"],
+      [99991671, 400, "auth", /^The access token is malformed/, "hark auth login"],
+    ];
+    for (const [code, status, type, message, command] of cases) {
+      await w.fault({
+        route: "GET /open-apis/search/v1/user",
+        kind: "status",
+        status,
+        code,
+        msg: `Lark's words for ${code}`,
+      });
+      await fetch(`${w.sb.baseUrl}/sandbox/requests`, { method: "DELETE" }).then((r) =>
+        r.body?.cancel()
+      );
+      const run = await w.run(["contact", "+search-user", "--query", "a"]);
+      assert.equal(run.code, 3, `${code}: ${run.stderr}`);
+      const error = envelope(run);
+      assert.equal(error.type, type, String(code));
+      assert.match(error.message, message, `${code}: ${error.message}`);
+      assert.ok(error.message.includes(`Lark's words for ${code}`), error.message);
+      assert.match(error.message, LOG_ID);
+      if (command !== "") assert.equal(error.recovery.command, command, String(code));
+      if (type === "app_status") {
+        assert.equal(error.recovery.url, `${w.sb.baseUrl}/app/${w.sb.appId}`);
+        assert.match(error.recovery.suggestion, /app's status in the developer console/);
+        assert.doesNotMatch(error.recovery.command, /auth login/);
+      }
+      // Final: no refresh and no retry changes them.
+      const log = await (await fetch(`${w.sb.baseUrl}/sandbox/requests`)).json() as {
+        path: string;
+      }[];
+      const calls = log.filter((r) => r.path.startsWith("/open-apis/search/")).length;
+      assert.equal(calls, 1, `${code} was sent ${calls} times`);
+    }
+  } finally {
+    await w.close();
+  }
+});
+
 Deno.test("SPEC's map holds for 230001, 230002, 999914, 500000, with Lark's msg and the log id", async () => {
   const w = await world();
   try {
@@ -204,8 +250,9 @@ Deno.test("SPEC's map holds for 230001, 230002, 999914, 500000, with Lark's msg 
     assert.equal(denied.type, "permission");
     assert.match(denied.message, /\(code 230002\): Bot\/User can NOT be out of the chat\./);
     assert.match(denied.message, LOG_ID);
-    // SPEC's recovery stays; IM's meaning (not in the chat) is in the message and suggestion.
-    assert.match(denied.recovery.command, /^hark auth login --scope /);
+    // SPEC's exit code and type stay; IM's meaning (not in the chat) is in the message, and the
+    // recovery is the way in, not a sign-in.
+    assert.equal(denied.recovery.command, "hark im +chats --as bot");
     assert.match(denied.message, /not a member of chat "oc_/);
     assert.match(denied.recovery.suggestion, /Add the app's bot to the chat/);
 
@@ -261,7 +308,7 @@ Deno.test("IM's 230001 leads with Lark's meaning (an invalid parameter), keeping
     assert.match(error.message, LOG_ID);
     assert.match(error.recovery.suggestion, /^In IM, code 230001 means a parameter .* invalid/);
     assert.match(error.recovery.suggestion, /check --chat-id "oc_no_such_chat"/);
-    assert.equal(error.recovery.command, "hark auth login");
+    assert.equal(error.recovery.command, "hark im +chats");
 
     // Outside IM, SPEC's meaning stays as it is.
     await w.fault({
