@@ -52,7 +52,11 @@ export function searchRequest(input: ShortcutInput<SearchValues>, pageToken?: st
     path: "/open-apis/search/v1/user",
     query: {
       query: input.values.query,
-      page_size: Math.min(input.values.limit, MAX_PAGE_SIZE),
+      // --page-all ignores --limit: the fewest pages are the largest Lark allows (1–200, Lark's
+      // doc of GET /open-apis/search/v1/user).
+      page_size: input.values["page-all"]
+        ? MAX_PAGE_SIZE
+        : Math.min(input.values.limit, MAX_PAGE_SIZE),
       page_token: pageToken,
     },
     scopes: ["contact:user:search"],

@@ -29,13 +29,15 @@ Deno.test("search-user returns one page of --limit users", async () => {
   assert.deepEqual(client.requests[0].query, { query: "u", page_size: 20, page_token: undefined });
 });
 
-Deno.test("search-user --page-all follows page_token to the end", async () => {
-  const client = pagedClient(45);
+Deno.test("search-user --page-all follows page_token to the end, 200 per page", async () => {
+  const client = pagedClient(450);
   const found = await collect(
     searchUser.stream!(inputOf({ query: "u", limit: 20, "page-all": true }), client),
   );
-  assert.equal(found.length, 45);
-  assert.deepEqual(client.requests.map((r) => r.query!.page_token), [undefined, "p20", "p40"]);
+  assert.equal(found.length, 450);
+  // --page-all ignores --limit: each page asks for Lark's maximum, 200.
+  assert.deepEqual(client.requests.map((r) => r.query!.page_size), [200, 200, 200]);
+  assert.deepEqual(client.requests.map((r) => r.query!.page_token), [undefined, "p200", "p400"]);
 });
 
 Deno.test("search-user --max-pages stops a long listing with a warning", async () => {
