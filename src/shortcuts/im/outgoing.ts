@@ -13,6 +13,7 @@ import type { ApiRequest } from "../../http/request.ts";
 import { terminalSafe } from "../../output/mod.ts";
 import type { ApiCaller, ShortcutInput, ShortcutScopes } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
+import { markdownParagraphs } from "./markdown_post.ts";
 import { checkMedia, type Media, mediaContent, mediaOf, uploadRequest } from "./media.ts";
 import type { MessageItem } from "./message_rows.ts";
 import { type Where, withMembership } from "./membership.ts";
@@ -52,7 +53,10 @@ export const BODY_PARAMS = {
     stdin: true,
     stdinUnless: ["markdown", "content", "image", "file"],
   }),
-  markdown: param.string({ description: "Markdown, sent as a post" }),
+  markdown: param.string({
+    description: "Markdown, sent as a post shaped for Lark (paragraphs kept, headings scaled; " +
+      "images only as uploaded img_ keys)",
+  }),
   content: param.string({ description: "the raw content JSON, with --msg-type" }),
   "msg-type": param.enumOf(MSG_TYPES, { description: "the type of --content" }),
   image: param.string({
@@ -86,7 +90,7 @@ export type Outgoing = { msgType: string; content: string } | { media: Media };
 
 /**
  * The message of the body flags: `--text` (or piped stdin) is a text message, `--markdown` a
- * post with one `md` element, `--content` with `--msg-type` is sent as given, `--image` and
+ * post of `md` paragraphs shaped for what Lark renders (`markdown_post.ts`), `--content` with `--msg-type` is sent as given, `--image` and
  * `--file` a file to upload and send.
  *
  * @param input the shortcut input
@@ -123,7 +127,7 @@ export function outgoingOf(input: ShortcutInput<BodyValues>): Outgoing {
     case "text":
       return { msgType: "text", content: JSON.stringify({ text: value }) };
     case "markdown": {
-      const post = { title: "", content: [[{ tag: "md", text: value }]] };
+      const post = { title: "", content: markdownParagraphs(value) };
       return { msgType: "post", content: JSON.stringify({ zh_cn: post }) };
     }
     case "image":

@@ -62,6 +62,17 @@ Deno.test("send builds text, post and raw content", () => {
   assert.deepEqual(JSON.parse(post.content), {
     zh_cn: { title: "", content: [[{ tag: "md", text: "**b**" }]] },
   });
+  // Shaped for what Lark's md element renders: a paragraph each, headings scaled.
+  const shaped = messageOf(inputOf({ markdown: "# Deployed\n\nAll **green**" }));
+  assert.deepEqual(JSON.parse(shaped.content).zh_cn.content, [
+    [{ tag: "md", text: "#### Deployed" }],
+    [{ tag: "text", text: "\u200b" }],
+    [{ tag: "md", text: "All **green**" }],
+  ]);
+  assert.throws(
+    () => messageOf(inputOf({ markdown: "![logo](https://example.com/logo.png)" })),
+    invalid("--markdown"),
+  );
   assert.deepEqual(messageOf(inputOf({ content: '{ "a": 1 }', "msg-type": "interactive" })), {
     msgType: "interactive",
     content: '{"a":1}',
