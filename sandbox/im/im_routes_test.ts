@@ -251,7 +251,13 @@ Deno.test("reply makes inline replies and threads that the thread container list
     const intoThread = await reply(threaded.body.data.message_id, {
       msg_type: "post",
       content: JSON.stringify({
-        en_us: { title: "t", content: [[{ tag: "md", text: "**ok**" }]] },
+        en_us: {
+          title: "t",
+          content: [[{
+            tag: "md",
+            text: "**ok** and *then* [the log](https://x.test/log)\n\n---\n```sh\nnpm test\n```",
+          }]],
+        },
       }),
     });
     assert.equal(intoThread.body.data.thread_id, threadId);
@@ -267,10 +273,31 @@ Deno.test("reply makes inline replies and threads that the thread container list
       intoThread.body.data.message_id,
     ]);
     assert.equal(thread[0].thread_id, threadId, "the root now carries the thread");
+    // Read back as Lark renders an md element: received post elements, never an md tag.
     assert.deepEqual(JSON.parse(thread[2].body.content), {
       title: "t",
-      content: [[{ tag: "text", text: "**ok**" }]],
+      content: [
+        [
+          { tag: "text", text: "ok", style: ["bold"] },
+          { tag: "text", text: " and " },
+          { tag: "text", text: "then", style: ["italic"] },
+          { tag: "text", text: " " },
+          { tag: "a", text: "the log", href: "https://x.test/log" },
+        ],
+        [{ tag: "hr" }],
+        [{ tag: "code_block", language: "SH", text: "npm test\n" }],
+      ],
     });
+    // A thread has no time window (Lark's doc of the message list): refused, not ignored.
+    for (const query of ["start_time=1700000000", "end_time=1800000000"]) {
+      const windowed = await client.send(
+        "GET",
+        `/open-apis/im/v1/messages?container_id_type=thread&container_id=${threadId}&${query}`,
+        { token },
+      );
+      assert.equal(windowed.body.code, 230001, windowed.text);
+      assert.match(windowed.body.msg, /not supported for container_id_type thread/);
+    }
     const chatList = await listAll(client, token, {
       container_id_type: "chat",
       container_id: chat,

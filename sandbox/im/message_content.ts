@@ -2,7 +2,8 @@
  * Message content as Lark checks it on the way in and shapes it on the way out: the send-side
  * rules of each `msg_type`, the resource keys a message refers to, and the received form that
  * the list and get endpoints return (mentions as `@_user_N`, a post without its locale wrapper,
- * `md` tags turned into text, file names added to file messages).
+ * `md` elements rendered into the post elements Lark returns, file names added to file
+ * messages).
  *
  * Sources: "发送消息内容结构" (send-side shapes) and "接收消息内容结构" (received shapes), Lark
  * server docs `im-v1/message/create_json` and `im-v1/message-content-description/message_content`;
@@ -209,6 +210,113 @@ function addMention(id: string, name: string, lookup: RenderLookup, mentions: Me
   return mentions.length;
 }
 
+/** One element of a received post. */
+type PostElement = Record<string, unknown>;
+
+/**
+ * A post's paragraphs with every `md` element rendered as Lark returns it: `md` is a send-only
+ * tag, and a read post holds only the received elements ("接收消息内容结构": `text` with its
+ * `style` list of bold, italic, underline, lineThrough; `a`, `at`, `img`, `code_block`, `hr`).
+ * An `md` element's lines become paragraphs; its blank lines are dropped (one `md` element does
+ * not keep them: lark-cli's post builder splits paragraphs into `md` elements for that reason).
+ * How Lark draws a heading or a list item is not documented: here a heading is bold text and a
+ * list item keeps its marker as text (unverified).
+ */
+function expandMd(paragraphs: PostElement[][]): PostElement[][] {
+  const out: PostElement[][] = [];
+  for (const paragraph of paragraphs) {
+    let current: PostElement[] = [];
+    for (const element of paragraph) {
+      if (element.tag !== "md") {
+        current.push(element);
+        continue;
+      }
+      const rendered = mdParagraphs(String(element.text));
+      if (rendered.length === 0) continue;
+      current.push(...rendered[0]);
+      for (const next of rendered.slice(1)) {
+        out.push(current);
+        current = next;
+      }
+    }
+    out.push(current);
+  }
+  return out;
+}
+
+/** The paragraphs of one `md` element's text. */
+function mdParagraphs(text: string): PostElement[][] {
+  const out: PostElement[][] = [];
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const fence = /^ {0,3}(`{3,}|~{3,})\s*([\w+-]*)/.exec(line);
+    if (fence) {
+      const code: string[] = [];
+      while (++i < lines.length && !lines[i].trimStart().startsWith(fence[1])) code.push(lines[i]);
+      out.push([{
+        tag: "code_block",
+        language: fence[2].toUpperCase() || "PLAIN_TEXT",
+        text: code.join("\n") + "\n",
+      }]);
+      continue;
+    }
+    if (line.trim() === "") continue;
+    if (/^ {0,3}([-*_])( *\1){2,} *$/.test(line)) {
+      out.push([{ tag: "hr" }]);
+      continue;
+    }
+    const heading = /^ {0,3}#{1,6}[ \t]+(.*)$/.exec(line);
+    if (heading) {
+      out.push(inlineMd(heading[1]).map((e) => e.tag === "text" ? withStyle(e, "bold") : e));
+      continue;
+    }
+    out.push(inlineMd(line));
+  }
+  return out;
+}
+
+function withStyle(element: PostElement, style: string): PostElement {
+  const styles = Array.isArray(element.style) ? element.style : [];
+  return { ...element, style: styles.includes(style) ? styles : [...styles, style] };
+}
+
+/** Inline Markdown: bold, italic, strikethrough, underline, links, mentions, uploaded images. */
+const INLINE = new RegExp(
+  [
+    "\\*\\*(?<bold>.+?)\\*\\*",
+    "~~(?<strike>.+?)~~",
+    "<u>(?<under>.+?)</u>",
+    "(?<![\\w*])\\*(?<italic>[^*\\s](?:.*?[^*\\s])?)\\*(?![\\w*])",
+    "!\\[[^\\]]*\\]\\((?<img>img_[\\w-]+)\\)",
+    "\\[(?<label>[^\\]]+)\\]\\((?<href>[^)\\s]+)\\)",
+    '<at user_id="(?<at>[^"]+)"\\s*>[^<]*</at>',
+  ].join("|"),
+  "g",
+);
+
+function inlineMd(text: string): PostElement[] {
+  const out: PostElement[] = [];
+  let last = 0;
+  for (const m of text.matchAll(INLINE)) {
+    if (m.index > last) out.push({ tag: "text", text: text.slice(last, m.index) });
+    const g = m.groups ?? {};
+    if (g.bold !== undefined) out.push({ tag: "text", text: g.bold, style: ["bold"] });
+    else if (g.strike !== undefined) {
+      out.push({ tag: "text", text: g.strike, style: ["lineThrough"] });
+    } else if (g.under !== undefined) {
+      out.push({ tag: "text", text: g.under, style: ["underline"] });
+    } else if (g.italic !== undefined) {
+      out.push({ tag: "text", text: g.italic, style: ["italic"] });
+    } else if (g.img !== undefined) out.push({ tag: "img", image_key: g.img });
+    else if (g.href !== undefined) out.push({ tag: "a", text: g.label, href: g.href });
+    else if (g.at !== undefined) out.push({ tag: "at", user_id: g.at });
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) out.push({ tag: "text", text: text.slice(last) });
+  return out;
+}
+
 function renderPost(value: Record<string, unknown>, lookup: RenderLookup, mentions: Mention[]) {
   const locales = isObject(value.post) ? value.post : value;
   if (Array.isArray(locales.content)) return value; // already in the received form
@@ -216,9 +324,8 @@ function renderPost(value: Record<string, unknown>, lookup: RenderLookup, mentio
     string,
     unknown
   >;
-  const lines = (post.content as Record<string, unknown>[][]).map((line) =>
+  const lines = expandMd(post.content as Record<string, unknown>[][]).map((line) =>
     line.map((element) => {
-      if (element.tag === "md") return { tag: "text", text: element.text };
       if (element.tag === "at" && element.user_id !== "all") {
         const n = addMention(String(element.user_id), "", lookup, mentions);
         return { tag: "at", user_id: `@_user_${n}`, user_name: mentions[n - 1].name };

@@ -44,6 +44,14 @@ Deno.test("im +send against the sandbox", async (t) => {
       assert.equal(sent.msg_type, "post");
       const content = JSON.parse(sent.body.content);
       assert.deepEqual(content.zh_cn.content, [[{ tag: "md", text: "**done**" }]]);
+      // Read back as Lark renders the md element: the text, bold, not its Markdown.
+      const read = jsonOf<{ text: string; body: { content: string } }[]>(
+        await env.run(["im", "+get", "--message-id", sent.message_id, "--json"]),
+      );
+      assert.equal(read[0].text, "done");
+      assert.deepEqual(JSON.parse(read[0].body.content).content, [
+        [{ tag: "text", text: "done", style: ["bold"] }],
+      ]);
     });
 
     await t.step("--email with the text piped on stdin", async () => {
