@@ -21,6 +21,7 @@ import type { Occurrence } from "./expand_event.ts";
 import type { Attendee, SeedUser } from "../core/seed_data.ts";
 import { fieldProblem, type FieldSpec } from "../core/body_check.ts";
 import { type Incoming, larkError, type SandboxContext } from "../core/context.ts";
+import { fieldViolation } from "../core/lark_errors.ts";
 import {
   type Caller,
   jsonBody,
@@ -125,7 +126,11 @@ export function booleanParam(
 export interface PageLimits {
   /** Used when `page_size` is absent. */
   default: number;
-  /** Smaller sizes are raised to this. */
+  /**
+   * Smaller sizes are refused: the method's declared range (lark-cli `meta_data.json`, e.g.
+   * calendars.list `page_size` 50 to 1000) is a data-validation rule, which Lark's gateway answers
+   * with 99992402 naming the field (`core/lark_errors.ts`), not a value it raises.
+   */
   min: number;
   /** Larger sizes are refused with 190002. */
   max: number;
@@ -146,7 +151,10 @@ export function pageOf(
   let size = limits.default;
   if (sizeText !== null) {
     if (!/^\d+$/.test(sizeText)) return invalidParams("page_size must be an integer");
-    size = Math.max(Number(sizeText), limits.min);
+    size = Number(sizeText);
+    if (size < limits.min) {
+      return fieldViolation("page_size", `the min value is ${limits.min}`, sizeText);
+    }
     if (size > limits.max) return invalidParams(`page_size must be at most ${limits.max}`);
   }
   const token = q.get("page_token");

@@ -183,8 +183,15 @@ Deno.test("calendars pages with page_size 50..1000 and syncs with sync_token", a
   await withSandbox({}, async (_sandbox, client) => {
     const token = await client.userToken(["calendar:calendar:read"]);
     const get = (query: string) => client.send("GET", `${CALENDARS}?${query}`, { token });
-    // Below 50 counts as 50 (lark-cli meta_data.json: min 50); above 1000 is refused.
-    assert.equal((await get("page_size=1")).body.data.calendar_list.length, 2);
+    // The declared range is 50 to 1000 (lark-cli meta_data.json): below 50 is not raised but
+    // refused as Lark's gateway refuses a value outside a declared rule, naming the field.
+    const small = await get("page_size=1");
+    assert.equal(small.status, 400);
+    assert.equal(small.body.code, 99992402);
+    assert.deepEqual(small.body.error.field_violations, [
+      { field: "page_size", value: "1", description: "the min value is 50" },
+    ]);
+    assert.equal((await get("page_size=50")).body.data.calendar_list.length, 2);
     const big = await get("page_size=1001");
     assert.equal(big.status, 400);
     assert.equal(big.body.code, 190002);

@@ -43,6 +43,12 @@ Deno.test("calendar event lifecycle against the sandbox", async (t) => {
       assert.equal(list[0].type, "primary");
       assert.equal(list[0].primary, true);
       assert.equal(list[0].role, "owner");
+      // Lark refuses a calendar page under 50 (the sandbox too): --limit 1 asks for 50, shows 1.
+      await env.clearRequests();
+      const one = await env.run(["calendar", "+calendars", "--limit", "1", "--json"]);
+      assert.equal(one.code, 0, one.stderr);
+      assert.equal(jsonOf<unknown[]>(one).length, 1);
+      assert.deepEqual((await env.requests()).map((r) => r.query.page_size), ["50"]);
       const csv = await env.run(["calendar", "+calendars", "--format", "csv"]);
       assert.equal(csv.stdout.split(/\r?\n/)[0], "CALENDAR ID,SUMMARY,TYPE,ROLE,PRIMARY");
       const bot = await env.run(["calendar", "+calendars", "--as", "bot", "--json"], {
