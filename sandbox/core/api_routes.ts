@@ -21,10 +21,14 @@ import { IM_ROUTES } from "../im/im_routes.ts";
 import type { Caller, Route } from "./route.ts";
 
 /**
- * Code for a bot token on a route that needs a user token. Not 99991668: DESIGN.md maps that
- * one to "token invalid", which would make clients refresh and retry for nothing.
+ * Lark's answer to a tenant token on a route that takes user tokens only: 99991668, the code of
+ * an invalid user_access_token (lark-cli `internal/output/lark_errors.go`: "user_access_token
+ * invalid or expired"), under HTTP 401 with the gateway's "Invalid access token for
+ * authorization" message. The gateway checks the token the API takes, and a tenant token is no
+ * valid user token. (Inferred from those two facts; no Lark page shows this exact exchange.)
+ * It replaces the invented 20027: a client must cope with what Lark really says.
  */
-export const USER_TOKEN_REQUIRED = 20027;
+export const USER_TOKEN_REQUIRED = 99991668;
 /** The app has not enabled any scope the route accepts (lark-cli lark_errors.go). */
 export const APP_SCOPE_NOT_ENABLED = 99991672;
 /** The user has not granted any scope the route accepts (lark-cli lark_errors.go). */
@@ -84,8 +88,8 @@ export function serveApi(ctx: SandboxContext, incoming: Incoming): Response {
   if (record.kind === "tenant" && (route.userOnly || (route.scopes && !route.scopes.bot))) {
     return larkError(
       USER_TOKEN_REQUIRED,
-      "Invalid access token for authorization: this API needs a user access token, " +
-        "a tenant access token is not supported",
+      "Invalid access token for authorization. Please make a request with token attached.",
+      401,
     );
   }
   const denied = scopeDenial(ctx, route, record);

@@ -20,7 +20,7 @@ export interface Caller {
 
 /**
  * The scopes a route needs, per identity: any one of the listed scopes grants access. Without a
- * `bot` list a tenant token cannot call the route at all (code 20027, as `userOnly`); without a
+ * `bot` list a tenant token cannot call the route at all (code 99991668, as `userOnly`); without a
  * `user` list user tokens are not checked.
  */
 export interface RouteScopes {
@@ -36,7 +36,7 @@ export interface Route {
   pattern: RegExp;
   /** The scopes the route needs. */
   scopes?: RouteScopes;
-  /** Only a user token may call it (a tenant token gets code 20027). */
+  /** Only a user token may call it (a tenant token gets code 99991668, HTTP 401). */
   userOnly?: boolean;
   handle(ctx: SandboxContext, incoming: Incoming, caller: Caller, params: string[]): Response;
 }

@@ -61,6 +61,11 @@ export const APP_CREDENTIALS_INVALID = 99991543;
 export const APP_NOT_IN_USE = 99991662;
 /** The app's status is unavailable (check its installation). */
 export const APP_UNAVAILABLE = 99991673;
+/**
+ * A user access token invalid or expired (lark-cli `lark_errors.go`); also Lark's answer to the
+ * app's tenant token on an API that takes user tokens only, which no refresh changes.
+ */
+export const USER_TOKEN_INVALID = 99991668;
 /** No access token was sent (the `Authorization` header is missing or empty). */
 export const TOKEN_MISSING = 99991661;
 /** The access token is malformed (Lark's start with `t-` or `u-`). */
@@ -75,7 +80,7 @@ const CLASSES: Record<number, ApiCodeClass> = {
   [TOKEN_MISSING]: "credentials",
   [TOKEN_MALFORMED]: "credentials",
   99991663: "token_invalid",
-  99991668: "token_invalid",
+  [USER_TOKEN_INVALID]: "token_invalid",
   99991677: "token_invalid",
   [APP_SCOPE_NOT_ENABLED]: "permission",
   99991676: "permission",
@@ -378,6 +383,19 @@ export function errorFromApiCode(body: ApiErrorBody, context: ApiErrorContext = 
           "check the token in HARK_USER_ACCESS_TOKEN or HARK_TENANT_ACCESS_TOKEN, or sign in again",
         command: callerCommand(["auth", "login"], profileOnly(context.caller)),
       });
+  }
+  if (body.code === USER_TOKEN_INVALID && context.caller?.identity === "bot") {
+    return new AuthError(
+      `The app's tenant token was refused where Lark takes a user token (code ${body.code})` +
+        detail,
+      {
+        requestId,
+        apiCode: body.code,
+        suggestion: "This API takes a user access token only: call it as the user (without " +
+          "--as bot), signed in",
+        command: callerCommand(["auth", "login"], profileOnly(context.caller)),
+      },
+    );
   }
   switch (classifyApiCode(body.code)) {
     case "token_invalid":

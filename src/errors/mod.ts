@@ -39,6 +39,7 @@ export {
   recommendedScope,
   SPEC_230001_MEANING,
   USER_SCOPE_NOT_GRANTED,
+  USER_TOKEN_INVALID,
 } from "./api_code_map.ts";
 export { logIdNote, logIdOf, MAX_LOG_ID, MAX_SERVICE_MSG, serviceMsg } from "./service_text.ts";
 export {

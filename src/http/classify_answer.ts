@@ -20,6 +20,7 @@ import {
   PermissionError,
   permissionError,
   serviceMsg,
+  USER_TOKEN_INVALID,
 } from "../errors/mod.ts";
 import { ExitCode } from "../errors/exit_code.ts";
 import { serviceWait } from "./retry.ts";
@@ -163,7 +164,10 @@ function dataOf(read: ReadAnswer): AnswerVerdict | undefined {
  * a refresh would not change it, the config, the console or a sign-in does.
  */
 function appRefused(read: ReadAnswer): AnswerVerdict | undefined {
-  if (read.kind !== "credentials") return undefined;
+  // The app's tenant token on a user-only API: a new tenant token is refused the same way.
+  const botOnUserOnly = read.apiCode === USER_TOKEN_INVALID &&
+    read.request.caller?.identity === "bot";
+  if (read.kind !== "credentials" && !botOnUserOnly) return undefined;
   return { kind: "error", retry: false, error: fromCode(read) };
 }
 

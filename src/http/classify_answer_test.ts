@@ -1,9 +1,14 @@
 import assert from "node:assert/strict";
 import { ApiError, AuthError, type HarkError, PermissionError } from "../errors/mod.ts";
-import { type AnswerVerdict, classifyAnswer } from "./classify_answer.ts";
+import { type AnsweredRequest, type AnswerVerdict, classifyAnswer } from "./classify_answer.ts";
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
-const GET = { method: "GET", path: "/open-apis/x", idempotent: true, scopes: ["a:b:c"] };
+const GET: AnsweredRequest = {
+  method: "GET",
+  path: "/open-apis/x",
+  idempotent: true,
+  scopes: ["a:b:c"],
+};
 const POST = { ...GET, method: "POST", idempotent: false };
 
 const json = (body: unknown) => JSON.stringify(body);
@@ -153,6 +158,29 @@ const ROWS: Row[] = [
     status: 400,
     text: json({ code: 99991671, msg: "token format error" }),
     expect: { kind: "error", error: AuthError, type: "auth", code: 3, retry: false },
+  },
+  {
+    name: "99991668 for the bot (a tenant token on a user-only API) is final: call it as the user",
+    status: 401,
+    text: json({ code: 99991668, msg: "Invalid access token for authorization." }),
+    request: { ...GET, caller: { identity: "bot" } },
+    expect: {
+      kind: "error",
+      error: AuthError,
+      type: "auth",
+      code: 3,
+      retry: false,
+      message: /^The app's tenant token was refused where Lark takes a user token/,
+      suggestion: /without --as bot/,
+      command: "hark auth login",
+    },
+  },
+  {
+    name: "99991668 for the user is still refreshed",
+    status: 401,
+    text: json({ code: 99991668, msg: "Invalid access token for authorization." }),
+    request: { ...GET, caller: { identity: "user" } },
+    expect: { kind: "token_rejected", error: AuthError },
   },
   {
     name: "HTTP 429 on a POST is retried after Retry-After",

@@ -231,6 +231,39 @@ Deno.test("the app's credential and status codes, and the token format codes, sa
   }
 });
 
+Deno.test("the bot on a user-only API gets Lark's 99991668 and is told to call it as the user", async () => {
+  const w = await world();
+  try {
+    const run = await w.home.run([
+      "api",
+      "GET",
+      "/open-apis/search/v1/user",
+      "--params",
+      '{"query":"a"}',
+      "--as",
+      "bot",
+      "--json",
+    ]);
+    assert.equal(run.code, 3, run.stderr);
+    const error = envelope(run);
+    assert.equal(error.type, "auth");
+    assert.match(
+      error.message,
+      /^The app's tenant token was refused where Lark takes a user token/,
+    );
+    assert.match(error.message, /\(code 99991668\)/);
+    assert.match(error.recovery.suggestion, /without --as bot/);
+    // No refresh and no retry: a new tenant token is refused the same way.
+    const log = await (await fetch(`${w.sb.baseUrl}/sandbox/requests`)).json() as {
+      path: string;
+    }[];
+    assert.equal(log.filter((r) => r.path.startsWith("/open-apis/search/")).length, 1);
+    assert.equal(log.filter((r) => r.path.includes("tenant_access_token")).length, 1);
+  } finally {
+    await w.close();
+  }
+});
+
 Deno.test("SPEC's map holds for 230001, 230002, 999914, 500000, with Lark's msg and the log id", async () => {
   const w = await world();
   try {

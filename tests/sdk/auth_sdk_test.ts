@@ -70,6 +70,6 @@ Deno.test("SDK: user_info with a device-flow user token has the SDK's shape", as
     assert.equal(info.data?.open_id, user.open_id);
     assert.equal(info.data?.name, user.name);
     const bot = await sdkError(client.authen.v1.userInfo.get({}));
-    assert.equal(bot.body.code, 20027);
+    assert.equal(bot.body.code, 99991668);
   });
 });
