@@ -96,6 +96,37 @@ Deno.test("calendar refusals that no sign-in fixes, against the sandbox", async 
       },
     );
 
+    await t.step(
+      "+create with the key of an event deleted since creates nothing, says so",
+      async () => {
+        const args = [
+          "calendar",
+          "+create",
+          "--summary",
+          "Once",
+          "--start",
+          "2026-01-08 10:00",
+          "--end",
+          "2026-01-08 11:00",
+          "--idempotency-key",
+          "once-only-key",
+          "--json",
+        ];
+        const first = await env.run(args);
+        assert.equal(first.code, 0, first.stderr);
+        const { event_id } = jsonOf<EventOut>(first);
+        const deleted = await env.run(["calendar", "+delete", "--event-id", event_id, "--yes"]);
+        assert.equal(deleted.code, 0, deleted.stderr);
+        const again = await env.run(args);
+        assert.equal(again.code, 1, again.stderr);
+        const error = errorOf(again);
+        assert.equal(error.type, "not_found");
+        assert.match(error.message, /^The event was deleted \(code 193003\)/);
+        assert.match(error.recovery.suggestion, /without --idempotency-key \(or with a new one\)/);
+        assert.doesNotMatch(again.stderr, /auth login/);
+      },
+    );
+
     await t.step("a calendar without an access role (191002): its owner shares it", async () => {
       const [, ann] = env.sb.users;
       const calendar = `feishu.cn_${ann.open_id.slice(3, 25)}@group.calendar.feishu.cn`;

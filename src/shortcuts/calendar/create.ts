@@ -5,7 +5,7 @@
  * @module
  */
 
-import { ApiError, HarkError, ValidationError } from "../../errors/mod.ts";
+import { ApiError, EVENT_DELETED, HarkError, ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import type { Column } from "../../output/mod.ts";
 import { isObject, objectField, objectsField } from "../../json/fields.ts";
@@ -254,6 +254,23 @@ export const create = defineShortcut({
 });
 
 /**
+ * Sends the event-creation request. A key whose event was deleted since (the sandbox answers
+ * 193003, as for any call on that event) creates nothing: the error says to use a new key.
+ */
+async function createEvent(client: Pick<ApiCaller, "request">, request: ApiRequest) {
+  try {
+    return await client.request(request);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.apiCode !== EVENT_DELETED) throw error;
+    throw error.withRecovery({
+      suggestion: "The event this idempotency key created was deleted since, and the key " +
+        "creates no other: run the command without --idempotency-key (or with a new one)",
+      command: "",
+    });
+  }
+}
+
+/**
  * Creates an event, then adds its attendees; when adding them fails, deletes the event again
  * (without notifying anyone) and says so.
  *
@@ -271,7 +288,7 @@ export async function createWithAttendees(
   attendees: readonly string[],
   timeout: (ms: number) => AbortSignal,
 ): Promise<CreatedEvent> {
-  const event = larkEventOf(objectField(await client.request(request), "event"));
+  const event = larkEventOf(objectField(await createEvent(client, request), "event"));
   if (event === undefined) {
     throw new ApiError("Cannot read the created event: the answer has no event id", {
       type: "invalid_response",
