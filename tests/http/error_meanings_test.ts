@@ -75,6 +75,15 @@ async function world(disabled: string[] = []): Promise<World> {
   };
 }
 
+/** The paths of the requests the sandbox received, read without asserting their type. */
+async function loggedPaths(w: World): Promise<string[]> {
+  const log: unknown = await (await fetch(`${w.sb.baseUrl}/sandbox/requests`)).json();
+  assert.ok(Array.isArray(log));
+  return log.flatMap((r) =>
+    typeof r === "object" && r !== null && "path" in r && typeof r.path === "string" ? [r.path] : []
+  );
+}
+
 function envelope(run: HarkRun) {
   return JSON.parse(run.stderr.trim().split("\n").at(-1)!).error;
 }
@@ -220,10 +229,8 @@ Deno.test("the app's credential and status codes, and the token format codes, sa
         assert.doesNotMatch(error.recovery.command, /auth login/);
       }
       // Final: no refresh and no retry changes them.
-      const log = await (await fetch(`${w.sb.baseUrl}/sandbox/requests`)).json() as {
-        path: string;
-      }[];
-      const calls = log.filter((r) => r.path.startsWith("/open-apis/search/")).length;
+      const calls = (await loggedPaths(w)).filter((p) => p.startsWith("/open-apis/search/"))
+        .length;
       assert.equal(calls, 1, `${code} was sent ${calls} times`);
     }
   } finally {
@@ -254,11 +261,9 @@ Deno.test("the bot on a user-only API gets Lark's 99991668 and is told to call i
     assert.match(error.message, /\(code 99991668\)/);
     assert.match(error.recovery.suggestion, /without --as bot/);
     // No refresh and no retry: a new tenant token is refused the same way.
-    const log = await (await fetch(`${w.sb.baseUrl}/sandbox/requests`)).json() as {
-      path: string;
-    }[];
-    assert.equal(log.filter((r) => r.path.startsWith("/open-apis/search/")).length, 1);
-    assert.equal(log.filter((r) => r.path.includes("tenant_access_token")).length, 1);
+    const paths = await loggedPaths(w);
+    assert.equal(paths.filter((p) => p.startsWith("/open-apis/search/")).length, 1);
+    assert.equal(paths.filter((p) => p.includes("tenant_access_token")).length, 1);
   } finally {
     await w.close();
   }
