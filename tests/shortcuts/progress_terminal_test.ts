@@ -1,6 +1,6 @@
 /**
- * Progress of a long listing, as a person sees it: `contact +search-user --page-all` against a
- * slow sandbox (every answer delayed) shows "… users read (N pages)" on the status line of a
+ * Progress of a long listing, as a person sees it: `im +messages --page-all` against a slow
+ * sandbox (every page delayed) shows "… messages read (N pages)" on the status line of a
  * real terminal (tmux), which is gone once the table is written; piped, stderr stays empty. A
  * rate-limit wait that starts in the first second shows its line once that second is over. An
  * empty listing on a terminal says "No results" (on stderr) instead of a lone header row.
@@ -12,7 +12,13 @@ import { requires } from "../support/requires.ts";
 import { Terminal, terminalScript } from "../support/terminal.ts";
 import { createShortcutEnv, type ShortcutEnv } from "./_shortcut_env.ts";
 
-const LISTING = ["contact", "+search-user", "--query", "a", "--page-all", "--limit", "3"];
+/**
+ * A listing of several pages under --page-all: a chat's 60 seeded messages, 50 a page (Lark's
+ * most; +search-user asks for 200 a page, more than the sandbox's users).
+ */
+const listing = (
+  env: ShortcutEnv,
+) => ["im", "+messages", "--chat-id", env.sb.chats[0].chat_id, "--page-all"];
 
 /**
  * A test that runs `line` in a real terminal (tmux, 80 columns) against a fresh sandbox: `before`
@@ -56,20 +62,20 @@ function onTerminal(
 
 Deno.test(onTerminal(
   "--page-all shows pages read on a terminal's status line, and nothing when piped",
-  () => `hark ${LISTING.join(" ")}`,
+  (env) => `hark ${listing(env).join(" ")}`,
   {
     before: (env) =>
-      env.post("/sandbox/faults", { route: "/open-apis/search", kind: "latency", ms: 400 }),
+      env.post("/sandbox/faults", { route: "/open-apis/im/v1/messages", kind: "latency", ms: 800 }),
     async watch(terminal) {
-      const during = await terminal.waitFor(/users read \(\d+ pages\)/, 30_000);
-      assert.match(during, /^\d+ users read \(\d+ pages\)\s*$/m, "one status line");
+      const during = await terminal.waitFor(/messages read \(\d+ pages\)/, 30_000);
+      assert.match(during, /^\d+ messages read \(\d+ pages\)\s*$/m, "one status line");
       const after = await terminal.waitFor(/EXIT=\d/, 60_000);
       assert.match(after, /EXIT=0/);
-      assert.match(after, /NAME/, "the table");
-      assert.doesNotMatch(after, /users read/, "the status line is cleared");
+      assert.match(after, /MESSAGE ID/, "the table");
+      assert.doesNotMatch(after, /messages read/, "the status line is cleared");
     },
     async after(env) {
-      const piped = await env.run(LISTING);
+      const piped = await env.run(listing(env));
       assert.equal(piped.code, 0, piped.stderr);
       assert.ok(JSON.parse(piped.stdout).length > 3, "several pages were read");
       assert.equal(piped.stderr, "", "nothing but data when not a terminal");
