@@ -274,3 +274,25 @@ Deno.test("the MCP SDK loads only with hark mcp: main.ts's static graph has none
   assert.deepEqual(sdk(main), []);
   assert.notDeepEqual(sdk(await staticGraph("src/mcp/serve.ts")), [], "the check can see the SDK");
 });
+
+Deno.test("ARCHITECTURE.md stays true: every path it names exists, every folder of src/ is in it", async () => {
+  const text = await Deno.readTextFile(join(REPO_ROOT, "ARCHITECTURE.md"));
+  const named = [...text.matchAll(/`((?:src|sandbox|tests|scripts|bench)\/[^`\s]*|main\.ts)`/g)]
+    .map((m) => m[1]);
+  assert.ok(named.length > 40, "the page names the files");
+  const missing: string[] = [];
+  for (const path of named) {
+    try {
+      await Deno.stat(join(REPO_ROOT, path));
+    } catch {
+      missing.push(path);
+    }
+  }
+  assert.deepEqual(missing, [], "paths in ARCHITECTURE.md that do not exist");
+  const folders: string[] = [];
+  for await (const entry of Deno.readDir(join(REPO_ROOT, "src"))) {
+    if (entry.isDirectory) folders.push(`src/${entry.name}/`);
+    else if (!entry.name.endsWith("_test.ts")) folders.push(`src/${entry.name}`);
+  }
+  assert.deepEqual(folders.filter((f) => !named.includes(f)).sort(), [], "undescribed in it");
+});
