@@ -300,7 +300,7 @@ export async function completeLogin(
     user,
     scopes: record.scopes,
     requested: options.scopes ?? [],
-    expires_at: rfc3339(record.expires_at)!,
+    expires_at: rfc3339(record.expires_at),
     refresh_expires_at: rfc3339(record.refresh_expires_at),
     warnings,
   };

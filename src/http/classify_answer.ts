@@ -22,6 +22,7 @@ import {
   serviceMsg,
 } from "../errors/mod.ts";
 import { ExitCode } from "../errors/exit_code.ts";
+import { isObject } from "../json/fields.ts";
 import { parseRetryAfter } from "./retry.ts";
 
 /** The facts of an answer that decide its meaning. */
@@ -133,9 +134,9 @@ function readAnswer(answer: AnswerFacts, request: AnsweredRequest, now: number):
   };
 }
 
-/** The code map's error for the envelope. */
-function fromCode(read: ReadAnswer): HarkError {
-  return errorFromApiCode(read.envelope!, read.context);
+/** The code map's error for the envelope; `undefined` without one. */
+function fromCode(read: ReadAnswer): HarkError | undefined {
+  return read.envelope && errorFromApiCode(read.envelope, read.context);
 }
 
 /** Marks `error` as possibly applied when the request was a write (not GET or HEAD). */
@@ -159,7 +160,7 @@ function tokenRejected(read: ReadAnswer): AnswerVerdict | undefined {
   const { envelope, apiCode } = read;
   const { status, requestId } = read.answer;
   if (status !== 401 && read.kind !== "token_invalid") return undefined;
-  const error = envelope ? fromCode(read) : undefined;
+  const error = fromCode(read);
   const msg = serviceMsg(envelope?.msg);
   return {
     kind: "token_rejected",
@@ -190,7 +191,7 @@ function rateLimited(read: ReadAnswer): AnswerVerdict | undefined {
     kind: "error",
     retry: true,
     retryAfterMs: read.retryAfterMs,
-    error: read.envelope ? fromCode(read) : new ApiError(
+    error: fromCode(read) ?? new ApiError(
       `Rate limited by the service (HTTP 429) on ${read.where}${logIdNote(requestId)}`,
       {
         httpStatus: status,
@@ -206,7 +207,7 @@ function rateLimited(read: ReadAnswer): AnswerVerdict | undefined {
 function serverFailure(read: ReadAnswer): AnswerVerdict | undefined {
   if (read.answer.status < 500 && read.kind !== "server") return undefined;
   const error = unavailable(
-    read.envelope ? fromCode(read) : undefined,
+    fromCode(read),
     read.answer,
     read.request,
     read.where,
@@ -260,7 +261,7 @@ function finalError(read: ReadAnswer): AnswerVerdict {
   return {
     kind: "error",
     retry: false,
-    error: read.envelope ? fromCode(read) : new ApiError(
+    error: fromCode(read) ?? new ApiError(
       `The service answered HTTP ${status} to ${read.where}${logIdNote(requestId)}`,
       { httpStatus: status, requestId },
     ),
@@ -308,8 +309,7 @@ function notFound(answer: AnswerFacts, where: string): HarkError {
 }
 
 function isEnvelope(body: unknown): body is ApiErrorBody & { data?: unknown } {
-  return typeof body === "object" && body !== null && !Array.isArray(body) &&
-    typeof (body as { code?: unknown }).code === "number";
+  return isObject(body) && typeof body.code === "number";
 }
 
 function permissionErrorOf(

@@ -76,16 +76,18 @@ export async function openFilesFolder(
   if (given.trim() === "") {
     throw bad("no folder given", `Give the folder tools may use: ${FILES_FLAG} ~/hark-files`);
   }
-  const tilde = /^~(?=$|[\\/])/.test(given);
-  if (tilde && ctx.homeDir === undefined) {
-    throw bad("the home folder is unknown", `Give the folder's full path to ${FILES_FLAG}`);
+  let path = given;
+  if (/^~(?=$|[\\/])/.test(given)) {
+    if (ctx.homeDir === undefined) {
+      throw bad("the home folder is unknown", `Give the folder's full path to ${FILES_FLAG}`);
+    }
+    path = joinPath(ctx.os, ctx.homeDir, given.slice(1));
   }
-  const path = tilde ? joinPath(ctx.os, ctx.homeDir!, given.slice(1)) : given;
   let real: string | undefined;
   try {
     real = await ctx.fs.realPath(path);
   } catch (error) {
-    throw bad((error as Error).message, `Give an existing folder to ${FILES_FLAG}`, error);
+    throw bad(messageOf(error), `Give an existing folder to ${FILES_FLAG}`, error);
   }
   const info = real === undefined ? undefined : await ctx.fs.stat(real);
   if (real === undefined || info === undefined) {
@@ -178,7 +180,7 @@ export async function resolveLocalPath(
       at = up;
     }
   } catch (error) {
-    throw new ValidationError(`${cannot}: ${(error as Error).message}`, {
+    throw new ValidationError(`${cannot}: ${messageOf(error)}`, {
       param: argument,
       suggestion: `Give a path inside "${folder.real}" that leads to no missing link`,
       cause: error,
@@ -231,4 +233,9 @@ function hasAmbiguousName(path: string): boolean {
   return names.some((name) =>
     name.includes(":") || (name !== "." && name !== ".." && /[. ]$/.test(name))
   );
+}
+
+/** An error's message; anything else thrown, as text. */
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -16,6 +16,23 @@ import { EMPTY_STDIN, ToolRunner } from "./tool_runner.ts";
 import { selectTools, type ToolSetOptions } from "./tool_set.ts";
 
 /**
+ * The flags of `hark mcp` as parsed, by name; absent when not given. The command line declares
+ * them (`MCP_FLAGS` in `src/cli/mcp/mcp.ts`), and its typed values must be assignable to this.
+ */
+export interface McpFlagValues {
+  /** `--read-only`. */
+  "read-only"?: true;
+  /** `--tools`, once per time given. */
+  tools?: string[];
+  /** `--services`, once per time given. */
+  services?: string[];
+  /** `--allow-raw-api`. */
+  "allow-raw-api"?: true;
+  /** `--files`. */
+  files?: string;
+}
+
+/**
  * What `hark mcp` starts from: the command's context, the global options and its own flags as
  * parsed (the command line's `CommandCall` is one; the server needs nothing else of it).
  */
@@ -24,11 +41,11 @@ export interface McpCall {
   ctx: Context;
   /** The global options (`--as`, `--profile`, `--dry-run`, `--debug` …). */
   globals: GlobalOptions;
-  /** The flags of `hark mcp` by name, as parsed; absent when not given. */
-  flags: Readonly<Record<string, unknown>>;
+  /** The flags of `hark mcp`. */
+  flags: McpFlagValues;
 }
 
-/** The flags of `hark mcp` besides the global ones. */
+/** The flags of `hark mcp` besides the global ones, checked. */
 export interface McpFlags {
   /** `--read-only`. */
   readOnly: boolean;
@@ -48,21 +65,15 @@ export interface McpFlags {
  *
  * @param flags the parsed flags
  */
-export function readMcpFlags(flags: McpCall["flags"]): McpFlags {
-  const list = (value: unknown): string[] | undefined => {
-    if (value === undefined || value === false) return undefined;
-    const parts = (Array.isArray(value) ? value : [String(value)])
-      .flatMap((v) => String(v).split(","))
-      .map((v) => v.trim())
-      .filter((v) => v !== "");
-    return parts;
-  };
+export function readMcpFlags(flags: McpFlagValues): McpFlags {
+  const names = (given: string[] | undefined): string[] | undefined =>
+    given?.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
   return {
     readOnly: flags["read-only"] === true,
-    tools: list(flags.tools),
-    services: list(flags.services),
+    tools: names(flags.tools),
+    services: names(flags.services),
     allowRawApi: flags["allow-raw-api"] === true,
-    files: typeof flags.files === "string" ? flags.files : undefined,
+    files: flags.files,
   };
 }
 

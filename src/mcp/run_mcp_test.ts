@@ -14,7 +14,7 @@ Deno.test("readMcpFlags() splits --tools and --services at commas, repeated or n
     readMcpFlags({
       "read-only": true,
       tools: ["calendar_agenda, im_send", "contact_search_user,"],
-      services: "calendar",
+      services: ["calendar"],
       "allow-raw-api": true,
       files: "~/hark-files",
     }),

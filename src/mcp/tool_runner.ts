@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { Identity } from "../auth/identity.ts";
+import { IDENTITIES, type Identity } from "../auth/identity.ts";
 import { buildApiRequest } from "../api_call/api_request.ts";
 import type { Session } from "../session/session.ts";
 import type { Context, InputStream, OutputStream } from "../context.ts";
@@ -16,6 +16,7 @@ import { type HarkError, toHarkError, ValidationError } from "../errors/mod.ts";
 import type { ApiCaller } from "../shortcuts/definition.ts";
 import { type ApiRequest, previewRequest } from "../http/request.ts";
 import { maskFields } from "../http/mask_fields.ts";
+import { isOneOf } from "../json/is_one_of.ts";
 import { runShortcut, type ShortcutSession } from "../shortcuts/lifecycle.ts";
 import { apiOptionsOf } from "./api_tool.ts";
 import { type FilesFolder, localPathOf, resolveLocalPath } from "./local_files.ts";
@@ -257,7 +258,7 @@ function checkArguments(entry: ExposedTool, args: unknown): CheckedArguments {
   }
   const as = values[EXTRA_ARGUMENTS.as];
   const identities = schema.properties?.[EXTRA_ARGUMENTS.as]?.enum ?? [];
-  if (as !== undefined && (typeof as !== "string" || !identities.includes(as))) {
+  if (as !== undefined && !(isOneOf(IDENTITIES, as) && identities.includes(as))) {
     throw new ValidationError(
       `Invalid argument "as": expected one of ${identities.map((i) => `"${i}"`).join(", ")}`,
       { param: EXTRA_ARGUMENTS.as },
@@ -265,7 +266,7 @@ function checkArguments(entry: ExposedTool, args: unknown): CheckedArguments {
   }
   return {
     values,
-    as: as as Identity | undefined,
+    as,
     dryRun: values[EXTRA_ARGUMENTS.dryRun] === true,
   };
 }

@@ -70,7 +70,7 @@ export function createRealContext(options: RealContextOptions): Context {
     get timeZone(): string {
       return timeZone ??= systemTimeZone();
     },
-    reclaim: reclaimer(() => Date.now(), (globalThis as { gc?: () => void }).gc),
+    reclaim: reclaimer(() => Date.now(), exposedGc()),
     run: runSubprocess,
     fs: realFileSystem,
     os,
@@ -147,6 +147,12 @@ export function systemTimeZone(): string {
   }
 }
 
+/** V8's `gc()`, on `globalThis` when the task runs with `--expose-gc`; else `undefined`. */
+function exposedGc(): (() => void) | undefined {
+  const gc: unknown = Reflect.get(globalThis, "gc");
+  return typeof gc === "function" ? () => void gc() : undefined;
+}
+
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
@@ -156,7 +162,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, ms);
     function onAbort() {
       clearTimeout(timer);
-      reject(signal!.reason);
+      // Only ever registered on a signal.
+      reject(signal?.reason);
     }
     signal?.addEventListener("abort", onAbort, { once: true });
   });

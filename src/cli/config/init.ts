@@ -17,6 +17,7 @@ import {
 } from "../../config/mod.ts";
 import { findKeySpec } from "../../config/config_keys.ts";
 import { ValidationError } from "../../errors/mod.ts";
+import { isOneOf } from "../../json/is_one_of.ts";
 import { keychainPath } from "../../keychain/keychain.ts";
 import { writeData } from "../../output/output.ts";
 import { askChoice, askSecret, askText, canPrompt, confirm } from "../prompt.ts";
@@ -375,9 +376,23 @@ function validity(check: () => unknown): string | true {
   }
 }
 
+/**
+ * A value checked by its config key whose parsed form is text (an app id, a base URL).
+ *
+ * @throws {ValidationError} for a bad value
+ * @throws {Error} when the key parses to something other than text: a mistake in hark
+ */
+function parseText(key: string, value: string, param: string): string {
+  const parsed = findKeySpec(key).parse(value, param);
+  if (typeof parsed !== "string") {
+    throw new Error(`Cannot read "${key}" as text: its parser gave a ${typeof parsed}`);
+  }
+  return parsed;
+}
+
 function checkAppId(profile: string, value: string): string {
   try {
-    return findKeySpec(`apps.${profile}.app_id`).parse(value, "--app-id") as string;
+    return parseText(`apps.${profile}.app_id`, value, "--app-id");
   } catch (error) {
     throw withParam(error, "--app-id");
   }
@@ -386,7 +401,7 @@ function checkAppId(profile: string, value: string): string {
 function checkBaseUrl(profile: string, value: string): string {
   const url = BASE_URL_ALIASES[value.toLowerCase()] ?? value;
   try {
-    return findKeySpec(`apps.${profile}.base_url`).parse(url, "--base-url") as string;
+    return parseText(`apps.${profile}.base_url`, url, "--base-url");
   } catch (error) {
     throw withParam(error, "--base-url");
   }
@@ -405,7 +420,7 @@ function checkSecret(value: string): string {
 
 function checkFormat(value: string | undefined): OutputFormat | typeof AUTO | undefined {
   if (value === undefined || value === AUTO) return value;
-  if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
+  if (isOneOf(OUTPUT_FORMATS, value)) return value;
   throw new ValidationError(
     `Invalid --output-format ${JSON.stringify(value)}: expected one of ${AUTO}, ${
       OUTPUT_FORMATS.join(", ")

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { CommandSpec } from "../command_spec.ts";
+import { type CommandSpec, defineCommand, flag } from "../command_spec.ts";
 
 /** The snippet that adds hark to an MCP host's config (Claude Desktop and most others). */
 export const MCP_HOST_CONFIG = `{
@@ -17,36 +17,30 @@ export const MCP_HOST_CONFIG = `{
   }
 }`;
 
+/** The flags of `hark mcp`; `runMcpCommand` takes their values as `McpFlagValues`. */
+export const MCP_FLAGS = {
+  "read-only": flag.bool({ description: "expose only the tools that change nothing" }),
+  tools: flag.list("<names>", {
+    description: "expose only these tools, comma-separated (calendar_agenda,im_send)",
+  }),
+  services: flag.list("<names>", {
+    description: "expose only the tools of these services, comma-separated (calendar,im)",
+  }),
+  "allow-raw-api": flag.bool({
+    description: "also expose hark api as the tool api (any endpoint; GET only with " +
+      "--read-only)",
+  }),
+  files: flag.string("<folder>", {
+    description: "the one folder tools may read from and write to (uploads, downloads); " +
+      "without it, none",
+  }),
+};
+
 /** `hark mcp`. */
-export const mcpCommand: CommandSpec = {
+export const mcpCommand: CommandSpec = defineCommand({
   name: "mcp",
   description: "Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)",
-  flags: [
-    { name: "read-only", description: "expose only the tools that change nothing" },
-    {
-      name: "tools",
-      value: "<names>",
-      description: "expose only these tools, comma-separated (calendar_agenda,im_send)",
-      repeatable: true,
-    },
-    {
-      name: "services",
-      value: "<names>",
-      description: "expose only the tools of these services, comma-separated (calendar,im)",
-      repeatable: true,
-    },
-    {
-      name: "allow-raw-api",
-      description: "also expose hark api as the tool api (any endpoint; GET only with " +
-        "--read-only)",
-    },
-    {
-      name: "files",
-      value: "<folder>",
-      description: "the one folder tools may read from and write to (uploads, downloads); " +
-        "without it, none",
-    },
-  ],
+  flags: MCP_FLAGS,
   examples: [
     "hark mcp",
     "hark mcp --read-only --services calendar,contact",
@@ -68,4 +62,4 @@ export const mcpCommand: CommandSpec = {
     "no file at all without it: a message an agent reads cannot make it upload your keys or " +
     "overwrite your shell profile.",
   run: async (call) => (await import("../../mcp/run_mcp.ts")).runMcpCommand(call),
-};
+});
