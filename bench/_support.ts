@@ -1,8 +1,9 @@
 /**
  * Shared helpers of the benchmarks: the ways to run hark (`deno run main.ts`, and the code-split
  * bundle that `deno task compile` compiles, run with the compile-time permissions), a throwaway
- * home with a file keychain, timed subprocess runs with peak RSS, the Debian programs the
- * benchmarks use, the sandbox's test routes, signing in through the CLI, and summary statistics.
+ * home with a file keychain, timed subprocess runs with peak RSS (through the tests' one runner,
+ * `tests/support/subprocess.ts`), the Debian programs the benchmarks use, the sandbox's test
+ * routes, signing in through the CLI, and summary statistics.
  *
  * Benchmarks are not tests: nothing here asserts a timing. A step that does not work (a command
  * that exits non-zero, a sandbox route that answers an error) throws, so no figure is ever
@@ -23,6 +24,7 @@ import {
 import type { LoggedRequest, RequestStats, Sandbox } from "../src/sandbox/mod.ts";
 import { bundleHark } from "../scripts/bundle.ts";
 import { findProgram } from "../scripts/test_packages.ts";
+import { runProcess, startProcess } from "../tests/support/subprocess.ts";
 
 export { REPO_ROOT };
 
@@ -260,42 +262,16 @@ export async function runTimed(
   args: string[],
   options: RunOptions,
 ): Promise<TimedRun> {
-  const started = performance.now();
-  const child = new Deno.Command(target.program ?? Deno.execPath(), {
-    args: [...target.args, ...args],
+  const live = startProcess(target.program ?? Deno.execPath(), [...target.args, ...args], {
     cwd: target.cwd,
     env: childEnv(options.env),
-    clearEnv: true,
-    stdin: options.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const timer = setTimeout(() => {
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // Already exited.
-    }
-  }, options.timeoutMs ?? 120_000);
-  const sampler = options.sampleRss ? sampleVmHwm(child.pid, child.status) : undefined;
-  if (options.stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(options.stdin));
-    await writer.close();
-  }
-  const output = await child.output();
-  const ms = performance.now() - started;
-  clearTimeout(timer);
+    stdin: options.stdin,
+    timeoutMs: options.timeoutMs ?? 120_000,
+  });
+  const sampler = options.sampleRss ? sampleVmHwm(live.pid, live.done) : undefined;
+  const run = await live.done;
   const rss = await sampler;
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-    ms,
-    peakRssKiB: rss?.peakKiB,
-    rssSamples: rss?.samples,
-  };
+  return { ...run, peakRssKiB: rss?.peakKiB, rssSamples: rss?.samples };
 }
 
 /**
@@ -304,7 +280,7 @@ export async function runTimed(
  */
 async function sampleVmHwm(
   pid: number,
-  exited: Promise<Deno.CommandStatus>,
+  exited: Promise<unknown>,
 ): Promise<{ peakKiB: number; samples: number }> {
   let done = false;
   exited.then(() => done = true, () => done = true);
@@ -361,27 +337,17 @@ export async function measurePeakRss(
   }
   const report = await Deno.makeTempFile({ prefix: "hark-bench-rss-" });
   try {
-    const started = performance.now();
-    const out = await new Deno.Command(options.time, {
-      args: ["-f", "%M", "-o", report, target.program ?? Deno.execPath(), ...target.args, ...args],
-      cwd: target.cwd,
-      env: childEnv(options.env),
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const ms = performance.now() - started;
-    const decoder = new TextDecoder();
+    const run = await runProcess(options.time, [
+      "-f",
+      "%M",
+      "-o",
+      report,
+      target.program ?? Deno.execPath(),
+      ...target.args,
+      ...args,
+    ], { cwd: target.cwd, env: childEnv(options.env), timeoutMs: 120_000 });
     const lines = (await Deno.readTextFile(report)).trim().split("\n");
-    return {
-      code: out.code,
-      stdout: decoder.decode(out.stdout),
-      stderr: decoder.decode(out.stderr),
-      ms,
-      peakKiB: Number(lines.at(-1)),
-      method: "rusage",
-    };
+    return { ...run, peakKiB: Number(lines.at(-1)), method: "rusage" };
   } finally {
     await Deno.remove(report);
   }
