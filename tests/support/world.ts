@@ -22,7 +22,9 @@
  * @module
  */
 
-import { runCli } from "../../src/cli/run_cli.ts";
+import { renderError } from "../../src/cli/render_error.ts";
+import { errorStyle, runCli } from "../../src/cli/run_cli.ts";
+import { paint } from "../../src/output/color.ts";
 import type { Context } from "../../src/context.ts";
 import { FileKeychain } from "../../src/keychain/file_keychain.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/mod.ts";
@@ -92,6 +94,13 @@ export interface World {
    * @throws {Error} when the sign-in fails
    */
   signIn(options?: SignInOptions): Promise<Record<string, unknown>>;
+  /**
+   * Runs `hark <args>` in process in the home (its config, file keychain and environment), on a
+   * clock that never waits: for the behaviour of a command whose subprocess would sit through
+   * real timers (a device-flow wait, a `--wait` bound). The error is printed as `main.ts`
+   * prints it, without colour.
+   */
+  runInProcess(args: string[], options?: InProcessOptions): Promise<InProcessRun>;
   /** Stops the sandbox and removes the home. */
   close(): Promise<void>;
 }
@@ -168,6 +177,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       await (await fetch(`${sb.baseUrl}/sandbox/requests`, { method: "DELETE" })).body?.cancel();
     },
     signIn: (signInOptions) => signInInProcess(world, signInOptions),
+    runInProcess: (args, inProcessOptions) => inProcess(world, args, inProcessOptions),
     async close() {
       await home.cleanup();
       await sb.close();
@@ -183,83 +193,115 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   return world;
 }
 
+/** What {@link World.runInProcess} produced. */
+export interface InProcessRun extends HarkRun {
+  /** Every wait hark asked for, in ms, in order (none of them was real). */
+  sleeps: number[];
+}
+
+/** Options of {@link World.runInProcess}. */
+export interface InProcessOptions {
+  /** Extra or overriding variables. */
+  env?: Record<string, string>;
+  /**
+   * Called once, at the first wait after `enter the code: <code>` shows on stderr (an approval
+   * or a denial on the sandbox).
+   */
+  onCode?: (userCode: string) => Promise<void>;
+  /**
+   * `fake` (default): the clock starts now and moves only by hark's waits, so a `--wait` bound
+   * or a code's expiry is reached at once. `real`: the system clock, while waits still end at
+   * once, so that expiry times stored in the keychain are what a later subprocess sees.
+   */
+  clock?: "fake" | "real";
+}
+
 /**
- * What an in-process context of a world shares with a hark process: real time, real randomness
- * (lock nonces, the keychain namespace) and this process's id, over a test context's captured
- * streams and `env`.
+ * Runs hark in process in a world's home: the command code, config and file keychain of a hark
+ * process, this process's network, and a clock that never waits.
  */
-function liveContext(home: HarkEnv, env: Record<string, string> = home.env) {
+async function inProcess(
+  world: Pick<World, "home">,
+  args: string[],
+  options: InProcessOptions = {},
+): Promise<InProcessRun> {
+  const { home } = world;
   const base = createTestContext({
-    env,
+    now: Date.now(),
+    env: { ...home.env, ...options.env },
     homeDir: home.env.HOME,
     fetch: (input, init) => fetch(input, init),
     timeout: (ms) => AbortSignal.timeout(ms),
   });
-  return {
+  let pendingCode = options.onCode;
+  const ctx: Context = {
     ...base,
-    now: () => Date.now(),
-    sleep: (ms: number, signal?: AbortSignal) =>
-      new Promise<void>((resolve, reject) => {
-        if (signal?.aborted) return reject(signal.reason);
-        setTimeout(resolve, ms);
-      }),
+    now: options.clock === "real" ? () => Date.now() : base.now,
+    async sleep(ms, signal) {
+      await base.sleep(ms, signal);
+      // A lock's retry spins here instead of sleeping: let the other side run.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const shown = pendingCode && /enter the code: (\S+)/.exec(base.stderr.text());
+      if (!shown || !pendingCode) return;
+      const onCode = pendingCode;
+      pendingCode = undefined;
+      await onCode(shown[1]);
+    },
+    keychain: homeKeychain(home),
     randomUUID: () => crypto.randomUUID(),
-    randomBytes: (length: number) => crypto.getRandomValues(new Uint8Array(length)),
+    randomBytes: (length) => crypto.getRandomValues(new Uint8Array(length)),
     pid: Deno.pid,
   };
+  const outcome = await runCli(ctx, args);
+  let stderr = base.stderr.text();
+  if (outcome.error) {
+    const style = await errorStyle(ctx, outcome);
+    stderr += renderError(outcome.error, { ...outcome, json: style.json, paint: paint(false) });
+  }
+  return { code: outcome.code, stdout: base.stdout.text(), stderr, sleeps: base.sleeps };
 }
 
 /**
- * The file keychain of a home, as hark opens it there (`HARK_KEYCHAIN=file`).
+ * The file keychain of a home, as hark opens it there (`HARK_KEYCHAIN=file`), with real time
+ * and randomness (its lock's nonce).
  *
  * @param home the hark home
  */
 export function homeKeychain(home: HarkEnv): FileKeychain {
-  return new FileKeychain(liveContext(home));
+  return new FileKeychain({
+    ...createTestContext({ env: home.env, homeDir: home.env.HOME }),
+    now: () => Date.now(),
+    sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+    randomUUID: () => crypto.randomUUID(),
+    randomBytes: (length: number) => crypto.getRandomValues(new Uint8Array(length)),
+    pid: Deno.pid,
+  });
 }
 
 async function signInInProcess(
   world: World,
   options: SignInOptions = {},
 ): Promise<Record<string, unknown>> {
-  const { sb, home } = world;
-  const live = liveContext(home);
-  let approved = false;
-  const ctx: Context = {
-    ...live,
-    // No wait is real: the first approves the code `auth login` has just shown, and every one
-    // only yields to the event loop (a lock's retry spins instead of sleeping).
-    async sleep(_ms, signal) {
-      if (signal?.aborted) throw signal.reason;
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      const shown = /enter the code: (\S+)/.exec(live.stderr.text());
-      if (approved || !shown) return;
-      approved = true;
-      const answer = await control(sb, "/sandbox/approve", {
-        user_code: shown[1],
-        decision: "approve",
-        open_id: options.openId,
-        access_token_ttl: options.accessTokenTtl,
-        refresh_token_ttl: options.refreshTokenTtl,
-      });
-      if (answer.ok !== true) throw new Error(`Cannot approve: ${JSON.stringify(answer)}`);
-    },
-    keychain: homeKeychain(home),
-  };
   const profile = options.profile ?? "default";
-  const outcome = await runCli(ctx, [
-    "auth",
-    "login",
-    "--json",
-    "--profile",
-    profile,
-    ...(options.args ?? []),
-  ]);
-  if (outcome.code !== 0) {
-    throw new Error(
-      `Cannot sign in to profile "${profile}": exit ${outcome.code}: ${outcome.error?.message}\n` +
-        live.stderr.text(),
-    );
+  const run = await inProcess(
+    world,
+    ["auth", "login", "--json", "--profile", profile, ...(options.args ?? [])],
+    {
+      clock: "real",
+      onCode: async (userCode) => {
+        const answer = await world.control("/sandbox/approve", {
+          user_code: userCode,
+          decision: "approve",
+          open_id: options.openId,
+          access_token_ttl: options.accessTokenTtl,
+          refresh_token_ttl: options.refreshTokenTtl,
+        });
+        if (answer.ok !== true) throw new Error(`Cannot approve: ${JSON.stringify(answer)}`);
+      },
+    },
+  );
+  if (run.code !== 0) {
+    throw new Error(`Cannot sign in to profile "${profile}": exit ${run.code}: ${run.stderr}`);
   }
-  return JSON.parse(live.stdout.text());
+  return JSON.parse(run.stdout);
 }
