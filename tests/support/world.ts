@@ -90,10 +90,10 @@ export interface World {
    * Signs in as `hark auth login --json` does (see the module doc), approving the device code
    * on the sandbox as soon as it shows.
    *
-   * @returns what `auth login --json` prints
+   * @returns the run of `auth login --json` (its result on stdout, warnings on stderr)
    * @throws {Error} when the sign-in fails
    */
-  signIn(options?: SignInOptions): Promise<Record<string, unknown>>;
+  signIn(options?: SignInOptions): Promise<InProcessRun>;
   /**
    * Runs `hark <args>` in process in the home (its config, file keychain and environment), on a
    * clock that never waits: for the behaviour of a command whose subprocess would sit through
@@ -278,10 +278,7 @@ export function homeKeychain(home: HarkEnv): FileKeychain {
   });
 }
 
-async function signInInProcess(
-  world: World,
-  options: SignInOptions = {},
-): Promise<Record<string, unknown>> {
+async function signInInProcess(world: World, options: SignInOptions = {}): Promise<InProcessRun> {
   const profile = options.profile ?? "default";
   const run = await inProcess(
     world,
@@ -303,5 +300,5 @@ async function signInInProcess(
   if (run.code !== 0) {
     throw new Error(`Cannot sign in to profile "${profile}": exit ${run.code}: ${run.stderr}`);
   }
-  return JSON.parse(run.stdout);
+  return run;
 }

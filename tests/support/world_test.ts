@@ -5,7 +5,8 @@ Deno.test("World.signIn() stores a sign-in that hark then uses, without waiting 
   const world = await startWorld({ profiles: ["default", "work"] });
   try {
     const started = performance.now();
-    const result = await world.signIn({ profile: "work", openId: world.sb.users[1].open_id });
+    const login = await world.signIn({ profile: "work", openId: world.sb.users[1].open_id });
+    const result = JSON.parse(login.stdout);
     assert.ok(performance.now() - started < 4_000, "no 5 s wait before the first poll");
     assert.equal((result.user as { open_id: string }).open_id, world.sb.users[1].open_id);
     const status = await world.run(["auth", "status", "--json", "--profile", "work"]);
