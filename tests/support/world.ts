@@ -176,8 +176,8 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     async clearRequests() {
       await (await fetch(`${sb.baseUrl}/sandbox/requests`, { method: "DELETE" })).body?.cancel();
     },
-    signIn: (signInOptions) => signInInProcess(world, signInOptions),
-    runInProcess: (args, inProcessOptions) => inProcess(world, args, inProcessOptions),
+    signIn: (signInOptions) => signIn(home, sb, signInOptions),
+    runInProcess: (args, inProcessOptions) => runInProcess(home, args, inProcessOptions),
     async close() {
       await home.cleanup();
       await sb.close();
@@ -217,15 +217,19 @@ export interface InProcessOptions {
 }
 
 /**
- * Runs hark in process in a world's home: the command code, config and file keychain of a hark
- * process, this process's network, and a clock that never waits.
+ * Runs `hark <args>` in process in a home: the command code, config and file keychain of a hark
+ * process, this process's network, and a clock that never waits (see
+ * {@link World.runInProcess}).
+ *
+ * @param home the hark home
+ * @param args the arguments after `hark`
+ * @param options extra environment, what to do with a device code, which clock
  */
-async function inProcess(
-  world: Pick<World, "home">,
+export async function runInProcess(
+  home: HarkEnv,
   args: string[],
   options: InProcessOptions = {},
 ): Promise<InProcessRun> {
-  const { home } = world;
   const base = createTestContext({
     now: Date.now(),
     env: { ...home.env, ...options.env },
@@ -278,15 +282,29 @@ export function homeKeychain(home: HarkEnv): FileKeychain {
   });
 }
 
-async function signInInProcess(world: World, options: SignInOptions = {}): Promise<InProcessRun> {
+/**
+ * Signs in to a home's profile as `hark auth login --json` does, in process (see
+ * {@link World.signIn}), approving the device code on `sb` as soon as it shows.
+ *
+ * @param home the hark home (its config names the app)
+ * @param sb the sandbox that approves
+ * @param options the profile, the user, token lifetimes, more arguments
+ * @returns the run of `auth login --json`
+ * @throws {Error} when the sign-in fails
+ */
+export async function signIn(
+  home: HarkEnv,
+  sb: Pick<Sandbox, "baseUrl">,
+  options: SignInOptions = {},
+): Promise<InProcessRun> {
   const profile = options.profile ?? "default";
-  const run = await inProcess(
-    world,
+  const run = await runInProcess(
+    home,
     ["auth", "login", "--json", "--profile", profile, ...(options.args ?? [])],
     {
       clock: "real",
       onCode: async (userCode) => {
-        const answer = await world.control("/sandbox/approve", {
+        const answer = await control(sb, "/sandbox/approve", {
           user_code: userCode,
           decision: "approve",
           open_id: options.openId,
