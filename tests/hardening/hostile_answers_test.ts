@@ -8,8 +8,8 @@
 
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
-import { spawnHark } from "../auth/_support.ts";
 import { createHarkEnv, type HarkRun } from "../support/hark_env.ts";
+import { runInProcess } from "../support/world.ts";
 import { larkOk, startHostileServer } from "./_hostile_server.ts";
 
 /** Retitles the terminal, clears the screen, paints red, and reverses the text after it. */
@@ -71,8 +71,9 @@ Deno.test("a hostile service's redirects and terminal escapes reach nothing", as
       }),
     );
     const runs: HarkRun[] = [];
-    // Sign in (the hostile service approves at once), in text mode: "Signed in as <name>".
-    const login = await spawnHark(home, ["auth", "login", "--format", "table"]).done;
+    // Sign in (the hostile service approves at once), in text mode: "Signed in as <name>". In
+    // process: the device flow's 5 s before the first poll is not this test's subject.
+    const login = await runInProcess(home, ["auth", "login", "--format", "table"]);
     runs.push(login);
     assert.equal(login.code, 0, login.stderr);
     assert.match(login.stderr, /Signed in as Mallory /);
