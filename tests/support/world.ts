@@ -230,11 +230,13 @@ export async function runInProcess(
   args: string[],
   options: InProcessOptions = {},
 ): Promise<InProcessRun> {
+  // A connection pool of its own, as a hark process has: no run meets another's connections.
+  const client = Deno.createHttpClient({});
   const base = createTestContext({
     now: Date.now(),
     env: { ...home.env, ...options.env },
     homeDir: home.env.HOME,
-    fetch: (input, init) => fetch(input, init),
+    fetch: (input, init) => fetch(input, { ...init, client }),
     timeout: (ms) => AbortSignal.timeout(ms),
   });
   let pendingCode = options.onCode;
@@ -256,7 +258,12 @@ export async function runInProcess(
     randomBytes: (length) => crypto.getRandomValues(new Uint8Array(length)),
     pid: Deno.pid,
   };
-  const outcome = await runCli(ctx, args);
+  let outcome;
+  try {
+    outcome = await runCli(ctx, args);
+  } finally {
+    client.close();
+  }
   let stderr = base.stderr.text();
   if (outcome.error) {
     const style = await errorStyle(ctx, outcome);
