@@ -52,8 +52,11 @@ export interface WorldOptions {
   sandbox?: SandboxOptions;
   /** The profiles whose app is the sandbox's; default `["default"]`; `[]` writes no config. */
   profiles?: string[];
-  /** Extra variables of every run (the app secret's {@link APP_SECRET_VAR} is always set). */
-  env?: Record<string, string>;
+  /**
+   * Extra variables of every run, or a function of the sandbox that makes them (for
+   * `HARK_BASE_URL`); the app secret's {@link APP_SECRET_VAR} is always set.
+   */
+  env?: Record<string, string> | ((sb: Sandbox) => Record<string, string>);
 }
 
 /** Options of {@link World.signIn}. */
@@ -161,7 +164,8 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const sb = await startSandbox({ quiet: true, interval: 1, ...options.sandbox });
   let home: HarkEnv;
   try {
-    home = await createHarkEnv({ [APP_SECRET_VAR]: sb.appSecret, ...options.env });
+    const env = typeof options.env === "function" ? options.env(sb) : options.env;
+    home = await createHarkEnv({ [APP_SECRET_VAR]: sb.appSecret, ...env });
   } catch (error) {
     await sb.close();
     throw error;
