@@ -17,10 +17,10 @@
  */
 
 import assert from "node:assert/strict";
-import { dirname, join } from "node:path";
-import { type FaultSpec, type Sandbox, startSandbox } from "../../src/sandbox/mod.ts";
-import { createHarkEnv, type HarkEnv, type HarkRun } from "../support/hark_env.ts";
-import { runInProcess, signIn } from "../support/world.ts";
+import { join } from "node:path";
+import type { FaultSpec, Sandbox } from "../../src/sandbox/mod.ts";
+import type { HarkEnv, HarkRun } from "../support/hark_env.ts";
+import { runInProcess, signIn, startWorld, type WorldOptions } from "../support/world.ts";
 import { ALL_TEST_SCOPES } from "../support/sandbox_token.ts";
 import { assertEnvelope, assertNoTrace } from "./_envelope.ts";
 
@@ -414,10 +414,11 @@ function postJson(sb: Sandbox, path: string, body: unknown): Promise<unknown> {
   });
 }
 
-async function newHome(sb: Sandbox): Promise<HarkEnv> {
-  const home = await createHarkEnv({ TZ: "UTC", HARK_TEST_APP_SECRET: sb.appSecret });
-  await Deno.mkdir(join(home.dir, "downloads"));
-  return home;
+/** A sandbox and a home for it (configured for it unless `profiles` is `[]`). */
+async function newWorld(options: WorldOptions): Promise<{ sb: Sandbox; home: HarkEnv }> {
+  const world = await startWorld({ ...options, env: { TZ: "UTC" } });
+  await Deno.mkdir(join(world.home.dir, "downloads"));
+  return world;
 }
 
 /** Reads the seeded things the IM targets act on, and writes a file to upload. */
@@ -452,21 +453,7 @@ async function fixturesOf(sb: Sandbox, home: HarkEnv): Promise<Fixtures> {
 
 /** A sandbox and a home whose user is an environment token minted by the sandbox. */
 async function envTokenWorld(): Promise<World> {
-  const sb = await startSandbox({ quiet: true, interval: 1 });
-  const home = await newHome(sb);
-  await Deno.mkdir(dirname(home.configPath), { recursive: true });
-  await Deno.writeTextFile(
-    home.configPath,
-    JSON.stringify({
-      apps: {
-        default: {
-          app_id: sb.appId,
-          app_secret: "@env:HARK_TEST_APP_SECRET",
-          base_url: sb.baseUrl,
-        },
-      },
-    }),
-  );
+  const { sb, home } = await newWorld({});
   const grant = await postJson(sb, "/sandbox/token", {
     scopes: [...ALL_TEST_SCOPES, "offline_access"],
   }) as { access_token: string };
@@ -477,8 +464,8 @@ async function envTokenWorld(): Promise<World> {
     env: { HARK_USER_ACCESS_TOKEN: grant.access_token, HARK_BASE_URL: sb.baseUrl },
     fixtures: await fixturesOf(sb, home),
     async close() {
-      await sb.close();
       await home.cleanup();
+      await sb.close();
     },
   };
 }
@@ -488,8 +475,7 @@ async function envTokenWorld(): Promise<World> {
  * (file) keychain, `auth login` signs in through the device flow and stores the token record.
  */
 async function keychainWorld(): Promise<World> {
-  const sb = await startSandbox({ quiet: true, interval: 1, autoApproveAfter: 0 });
-  const home = await newHome(sb);
+  const { sb, home } = await newWorld({ sandbox: { autoApproveAfter: 0 }, profiles: [] });
   const init = await home.run([
     "config",
     "init",
@@ -513,8 +499,8 @@ async function keychainWorld(): Promise<World> {
     env: {},
     fixtures: await fixturesOf(sb, home),
     async close() {
-      await sb.close();
       await home.cleanup();
+      await sb.close();
     },
   };
 }

@@ -6,9 +6,8 @@
  */
 
 import assert from "node:assert/strict";
-import { dirname } from "node:path";
 import { createHarkEnv, type HarkRun } from "../support/hark_env.ts";
-import { control, requestLog, runInProcess, startWorld } from "../support/world.ts";
+import { control, requestLog, runInProcess, sandboxConfig, startWorld } from "../support/world.ts";
 import { startHostileServer } from "./_hostile_server.ts";
 
 const TOKEN_PATH = "/open-apis/authen/v2/oauth/token";
@@ -34,19 +33,7 @@ Deno.test("a device flow asking for a 99999 s interval stops when its code expir
   });
   const home = await createHarkEnv({ HARK_TEST_APP_SECRET: "s3cret" });
   try {
-    await Deno.mkdir(dirname(home.configPath), { recursive: true });
-    await Deno.writeTextFile(
-      home.configPath,
-      JSON.stringify({
-        apps: {
-          default: {
-            app_id: "cli_x",
-            app_secret: "@env:HARK_TEST_APP_SECRET",
-            base_url: hostile.url,
-          },
-        },
-      }),
-    );
+    await home.writeConfig(sandboxConfig({ appId: "cli_x", baseUrl: hostile.url }));
     // In process, on a clock that does not wait: the cap and the expiry are
     // src/auth/device_flow_test.ts's rules; this is the hostile answer's way through login.
     const run = await runInProcess(home, ["auth", "login", "--json"]);
