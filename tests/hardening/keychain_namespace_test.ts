@@ -9,9 +9,9 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import type { FileKeychain } from "../../src/keychain/file_keychain.ts";
-import { type Sandbox, startSandbox } from "../../src/sandbox/mod.ts";
-import { createHarkEnv, type HarkEnv, type HarkRun } from "../support/hark_env.ts";
-import { homeKeychain, requestLog, signIn } from "../support/world.ts";
+import type { Sandbox } from "../../src/sandbox/mod.ts";
+import type { HarkEnv, HarkRun } from "../support/hark_env.ts";
+import { homeKeychain, requestLog, signIn, startWorld } from "../support/world.ts";
 
 /** Two configs in one home: `first` at the default path, `second` at HARK_CONFIG. */
 interface Homes {
@@ -23,8 +23,8 @@ interface Homes {
 }
 
 async function twoConfigs(): Promise<Homes> {
-  const sb = await startSandbox({ quiet: true, interval: 1 });
-  const second = await createHarkEnv();
+  const world = await startWorld({ profiles: [] });
+  const { sb, home: second } = world;
   const firstEnv: Record<string, string> = { ...second.env };
   delete firstEnv.HARK_CONFIG;
   const firstPath = join(second.env.XDG_CONFIG_HOME, "hark", "config.json");
@@ -44,10 +44,7 @@ async function twoConfigs(): Promise<Homes> {
     first,
     second,
     keychain,
-    async close() {
-      await second.cleanup();
-      await sb.close();
-    },
+    close: () => world.close(),
   };
 }
 
