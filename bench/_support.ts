@@ -24,7 +24,8 @@ import {
 import type { LoggedRequest, RequestStats, Sandbox } from "../src/sandbox/mod.ts";
 import { bundleHark } from "../scripts/bundle.ts";
 import { findProgram } from "../scripts/test_packages.ts";
-import { runProcess, startProcess } from "../tests/support/subprocess.ts";
+import { startProcess } from "../tests/support/subprocess.ts";
+import { type PeakRssRun, runWithPeakRss, sampleVmHwm } from "../tests/support/peak_rss.ts";
 
 export { REPO_ROOT };
 
@@ -274,49 +275,8 @@ export async function runTimed(
   return { ...run, peakRssKiB: rss?.peakKiB, rssSamples: rss?.samples };
 }
 
-/**
- * Reads VmHWM (the peak resident set) of a process every 2 ms until it exits; the last value
- * read is the peak up to then. A process gone between two samples simply ends the sampling.
- */
-async function sampleVmHwm(
-  pid: number,
-  exited: Promise<unknown>,
-): Promise<{ peakKiB: number; samples: number }> {
-  let done = false;
-  exited.then(() => done = true, () => done = true);
-  let peakKiB = 0;
-  let samples = 0;
-  while (!done) {
-    try {
-      const status = await Deno.readTextFile(`/proc/${pid}/status`);
-      const m = /^VmHWM:\s+(\d+)\s+kB$/m.exec(status);
-      if (m) {
-        peakKiB = Math.max(peakKiB, Number(m[1]));
-        samples++;
-      }
-    } catch {
-      break;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  return { peakKiB, samples };
-}
-
 /** What {@link measurePeakRss} measured. */
-export interface RssRun {
-  /** Exit code. */
-  code: number;
-  /** Standard output. */
-  stdout: string;
-  /** Standard error (without the measurement's own line). */
-  stderr: string;
-  /** Wall time, ms. */
-  ms: number;
-  /** Peak resident set, KiB. */
-  peakKiB: number;
-  /** How it was measured. */
-  method: "rusage" | "vmhwm";
-}
+export type RssRun = PeakRssRun;
 
 /**
  * Runs `deno <target args> <args>` and measures its peak resident set: the kernel's maximum RSS
@@ -326,31 +286,17 @@ export interface RssRun {
  * @param args the arguments after it
  * @param options the environment, and the path of GNU time
  */
-export async function measurePeakRss(
+export function measurePeakRss(
   target: HarkTarget,
   args: string[],
   options: { env: Record<string, string>; time?: string },
 ): Promise<RssRun> {
-  if (options.time === undefined) {
-    const run = await runTimed(target, args, { env: options.env, sampleRss: true });
-    return { ...run, peakKiB: run.peakRssKiB ?? 0, method: "vmhwm" };
-  }
-  const report = await Deno.makeTempFile({ prefix: "hark-bench-rss-" });
-  try {
-    const run = await runProcess(options.time, [
-      "-f",
-      "%M",
-      "-o",
-      report,
-      target.program ?? Deno.execPath(),
-      ...target.args,
-      ...args,
-    ], { cwd: target.cwd, env: childEnv(options.env), timeoutMs: 120_000 });
-    const lines = (await Deno.readTextFile(report)).trim().split("\n");
-    return { ...run, peakKiB: Number(lines.at(-1)), method: "rusage" };
-  } finally {
-    await Deno.remove(report);
-  }
+  return runWithPeakRss(target.program ?? Deno.execPath(), [...target.args, ...args], {
+    cwd: target.cwd,
+    env: childEnv(options.env),
+    time: options.time,
+    timeoutMs: 120_000,
+  });
 }
 
 /**
