@@ -6,7 +6,10 @@
  * A test that is about something else than the sign-in gets its user from {@link World.signIn},
  * which runs `hark auth login` in process, through the same command code and file keychain as the
  * CLI, on a clock that does not wait: the device flow's 5 s before the first poll is a rule of
- * `src/auth/device_flow_test.ts`, not something every test should sit through.
+ * `src/auth/device_flow_test.ts`, not something every test should sit through. The same way,
+ * {@link runInProcess} runs any command in a home where a subprocess would wait on real timers
+ * (a `--wait` bound, a code's expiry, back-off between retries); end-to-end tests keep a real
+ * hark process for the wiring.
  *
  * @example
  * ```ts
