@@ -15,6 +15,7 @@ import type { FaultSpec, Sandbox } from "../../sandbox/mod.ts";
 import { startSandbox } from "../../sandbox/mod.ts";
 import { createTestContext, type TestContext } from "../support/test_context.ts";
 import { REPO_ROOT } from "../support/hark_env.ts";
+import { APP_SECRET_VAR, sandboxConfig } from "../support/world.ts";
 import { sandboxUserToken } from "../support/sandbox_token.ts";
 import { sourceLiterals, whyNotRunnable } from "./_recovery_check.ts";
 
@@ -51,19 +52,11 @@ interface Scenario {
   owner?: string;
 }
 
-const SECRET_VAR = "HARK_WALK_APP_SECRET";
+const SECRET_VAR = APP_SECRET_VAR;
 
 function appConfig(world: World, app: Record<string, unknown> = {}): unknown {
-  return {
-    apps: {
-      default: {
-        app_id: world.sb.appId,
-        app_secret: `@env:${SECRET_VAR}`,
-        base_url: world.sb.baseUrl,
-        ...app,
-      },
-    },
-  };
+  const config = sandboxConfig(world.sb);
+  return { apps: { default: { ...config.apps.default, ...app } } };
 }
 
 const SEARCH = ["contact", "+search-user", "--query", "a"];

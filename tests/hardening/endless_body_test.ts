@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { MAX_JSON_BYTES } from "../../src/http/transport.ts";
 import { createHarkEnv, type HarkRun } from "../support/hark_env.ts";
+import { sandboxConfig } from "../support/world.ts";
 import { startHostileServer } from "./_hostile_server.ts";
 
 const CHUNK = 64 * 1024;
@@ -69,15 +70,7 @@ Deno.test("an endless answer from the tenant-token endpoint stops at the body ca
   const { server, sent } = endlessService();
   const home = await createHarkEnv({ HARK_TEST_APP_SECRET: "endless-app-secret-0001" });
   try {
-    await home.writeConfig({
-      apps: {
-        default: {
-          app_id: "cli_endless",
-          app_secret: "@env:HARK_TEST_APP_SECRET",
-          base_url: server.url,
-        },
-      },
-    });
+    await home.writeConfig(sandboxConfig({ appId: "cli_endless", baseUrl: server.url }));
     const run = await home.run(
       ["api", "GET", "/open-apis/im/v1/chats", "--as", "bot", "--json"],
       { timeoutMs: 30_000 },

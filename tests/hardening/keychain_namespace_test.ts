@@ -8,17 +8,10 @@
 
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { FileKeychain } from "../../src/keychain/file_keychain.ts";
-import { realFileSystem } from "../../src/runtime/real_file_system.ts";
-import { type Sandbox, startSandbox } from "../../sandbox/mod.ts";
-import { createTestContext } from "../support/test_context.ts";
-import { control, requestLog, spawnHark } from "../auth/_support.ts";
-import {
-  createHarkEnv,
-  type HarkEnv,
-  type HarkRun,
-  TEST_KEYCHAIN_PASSWORD,
-} from "../support/hark_env.ts";
+import type { FileKeychain } from "../../src/keychain/file_keychain.ts";
+import type { Sandbox } from "../../sandbox/mod.ts";
+import type { HarkEnv, HarkRun } from "../support/hark_env.ts";
+import { homeKeychain, requestLog, signIn, startWorld } from "../support/world.ts";
 
 /** Two configs in one home: `first` at the default path, `second` at HARK_CONFIG. */
 interface Homes {
@@ -30,8 +23,8 @@ interface Homes {
 }
 
 async function twoConfigs(): Promise<Homes> {
-  const sb = await startSandbox({ quiet: true, interval: 1 });
-  const second = await createHarkEnv();
+  const world = await startWorld({ profiles: [] });
+  const { sb, home: second } = world;
   const firstEnv: Record<string, string> = { ...second.env };
   delete firstEnv.HARK_CONFIG;
   const firstPath = join(second.env.XDG_CONFIG_HOME, "hark", "config.json");
@@ -41,26 +34,17 @@ async function twoConfigs(): Promise<Homes> {
     env: firstEnv,
     run: (args, options = {}) =>
       second.run(args, { ...options, env: { HARK_CONFIG: undefined, ...options.env } }),
+    start: (args, options = {}) =>
+      second.start(args, { ...options, env: { HARK_CONFIG: undefined, ...options.env } }),
     readConfig: async () => JSON.parse(await Deno.readTextFile(firstPath)),
   };
-  const keychain = new FileKeychain({
-    ...createTestContext({
-      env: {
-        HARK_DATA_DIR: second.env.HARK_DATA_DIR,
-        HARK_KEYCHAIN_PASSWORD: TEST_KEYCHAIN_PASSWORD,
-      },
-    }),
-    fs: realFileSystem,
-  });
+  const keychain = homeKeychain(second);
   return {
     sb,
     first,
     second,
     keychain,
-    async close() {
-      await second.cleanup();
-      await sb.close();
-    },
+    close: () => world.close(),
   };
 }
 
@@ -78,19 +62,9 @@ async function init(home: HarkEnv, sb: Sandbox, secret = sb.appSecret): Promise<
   assert.equal(run.code, 0, run.stderr);
 }
 
-/** Signs in through the device flow, approved as `openId`. */
+/** Signs in (in process: the device flow's waits are not this test's), approved as `openId`. */
 async function login(home: HarkEnv, sb: Sandbox, openId: string, extra: string[] = []) {
-  const live = spawnHark(home, ["auth", "login", "--json", ...extra]);
-  const [, userCode] = await live.waitFor(/enter the code: (\S+)/);
-  const answer = await control(sb, "/sandbox/approve", {
-    user_code: userCode,
-    decision: "approve",
-    open_id: openId,
-  });
-  assert.equal(answer.ok, true, JSON.stringify(answer));
-  const run = await live.done;
-  assert.equal(run.code, 0, run.stderr);
-  return run;
+  return await signIn(home, sb, { openId, args: extra });
 }
 
 async function whoAmI(home: HarkEnv): Promise<HarkRun & { openId?: string }> {

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { HarkSchema } from "../../src/cli/schema/describe.ts";
 import { loadServices } from "../../src/shortcuts/services.ts";
-import { loginApproved, requestLog, startWorld } from "../auth/_support.ts";
+import { homeKeychain, startWorld } from "../support/world.ts";
 import { createShortcutEnv, jsonOf } from "../shortcuts/_shortcut_env.ts";
 import { mcpScript } from "../support/mcp_script.ts";
 import { connectHarkMcp } from "./_mcp_client.ts";
@@ -284,18 +284,18 @@ Deno.test("hark mcp: no sign-in, --read-only and --as bot", async (t) => {
 Deno.test("hark mcp: twenty concurrent calls on a token about to expire refresh it once", async () => {
   const world = await startWorld();
   try {
-    const login = await loginApproved(world, "default", { access_token_ttl: 305 });
+    // Tokens live 305 s: a new one has 5 s before its last 5 minutes, when hark refreshes it.
+    const login = await world.signIn({ accessTokenTtl: 305 });
     assert.equal(login.code, 0, login.stderr);
-    const signedIn = Date.now();
-    const mcp = await connectHarkMcp(world.env.env);
+    // The stored token is 6 s older than it is (no waiting): it is in its last 5 minutes.
+    const keychain = homeKeychain(world.home);
+    const { keychain_namespace: ns } = await world.home.readConfig();
+    const path = `hark/${ns}/default/user_token`;
+    const record = JSON.parse((await keychain.get(path))!);
+    await keychain.set(path, JSON.stringify({ ...record, expires_at: Date.now() + 299_000 }));
+    const mcp = await connectHarkMcp(world.home.env);
     try {
-      // The token enters its last 5 minutes 5 s after it was issued; the new one has 5 s again.
-      await new Promise((resolve) =>
-        setTimeout(resolve, Math.max(0, signedIn + 5_500 - Date.now()))
-      );
-      await fetch(`${world.sb.baseUrl}/sandbox/requests`, { method: "DELETE" }).then((r) =>
-        r.body?.cancel()
-      );
+      await world.clearRequests();
       const results = await Promise.all(
         Array.from(
           { length: 20 },
@@ -307,7 +307,7 @@ Deno.test("hark mcp: twenty concurrent calls on a token about to expire refresh 
         ),
       );
       for (const result of results) assert.equal(result.isError, undefined, JSON.stringify(result));
-      const log = await requestLog(world.sb);
+      const log = await world.requestLog();
       assert.equal(log.filter((r) => r.body?.grant_type === "refresh_token").length, 1);
       assert.equal(log.filter((r) => r.path.endsWith("/instance_view")).length, 20);
     } finally {
