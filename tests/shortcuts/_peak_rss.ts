@@ -43,6 +43,9 @@ export async function runMeasured(
     env,
     cwd: REPO_ROOT,
     time,
+    // A measured listing of 50,000 messages takes tens of seconds on a busy 2-core machine:
+    // the runner's 60 s default would kill it (exit 137) before it could show its memory.
+    timeoutMs: 600_000,
   });
   return {
     code: run.code,
