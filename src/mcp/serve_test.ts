@@ -172,3 +172,24 @@ Deno.test("serveMcp() answers a message over 10 MiB with an error carrying its i
   await served;
   await client.close();
 });
+
+Deno.test("serveMcp() answers arguments nested 100,000 deep with a clear invalid-arguments error", async () => {
+  const { served, toServer, toClient } = start();
+  const depth = 100_000;
+  const nested = "[".repeat(depth) + "]".repeat(depth);
+  const call = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"demo_list",` +
+    `"arguments":{"prefix":${nested}}}}\n`;
+  toServer.output.write(mcpScript("deep", []) + call);
+  toServer.output.write("");
+  await served;
+  const answers = toClient.output.lines.join("").split("\n").filter((l) => l !== "")
+    .map((line) => JSON.parse(line));
+  const answer = answers.find((a) => a.id === 7);
+  assert.ok(answer, JSON.stringify(answers).slice(0, 500));
+  assert.equal(answer.result.isError, true, JSON.stringify(answer));
+  assert.equal(answer.result.structuredContent.error.type, "validation");
+  assert.equal(
+    answer.result.structuredContent.error.message,
+    "Invalid arguments: nested more than 32 levels deep",
+  );
+});

@@ -43,6 +43,12 @@ export interface ToolRunnerOptions {
   files?: FilesFolder;
 }
 
+/**
+ * The deepest nesting of arguments taken: far beyond what any tool's arguments need, far below
+ * what would exhaust the stack of a recursive walk (masking, canonical JSON, binding).
+ */
+export const MAX_ARGUMENT_DEPTH = 32;
+
 /** Runs the calls of one server. */
 export class ToolRunner {
   readonly #ctx: Context;
@@ -81,12 +87,24 @@ export class ToolRunner {
   async call(entry: ExposedTool, args: unknown, signal: AbortSignal): Promise<ToolResult> {
     const started = this.#ctx.now();
     const name = entry.tool.name;
-    this.#ctx.debug(`mcp: call ${name} ${JSON.stringify(maskFields(args ?? {}))}`);
+    // Nothing walks the arguments before their nesting is known to be bounded.
+    const deep = nestedDeeperThan(args, MAX_ARGUMENT_DEPTH);
+    this.#ctx.debug(
+      `mcp: call ${name} ${
+        deep ? "(arguments nested too deep)" : JSON.stringify(maskFields(args ?? {}))
+      }`,
+    );
     const rewrite = entry.kind === "shortcut"
       ? (text: string) => flagsToArguments(text, entry.shortcut.shortcut.params.map((p) => p.name))
       : (text: string) => text;
     let session: Session | undefined;
     try {
+      if (deep) {
+        throw new ValidationError(
+          `Invalid arguments: nested more than ${MAX_ARGUMENT_DEPTH} levels deep`,
+          { suggestion: `Give the arguments of ${name} as its input schema describes them` },
+        );
+      }
       const checked = checkArguments(entry, args);
       if (entry.kind === "shortcut") await this.#checkLocalPaths(entry.shortcut, checked);
       session = await this.session();
@@ -269,6 +287,24 @@ function checkArguments(entry: ExposedTool, args: unknown): CheckedArguments {
     as,
     dryRun: values[EXTRA_ARGUMENTS.dryRun] === true,
   };
+}
+
+/**
+ * Whether a JSON value nests deeper than `limit` levels (a scalar is 0, `{}` is 1), found
+ * without recursion, so that no nesting can exhaust the stack.
+ *
+ * @param value the value
+ * @param limit the deepest nesting allowed
+ */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next;
+    if (item === null || typeof item !== "object") continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** The client of a call: every request is cancelled with the call (clean-ups excepted). */

@@ -202,6 +202,20 @@ Deno.test("a delete needs yes: true; the shortcut's confirmation is answered by 
   assert.deepEqual(done.structuredContent, { removed: true, note_id: "n1" });
 });
 
+Deno.test("arguments nested too deep are refused before anything walks them", async () => {
+  const { call, stub } = setup([]);
+  let deep: unknown = "x";
+  for (let i = 0; i < 100_000; i++) deep = i % 2 === 0 ? [deep] : { a: deep };
+  const error = envelopeOf(await call("demo_post", { text: deep }));
+  assert.equal(error.type, "validation");
+  assert.equal(error.message, "Invalid arguments: nested more than 32 levels deep");
+  let fine: unknown = "x";
+  for (let i = 0; i < 30; i++) fine = { a: fine };
+  const shallow = envelopeOf(await call("demo_post", { text: fine }));
+  assert.match(shallow.message, /^Invalid value .* for text/);
+  stub.verify();
+});
+
 Deno.test("bad arguments are validation errors in the tool's own names", async () => {
   const { call, stub } = setup([]);
   const cases: [string, unknown, RegExp][] = [
