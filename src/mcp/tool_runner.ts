@@ -150,6 +150,26 @@ export class ToolRunner {
     }
   }
 
+  /**
+   * Refuses a call that deletes or overwrites without `yes: true`: a deleting tool's, or one
+   * with a switch on that replaces a file on this machine.
+   *
+   * @throws {ValidationError} naming `yes`
+   */
+  #requireYes(entry: ShortcutTool, args: CheckedArguments): void {
+    const replacing = entry.replaceSwitches.filter((name) => args.values[name] === true);
+    if (!entry.needsYes && replacing.length === 0) return;
+    const what = entry.needsYes
+      ? "it deletes data"
+      : `with ${replacing.map((name) => `${name}: true`).join(", ")} it replaces a file ` +
+        "already there";
+    throw new ValidationError(`Cannot run ${entry.tool.name} without confirmation: ${what}`, {
+      param: EXTRA_ARGUMENTS.yes,
+      suggestion: "Confirm with the person you act for, then call again with yes: true " +
+        (entry.needsYes ? "(or preview with dry_run: true)" : `(or leave out ${replacing[0]})`),
+    });
+  }
+
   #forget(session: Session): void {
     const current = this.#session;
     current?.then((s) => {
@@ -171,18 +191,9 @@ export class ToolRunner {
   ): Promise<ToolOutput> {
     const { shortcut } = entry;
     const dryRun = this.#options.dryRun || args.dryRun;
+    if (!dryRun && args.values[EXTRA_ARGUMENTS.yes] !== true) this.#requireYes(entry, args);
     const argv: Record<string, unknown> = {};
     for (const [name, param] of entry.params) argv[param.name] = args.values[name];
-    if (entry.needsYes && !dryRun && args.values[EXTRA_ARGUMENTS.yes] !== true) {
-      throw new ValidationError(
-        `Cannot run ${entry.tool.name} without confirmation: it deletes data`,
-        {
-          param: EXTRA_ARGUMENTS.yes,
-          suggestion: "Confirm with the person you act for, then call again with yes: true " +
-            "(or preview with dry_run: true)",
-        },
-      );
-    }
     const call = callContext(session.ctx, signal);
     const shortcutSession: ShortcutSession = {
       ctx: call.ctx,

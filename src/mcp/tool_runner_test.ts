@@ -10,7 +10,8 @@ import {
   jsonResponse,
   type TestContext,
 } from "../../tests/support/test_context.ts";
-import { fakeGroups } from "../../tests/support/fake_shortcuts.ts";
+import { fakeGroups, save } from "../../tests/support/fake_shortcuts.ts";
+import type { AnyShortcut } from "../shortcuts/definition.ts";
 import type { FilesFolder } from "./local_files.ts";
 import { terminalAdvice, ToolRunner } from "./tool_runner.ts";
 import type { ToolResult } from "./tool_result.ts";
@@ -28,6 +29,7 @@ function setup(
     env?: Record<string, string>;
     tools?: Partial<ToolSetOptions>;
     runner?: { dryRun?: boolean; identity?: "user" | "bot"; files?: FilesFolder };
+    extra?: AnyShortcut[];
   } = {},
 ) {
   const stub = new FetchStub(expected);
@@ -47,7 +49,7 @@ function setup(
     identity: options.runner?.identity,
     files: options.runner?.files,
   });
-  const tools = selectTools(fakeGroups(), {
+  const tools = selectTools(fakeGroups(options.extra), {
     readOnly: false,
     allowRawApi: true,
     timeZone: "Europe/Paris",
@@ -200,6 +202,26 @@ Deno.test("a delete needs yes: true; the shortcut's confirmation is answered by 
   const done = await call("demo_remove", { note_id: "n1", yes: true });
   stub.verify();
   assert.deepEqual(done.structuredContent, { removed: true, note_id: "n1" });
+});
+
+Deno.test("a call replacing a file on this machine needs yes: true", async () => {
+  const folder = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    const { call } = setup([], { extra: [save], runner: { files: { real: folder } } });
+    const saved = await call("demo_save", { output: "a.txt" });
+    assert.deepEqual(saved.structuredContent, { path: join(folder, "a.txt"), force: false });
+    const replacing = envelopeOf(await call("demo_save", { output: "a.txt", force: true }));
+    assert.equal(
+      replacing.message,
+      "Cannot run demo_save without confirmation: with force: true it replaces a file already " +
+        "there",
+    );
+    assert.match(replacing.recovery.suggestion, /yes: true \(or leave out force\)$/);
+    const confirmed = await call("demo_save", { output: "a.txt", force: true, yes: true });
+    assert.deepEqual(confirmed.structuredContent, { path: join(folder, "a.txt"), force: true });
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
 });
 
 Deno.test("arguments nested too deep are refused before anything walks them", async () => {

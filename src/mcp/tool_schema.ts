@@ -74,7 +74,10 @@ export const EXTRA_ARGUMENTS = {
   as: "as",
   /** On tools that change something: preview the requests, send nothing. */
   dryRun: "dry_run",
-  /** On tools that delete: the explicit confirmation a person would give at a prompt. */
+  /**
+   * On tools that delete or overwrite (data in Lark, or a file on this machine): the explicit
+   * confirmation a person would give at a prompt.
+   */
   yes: "yes",
 } as const;
 
@@ -90,8 +93,12 @@ export interface ShortcutTool {
   takesAs: boolean;
   /** Whether the tool takes `dry_run` (it changes something). */
   takesDryRun: boolean;
-  /** Whether the tool needs `yes: true` to run for real (it deletes). */
+  /** Whether the tool needs `yes: true` to run for real (it deletes or overwrites data). */
   needsYes: boolean;
+  /** Whether the tool writes files on the machine hark runs on (a download). */
+  writesFiles: boolean;
+  /** The switches that let it replace a file on this machine (`force`): on, `yes` is needed. */
+  replaceSwitches: string[];
 }
 
 /** What shapes the tools besides the definitions. */
@@ -195,8 +202,12 @@ export function paramSchema(
 export function shortcutTool(shortcut: AnyShortcut, options: ToolSchemaOptions): ShortcutTool {
   const identities = identitiesOf(shortcut);
   const takesAs = options.identity === undefined && identities.length > 1;
-  const takesDryRun = shortcut.effect !== "read";
+  const writesFiles = shortcut.params.some((p) => localPathOf(p) === "write");
+  const readOnly = shortcut.effect === "read" && !writesFiles;
+  const takesDryRun = !readOnly;
   const needsYes = shortcut.effect === "delete";
+  const replaceSwitches = shortcut.params.filter((p) => p.replacesFiles && p.type === "bool")
+    .map(argumentNameOf);
   const describe = (text: string) => flagsToArguments(text, shortcut.params.map((p) => p.name));
   const zoneNote = shortcut.params.some((p) => p.name === TIMEZONE_PARAM)
     ? `; local times are read in ${argumentNameOf({ name: TIMEZONE_PARAM })} when given, else in ` +
@@ -231,11 +242,14 @@ export function shortcutTool(shortcut: AnyShortcut, options: ToolSchemaOptions):
       description: "return the requests it would send, and send nothing (no sign-in needed)",
     });
   }
-  if (needsYes && !params.has(EXTRA_ARGUMENTS.yes)) {
+  if ((needsYes || replaceSwitches.length > 0) && !params.has(EXTRA_ARGUMENTS.yes)) {
     add(EXTRA_ARGUMENTS.yes, {
       type: "boolean",
       default: false,
-      description: "confirm the deletion: without yes: true nothing is deleted",
+      description: needsYes
+        ? "confirm the deletion: without yes: true nothing is deleted"
+        : `confirm replacing a file already there (${replaceSwitches.join(", ")}: true): ` +
+          "without yes: true no file is replaced",
     });
   }
   const required = shortcut.params.filter((p) => p.required).map(argumentNameOf);
@@ -250,12 +264,18 @@ export function shortcutTool(shortcut: AnyShortcut, options: ToolSchemaOptions):
     tool: {
       name: toolNameOf(shortcut),
       title: `hark ${shortcutName(shortcut)}`,
-      description: describeTool(shortcut, { takesAs, identity: options.identity, describe }),
+      description: describeTool(shortcut, {
+        takesAs,
+        identity: options.identity,
+        describe,
+        writesFiles,
+        replaceSwitches,
+      }),
       inputSchema,
       annotations: {
         title: `hark ${shortcutName(shortcut)}`,
-        readOnlyHint: shortcut.effect === "read",
-        destructiveHint: shortcut.effect === "delete",
+        readOnlyHint: readOnly,
+        destructiveHint: needsYes || replaceSwitches.length > 0,
         idempotentHint: isIdempotent(shortcut),
         openWorldHint: true,
       },
@@ -265,17 +285,35 @@ export function shortcutTool(shortcut: AnyShortcut, options: ToolSchemaOptions):
     takesAs,
     takesDryRun,
     needsYes,
+    writesFiles,
+    replaceSwitches,
   };
 }
 
 function describeTool(
   shortcut: AnyShortcut,
-  options: { takesAs: boolean; identity?: Identity; describe: (text: string) => string },
+  options: {
+    takesAs: boolean;
+    identity?: Identity;
+    describe: (text: string) => string;
+    writesFiles: boolean;
+    replaceSwitches: string[];
+  },
 ): string {
   const identities = identitiesOf(shortcut);
   const lines = [sentence(options.describe(shortcut.description))];
-  if (shortcut.effect === "read") {
+  if (shortcut.effect === "read" && !options.writesFiles) {
     lines.push("Use it to look things up in Lark: it only reads and changes nothing.");
+  } else if (shortcut.effect === "read") {
+    const switches = options.replaceSwitches.map((s) => `${s}: true`).join(" or ");
+    lines.push(
+      "It reads from Lark and writes a file on the machine hark runs on, only inside the " +
+        "folder the person gave hark and never a hidden one" +
+        (switches === ""
+          ? "."
+          : `; it replaces a file already there only with ${switches} and yes: true, which ` +
+            "the person you act for must have agreed to."),
+    );
   } else if (shortcut.effect === "write") {
     lines.push(
       "It changes data in Lark: pass dry_run: true first to see the requests it would send." +

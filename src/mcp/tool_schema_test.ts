@@ -9,6 +9,7 @@ import {
   everyType,
   fakeGroups,
   remove,
+  save,
   streamed,
   write,
 } from "../../tests/support/fake_shortcuts.ts";
@@ -144,6 +145,36 @@ Deno.test("shortcutTool() hints and extra arguments follow the effect", () => {
   ]);
   assert.equal(removed.needsYes, true);
   assert.match(removed.tool.description, /runs only with yes: true/);
+});
+
+Deno.test("shortcutTool(): a tool that writes a file is no read-only tool; replacing needs yes", () => {
+  const saved = shortcutTool(save, { ...OPTIONS, files: "/data/files" });
+  assert.deepEqual(saved.tool.annotations, {
+    title: "hark demo +save",
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: true,
+  });
+  assert.deepEqual([saved.writesFiles, saved.needsYes, saved.replaceSwitches], [
+    true,
+    false,
+    ["force"],
+  ]);
+  assert.deepEqual(Object.keys(saved.tool.inputSchema.properties!), [
+    "output",
+    "force",
+    "dry_run",
+    "yes",
+  ]);
+  assert.equal(
+    saved.tool.inputSchema.properties!.yes.description,
+    "confirm replacing a file already there (force: true): without yes: true no file is replaced",
+  );
+  assert.match(
+    saved.tool.description,
+    /writes a file on the machine hark runs on, only inside the folder the person gave hark and never a hidden one; it replaces a file already there only with force: true and yes: true/,
+  );
 });
 
 Deno.test("shortcutTool() drops as when the server fixes the identity", () => {

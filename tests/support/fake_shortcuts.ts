@@ -116,6 +116,22 @@ export const remove: AnyShortcut = defineShortcut({
   },
 });
 
+/** A download that writes a local file and can replace one (not in {@link fakeGroups}). */
+export const save = defineShortcut({
+  service: "demo",
+  verb: "+save",
+  description: "Save a file",
+  examples: ["hark demo +save --output a.txt"],
+  scopes: { user: [] },
+  effect: "read",
+  params: {
+    output: param.string({ description: "where", required: true, localPath: "write" }),
+    force: param.bool({ description: "replace", default: false, replacesFiles: true }),
+  },
+  requests: () => [],
+  run: (input) => Promise.resolve({ path: input.values.output, force: input.values.force }),
+});
+
 /** A bot-only read shortcut. */
 export const botOnly = defineShortcut({
   service: "other",

@@ -45,6 +45,8 @@ export interface ParamSchema {
    * download); `hark mcp` lets tools use it only inside its `--files` folder.
    */
   local_path?: "read" | "write";
+  /** Turned on, it lets the shortcut replace a file already on this machine. */
+  replaces_files?: boolean;
 }
 
 /** A shortcut. */
@@ -173,6 +175,7 @@ export function shortcutSchema(shortcut: AnyShortcut): ShortcutSchema {
       if (p.allowed) param.allowed = [...p.allowed];
       if (p.stdin) param.stdin = true;
       if (p.localPath) param.local_path = p.localPath;
+      if (p.replacesFiles) param.replaces_files = true;
       return param;
     }),
     examples: shortcut.examples,
