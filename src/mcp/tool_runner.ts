@@ -18,7 +18,9 @@ import { type ApiRequest, previewRequest } from "../http/request.ts";
 import { maskFields } from "../http/mask_fields.ts";
 import { isOneOf } from "../json/is_one_of.ts";
 import { runShortcut, type ShortcutSession } from "../shortcuts/lifecycle.ts";
+import { identitiesOf } from "../shortcuts/definition.ts";
 import { apiOptionsOf } from "./api_tool.ts";
+import { DerivedKeys } from "./derived_key.ts";
 import { type FilesFolder, localPathOf, resolveLocalPath } from "./local_files.ts";
 import { errorResult, successResult, type ToolOutput, type ToolResult } from "./tool_result.ts";
 import type { ExposedTool } from "./tool_set.ts";
@@ -53,6 +55,7 @@ export const MAX_ARGUMENT_DEPTH = 32;
 export class ToolRunner {
   readonly #ctx: Context;
   readonly #options: ToolRunnerOptions;
+  readonly #keys: DerivedKeys;
   #session?: Promise<Session>;
 
   /**
@@ -62,6 +65,7 @@ export class ToolRunner {
   constructor(ctx: Context, options: ToolRunnerOptions) {
     this.#ctx = ctx;
     this.#options = options;
+    this.#keys = new DerivedKeys(() => ctx.now());
   }
 
   /**
@@ -151,7 +155,7 @@ export class ToolRunner {
   }
 
   /**
-   * Refuses a call that deletes or overwrites without `yes: true`: a deleting tool's, or one
+   * Refuses a call that deletes or overwrites without `yes: true`: a destructive tool's, or one
    * with a switch on that replaces a file on this machine.
    *
    * @throws {ValidationError} naming `yes`
@@ -159,8 +163,10 @@ export class ToolRunner {
   #requireYes(entry: ShortcutTool, args: CheckedArguments): void {
     const replacing = entry.replaceSwitches.filter((name) => args.values[name] === true);
     if (!entry.needsYes && replacing.length === 0) return;
-    const what = entry.needsYes
+    const what = entry.shortcut.effect === "delete"
       ? "it deletes data"
+      : entry.needsYes
+      ? "it may overwrite or remove data in Lark with no way back"
       : `with ${replacing.map((name) => `${name}: true`).join(", ")} it replaces a file ` +
         "already there";
     throw new ValidationError(`Cannot run ${entry.tool.name} without confirmation: ${what}`, {
@@ -168,6 +174,31 @@ export class ToolRunner {
       suggestion: "Confirm with the person you act for, then call again with yes: true " +
         (entry.needsYes ? "(or preview with dry_run: true)" : `(or leave out ${replacing[0]})`),
     });
+  }
+
+  /**
+   * The arguments for a derived key, with the size and modification time of each file the call
+   * uploads: the same path with new content is another call.
+   */
+  async #withFileStamps(
+    entry: ShortcutTool,
+    values: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    const stamped: Record<string, unknown> = { ...values };
+    delete stamped[EXTRA_ARGUMENTS.yes];
+    delete stamped[EXTRA_ARGUMENTS.dryRun];
+    delete stamped[EXTRA_ARGUMENTS.as]; // the identity that acts is part of the key anyway
+    for (const [name, param] of entry.params) {
+      const path = values[name];
+      if (localPathOf(param) !== "read" || typeof path !== "string") continue;
+      const info = await this.#ctx.fs.stat(path).catch(() => undefined);
+      stamped[name] = {
+        path,
+        size: info?.size,
+        mtime: await this.#ctx.fs.mtime(path).catch(() => undefined),
+      };
+    }
+    return stamped;
   }
 
   #forget(session: Session): void {
@@ -192,6 +223,16 @@ export class ToolRunner {
     const { shortcut } = entry;
     const dryRun = this.#options.dryRun || args.dryRun;
     if (!dryRun && args.values[EXTRA_ARGUMENTS.yes] !== true) this.#requireYes(entry, args);
+    const identity = this.#options.identity ?? args.as ?? identitiesOf(shortcut)[0];
+    const key = entry.keyArgument;
+    if (key !== undefined && args.values[key] === undefined) {
+      args.values[key] = await this.#keys.keyOf({
+        tool: entry.tool.name,
+        profile: session.profile,
+        identity,
+        arguments: await this.#withFileStamps(entry, args.values),
+      });
+    }
     const argv: Record<string, unknown> = {};
     for (const [name, param] of entry.params) argv[param.name] = args.values[name];
     const call = callContext(session.ctx, signal);

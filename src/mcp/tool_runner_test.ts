@@ -10,7 +10,7 @@ import {
   jsonResponse,
   type TestContext,
 } from "../../tests/support/test_context.ts";
-import { fakeGroups, save } from "../../tests/support/fake_shortcuts.ts";
+import { fakeGroups, keyed, rewrite, save } from "../../tests/support/fake_shortcuts.ts";
 import type { AnyShortcut } from "../shortcuts/definition.ts";
 import type { FilesFolder } from "./local_files.ts";
 import { terminalAdvice, ToolRunner } from "./tool_runner.ts";
@@ -204,10 +204,20 @@ Deno.test("a delete needs yes: true; the shortcut's confirmation is answered by 
   assert.deepEqual(done.structuredContent, { removed: true, note_id: "n1" });
 });
 
-Deno.test("a call replacing a file on this machine needs yes: true", async () => {
+Deno.test("a write that may destroy data, or a call replacing a file, needs yes: true", async () => {
   const folder = await Deno.realPath(await Deno.makeTempDir());
   try {
-    const { call } = setup([], { extra: [save], runner: { files: { real: folder } } });
+    const { call } = setup([], { extra: [rewrite, save], runner: { files: { real: folder } } });
+    const destructive = envelopeOf(await call("demo_rewrite", { text: "x" }));
+    assert.equal(
+      destructive.message,
+      "Cannot run demo_rewrite without confirmation: it may overwrite or remove data in Lark " +
+        "with no way back",
+    );
+    assert.equal(destructive.recovery.suggestion.endsWith("(or preview with dry_run: true)"), true);
+    const done = await call("demo_rewrite", { text: "x", yes: true });
+    assert.deepEqual(done.structuredContent, { rewritten: true });
+
     const saved = await call("demo_save", { output: "a.txt" });
     assert.deepEqual(saved.structuredContent, { path: join(folder, "a.txt"), force: false });
     const replacing = envelopeOf(await call("demo_save", { output: "a.txt", force: true }));
@@ -222,6 +232,24 @@ Deno.test("a call replacing a file on this machine needs yes: true", async () =>
   } finally {
     await Deno.remove(folder, { recursive: true });
   }
+});
+
+Deno.test("a keyed write gets a key derived from the call unless one is given", async () => {
+  const { ctx, call } = setup([], { extra: [keyed] });
+  const keyOf = async (args: Record<string, unknown>) =>
+    ((await call("demo_say", args)).structuredContent as { key: string }).key;
+  const first = await keyOf({ text: "hi" });
+  assert.match(first, /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-/);
+  assert.equal(await keyOf({ text: "hi" }), first, "an identical call, the same key");
+  assert.equal(await keyOf({ text: "hi", dry_run: false }), first);
+  assert.notEqual(await keyOf({ text: "hello" }), first);
+  assert.notEqual(await keyOf({ text: "hi", as: "bot" }), first, "another identity");
+  assert.equal(await keyOf({ text: "hi", as: "user" }), first, "the default identity named");
+  assert.equal(await keyOf({ text: "hi", idempotency_key: "mine" }), "mine");
+  const preview = await call("demo_say", { text: "hi", dry_run: true });
+  assert.match(JSON.stringify(preview.structuredContent), new RegExp(first));
+  ctx.advance(10 * 60_000);
+  assert.notEqual(await keyOf({ text: "hi" }), first, "ten minutes on, a new call");
 });
 
 Deno.test("arguments nested too deep are refused before anything walks them", async () => {

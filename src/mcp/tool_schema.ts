@@ -10,12 +10,14 @@ import type { Identity } from "../auth/identity.ts";
 import {
   type AnyShortcut,
   identitiesOf,
+  isDestructive,
   isIdempotent,
   type ParamSpec,
   shortcutName,
 } from "../shortcuts/definition.ts";
 import { TIMEZONE_PARAM } from "../shortcuts/input_sources.ts";
 import { TIME_INPUT_FORMS } from "../time/mod.ts";
+import { KEY_WINDOW_MINUTES } from "./derived_key.ts";
 import { FILES_FLAG, localPathOf } from "./local_files.ts";
 
 /** The subset of JSON Schema (draft 2020-12) the tools' input schemas use. */
@@ -99,6 +101,11 @@ export interface ShortcutTool {
   writesFiles: boolean;
   /** The switches that let it replace a file on this machine (`force`): on, `yes` is needed. */
   replaceSwitches: string[];
+  /**
+   * The argument of the write's idempotency key, which the server derives from the other
+   * arguments when none is given (`derived_key.ts`).
+   */
+  keyArgument?: string;
 }
 
 /** What shapes the tools besides the definitions. */
@@ -205,9 +212,12 @@ export function shortcutTool(shortcut: AnyShortcut, options: ToolSchemaOptions):
   const writesFiles = shortcut.params.some((p) => localPathOf(p) === "write");
   const readOnly = shortcut.effect === "read" && !writesFiles;
   const takesDryRun = !readOnly;
-  const needsYes = shortcut.effect === "delete";
+  const needsYes = isDestructive(shortcut);
   const replaceSwitches = shortcut.params.filter((p) => p.replacesFiles && p.type === "bool")
     .map(argumentNameOf);
+  const keyArgument = shortcut.idempotencyKey === undefined
+    ? undefined
+    : argumentNameOf({ name: shortcut.idempotencyKey });
   const describe = (text: string) => flagsToArguments(text, shortcut.params.map((p) => p.name));
   const zoneNote = shortcut.params.some((p) => p.name === TIMEZONE_PARAM)
     ? `; local times are read in ${argumentNameOf({ name: TIMEZONE_PARAM })} when given, else in ` +
@@ -224,7 +234,13 @@ export function shortcutTool(shortcut: AnyShortcut, options: ToolSchemaOptions):
   };
   for (const param of shortcut.params) {
     const name = argumentNameOf(param);
-    add(name, paramSchema(param, describe, { zone: zoneNote, files: options.files }));
+    const schema = paramSchema(param, describe, { zone: zoneNote, files: options.files });
+    if (name === keyArgument) {
+      schema.description = "the idempotency key: the service applies one key once. Default: " +
+        "derived from the other arguments, the profile and the identity, so identical calls " +
+        `within ${KEY_WINDOW_MINUTES} minutes are applied once`;
+    }
+    add(name, schema);
     params.set(name, param);
   }
   if (takesAs) {
@@ -246,8 +262,11 @@ export function shortcutTool(shortcut: AnyShortcut, options: ToolSchemaOptions):
     add(EXTRA_ARGUMENTS.yes, {
       type: "boolean",
       default: false,
-      description: needsYes
+      description: shortcut.effect === "delete"
         ? "confirm the deletion: without yes: true nothing is deleted"
+        : needsYes
+        ? "confirm the change, which may overwrite or remove data: without yes: true nothing " +
+          "is changed"
         : `confirm replacing a file already there (${replaceSwitches.join(", ")}: true): ` +
           "without yes: true no file is replaced",
     });
@@ -270,6 +289,7 @@ export function shortcutTool(shortcut: AnyShortcut, options: ToolSchemaOptions):
         describe,
         writesFiles,
         replaceSwitches,
+        keyArgument,
       }),
       inputSchema,
       annotations: {
@@ -287,6 +307,7 @@ export function shortcutTool(shortcut: AnyShortcut, options: ToolSchemaOptions):
     needsYes,
     writesFiles,
     replaceSwitches,
+    keyArgument,
   };
 }
 
@@ -298,10 +319,12 @@ function describeTool(
     describe: (text: string) => string;
     writesFiles: boolean;
     replaceSwitches: string[];
+    keyArgument?: string;
   },
 ): string {
   const identities = identitiesOf(shortcut);
   const lines = [sentence(options.describe(shortcut.description))];
+  const key = options.keyArgument;
   if (shortcut.effect === "read" && !options.writesFiles) {
     lines.push("Use it to look things up in Lark: it only reads and changes nothing.");
   } else if (shortcut.effect === "read") {
@@ -314,12 +337,22 @@ function describeTool(
           : `; it replaces a file already there only with ${switches} and yes: true, which ` +
             "the person you act for must have agreed to."),
     );
-  } else if (shortcut.effect === "write") {
+  } else if (shortcut.effect === "write" && !isDestructive(shortcut)) {
     lines.push(
       "It changes data in Lark: pass dry_run: true first to see the requests it would send." +
-        (isIdempotent(shortcut)
+        (key !== undefined
+          ? ` Identical calls within ${KEY_WINDOW_MINUTES} minutes are applied once: unless ` +
+            `${key} is given, hark derives it from the arguments, the profile and the ` +
+            `identity; give a new ${key} to do the same again on purpose.`
+          : isIdempotent(shortcut)
           ? " Retrying it with the same arguments has no further effect."
           : ""),
+    );
+  } else if (shortcut.effect === "write") {
+    lines.push(
+      "It changes data in Lark and can overwrite or remove what was there with no way back: " +
+        "it runs only with yes: true, which the person you act for must have agreed to; " +
+        "dry_run: true previews it.",
     );
   } else {
     lines.push(

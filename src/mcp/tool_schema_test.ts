@@ -8,7 +8,9 @@ import {
   botOnly,
   everyType,
   fakeGroups,
+  keyed,
   remove,
+  rewrite,
   save,
   streamed,
   write,
@@ -174,6 +176,33 @@ Deno.test("shortcutTool(): a tool that writes a file is no read-only tool; repla
   assert.match(
     saved.tool.description,
     /writes a file on the machine hark runs on, only inside the folder the person gave hark and never a hidden one; it replaces a file already there only with force: true and yes: true/,
+  );
+});
+
+Deno.test("shortcutTool(): a destructive write asks for yes; a keyed one says how retries go", () => {
+  const rewritten = shortcutTool(rewrite, OPTIONS);
+  assert.equal(rewritten.tool.annotations.destructiveHint, true);
+  assert.equal(rewritten.needsYes, true);
+  assert.equal(
+    rewritten.tool.inputSchema.properties!.yes.description,
+    "confirm the change, which may overwrite or remove data: without yes: true nothing is changed",
+  );
+  assert.match(
+    rewritten.tool.description,
+    /can overwrite or remove what was there with no way back: it runs only with yes: true/,
+  );
+
+  const said = shortcutTool(keyed, OPTIONS);
+  assert.equal(said.keyArgument, "idempotency_key");
+  assert.equal(said.tool.annotations.idempotentHint, true);
+  assert.match(
+    said.tool.description,
+    /Identical calls within 10 minutes are applied once: unless idempotency_key is given, hark derives it from the arguments, the profile and the identity; give a new idempotency_key to do the same again on purpose\./,
+  );
+  assert.doesNotMatch(said.tool.description, /no further effect/);
+  assert.match(
+    said.tool.inputSchema.properties!.idempotency_key.description!,
+    /^the idempotency key: the service applies one key once\. Default: derived from/,
   );
 });
 

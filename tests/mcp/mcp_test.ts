@@ -93,19 +93,20 @@ Deno.test("hark mcp serves every shortcut to the SDK's client against the sandbo
           (name) => !shortcut.params.some((p) => p.name.replaceAll("-", "_") === name),
         );
         // A tool that writes a file here is no read-only tool; one that may replace a file, or
-        // delete data in Lark, is destructive and asks for yes.
+        // destroy data in Lark, is destructive and asks for yes.
         const writesFiles = shortcut.params.some((p) => p.local_path === "write");
         const replacesFiles = shortcut.params.some((p) => p.replaces_files);
         const readOnly = shortcut.effect === "read" && !writesFiles;
         const expected = [
           ...(shortcut.identities.length > 1 ? ["as"] : []),
           ...(!readOnly ? ["dry_run"] : []),
-          ...((shortcut.effect === "delete" || replacesFiles) &&
+          ...((shortcut.destructive || replacesFiles) &&
               !shortcut.params.some((p) => p.name === "yes")
             ? ["yes"]
             : []),
         ];
         assert.deepEqual(extras, expected, tool.name);
+        if (shortcut.effect === "delete") assert.equal(shortcut.destructive, true, tool.name);
         assert.deepEqual(
           tool.annotations && {
             readOnlyHint: tool.annotations.readOnlyHint,
@@ -114,7 +115,7 @@ Deno.test("hark mcp serves every shortcut to the SDK's client against the sandbo
           },
           {
             readOnlyHint: readOnly,
-            destructiveHint: shortcut.effect === "delete" || replacesFiles,
+            destructiveHint: shortcut.destructive || replacesFiles,
             idempotentHint: shortcut.idempotent,
           },
           tool.name,

@@ -11,6 +11,7 @@ import { formatJson } from "../../output/output.ts";
 import {
   type AnyShortcut,
   identitiesOf,
+  isDestructive,
   isIdempotent,
   scopesFor,
   shortcutName,
@@ -67,6 +68,8 @@ export interface ShortcutSchema {
   effect: string;
   /** Whether running it twice has the effect of running it once. */
   idempotent: boolean;
+  /** Whether it can destroy data without a way back (`hark mcp` asks for `yes: true`). */
+  destructive: boolean;
   /** The parameters; every shortcut also takes `--input <path>`. */
   params: ParamSchema[];
   /** Example command lines. */
@@ -162,6 +165,7 @@ export function shortcutSchema(shortcut: AnyShortcut): ShortcutSchema {
     ),
     effect: shortcut.effect,
     idempotent: isIdempotent(shortcut),
+    destructive: isDestructive(shortcut),
     params: shortcut.params.map((p) => {
       const param: ParamSchema = {
         name: p.name,
