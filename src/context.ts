@@ -110,9 +110,17 @@ export interface FileSystem {
   /**
    * Opens a regular file for reading as a stream: its size is the opened file's own, so the two
    * belong together. The stream closes the file when read to its end or cancelled. Rejects with
-   * `Deno.errors.NotFound` when absent and `Deno.errors.IsADirectory` for a folder.
+   * `Deno.errors.NotFound` when absent and `Deno.errors.IsADirectory` for a folder. Files a user
+   * names (uploads, `file` parameters) are read through it.
+   *
+   * @param options `confine`: the opened file's real path is checked, and the file is refused
+   *   (closed unread) when `confine` throws or when the path no longer leads to the file opened
+   *   (a link swapped in meanwhile)
    */
-  openRead(path: string): Promise<{ size: number; stream: ReadableStream<Uint8Array> }>;
+  openRead(
+    path: string,
+    options?: { confine?: Confine },
+  ): Promise<{ size: number; stream: ReadableStream<Uint8Array> }>;
   /**
    * Writes a stream to `path` the way {@link writeFileAtomic} writes bytes (a new temporary file
    * beside it, flushed, renamed into place), piping it so memory does not grow with its length
@@ -126,7 +134,10 @@ export interface FileSystem {
    * {@link writeFileAtomic} refuses it.
    *
    * @param options `overwrite` an existing file; `check` the number of bytes written before the
-   *   file is put in place (a throw stops it)
+   *   file is put in place (a throw stops it); `confine`: the file is written into its folder's
+   *   real path, which `confine` checks (with the file's name), and the temporary file is
+   *   checked to be where it was made, once made and again before it is put in place, so a
+   *   folder swapped for a link writes nothing elsewhere
    * @returns the number of bytes written
    * @throws the stream's own error when reading it fails (as it is), the file system's otherwise
    */
@@ -134,9 +145,15 @@ export interface FileSystem {
     path: string,
     data: ReadableStream<Uint8Array>,
     mode: number,
-    options?: { overwrite?: boolean; check?: (bytes: number) => void },
+    options?: { overwrite?: boolean; check?: (bytes: number) => void; confine?: Confine },
   ): Promise<number>;
 }
+
+/**
+ * Checks the real path (absolute, no links) of a file opened, or about to be written, by
+ * {@link FileSystem.openRead} or {@link FileSystem.writeStreamAtomic}; throws to refuse it.
+ */
+export type Confine = (realPath: string) => void;
 
 /** What {@link FileSystem.stat} tells about a path. */
 export interface FileInfo {

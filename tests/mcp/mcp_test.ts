@@ -92,14 +92,21 @@ Deno.test("hark mcp serves every shortcut to the SDK's client against the sandbo
         const extras = Object.keys(properties).filter(
           (name) => !shortcut.params.some((p) => p.name.replaceAll("-", "_") === name),
         );
+        // A tool that writes a file here is no read-only tool; one that may replace a file, or
+        // destroy data in Lark, is destructive and asks for yes.
+        const writesFiles = shortcut.params.some((p) => p.local_path === "write");
+        const replacesFiles = shortcut.params.some((p) => p.replaces_files);
+        const readOnly = shortcut.effect === "read" && !writesFiles;
         const expected = [
           ...(shortcut.identities.length > 1 ? ["as"] : []),
-          ...(shortcut.effect !== "read" ? ["dry_run"] : []),
-          ...(shortcut.effect === "delete" && !shortcut.params.some((p) => p.name === "yes")
+          ...(!readOnly ? ["dry_run"] : []),
+          ...((shortcut.destructive || replacesFiles) &&
+              !shortcut.params.some((p) => p.name === "yes")
             ? ["yes"]
             : []),
         ];
         assert.deepEqual(extras, expected, tool.name);
+        if (shortcut.effect === "delete") assert.equal(shortcut.destructive, true, tool.name);
         assert.deepEqual(
           tool.annotations && {
             readOnlyHint: tool.annotations.readOnlyHint,
@@ -107,8 +114,8 @@ Deno.test("hark mcp serves every shortcut to the SDK's client against the sandbo
             idempotentHint: tool.annotations.idempotentHint,
           },
           {
-            readOnlyHint: shortcut.effect === "read",
-            destructiveHint: shortcut.effect === "delete",
+            readOnlyHint: readOnly,
+            destructiveHint: shortcut.destructive || replacesFiles,
             idempotentHint: shortcut.idempotent,
           },
           tool.name,
