@@ -40,10 +40,20 @@ export interface InputStream {
 export interface RunOptions {
   /** Bytes or text written to the child's stdin, which is then closed. */
   stdin?: string | Uint8Array;
-  /** Milliseconds before the child is killed and the call rejects; default 10 000. */
+  /**
+   * Milliseconds before the child (and whatever it started) is killed and the call rejects;
+   * default 10 000.
+   */
   timeoutMs?: number;
   /** Environment for the child; default the current one. */
   env?: Record<string, string>;
+  /**
+   * The most bytes the child may print on stdout, and on stderr; past it the child is killed
+   * and the call rejects. Default 1 MiB.
+   */
+  maxOutputBytes?: number;
+  /** Kills the child and rejects when aborted. */
+  signal?: AbortSignal;
 }
 
 /** The result of a finished subprocess. */

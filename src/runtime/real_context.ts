@@ -71,7 +71,9 @@ export function createRealContext(options: RealContextOptions): Context {
       return timeZone ??= systemTimeZone();
     },
     reclaim: reclaimer(() => Date.now(), (globalThis as { gc?: () => void }).gc),
-    run: runSubprocess,
+    // Ctrl-C stops a child (and what it started) as it stops everything else.
+    run: (cmd, args, runOptions) =>
+      runSubprocess(cmd, args, { signal: options.signal, ...runOptions }),
     fs: realFileSystem,
     os,
     homeDir: env.get(os === "windows" ? "USERPROFILE" : "HOME"),
