@@ -112,6 +112,11 @@ export interface FileSystem {
   /** What is at `path` (links followed), or `undefined` when nothing is. */
   stat(path: string): Promise<FileInfo | undefined>;
   /**
+   * The user id this process runs as, which owns the files it creates; `undefined` where files
+   * have no such owner (Windows) or it cannot be learnt.
+   */
+  userId(): number | undefined;
+  /**
    * The real path of `path`: absolute, every link followed (on Windows the canonical long
    * name), or `undefined` when nothing is there. A link whose target is missing rejects with
    * `Deno.errors.NotFound`, as does any other failure than absence.
@@ -156,6 +161,10 @@ export interface FileInfo {
   isDirectory: boolean;
   /** The size in bytes. */
   size: number;
+  /** The permission bits with the set-id and sticky bits (`0o1777` at most); POSIX only. */
+  mode?: number;
+  /** The owner's user id; POSIX only. */
+  uid?: number;
 }
 
 /** A store of secrets by path; the backends are in `src/keychain/`. */
