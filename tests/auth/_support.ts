@@ -37,7 +37,11 @@ export async function startWorld(
   profiles: string[] = ["default"],
 ): Promise<AuthWorld> {
   const sb = await startSandbox({ quiet: true, interval: 1, ...options });
-  const env = await createHarkEnv({ HARK_TEST_APP_SECRET: sb.appSecret });
+  // The sandbox is the user's own deployment: trusted with the @env: app secret explicitly.
+  const env = await createHarkEnv({
+    HARK_TEST_APP_SECRET: sb.appSecret,
+    HARK_TRUSTED_ORIGINS: sb.baseUrl,
+  });
   const apps: Record<string, unknown> = {};
   for (const name of profiles) {
     apps[name] = {

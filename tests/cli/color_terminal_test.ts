@@ -20,7 +20,10 @@ Deno.test(requires(["tmux"], {
   ignore: Deno.build.os !== "linux",
   async fn() {
     const sb = await startSandbox({ quiet: true });
-    const home = await createHarkEnv({ HARK_TEST_APP_SECRET: sb.appSecret });
+    const home = await createHarkEnv({
+      HARK_TEST_APP_SECRET: sb.appSecret,
+      HARK_TRUSTED_ORIGINS: sb.baseUrl,
+    });
     try {
       const env: Record<string, string> = { ...home.env, TERM: "xterm-256color" };
       delete env.NO_COLOR;

@@ -405,7 +405,11 @@ function postJson(sb: Sandbox, path: string, body: unknown): Promise<unknown> {
 }
 
 async function newHome(sb: Sandbox): Promise<HarkEnv> {
-  const home = await createHarkEnv({ TZ: "UTC", HARK_TEST_APP_SECRET: sb.appSecret });
+  const home = await createHarkEnv({
+    TZ: "UTC",
+    HARK_TEST_APP_SECRET: sb.appSecret,
+    HARK_TRUSTED_ORIGINS: sb.baseUrl,
+  });
   await Deno.mkdir(join(home.dir, "downloads"));
   return home;
 }

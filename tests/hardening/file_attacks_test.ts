@@ -8,6 +8,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { readStoredAppSecret } from "../../src/config/stored_secret.ts";
 import { FileKeychain } from "../../src/keychain/file_keychain.ts";
 import { createTestContext } from "../support/test_context.ts";
 import { createHarkEnv, type HarkEnv, TEST_KEYCHAIN_PASSWORD } from "../support/hark_env.ts";
@@ -130,7 +131,8 @@ Deno.test({
         },
       });
       const [path] = await new FileKeychain(ctx).list();
-      assert.equal(await new FileKeychain(ctx).get(path), "second-secret");
+      const stored = await new FileKeychain(ctx).get(path);
+      assert.equal(readStoredAppSecret(stored ?? "").secret, "second-secret");
     });
   },
 });

@@ -32,7 +32,10 @@ Deno.test("a device flow asking for a 99999 s interval stops when its code expir
     }
     return Response.json({ error: "authorization_pending" }, { status: 400 });
   });
-  const home = await createHarkEnv({ HARK_TEST_APP_SECRET: "s3cret" });
+  const home = await createHarkEnv({
+    HARK_TEST_APP_SECRET: "s3cret",
+    HARK_TRUSTED_ORIGINS: hostile.url,
+  });
   try {
     await Deno.mkdir(dirname(home.configPath), { recursive: true });
     await Deno.writeTextFile(
