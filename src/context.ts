@@ -40,10 +40,20 @@ export interface InputStream {
 export interface RunOptions {
   /** Bytes or text written to the child's stdin, which is then closed. */
   stdin?: string | Uint8Array;
-  /** Milliseconds before the child is killed and the call rejects; default 10 000. */
+  /**
+   * Milliseconds before the child (and whatever it started) is killed and the call rejects;
+   * default 10 000.
+   */
   timeoutMs?: number;
   /** Environment for the child; default the current one. */
   env?: Record<string, string>;
+  /**
+   * The most bytes the child may print on stdout, and on stderr; past it the child is killed
+   * and the call rejects. Default 1 MiB.
+   */
+  maxOutputBytes?: number;
+  /** Kills the child and rejects when aborted. */
+  signal?: AbortSignal;
 }
 
 /** The result of a finished subprocess. */
@@ -101,6 +111,11 @@ export interface FileSystem {
   mtime(path: string): Promise<number | undefined>;
   /** What is at `path` (links followed), or `undefined` when nothing is. */
   stat(path: string): Promise<FileInfo | undefined>;
+  /**
+   * The user id this process runs as, which owns the files it creates; `undefined` where files
+   * have no such owner (Windows) or it cannot be learnt.
+   */
+  userId(): number | undefined;
   /**
    * The real path of `path`: absolute, every link followed (on Windows the canonical long
    * name), or `undefined` when nothing is there. A link whose target is missing rejects with
@@ -163,6 +178,10 @@ export interface FileInfo {
   isDirectory: boolean;
   /** The size in bytes. */
   size: number;
+  /** The permission bits with the set-id and sticky bits (`0o1777` at most); POSIX only. */
+  mode?: number;
+  /** The owner's user id; POSIX only. */
+  uid?: number;
 }
 
 /** A store of secrets by path; the backends are in `src/keychain/`. */

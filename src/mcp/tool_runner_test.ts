@@ -431,9 +431,10 @@ Deno.test("twenty concurrent calls on a token about to expire share one refresh"
   const dir = await Deno.makeTempDir({ prefix: "hark-mcp-" });
   try {
     const config = {
+      keychain_namespace: "mcp",
       apps: { default: { app_id: "cli_a", app_secret: "@plain:s3cret", base_url: BASE_URL } },
       users: {
-        default: { access_token: "@keychain:hark/default/user_token", user_type: "user" },
+        default: { access_token: "@keychain:hark/mcp/default/user_token", user_type: "user" },
       },
     };
     const configPath = join(dir, "config.json");
@@ -465,7 +466,7 @@ Deno.test("twenty concurrent calls on a token about to expire share one refresh"
       })),
     ]);
     const keychain = new MemoryKeychain({
-      "hark/default/user_token": JSON.stringify({
+      "hark/mcp/default/user_token": JSON.stringify({
         access_token: "u-old-0123456789",
         refresh_token: "ur-old",
         expires_at: now + 60_000,

@@ -99,10 +99,24 @@ export const realFileSystem: FileSystem = {
   async stat(path): Promise<FileInfo | undefined> {
     try {
       const info = await Deno.stat(path);
-      return { isFile: info.isFile, isDirectory: info.isDirectory, size: info.size };
+      return {
+        isFile: info.isFile,
+        isDirectory: info.isDirectory,
+        size: info.size,
+        ...(info.mode === null ? {} : { mode: info.mode & 0o7777 }),
+        ...(info.uid === null ? {} : { uid: info.uid }),
+      };
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return undefined;
       throw error;
+    }
+  },
+  userId() {
+    try {
+      return Deno.uid() ?? undefined;
+    } catch {
+      // Without --allow-sys=uid (an older launcher): owners cannot be compared.
+      return undefined;
     }
   },
   async realPath(path) {

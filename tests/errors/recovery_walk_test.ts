@@ -73,7 +73,7 @@ async function fault(world: World, spec: FaultSpec): Promise<void> {
 async function signedIn(ctx: TestContext, scopes: string[], refreshExpired = false) {
   const now = ctx.now();
   await ctx.keychain.set(
-    "hark/default/user_token",
+    "hark/walk/default/user_token",
     JSON.stringify({
       access_token: "u-stored",
       refresh_token: "r-stored",
@@ -86,9 +86,11 @@ async function signedIn(ctx: TestContext, scopes: string[], refreshExpired = fal
 }
 
 function signedInConfig(world: World): unknown {
+  // At a path of its own, the config reads only the entries of its namespace.
   const config = appConfig(world) as Record<string, unknown>;
+  config.keychain_namespace = "walk";
   config.users = {
-    default: { access_token: "@keychain:hark/default/user_token", user_type: "user" },
+    default: { access_token: "@keychain:hark/walk/default/user_token", user_type: "user" },
   };
   return config;
 }
@@ -459,6 +461,8 @@ async function produce(world: World, scenario: Scenario, index: number): Promise
     env: {
       HARK_CONFIG: configPath,
       [SECRET_VAR]: world.sb.appSecret,
+      // The sandbox is trusted with the @env: app secret outside the config file.
+      HARK_TRUSTED_ORIGINS: world.sb.baseUrl,
       ...baseUrlEnv,
       ...scenarioEnv,
     },

@@ -68,7 +68,10 @@ Deno.test("an endless answer to a business call stops at the body cap with a cle
 
 Deno.test("an endless answer from the tenant-token endpoint stops at the body cap too", async () => {
   const { server, sent } = endlessService();
-  const home = await createHarkEnv({ HARK_TEST_APP_SECRET: "endless-app-secret-0001" });
+  const home = await createHarkEnv({
+    HARK_TEST_APP_SECRET: "endless-app-secret-0001",
+    HARK_TRUSTED_ORIGINS: server.url,
+  });
   try {
     await home.writeConfig(sandboxConfig({ appId: "cli_endless", baseUrl: server.url }));
     const run = await home.run(

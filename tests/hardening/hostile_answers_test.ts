@@ -54,7 +54,11 @@ Deno.test("a hostile service's redirects and terminal escapes reach nothing", as
     if (path === "/open-apis/im/v1/messages") return away(302);
     return Response.json({ code: 1234, msg: `Denied ${ATTACK}` }, { status: 400 });
   });
-  const home = await createHarkEnv({ HARK_TEST_APP_SECRET: "hostile-app-secret-0001" });
+  // A deployment the user trusted, turned hostile: its answers are what is under test.
+  const home = await createHarkEnv({
+    HARK_TEST_APP_SECRET: "hostile-app-secret-0001",
+    HARK_TRUSTED_ORIGINS: service.url,
+  });
   try {
     await home.writeConfig(sandboxConfig({ appId: "cli_hostile", baseUrl: service.url }));
     const runs: HarkRun[] = [];

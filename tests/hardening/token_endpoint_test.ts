@@ -31,7 +31,10 @@ Deno.test("a device flow asking for a 99999 s interval stops when its code expir
     }
     return Response.json({ error: "authorization_pending" }, { status: 400 });
   });
-  const home = await createHarkEnv({ HARK_TEST_APP_SECRET: "s3cret" });
+  const home = await createHarkEnv({
+    HARK_TEST_APP_SECRET: "s3cret",
+    HARK_TRUSTED_ORIGINS: hostile.url,
+  });
   try {
     await home.writeConfig(sandboxConfig({ appId: "cli_x", baseUrl: hostile.url }));
     // In process, on a clock that does not wait: the cap and the expiry are

@@ -168,7 +168,12 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   let home: HarkEnv;
   try {
     const env = typeof options.env === "function" ? options.env(sb) : options.env;
-    home = await createHarkEnv({ [APP_SECRET_VAR]: sb.appSecret, ...env });
+    // The sandbox is the user's own deployment: trusted with the @env: app secret explicitly.
+    home = await createHarkEnv({
+      [APP_SECRET_VAR]: sb.appSecret,
+      HARK_TRUSTED_ORIGINS: sb.baseUrl,
+      ...env,
+    });
   } catch (error) {
     await sb.close();
     throw error;
