@@ -45,7 +45,7 @@ export async function loadConfig(ctx: Context, path = resolveConfigPath(ctx)): P
       throw unreadable(path, "it is not a regular file", "Point HARK_CONFIG at a JSON file");
     }
     await checkTrustedFile(ctx, path, info, CONFIG_FILE);
-    bytes = await readCapped(ctx, path);
+    bytes = await readCapped(ctx, path, info.size);
   } catch (error) {
     if (error instanceof HarkError) throw error;
     if (error instanceof Deno.errors.NotFound) return {};
@@ -62,36 +62,25 @@ export async function loadConfig(ctx: Context, path = resolveConfigPath(ctx)): P
 const CONFIG_FILE = { what: "the config file", param: "HARK_CONFIG", chmod: "600" };
 
 /**
- * Reads at most {@link MAX_CONFIG_BYTES} of a regular file: the size the opened file has is
- * checked, and reading stops past the limit however the file grows meanwhile.
+ * Reads a regular file of at most {@link MAX_CONFIG_BYTES}: the size found before reading is
+ * checked, and so is what was read. Only its owner can write the file ({@link checkTrustedFile}
+ * ran first), so nobody else can grow it meanwhile. It reads with `readFile`, not `openRead`:
+ * the config is hark's own file, which `hark mcp`'s fence on the files agents name must not
+ * refuse.
  *
+ * @param size the size the file had when checked
  * @throws {ValidationError} naming the file and the limit
  */
-async function readCapped(ctx: Context, path: string): Promise<Uint8Array> {
+async function readCapped(ctx: Context, path: string, size: number): Promise<Uint8Array> {
   const tooLarge = () =>
     unreadable(
       path,
       `it is larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB`,
       "A config file is a few hundred bytes: point HARK_CONFIG at the right file",
     );
-  const { size, stream } = await ctx.fs.openRead(path);
-  if (size > MAX_CONFIG_BYTES) {
-    await stream.cancel();
-    throw tooLarge();
-  }
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for await (const chunk of stream) {
-    length += chunk.length;
-    if (length > MAX_CONFIG_BYTES) throw tooLarge(); // leaving the loop cancels the stream
-    chunks.push(chunk);
-  }
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
+  if (size > MAX_CONFIG_BYTES) throw tooLarge();
+  const bytes = await ctx.fs.readFile(path);
+  if (bytes.length > MAX_CONFIG_BYTES) throw tooLarge();
   return bytes;
 }
 
