@@ -1,12 +1,14 @@
 /**
  * Rules of the code base that a reviewer would otherwise have to remember: business code reaches
  * the outside world only through the context, only main.ts exits, only npm: imports, the
- * sandbox stays out of the binary, and `src/` holds only what ships.
+ * sandbox stays out of the binary, `src/` holds only what ships, no product file grows past one
+ * concept's length, and type assertions stay few and explained.
  */
 
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
+import { productAssertions } from "../scripts/type_assertions.ts";
 import { REPO_ROOT } from "./support/hark_env.ts";
 
 async function* walk(dir: string): AsyncGenerator<string> {
@@ -57,6 +59,42 @@ Deno.test("business code reaches the outside world only through the context", as
     });
   }
   assert.deepEqual(offences, []);
+});
+
+/** The most lines a product file may have (issue 20): past it, a file does more than one job. */
+const MAX_FILE_LINES = 450;
+
+/** The lines of a text, as `wc -l` counts them for a file ending in a newline. */
+function lineCount(text: string): number {
+  return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+}
+
+Deno.test(`no product file in src/ is over ${MAX_FILE_LINES} lines`, async () => {
+  const long = (await sources("src"))
+    .filter(({ path }) => !path.endsWith("_test.ts"))
+    .map(({ path, text }) => ({ path, lines: lineCount(text) }))
+    .filter(({ lines }) => lines > MAX_FILE_LINES)
+    .map(({ path, lines }) => `${path}: ${lines} lines`);
+  assert.deepEqual(long, []);
+});
+
+/**
+ * The most type assertions (`as T`, `<T>x`, `x!`; not `as const`) product code may hold (issue
+ * 20): a value is typed by its declaration or checked by a guard or a typed reader, and the few
+ * places the compiler cannot follow say why.
+ */
+const MAX_TYPE_ASSERTIONS = 30;
+
+Deno.test(`product code holds at most ${MAX_TYPE_ASSERTIONS} type assertions, each explained`, async () => {
+  const all = await productAssertions(REPO_ROOT);
+  assert.ok(
+    all.length <= MAX_TYPE_ASSERTIONS,
+    `${all.length} type assertions (at most ${MAX_TYPE_ASSERTIONS}):\n` +
+      all.map((a) => `${a.path}:${a.line}: ${a.text}`).join("\n"),
+  );
+  const unexplained = all.filter((a) => !a.explained).map((a) => `${a.path}:${a.line}: ${a.text}`);
+  // Each says why on its line or the line above: what the compiler cannot follow.
+  assert.deepEqual(unexplained, []);
 });
 
 Deno.test("only main.ts exits the process", async () => {
@@ -273,4 +311,26 @@ Deno.test("the MCP SDK loads only with hark mcp: main.ts's static graph has none
   assert.ok([...main].some((m) => m.endsWith("/src/cli/mcp/mcp.ts")), "the command is listed");
   assert.deepEqual(sdk(main), []);
   assert.notDeepEqual(sdk(await staticGraph("src/mcp/serve.ts")), [], "the check can see the SDK");
+});
+
+Deno.test("ARCHITECTURE.md stays true: every path it names exists, every folder of src/ is in it", async () => {
+  const text = await Deno.readTextFile(join(REPO_ROOT, "ARCHITECTURE.md"));
+  const named = [...text.matchAll(/`((?:src|sandbox|tests|scripts|bench)\/[^`\s]*|main\.ts)`/g)]
+    .map((m) => m[1]);
+  assert.ok(named.length > 40, "the page names the files");
+  const missing: string[] = [];
+  for (const path of named) {
+    try {
+      await Deno.stat(join(REPO_ROOT, path));
+    } catch {
+      missing.push(path);
+    }
+  }
+  assert.deepEqual(missing, [], "paths in ARCHITECTURE.md that do not exist");
+  const folders: string[] = [];
+  for await (const entry of Deno.readDir(join(REPO_ROOT, "src"))) {
+    if (entry.isDirectory) folders.push(`src/${entry.name}/`);
+    else if (!entry.name.endsWith("_test.ts")) folders.push(`src/${entry.name}`);
+  }
+  assert.deepEqual(folders.filter((f) => !named.includes(f)).sort(), [], "undescribed in it");
 });

@@ -11,6 +11,7 @@ import type { Context } from "../context.ts";
 import { parseScopes } from "../auth/scopes.ts";
 import { ValidationError } from "../errors/mod.ts";
 import { type ApiRequest, type HttpMethod, isDotSegment } from "../http/request.ts";
+import { isOneOf } from "../json/is_one_of.ts";
 import { API_METHODS } from "./api_methods.ts";
 import { readJsonFlag } from "./read_json_flag.ts";
 
@@ -38,8 +39,8 @@ export interface ApiOptions {
  * @throws {ValidationError} naming the method and the allowed ones
  */
 export function parseMethod(method: string): HttpMethod {
-  const upper = method.toUpperCase() as HttpMethod;
-  if (!API_METHODS.includes(upper)) {
+  const upper = method.toUpperCase();
+  if (!isOneOf(API_METHODS, upper)) {
     throw new ValidationError(
       `Invalid method "${method}": expected one of ${API_METHODS.join(", ")}`,
       { param: "<METHOD>" },
@@ -106,7 +107,7 @@ export function addQueryParams(value: unknown, query: URLSearchParams): void {
     });
   }
   for (const [key, raw] of Object.entries(value)) {
-    const values = Array.isArray(raw) ? raw : [raw];
+    const values: unknown[] = Array.isArray(raw) ? raw : [raw];
     if (!values.every(isScalar)) {
       throw new ValidationError(
         `Invalid --params value for "${key}": expected a string, number, boolean or a list of them`,
@@ -114,7 +115,7 @@ export function addQueryParams(value: unknown, query: URLSearchParams): void {
       );
     }
     query.delete(key);
-    for (const item of values as (QueryValue | null)[]) {
+    for (const item of values) {
       if (item !== null) query.append(key, String(item));
     }
   }

@@ -186,8 +186,11 @@ export function firstText(
   body: Record<string, unknown> | undefined,
   ...keys: string[]
 ): string | undefined {
-  const key = keys.find((k) => typeof body?.[k] === "string");
-  return key === undefined ? undefined : serviceMsg(body![key]);
+  for (const key of keys) {
+    const value = body?.[key];
+    if (typeof value === "string") return serviceMsg(value);
+  }
+  return undefined;
 }
 
 /** A finite number, or a string of digits read as one; else `undefined`. */

@@ -205,8 +205,8 @@ function unreadable(facts: AnswerFacts): Transient | undefined {
 
 /** HTTP 200 with a non-empty `access_token`: the grant, each optional field kept when typed. */
 function tokensOf(facts: AnswerFacts): TokenAnswer | undefined {
-  const body = facts.body!;
-  if (facts.status !== 200 || typeof body.access_token !== "string" || !body.access_token) {
+  const { body } = facts;
+  if (facts.status !== 200 || typeof body?.access_token !== "string" || !body.access_token) {
     return undefined;
   }
   const text = (value: unknown) => typeof value === "string" ? value : undefined;

@@ -200,10 +200,13 @@ function corrupt(path: string, cause?: unknown): AuthError {
 }
 
 /**
- * An epoch-ms time as RFC 3339 (UTC), or `undefined`.
+ * An epoch-ms time as RFC 3339 (UTC); `undefined` for `undefined`, so a time that is always
+ * there gives a string.
  *
  * @param ms epoch milliseconds
  */
+export function rfc3339(ms: number): string;
+export function rfc3339(ms: number | undefined): string | undefined;
 export function rfc3339(ms: number | undefined): string | undefined {
   return ms === undefined ? undefined : new Date(ms).toISOString();
 }

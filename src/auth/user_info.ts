@@ -5,6 +5,7 @@
  */
 
 import type { Context } from "../context.ts";
+import { objectField, stringField } from "../json/fields.ts";
 import { oauthFailure, sendRequest } from "./oauth_client.ts";
 
 /** Path of the user info endpoint, under `base_url`. */
@@ -40,9 +41,9 @@ export async function fetchUserInfo(
     headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" },
   });
   const body = answer.json;
-  if (answer.status === 200 && body?.code === 0 && typeof body.data === "object" && body.data) {
-    const data = body.data as Record<string, unknown>;
-    const pick = (key: string) => (typeof data[key] === "string" ? data[key] as string : undefined);
+  const data = objectField(body, "data");
+  if (answer.status === 200 && body?.code === 0 && data) {
+    const pick = (key: string) => stringField(data, key);
     return { open_id: pick("open_id"), name: pick("name"), email: pick("email") };
   }
   throw oauthFailure("Cannot read the signed-in user", url, answer);

@@ -38,3 +38,17 @@ Deno.test("fetchUserInfo() turns a non-zero code into an ApiError with the code 
     });
   });
 });
+
+Deno.test("fetchUserInfo() refuses data that is not an object, such as a list, as unreadable", async () => {
+  await withFetchStub([{
+    method: "GET",
+    url: BASE + USER_INFO_PATH,
+    respond: () => jsonResponse({ code: 0, data: [{ open_id: "ou_1" }] }),
+  }], async (ctx) => {
+    await assert.rejects(fetchUserInfo(ctx, BASE, "u-token"), (error) => {
+      assert.ok(error instanceof ApiError);
+      assert.match(error.message, /^Cannot read the signed-in user/);
+      return true;
+    });
+  });
+});

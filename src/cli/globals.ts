@@ -6,9 +6,10 @@
  */
 
 import type { Context } from "../context.ts";
-import { IDENTITIES, type Identity } from "../auth/identity.ts";
-import { OUTPUT_FORMATS, type OutputFormat } from "../config/config.ts";
+import { IDENTITIES } from "../auth/identity.ts";
+import { OUTPUT_FORMATS } from "../config/config.ts";
 import { ValidationError } from "../errors/mod.ts";
+import { isOneOf } from "../json/is_one_of.ts";
 import { debugFromEnv, type GlobalOptions } from "../session/global_options.ts";
 import type { FlagSpec } from "./command_spec.ts";
 import type { FlagValues } from "./parse_argv.ts";
@@ -59,8 +60,9 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
  * @throws {ValidationError} when `--json` and another `--format` are both given
  */
 export function readGlobals(ctx: Context, values: FlagValues): GlobalOptions {
+  // The parser has checked each flag against its declaration; the guards let the types follow.
   const json = values.json === true;
-  const format = values.format as OutputFormat | undefined;
+  const format = isOneOf(OUTPUT_FORMATS, values.format) ? values.format : undefined;
   if (json && format !== undefined && format !== "json") {
     throw new ValidationError(`Conflicting flags: --json and --format ${format}`, {
       param: "--format",
@@ -72,8 +74,8 @@ export function readGlobals(ctx: Context, values: FlagValues): GlobalOptions {
     format: json ? "json" : format,
     dryRun: values["dry-run"] === true,
     color: values.color !== false,
-    profile: values.profile as string | undefined,
-    as: values.as as Identity | undefined,
+    profile: typeof values.profile === "string" ? values.profile : undefined,
+    as: isOneOf(IDENTITIES, values.as) ? values.as : undefined,
     debug: values.debug === true || debugFromEnv(ctx),
     csvRaw: values["csv-raw"] === true,
     allowInsecureHttp: values["allow-insecure-http"] === true,

@@ -7,7 +7,7 @@
  */
 
 import { type CommandSpec, flagName, type FlagSpec, flagUsage, isGroup } from "./command_spec.ts";
-import { BUILTIN_FLAGS, chainName } from "./parse_argv.ts";
+import { BUILTIN_FLAGS, chainName, type CommandChain, commandOf } from "./parse_argv.ts";
 
 /** Options of {@link renderHelp}. */
 export interface HelpOptions {
@@ -23,13 +23,13 @@ export interface HelpOptions {
  * @param options the width
  */
 export function renderHelp(
-  chain: readonly CommandSpec[],
+  chain: CommandChain,
   subcommands: readonly CommandSpec[],
   options: HelpOptions = {},
 ): string {
   const width = Math.max(40, Math.min(options.width ?? 80, 120));
   const root = chain[0];
-  const command = chain.at(-1)!;
+  const command = commandOf(chain);
   const atRoot = chain.length === 1;
   const own = atRoot
     ? [BUILTIN_FLAGS.version, ...(root.flags ?? []), BUILTIN_FLAGS.help]
@@ -117,7 +117,7 @@ function table(rows: string[][], width: number): string {
 function wrap(text: string, width: number): string {
   return text.split("\n").map((line) => {
     if (line.length <= width) return line;
-    const indent = /^ */.exec(line)![0];
+    const indent = /^ */.exec(line)?.[0] ?? "";
     return wrapLines(line, width - indent.length).map((l) => indent + l).join("\n");
   }).join("\n");
 }

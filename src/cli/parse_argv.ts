@@ -23,7 +23,7 @@ export type FlagValues = Record<string, string | boolean | string[] | undefined>
 /** What a command line asks for. */
 export interface ParsedArgv {
   /** The commands from the root to the one named, the root first. */
-  chain: CommandSpec[];
+  chain: [CommandSpec, ...CommandSpec[]];
   /** The named command's own flags. */
   flags: FlagValues;
   /** The global flags (the root's). */
@@ -49,6 +49,18 @@ const VERSION_FLAG: FlagSpec = { name: "version", short: "V", description: "prin
  * The built-in flags: `-h, --help` on every command, `-V, --version` with the global ones.
  */
 export const BUILTIN_FLAGS = { help: HELP_FLAG, version: VERSION_FLAG } as const;
+
+/** The commands from the root to one of them, the root first: never empty. */
+export type CommandChain = readonly [CommandSpec, ...CommandSpec[]];
+
+/**
+ * The command a chain names: its last.
+ *
+ * @param chain the commands from the root
+ */
+export function commandOf(chain: CommandChain): CommandSpec {
+  return chain[chain.length - 1];
+}
 
 /**
  * The full name of a command chain: `hark auth login`.
@@ -133,7 +145,7 @@ function readOption(state: ParseState, word: string): void {
     parsed.version = true;
     return;
   }
-  const command = parsed.chain.at(-1)!;
+  const command = commandOf(parsed.chain);
   const ownFlags = command === root ? [] : command.flags ?? [];
   const own = findFlag(ownFlags, spelled);
   const flag = own ?? findFlag(root.flags ?? [], spelled);
@@ -214,7 +226,7 @@ function bindFlag(
  */
 async function readWord(state: ParseState, word: string): Promise<void> {
   const { parsed } = state;
-  const command = parsed.chain.at(-1)!;
+  const command = commandOf(parsed.chain);
   if (isGroup(command) && word === "help" && !state.onlyArgs) {
     // `hark help help` is the help of help: the root's.
     state.helpCommand = true;
@@ -253,7 +265,7 @@ function verdict(state: ParseState): ParsedArgv {
   if (parsed.help && unknownCommand) return { ...parsed, error: unknownCommand };
   if (parsed.help || parsed.version) return parsed;
   if (error) return { ...parsed, error };
-  const command = parsed.chain.at(-1)!;
+  const command = commandOf(parsed.chain);
   if (!command.run) return { ...parsed, help: true };
   const argsMistake = argsError(parsed.chain, parsed.args);
   return argsMistake ? { ...parsed, error: argsMistake } : parsed;
@@ -276,10 +288,10 @@ function usage(chain: readonly CommandSpec[], param: string) {
 }
 
 function argsError(
-  chain: readonly CommandSpec[],
+  chain: CommandChain,
   args: readonly string[],
 ): ValidationError | undefined {
-  const command = chain.at(-1)!;
+  const command = commandOf(chain);
   const specs = command.args ?? [];
   const missing = specs.find((spec, index) => spec.required && args[index] === undefined);
   if (missing) {

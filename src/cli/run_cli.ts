@@ -14,7 +14,7 @@ import { type CommandSpec, subcommandsOf } from "./command_spec.ts";
 import { debugFromEnv } from "../session/global_options.ts";
 import { readGlobals } from "./globals.ts";
 import { renderHelp } from "./help.ts";
-import { chainName, parseArgv, type ParsedArgv } from "./parse_argv.ts";
+import { chainName, commandOf, parseArgv, type ParsedArgv } from "./parse_argv.ts";
 import { buildRoot } from "./root.ts";
 
 /** What a run ended with. */
@@ -67,7 +67,7 @@ export async function runCli(
       ctx.stdout.write(`${VERSION}\n`);
       return outcome();
     }
-    const command = parsed.chain.at(-1)!;
+    const command = commandOf(parsed.chain);
     if (parsed.help || argv.length === 0 || !command.run) {
       const columns = ctx.stdout.isTerminal ? ctx.stdout.columns : undefined;
       const text = renderHelp(parsed.chain, await subcommandsOf(command), { width: columns });

@@ -64,10 +64,11 @@ export function shortcutCommand(shortcut: AnyShortcut): CommandSpec {
       ]);
       const argv: Record<string, unknown> = {};
       for (const param of shortcut.params) argv[param.name] = call.flags[param.name];
+      const { input } = call.flags;
       const session = await openSession(call.ctx, call.globals);
       await runShortcut(shortcutSession(session), shortcut, {
         argv,
-        input: call.flags.input as string | undefined,
+        input: typeof input === "string" ? input : undefined,
       });
     },
   };

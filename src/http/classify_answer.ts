@@ -23,6 +23,7 @@ import {
   USER_TOKEN_INVALID,
 } from "../errors/mod.ts";
 import { ExitCode } from "../errors/exit_code.ts";
+import { isObject } from "../json/fields.ts";
 import { serviceWait } from "./retry.ts";
 
 /** The facts of an answer that decide its meaning. */
@@ -137,9 +138,9 @@ function readAnswer(answer: AnswerFacts, request: AnsweredRequest, now: number):
   };
 }
 
-/** The code map's error for the envelope. */
-function fromCode(read: ReadAnswer): HarkError {
-  return errorFromApiCode(read.envelope!, read.context);
+/** The code map's error for the envelope; `undefined` without one. */
+function fromCode(read: ReadAnswer): HarkError | undefined {
+  return read.envelope && errorFromApiCode(read.envelope, read.context);
 }
 
 /** Marks `error` as possibly applied when the request was a write (not GET or HEAD). */
@@ -168,7 +169,8 @@ function appRefused(read: ReadAnswer): AnswerVerdict | undefined {
   const botOnUserOnly = read.apiCode === USER_TOKEN_INVALID &&
     read.request.caller?.identity === "bot";
   if (read.kind !== "credentials" && !botOnUserOnly) return undefined;
-  return { kind: "error", retry: false, error: fromCode(read) };
+  const error = fromCode(read);
+  return error && { kind: "error", retry: false, error };
 }
 
 /** HTTP 401 or a token-invalid code: the token is refreshed and the call tried once more. */
@@ -176,7 +178,7 @@ function tokenRejected(read: ReadAnswer): AnswerVerdict | undefined {
   const { envelope, apiCode } = read;
   const { status, requestId } = read.answer;
   if (status !== 401 && read.kind !== "token_invalid") return undefined;
-  const error = envelope ? fromCode(read) : undefined;
+  const error = fromCode(read);
   const msg = serviceMsg(envelope?.msg);
   return {
     kind: "token_rejected",
@@ -215,7 +217,7 @@ function rateLimited(read: ReadAnswer): AnswerVerdict | undefined {
   const suggestion = wait !== undefined && wait >= 1000
     ? `The service asked to wait ${Math.ceil(wait / 1000)} s: retry after that`
     : "Wait a moment and retry";
-  const error = read.envelope ? fromCode(read) : new ApiError(
+  const error = fromCode(read) ?? new ApiError(
     `Rate limited by the service (HTTP 429) on ${read.where}${logIdNote(requestId)}`,
     { httpStatus: status, requestId, type: "rate_limit" },
   );
@@ -233,7 +235,7 @@ function rateLimited(read: ReadAnswer): AnswerVerdict | undefined {
 function serverFailure(read: ReadAnswer): AnswerVerdict | undefined {
   if (read.answer.status < 500 && read.kind !== "server") return undefined;
   const error = unavailable(
-    read.envelope ? fromCode(read) : undefined,
+    fromCode(read),
     read.answer,
     read.request,
     read.where,
@@ -287,7 +289,7 @@ function finalError(read: ReadAnswer): AnswerVerdict {
   return {
     kind: "error",
     retry: false,
-    error: read.envelope ? fromCode(read) : new ApiError(
+    error: fromCode(read) ?? new ApiError(
       `The service answered HTTP ${status} to ${read.where}${logIdNote(requestId)}`,
       { httpStatus: status, requestId },
     ),
@@ -335,8 +337,7 @@ function notFound(answer: AnswerFacts, where: string): HarkError {
 }
 
 function isEnvelope(body: unknown): body is ApiErrorBody & { data?: unknown } {
-  return typeof body === "object" && body !== null && !Array.isArray(body) &&
-    typeof (body as { code?: unknown }).code === "number";
+  return isObject(body) && typeof body.code === "number";
 }
 
 function permissionErrorOf(

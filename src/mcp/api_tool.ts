@@ -137,7 +137,14 @@ export function apiOptionsOf(
     }
     return value;
   };
-  const method = text("method")!.toUpperCase();
+  const required = (name: string): string => {
+    const value = text(name);
+    if (value === undefined) {
+      throw new ValidationError(`Missing required argument "${name}"`, { param: name });
+    }
+    return value;
+  };
+  const method = required("method").toUpperCase();
   if (api.readOnly && method !== "GET") {
     throw new ValidationError(
       `Cannot send ${method}: hark mcp runs with --read-only, which allows GET only`,
@@ -154,10 +161,10 @@ export function apiOptionsOf(
         "(or preview with dry_run: true)",
     });
   }
-  const scopes = args.scopes;
+  const scopes = args.scopes ?? undefined;
   if (
-    scopes !== undefined && scopes !== null &&
-    (!Array.isArray(scopes) || !scopes.every((s) => typeof s === "string"))
+    scopes !== undefined &&
+    (!Array.isArray(scopes) || !scopes.every((s): s is string => typeof s === "string"))
   ) {
     throw new ValidationError('Invalid argument "scopes": expected a list of strings', {
       param: "scopes",
@@ -167,10 +174,10 @@ export function apiOptionsOf(
     args[name] === undefined || args[name] === null ? undefined : JSON.stringify(args[name]);
   return {
     method,
-    path: text("path")!,
+    path: required("path"),
     params: json("params"),
     data: json("data"),
     idempotencyKey: text("idempotency_key"),
-    scopes: scopes as string[] | undefined,
+    scopes,
   };
 }

@@ -11,9 +11,27 @@ import type { GlobalOptions } from "../session/global_options.ts";
 import { openSession } from "../session/session.ts";
 import { withDebug } from "../session/with_debug.ts";
 import { loadServices } from "../shortcuts/services.ts";
+import { confinedFiles } from "./confined_files.ts";
 import { type FilesFolder, openFilesFolder } from "./local_files.ts";
 import { EMPTY_STDIN, ToolRunner } from "./tool_runner.ts";
 import { selectTools, type ToolSetOptions } from "./tool_set.ts";
+
+/**
+ * The flags of `hark mcp` as parsed, by name; absent when not given. The command line declares
+ * them (`MCP_FLAGS` in `src/cli/mcp/mcp.ts`), and its typed values must be assignable to this.
+ */
+export interface McpFlagValues {
+  /** `--read-only`. */
+  "read-only"?: true;
+  /** `--tools`, once per time given. */
+  tools?: string[];
+  /** `--services`, once per time given. */
+  services?: string[];
+  /** `--allow-raw-api`. */
+  "allow-raw-api"?: true;
+  /** `--files`. */
+  files?: string;
+}
 
 /**
  * What `hark mcp` starts from: the command's context, the global options and its own flags as
@@ -24,11 +42,11 @@ export interface McpCall {
   ctx: Context;
   /** The global options (`--as`, `--profile`, `--dry-run`, `--debug` …). */
   globals: GlobalOptions;
-  /** The flags of `hark mcp` by name, as parsed; absent when not given. */
-  flags: Readonly<Record<string, unknown>>;
+  /** The flags of `hark mcp`. */
+  flags: McpFlagValues;
 }
 
-/** The flags of `hark mcp` besides the global ones. */
+/** The flags of `hark mcp` besides the global ones, checked. */
 export interface McpFlags {
   /** `--read-only`. */
   readOnly: boolean;
@@ -48,36 +66,33 @@ export interface McpFlags {
  *
  * @param flags the parsed flags
  */
-export function readMcpFlags(flags: McpCall["flags"]): McpFlags {
-  const list = (value: unknown): string[] | undefined => {
-    if (value === undefined || value === false) return undefined;
-    const parts = (Array.isArray(value) ? value : [String(value)])
-      .flatMap((v) => String(v).split(","))
-      .map((v) => v.trim())
-      .filter((v) => v !== "");
-    return parts;
-  };
+export function readMcpFlags(flags: McpFlagValues): McpFlags {
+  const names = (given: string[] | undefined): string[] | undefined =>
+    given?.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
   return {
     readOnly: flags["read-only"] === true,
-    tools: list(flags.tools),
-    services: list(flags.services),
+    tools: names(flags.tools),
+    services: names(flags.services),
     allowRawApi: flags["allow-raw-api"] === true,
-    files: typeof flags.files === "string" ? flags.files : undefined,
+    files: flags.files,
   };
 }
 
 /**
  * The server's context: stdin and stdout belong to the protocol, so nothing else reads stdin
  * (it is empty and not a terminal: nothing can prompt), anything else that would write to stdout
- * (by mistake) lands on stderr, and there is no status line.
+ * (by mistake) lands on stderr, and there is no status line; the files users name (uploads,
+ * downloads) are checked against the `--files` folder once opened ({@link confinedFiles}).
  *
  * @param ctx the command's context
+ * @param files the `--files` folder, or `undefined` when local files are off
  */
-export function protocolSafe(ctx: Context): Context {
+export function protocolSafe(ctx: Context, files: FilesFolder | undefined): Context {
   return Object.create(ctx, {
     stdin: { value: EMPTY_STDIN, enumerable: true },
     stdout: { value: ctx.stderr, enumerable: true },
     status: { value: () => undefined, enumerable: true },
+    fs: { value: confinedFiles(ctx.fs, files, ctx.os), enumerable: true },
   });
 }
 
@@ -101,7 +116,7 @@ export async function runMcpCommand(call: McpCall): Promise<void> {
     files: files?.real,
   };
   const tools = selectTools(await loadServices(), options);
-  const safe = protocolSafe(call.ctx);
+  const safe = protocolSafe(call.ctx, files);
   const ctx = call.globals.debug ? withDebug(safe) : safe;
   const runner = new ToolRunner(ctx, {
     openSession: () => openSession(safe, call.globals),

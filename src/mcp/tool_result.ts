@@ -6,7 +6,7 @@
  */
 
 import { type ErrorEnvelope, type HarkError, toEnvelope } from "../errors/mod.ts";
-import type { RequestPreview } from "../http/request.ts";
+import { isObject, stringField } from "../json/fields.ts";
 
 /** A text block of a result. */
 export interface TextContent {
@@ -93,22 +93,24 @@ export function errorResult(error: HarkError, wording: ErrorWording): ToolResult
   if (requestId) lines.push(`Log id (for Lark support): ${requestId}`);
   return {
     content: [{ type: "text", text: lines.join("\n") }],
-    structuredContent: envelope as unknown as Record<string, unknown>,
+    structuredContent: { ...envelope },
     isError: true,
   };
 }
 
 function structuredOf(data: unknown): Record<string, unknown> {
   if (Array.isArray(data)) return { items: data };
-  if (data !== null && typeof data === "object") return data as Record<string, unknown>;
+  if (isObject(data)) return data;
   return { result: data ?? null };
 }
 
 function summaryOf(output: ToolOutput): string {
   const { command, data } = output;
   if (output.dryRun) {
-    const previews = (Array.isArray(data) ? data : []) as RequestPreview[];
-    const shown = previews.slice(0, SUMMARY_ITEMS).map((p) => `${p.method} ${p.url}`);
+    // A dry run's data is its requests' previews (`RequestPreview`), as JSON output.
+    const previews: unknown[] = Array.isArray(data) ? data : [];
+    const shown = previews.slice(0, SUMMARY_ITEMS)
+      .map((p) => `${stringField(p, "method")} ${stringField(p, "url")}`);
     const more = previews.length > SUMMARY_ITEMS
       ? ` and ${previews.length - SUMMARY_ITEMS} more`
       : "";
@@ -118,8 +120,8 @@ function summaryOf(output: ToolOutput): string {
       (shown.length > 0 ? `: ${shown.join("; ")}${more}` : "") + ".";
   }
   if (Array.isArray(data)) return `${command}: ${plural(data.length, "result")}.`;
-  if (data !== null && typeof data === "object") {
-    const ids = Object.entries(data as Record<string, unknown>)
+  if (isObject(data)) {
+    const ids = Object.entries(data)
       .filter(([key, value]) =>
         /(^|_)id$/.test(key) && (typeof value === "string" || typeof value === "number")
       )

@@ -37,7 +37,7 @@ export function posixCore(tree: CompletionNode, zsh: boolean): string {
       "Adds the sub-commands of command $1 to the candidates.",
       cases((node) =>
         node.commands.length === 0 ? [] : [
-          `${p}_vals+=(${words(node.commands.map((c) => c.path.at(-1)!))})`,
+          `${p}_vals+=(${words(node.commands.map((c) => c.name))})`,
           `${p}_descs+=(${words(node.commands.map((c) => c.description))})`,
         ]
       ),
@@ -58,8 +58,8 @@ export function posixCore(tree: CompletionNode, zsh: boolean): string {
           node.commands.length === 0 ? [] : [
             "case $2 in",
             ...node.commands.map((c) =>
-              `  ${[c.path.at(-1)!, ...c.aliases].map(shellQuote).join("|")}) ${p}_next=${
-                shellQuote(c.path.at(-1)!)
+              `  ${[c.name, ...c.aliases].map(shellQuote).join("|")}) ${p}_next=${
+                shellQuote(c.name)
               } ;;`
             ),
             "esac",

@@ -4,6 +4,8 @@
  * @module
  */
 
+import { ValidationError } from "../../errors/mod.ts";
+import { isOneOf } from "../../json/is_one_of.ts";
 import type { CommandSpec } from "../command_spec.ts";
 
 /** The shells hark writes completion scripts for. */
@@ -28,8 +30,16 @@ export function completionCommand(root: () => CommandSpec): CommandSpec {
       "hark completion fish > ~/.config/fish/completions/hark.fish",
     ],
     run: async (call) => {
+      // The parser has checked the choice; the guard lets the type follow.
+      const [shell] = call.args;
+      if (!isOneOf(SHELLS, shell)) {
+        throw new ValidationError(
+          `Invalid shell "${shell}": expected one of ${SHELLS.join(", ")}`,
+          { param: "<shell>" },
+        );
+      }
       const { completionScript } = await import("./script.ts");
-      call.ctx.stdout.write(await completionScript(call.args[0] as Shell, root()));
+      call.ctx.stdout.write(await completionScript(shell, root()));
     },
   };
 }

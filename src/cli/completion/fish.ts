@@ -42,7 +42,7 @@ ${
     fn(
       "subcommands",
       "Prints the sub-commands of command $argv[1] with their descriptions.",
-      (node) => described(node.commands.map((c) => [c.path.at(-1)!, c.description])),
+      (node) => described(node.commands.map((c) => [c.name, c.description])),
     )
   }${
     fn(
@@ -59,8 +59,8 @@ ${
       "Prints the sub-command of command $argv[1] named or aliased $argv[2]; fails if none.",
       (node) =>
         node.commands.map((c) =>
-          `contains -- $argv[2] ${[c.path.at(-1)!, ...c.aliases].map(q).join(" ")}; and echo ${
-            q(c.path.at(-1)!)
+          `contains -- $argv[2] ${[c.name, ...c.aliases].map(q).join(" ")}; and echo ${
+            q(c.name)
           }; and return 0`
         ),
     )

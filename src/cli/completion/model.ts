@@ -33,6 +33,8 @@ export interface CompletionArgument {
 
 /** A command as completion sees it. */
 export interface CompletionNode {
+  /** The canonical name, the last of `path`: `+agenda`. */
+  name: string;
   /** The canonical names from the root, such as `["hark", "calendar", "+agenda"]`. */
   path: string[];
   /** Other names of the command. */
@@ -78,15 +80,17 @@ function walk(node: TreeNode, globals: CompletionFlag[]): CompletionNode {
   if (commands.length > 0) {
     // `help [command]` in every group: its argument completes the sibling commands.
     commands.push({
+      name: "help",
       path: [...node.path, "help"],
       aliases: [],
       description: "display help for command",
       commands: [],
       flags: globals,
-      args: [{ choices: commands.map((c) => c.path.at(-1)!), files: false }],
+      args: [{ choices: commands.map((c) => c.name), files: false }],
     });
   }
   return {
+    name: node.spec.name,
     path: node.path,
     aliases: [...(node.spec.aliases ?? [])],
     description: oneLine(node.spec.description),

@@ -8,6 +8,7 @@ import { type Config, isSecretReference, maskSecret } from "../../config/mod.ts"
 import { SECRET_FIELDS } from "../../config/config_keys.ts";
 import { HarkError, ValidationError } from "../../errors/mod.ts";
 import { ExitCode } from "../../errors/exit_code.ts";
+import { isObject } from "../../json/fields.ts";
 import { writeData } from "../../output/output.ts";
 import type { CommandCall } from "../command_spec.ts";
 import { openSession, type Session } from "../../session/session.ts";
@@ -32,9 +33,8 @@ export async function runConfigGet(call: CommandCall): Promise<void> {
 export function getConfigValue(config: Config, key: string): unknown {
   let value: unknown = config;
   for (const part of key ? key.split(".") : []) {
-    if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
-    if (!Object.hasOwn(value, part)) return undefined;
-    value = (value as Record<string, unknown>)[part];
+    if (!isObject(value) || !Object.hasOwn(value, part)) return undefined;
+    value = value[part];
   }
   return redact(value, key.split(".").at(-1) ?? "");
 }

@@ -8,15 +8,18 @@
 import {
   adoptKeychainNamespace,
   checkProfileName,
+  claimKeychainNamespace,
   DEFAULT_BASE_URL,
   namespaceFor,
   OUTPUT_FORMATS,
   type OutputFormat,
   refersTo,
+  storedAppSecretText,
   updateConfig,
 } from "../../config/mod.ts";
 import { findKeySpec } from "../../config/config_keys.ts";
 import { ValidationError } from "../../errors/mod.ts";
+import { isOneOf } from "../../json/is_one_of.ts";
 import { keychainPath } from "../../keychain/keychain.ts";
 import { writeData } from "../../output/output.ts";
 import { askChoice, askSecret, askText, canPrompt, confirm } from "../prompt.ts";
@@ -107,8 +110,34 @@ export async function configInit(session: Session, options: ConfigInitOptions): 
   const previous = await session.ctx.keychain.get(plan.secretPath);
   if (!(await mayReplaceSecret(session, options, plan, previous, interactive))) return;
   if (!(await mayReplaceProfile(session, options, plan))) return;
-  await save(session, answers, plan, previous);
-  report(session, answers, plan.secretPath);
+  const settled = await settleNamespace(session, plan, previous);
+  await save(session, answers, settled.plan, settled.previous);
+  report(session, answers, settled.plan.secretPath);
+}
+
+/**
+ * Records a new keychain namespace in the config before the secret is stored under it: when a
+ * concurrent command gave the config one first, the secret goes under that one (and what the
+ * keychain holds there is what a failure puts back).
+ */
+async function settleNamespace(
+  session: Session,
+  plan: Plan,
+  previous: string | undefined,
+): Promise<{ plan: Plan; previous: string | undefined }> {
+  if (plan.namespace === undefined || session.config.keychain_namespace !== undefined) {
+    return { plan, previous };
+  }
+  const { ctx } = session;
+  const namespace = await claimKeychainNamespace(
+    ctx,
+    session.config,
+    session.configPath,
+    plan.namespace,
+  );
+  if (namespace === plan.namespace) return { plan, previous };
+  const secretPath = keychainPath(plan.profile, "app_secret", namespace);
+  return { plan: { ...plan, namespace, secretPath }, previous: await ctx.keychain.get(secretPath) };
 }
 
 /** What `config init` will write, decided before anything is. */
@@ -225,7 +254,11 @@ async function save(
 ): Promise<void> {
   const { ctx } = session;
   const { secretPath, namespace } = plan;
-  await ctx.keychain.set(secretPath, answers.appSecret);
+  // The secret goes only to the service it is stored for (and that service's sign-in host).
+  await ctx.keychain.set(
+    secretPath,
+    storedAppSecretText(answers.appSecret, new URL(answers.baseUrl).origin),
+  );
   try {
     await updateConfig(ctx, (config) => {
       adoptKeychainNamespace(config, namespace);
@@ -375,9 +408,23 @@ function validity(check: () => unknown): string | true {
   }
 }
 
+/**
+ * A value checked by its config key whose parsed form is text (an app id, a base URL).
+ *
+ * @throws {ValidationError} for a bad value
+ * @throws {Error} when the key parses to something other than text: a mistake in hark
+ */
+function parseText(key: string, value: string, param: string): string {
+  const parsed = findKeySpec(key).parse(value, param);
+  if (typeof parsed !== "string") {
+    throw new Error(`Cannot read "${key}" as text: its parser gave a ${typeof parsed}`);
+  }
+  return parsed;
+}
+
 function checkAppId(profile: string, value: string): string {
   try {
-    return findKeySpec(`apps.${profile}.app_id`).parse(value, "--app-id") as string;
+    return parseText(`apps.${profile}.app_id`, value, "--app-id");
   } catch (error) {
     throw withParam(error, "--app-id");
   }
@@ -386,7 +433,7 @@ function checkAppId(profile: string, value: string): string {
 function checkBaseUrl(profile: string, value: string): string {
   const url = BASE_URL_ALIASES[value.toLowerCase()] ?? value;
   try {
-    return findKeySpec(`apps.${profile}.base_url`).parse(url, "--base-url") as string;
+    return parseText(`apps.${profile}.base_url`, url, "--base-url");
   } catch (error) {
     throw withParam(error, "--base-url");
   }
@@ -405,7 +452,7 @@ function checkSecret(value: string): string {
 
 function checkFormat(value: string | undefined): OutputFormat | typeof AUTO | undefined {
   if (value === undefined || value === AUTO) return value;
-  if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
+  if (isOneOf(OUTPUT_FORMATS, value)) return value;
   throw new ValidationError(
     `Invalid --output-format ${JSON.stringify(value)}: expected one of ${AUTO}, ${
       OUTPUT_FORMATS.join(", ")

@@ -7,6 +7,7 @@
 import { requireKnownProfile, updateConfig } from "../../config/mod.ts";
 import { findKeySpec } from "../../config/config_keys.ts";
 import { ValidationError } from "../../errors/mod.ts";
+import { isObject, objectOf } from "../../json/fields.ts";
 import { writeData } from "../../output/output.ts";
 import type { CommandCall } from "../command_spec.ts";
 import { openSession, type Session } from "../../session/session.ts";
@@ -40,9 +41,9 @@ export async function configSet(session: Session, options: ConfigSetOptions): Pr
   const { ctx } = session;
   const spec = findKeySpec(options.key);
   const value = spec.parse(options.value, options.key);
-  if (options.key === "active_profile") {
-    requireKnownProfile(session.config, value as string, "active_profile");
-  }
+  // `active_profile` parses to the profile's name, which must name a profile.
+  const profile = options.key === "active_profile" && typeof value === "string" ? value : undefined;
+  if (profile !== undefined) requireKnownProfile(session.config, profile, "active_profile");
   if (
     session.previewChange({
       action: "config set",
@@ -52,24 +53,24 @@ export async function configSet(session: Session, options: ConfigSetOptions): Pr
     })
   ) return;
   await updateConfig(ctx, (config) => {
-    if (options.key === "active_profile") {
-      requireKnownProfile(config, value as string, "active_profile");
-    }
-    const parts = options.key.split(".");
-    let node = config as Record<string, unknown>;
-    for (const part of parts.slice(0, -1)) {
-      const next = node[part];
-      if (next === undefined) node[part] = {};
-      else if (next === null || typeof next !== "object" || Array.isArray(next)) {
+    if (profile !== undefined) requireKnownProfile(config, profile, "active_profile");
+    const parents = options.key.split(".");
+    const leaf = parents.pop() ?? "";
+    // The config itself (always an object), seen as a record of unknown fields.
+    let node = objectOf(config);
+    for (const part of parents) {
+      let next = node[part];
+      if (next === undefined) next = node[part] = {};
+      if (!isObject(next)) {
         throw new ValidationError(`Cannot set "${options.key}": "${part}" is not an object`, {
           param: options.key,
         });
       }
-      node = node[part] as Record<string, unknown>;
+      node = next;
     }
     // A value of `undefined` (`auto`) is the absence of a setting.
-    if (value === undefined) delete node[parts.at(-1)!];
-    else node[parts.at(-1)!] = value;
+    if (value === undefined) delete node[leaf];
+    else node[leaf] = value;
   }, session.configPath);
   if (session.wantsJson()) {
     writeData(ctx, session.output, { key: options.key, value: value ?? null });

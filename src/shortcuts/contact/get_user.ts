@@ -7,6 +7,7 @@
 
 import type { Identity } from "../../auth/identity.ts";
 import type { ApiRequest } from "../../http/request.ts";
+import { type JsonObject, objectField } from "../../json/fields.ts";
 import type { Column } from "../../output/mod.ts";
 import { formatRfc3339InZone } from "../../time/mod.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
@@ -81,8 +82,8 @@ export function userRequest(id: string, identity: Identity): ApiRequest {
  *
  * @param user the profile
  */
-export function statusOf(user: UserProfile): string {
-  const status = user.status;
+export function statusOf(user: JsonObject): string {
+  const status = objectField(user, "status");
   if (!status) return "";
   if (status.is_resigned || status.is_exited) return "resigned";
   if (status.is_frozen) return "frozen";
@@ -108,7 +109,7 @@ export const PROFILE_COLUMNS: Column<Record<string, unknown>>[] = [
   { header: "NAME", value: "name", priority: 6 },
   { header: "OPEN ID", value: "open_id", kind: "id", priority: 5 },
   { header: "EMAIL", value: "email", kind: "id", priority: 4 },
-  { header: "STATUS", value: (row) => statusOf(row as UserProfile), priority: 3 },
+  { header: "STATUS", value: (row) => statusOf(row), priority: 3 },
   { header: "JOB TITLE", value: "job_title", priority: 1 },
   { header: "DEPARTMENTS", value: "department_ids", kind: "id", priority: 2 },
 ];

@@ -37,6 +37,9 @@ Deno.test("statusOf() says resigned, frozen, inactive or active; profileRow keep
   assert.equal(statusOf({ status: { is_activated: false } }), "inactive");
   assert.equal(statusOf({ status: { is_activated: true } }), "active");
   assert.equal(statusOf({}), "");
+  // A status that is not an object says nothing (it used to read as "active").
+  assert.equal(statusOf({ status: "active" }), "");
+  assert.equal(statusOf({ status: [true] }), "");
   assert.deepEqual(profileRow({ name: "x" }, "UTC"), { name: "x" });
 });
 
