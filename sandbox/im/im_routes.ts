@@ -50,13 +50,14 @@ const UUID_WINDOW_MS = 3600_000;
 const RECEIVE_ID_TYPES = ["chat_id", "open_id", "user_id", "union_id", "email"];
 
 /**
- * Sending and replying: lark-cli `+messages-send`/`+messages-reply` (user
- * im:message.send_as_user or im:message, bot im:message:send_as_bot). Lark's send and reply docs
- * also list im:message:send ("发送消息V2"), which lark-cli's scope registry does not know, so the
- * sandbox does not grant it.
+ * Sending and replying, as Lark's im-v1 message create and reply docs put it: as the app, any one
+ * of im:message, im:message:send_as_bot, im:message:send; as a user, im:message and
+ * im:message.send_as_user both (lark-cli `+messages-send` declares the same pair). im:message:send
+ * ("发送消息V2", a legacy scope) is not in lark-cli's scope registry, so the sandbox does not
+ * grant it.
  */
 export const SEND_SCOPES: RouteScopes = {
-  user: ["im:message.send_as_user", "im:message"],
+  user: [["im:message.send_as_user", "im:message"]],
   bot: ["im:message:send_as_bot", "im:message"],
 };
 
@@ -167,7 +168,10 @@ function checkContent(
   for (const key of parsed.files) {
     const file = ctx.im.resource(key);
     if (file?.kind !== "file") return imInvalid("invalid file_key");
-    if (file.owner !== actor) return larkFail(IM_ERRORS.notOwner);
+    // Lark takes uploads with the tenant token only (im-v1 file create), so the app owns what
+    // it uploaded, and its bot and its signed-in users may send it (lark-cli PR #180 uploads as
+    // the bot to send as the user); a file only someone else's message holds is not theirs.
+    if (file.owner !== actor && file.owner !== BOT) return larkFail(IM_ERRORS.notOwner);
     const wants = msgType === "audio"
       ? "opus"
       : msgType === "media" || msgType === "post"

@@ -50,7 +50,7 @@ Deno.test("the schema of a shortcut gives types, required, defaults, allowed, id
   const send = selectSchema(await buildSchema(root), "im", "+send") as ShortcutSchema;
   assert.deepEqual(send.identities, ["user", "bot"]);
   assert.deepEqual(send.scopes, {
-    user: ["im:message.send_as_user"],
+    user: ["im:message.send_as_user", "im:message"],
     bot: ["im:message:send_as_bot"],
   });
   assert.equal(send.effect, "write");
@@ -108,4 +108,42 @@ Deno.test("runSchema() writes JSON to stdout", async () => {
   const out = createTestContext();
   await runSchema(out, root, "calendar", "+freebusy");
   assert.equal(JSON.parse(out.stdout.text()).name, "calendar +freebusy");
+});
+
+Deno.test("the schema of +get-user gives both identities' scopes, the optional ones and Lark's alternatives", async () => {
+  const getUser = selectSchema(await buildSchema(root), "contact", "+get-user") as ShortcutSchema;
+  // Lark's contact-v3 user get doc: an API permission (any one of four) and the name's field
+  // permission, as either identity; email, departments and user id each need their own.
+  const read = ["contact:contact.base:readonly", "contact:user.base:readonly"];
+  assert.deepEqual(getUser.scopes, { user: read, bot: read });
+  const fields = [
+    "contact:user.email:readonly",
+    "contact:user.department:readonly",
+    "contact:user.employee_id:readonly",
+  ];
+  assert.deepEqual(getUser.optional_scopes, { user: fields, bot: fields });
+  assert.deepEqual(getUser.scope_alternatives?.["contact:contact.base:readonly"], [
+    "contact:contact:readonly",
+    "contact:contact:readonly_as_app",
+    "contact:contact:access_as_app",
+  ]);
+  const messages = selectSchema(await buildSchema(root), "im", "+messages") as ShortcutSchema;
+  assert.deepEqual(messages.optional_scopes, {
+    user: ["contact:user.basic_profile:readonly"],
+    bot: read,
+  });
+});
+
+Deno.test("the schema of +send and +reply names the app's upload scope, whatever the identity", async () => {
+  const schema = await buildSchema(root);
+  for (const verb of ["+send", "+reply"]) {
+    const shortcut = selectSchema(schema, "im", verb) as ShortcutSchema;
+    // Lark's image and file create docs: the tenant token alone, im:resource or
+    // im:resource:upload.
+    assert.deepEqual(shortcut.tenant_calls, {
+      when: "--image or --file (the upload)",
+      scopes: ["im:resource"],
+    });
+    assert.deepEqual(shortcut.scope_alternatives?.["im:resource"], ["im:resource:upload"]);
+  }
 });
