@@ -44,7 +44,7 @@ function blocksOf(lines: readonly string[]): Block[] {
       continue;
     }
     if (fence !== undefined) {
-      blocks.at(-1)!.lines.push(line);
+      blocks.at(-1)?.lines.push(line);
       if (new RegExp(`^ {0,3}${fence[0]}{${fence.length},}\\s*$`).test(line)) fence = undefined;
       continue;
     }
