@@ -3,7 +3,8 @@
  * mapped code is the exit code), plus the Lark codes DESIGN.md lists. Every message carries the
  * service's own `msg` and the answer's log id, so a user who meets Lark's meaning of a code that
  * the spec maps otherwise (230001, 230002 in IM) still sees it, bounded and checked as
- * `service_text.ts` cleans it.
+ * `service_text.ts` cleans it. The Lark codes no sign-in or scope fixes (the app's credentials
+ * and status, a deleted event, a calendar's access role, …) are `lark_code_errors.ts`'s.
  *
  * @module
  */
@@ -16,18 +17,17 @@ import {
   loginCommand,
   PermissionError,
 } from "./hark_error.ts";
-import { shellCommand } from "./shell_quote.ts";
 import { logIdNote, logIdOf, serviceMsg } from "./service_text.ts";
 import {
-  appPageUrl,
-  consoleUrl,
-  isScopeName,
-  MAX_SCOPE_LENGTH,
-  neededScopes,
-  recommendedScope,
-} from "./scope_facts.ts";
-
-export { appPageUrl, consoleUrl, isScopeName, MAX_SCOPE_LENGTH, neededScopes, recommendedScope };
+  APP_CREDENTIALS_INVALID,
+  APP_NOT_IN_USE,
+  APP_UNAVAILABLE,
+  credentialError,
+  resourceError,
+  TOKEN_MALFORMED,
+  TOKEN_MISSING,
+  USER_TOKEN_INVALID,
+} from "./lark_code_errors.ts";
 
 /**
  * SPEC's meaning of 230001, which starts its message. Lark's IM service uses the code for an
@@ -47,40 +47,6 @@ export type ApiCodeClass =
 export const APP_SCOPE_NOT_ENABLED = 99991672;
 /** The user has not granted the scope: fixed by signing in again with `--scope`. */
 export const USER_SCOPE_NOT_GRANTED = 99991679;
-/**
- * Calendar: the caller has no access role on the calendar (HTTP 403, "no calendar
- * access_role"; the calendar API's common error table). An ACL, not a scope: only the
- * calendar's owner can share it.
- */
-export const NO_CALENDAR_ACCESS = 191002;
-/**
- * Calendar: the event was deleted (HTTP 403, "event is deleted"; issue 22's review of the
- * calendar error table). Not a permission problem: the event is gone.
- */
-export const EVENT_DELETED = 193003;
-
-/**
- * The app's credentials or status (lark-cli `internal/output/lark_errors.go`, after Lark's
- * generic error codes, server-docs/api-call-guide/generic-error-code): the app id or secret is
- * wrong (99991543); the app is disabled or not installed in this tenant (99991662); the app's
- * status is unavailable, check its installation (99991673). Fixed in the config or the developer
- * console, never by a refresh or a sign-in.
- */
-export const APP_CREDENTIALS_INVALID = 99991543;
-/** The app is disabled or not installed in this tenant. */
-export const APP_NOT_IN_USE = 99991662;
-/** The app's status is unavailable (check its installation). */
-export const APP_UNAVAILABLE = 99991673;
-/**
- * A user access token invalid or expired (lark-cli `lark_errors.go`); also Lark's answer to the
- * app's tenant token on an API that takes user tokens only, which no refresh changes.
- */
-export const USER_TOKEN_INVALID = 99991668;
-/** No access token was sent (the `Authorization` header is missing or empty). */
-export const TOKEN_MISSING = 99991661;
-/** The access token is malformed (Lark's start with `t-` or `u-`). */
-export const TOKEN_MALFORMED = 99991671;
-
 const CLASSES: Record<number, ApiCodeClass> = {
   [APP_CREDENTIALS_INVALID]: "credentials",
   [APP_NOT_IN_USE]: "credentials",
@@ -147,6 +113,73 @@ export interface ApiErrorContext {
   caller?: CallerFacts;
 }
 
+/**
+ * Lark's scope syntax: two or three colon-separated parts of letters, digits, `_`, `.` and `-`
+ * (`calendar:calendar.event:read`, `im:message`), at most {@link MAX_SCOPE_LENGTH} characters.
+ */
+const SCOPE = /^[\w.-]+(:[\w.-]+){1,2}$/;
+/** The longest scope name taken from an answer (Lark's are under 60 characters). */
+export const MAX_SCOPE_LENGTH = 128;
+
+/**
+ * Whether `text` has the shape of a Lark scope name ({@link SCOPE}). A scope the service names
+ * ends up in a recovery command that people and agents run: anything else is dropped.
+ *
+ * @param text a candidate scope
+ */
+export function isScopeName(text: unknown): text is string {
+  return typeof text === "string" && text.length <= MAX_SCOPE_LENGTH && SCOPE.test(text);
+}
+
+/**
+ * Reads the scopes of a permission error from `error.permission_violations[].subject`, else from
+ * a bracketed list in the message (`... one of these privileges: [a, b]`). Lark lists
+ * alternatives: any one of them grants access. Only names with the shape of a scope are kept
+ * ({@link isScopeName}): the service's text is not trusted to be one.
+ *
+ * @param body the service's answer
+ */
+export function neededScopes(body: ApiErrorBody): string[] {
+  const violations = Array.isArray(body.error?.permission_violations)
+    ? body.error.permission_violations
+    : [];
+  const fromViolations = violations.map((v) => v?.subject).filter(isScopeName);
+  if (fromViolations.length > 0) return [...new Set(fromViolations)];
+  const match = /\[([^\]]+)\]/.exec(typeof body.msg === "string" ? body.msg : "");
+  if (!match) return [];
+  return [...new Set(match[1].split(/[,\s]+/).filter(isScopeName))];
+}
+
+/**
+ * The one scope to ask for among alternatives: one the call is known to need (the shortcut's
+ * declaration names Lark's current fine-grained scope), else the first the service listed.
+ *
+ * @param alternatives the service's alternatives, in its order
+ * @param declared the scopes the call declares
+ */
+export function recommendedScope(
+  alternatives: readonly string[],
+  declared: readonly string[] = [],
+): string | undefined {
+  return alternatives.find((s) => declared.includes(s)) ?? alternatives[0];
+}
+
+/**
+ * The developer console's scope-application page of an app on the profile's own domain, as
+ * lark-cli's `enrichPermissionError` builds it: `<origin>/page/scope-apply?clientID=<app
+ * id>&scopes=<scope>`; the console's app list when the app id is unknown.
+ *
+ * @param caller who made the call
+ * @param scope the scope to apply for
+ */
+export function consoleUrl(caller: CallerFacts | undefined, scope: string | undefined): string {
+  const origin = caller?.serviceOrigin ?? "https://open.larksuite.com";
+  if (!caller?.appId) return `${origin}/app`;
+  const query = new URLSearchParams({ clientID: caller.appId });
+  if (scope) query.set("scopes", scope);
+  return `${origin}/page/scope-apply?${query}`;
+}
+
 /** The facts a permission error is built from. */
 export interface PermissionFacts {
   /** What was denied, such as `Permission denied (code 99991679)` or `Permission denied on GET /x`. */
@@ -166,10 +199,7 @@ export interface PermissionFacts {
  * - the app (99991672), or any permission error while acting as the bot: the developer console's
  *   scope page for the profile's app on the profile's domain; a user then signs in again
  *   granting the scope;
- * - the user (99991679 and the rest): sign in again with `--scope` for ONE of the alternatives,
- *   or for every one the call declares when the service names several of those: a call's
- *   declared scopes are all needed (Lark's message create as a user needs
- *   im:message.send_as_user and im:message both, and names both when both are missing).
+ * - the user (99991679 and the rest): sign in again with `--scope` for ONE of the alternatives.
  *
  * @param facts what the service said
  * @param context the answer's status and log id, the declared scopes, the caller
@@ -179,13 +209,11 @@ export function permissionError(facts: PermissionFacts, context: ApiErrorContext
   const requestId = context.requestId;
   const declared = context.scopes ?? [];
   const scope = recommendedScope(facts.alternatives, declared);
-  // The call's declared scopes are all needed: those the service names are all asked for. Else
-  // one of the service's alternatives; without any, every declared scope.
-  const named = facts.alternatives.filter((s) => declared.includes(s));
-  const scopes = named.length > 1 ? named : scope !== undefined ? [scope] : [...declared];
+  // Without alternatives from the service, the call's declared scopes are all needed.
+  const scopes = scope !== undefined ? [scope] : [...declared];
   const login = loginCommand(scopes, caller?.profile);
   const quoted = scopes.map((s) => `"${s}"`).join(", ");
-  const choice = scopes.length === 1 && facts.alternatives.length > 1
+  const choice = facts.alternatives.length > 1
     ? ` (any one of ${facts.alternatives.map((s) => `"${s}"`).join(", ")} would do)`
     : "";
   const msg = serviceMsg(facts.msg);
@@ -281,59 +309,8 @@ export function errorFromApiCode(body: ApiErrorBody, context: ApiErrorContext = 
         command: "",
       });
   }
-  switch (body.code) {
-    case APP_CREDENTIALS_INVALID:
-      return new AuthError(`The app id or app secret is wrong (code ${body.code})${detail}`, {
-        requestId,
-        apiCode: body.code,
-        type: "config",
-        suggestion: "Check the profile's app_id and app_secret against the app's credentials " +
-          "page in the developer console, then store them again",
-        command: callerCommand(["config", "init", "--force"], profileOnly(context.caller)),
-      });
-    case APP_NOT_IN_USE:
-    case APP_UNAVAILABLE: {
-      const url = appPageUrl(context.caller);
-      const suggestion = "Check the app's status in the developer console" +
-        (context.caller?.appId ? ` (app "${context.caller.appId}")` : "") +
-        ": it must be enabled, have a published version and be installed in this tenant " +
-        `(an administrator may have to approve it): ${url}`;
-      return new AuthError(`The app cannot be used in this tenant (code ${body.code})${detail}`, {
-        requestId,
-        apiCode: body.code,
-        type: "app_status",
-      }).withRecovery({ suggestion, command: "", url });
-    }
-    case TOKEN_MISSING:
-      return new AuthError(`No access token was sent (code ${body.code})${detail}`, {
-        requestId,
-        apiCode: body.code,
-        suggestion: "The service received no Authorization header: a proxy between hark and " +
-          "the service may drop it (check HTTPS_PROXY and the proxy's rules); else sign in again",
-        command: callerCommand(["auth", "login"], profileOnly(context.caller)),
-      });
-    case TOKEN_MALFORMED:
-      return new AuthError(`The access token is malformed (code ${body.code})${detail}`, {
-        requestId,
-        apiCode: body.code,
-        suggestion: 'Lark\'s access tokens start with "u-" (a user\'s) or "t-" (the app\'s): ' +
-          "check the token in HARK_USER_ACCESS_TOKEN or HARK_TENANT_ACCESS_TOKEN, or sign in again",
-        command: callerCommand(["auth", "login"], profileOnly(context.caller)),
-      });
-  }
-  if (body.code === USER_TOKEN_INVALID && context.caller?.identity === "bot") {
-    return new AuthError(
-      `The app's tenant token was refused where Lark takes a user token (code ${body.code})` +
-        detail,
-      {
-        requestId,
-        apiCode: body.code,
-        suggestion: "This API takes a user access token only: call it as the user (without " +
-          "--as bot), signed in",
-        command: callerCommand(["auth", "login"], profileOnly(context.caller)),
-      },
-    );
-  }
+  const credentials = credentialError(body.code, context, detail, requestId);
+  if (credentials) return credentials;
   switch (classifyApiCode(body.code)) {
     case "token_invalid":
       return new AuthError(`Access token invalid or expired (code ${body.code})${detail}`, {
@@ -358,53 +335,7 @@ export function errorFromApiCode(body: ApiErrorBody, context: ApiErrorContext = 
         suggestion: "Wait a moment and retry",
       });
   }
-  if (body.code === EVENT_DELETED) {
-    return new ApiError(`The event was deleted (code ${body.code})${detail}`, {
-      ...common,
-      type: "not_found",
-      suggestion: "The event no longer exists (it was deleted or cancelled): the events that " +
-        "remain are listed by the command below",
-      command: callerCommand(["calendar", "+agenda"], context.caller),
-    });
-  }
-  if (body.code === NO_CALENDAR_ACCESS) {
-    return new ApiError(`No access to that calendar (code ${body.code})${detail}`, {
-      ...common,
-      type: "permission",
-      suggestion: "No scope or sign-in grants access to someone else's calendar: its owner " +
-        "has to share it with " +
-        (context.caller?.identity === "bot" ? "the app's bot" : "you") +
-        "; the calendars this identity can see are listed by the command below",
-      command: callerCommand(["calendar", "+calendars"], context.caller),
-    });
-  }
-  if (context.httpStatus === 403) {
-    // Only the permission codes above mean a missing scope; any other refusal is about the
-    // resource itself (its sharing, its state), which no sign-in changes.
-    return new ApiError(`Access denied (HTTP 403, code ${body.code})${detail}`, {
-      ...common,
-      type: "permission",
-      suggestion: "The service refused this identity access to the resource itself, which no " +
-        "scope changes: check the id, and that the resource is shared with this identity",
-    });
-  }
+  const resource = resourceError(body.code, context, detail, common);
+  if (resource) return resource;
   return new ApiError(`The service answered with code ${body.code}${detail}`, common);
-}
-
-/** The caller's profile only: for commands that have no `--as`. */
-function profileOnly(caller: CallerFacts | undefined): CallerFacts | undefined {
-  return caller ? { ...caller, identity: "user" } : undefined;
-}
-
-/**
- * A hark command run as the caller: `--as bot` for the bot, `--profile` for a profile other than
- * `default`.
- */
-function callerCommand(words: readonly string[], caller: CallerFacts | undefined): string {
-  const all = ["hark", ...words];
-  if (caller?.identity === "bot") all.push("--as", "bot");
-  if (caller?.profile !== undefined && caller.profile !== "default") {
-    all.push("--profile", caller.profile);
-  }
-  return shellCommand(all);
 }

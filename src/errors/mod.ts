@@ -30,17 +30,25 @@ export {
   classifyApiCode,
   consoleUrl,
   errorFromApiCode,
-  EVENT_DELETED,
   isScopeName,
   neededScopes,
-  NO_CALENDAR_ACCESS,
   permissionError,
   type PermissionFacts,
   recommendedScope,
   SPEC_230001_MEANING,
   USER_SCOPE_NOT_GRANTED,
-  USER_TOKEN_INVALID,
 } from "./api_code_map.ts";
+export {
+  APP_CREDENTIALS_INVALID,
+  APP_NOT_IN_USE,
+  APP_UNAVAILABLE,
+  appPageUrl,
+  EVENT_DELETED,
+  NO_CALENDAR_ACCESS,
+  TOKEN_MALFORMED,
+  TOKEN_MISSING,
+  USER_TOKEN_INVALID,
+} from "./lark_code_errors.ts";
 export { logIdNote, logIdOf, MAX_LOG_ID, MAX_SERVICE_MSG, serviceMsg } from "./service_text.ts";
 export {
   type ErrorEnvelope,

@@ -35,22 +35,26 @@ interface Block {
 /** Splits the lines into fenced code blocks (``` or ~~~, to the matching fence) and the rest. */
 function blocksOf(lines: readonly string[]): Block[] {
   const blocks: Block[] = [];
+  let current: Block | undefined;
   let fence: string | undefined;
   for (const line of lines) {
-    const opens = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-    if (fence === undefined && opens) {
-      fence = opens[1];
-      blocks.push({ code: true, lines: [line] });
-      continue;
-    }
-    if (fence !== undefined) {
-      blocks.at(-1)?.lines.push(line);
+    if (fence !== undefined && current?.code) {
+      current.lines.push(line);
       if (new RegExp(`^ {0,3}${fence[0]}{${fence.length},}\\s*$`).test(line)) fence = undefined;
       continue;
     }
-    const last = blocks.at(-1);
-    if (last && !last.code) last.lines.push(line);
-    else blocks.push({ code: false, lines: [line] });
+    const opens = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (opens) {
+      fence = opens[1];
+      current = { code: true, lines: [line] };
+      blocks.push(current);
+      continue;
+    }
+    if (current === undefined || current.code) {
+      current = { code: false, lines: [] };
+      blocks.push(current);
+    }
+    current.lines.push(line);
   }
   return blocks;
 }
