@@ -38,7 +38,14 @@ export {
   SPEC_230001_MEANING,
   USER_SCOPE_NOT_GRANTED,
 } from "./api_code_map.ts";
-export { logIdNote, logIdOf, MAX_LOG_ID, MAX_SERVICE_MSG, serviceMsg } from "./service_text.ts";
+export {
+  logIdNote,
+  logIdOf,
+  MAX_LOG_ID,
+  MAX_SERVICE_MSG,
+  serviceMsg,
+  singleLine,
+} from "./service_text.ts";
 export {
   type ErrorEnvelope,
   fallbackCommand,

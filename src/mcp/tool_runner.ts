@@ -12,7 +12,7 @@ import { IDENTITIES, type Identity } from "../auth/identity.ts";
 import { buildApiRequest } from "../api_call/api_request.ts";
 import type { Session } from "../session/session.ts";
 import type { Context, InputStream, OutputStream } from "../context.ts";
-import { type HarkError, toHarkError, ValidationError } from "../errors/mod.ts";
+import { type HarkError, singleLine, toHarkError, ValidationError } from "../errors/mod.ts";
 import type { ApiCaller } from "../shortcuts/definition.ts";
 import { type ApiRequest, previewRequest } from "../http/request.ts";
 import { maskFields } from "../http/mask_fields.ts";
@@ -120,7 +120,8 @@ export class ToolRunner {
     } catch (thrown) {
       const error = toHarkError(thrown);
       this.#ctx.debug(
-        `mcp: ${name} failed in ${this.#ctx.now() - started} ms: ${error.type}: ${error.message}`,
+        `mcp: ${name} failed in ${this.#ctx.now() - started} ms: ${error.type}: ` +
+          singleLine(error.message),
       );
       if (session && (error.type === "auth" || error.type === "permission")) {
         // A sign-in in a terminal while the server runs is picked up by the next call.
