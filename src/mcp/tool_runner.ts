@@ -24,7 +24,12 @@ import { DerivedKeys } from "./derived_key.ts";
 import { type FilesFolder, localPathOf, resolveLocalPath } from "./local_files.ts";
 import { errorResult, successResult, type ToolOutput, type ToolResult } from "./tool_result.ts";
 import type { ExposedTool } from "./tool_set.ts";
-import { EXTRA_ARGUMENTS, flagsToArguments, type ShortcutTool } from "./tool_schema.ts";
+import {
+  checkMaximums,
+  EXTRA_ARGUMENTS,
+  flagsToArguments,
+  type ShortcutTool,
+} from "./tool_schema.ts";
 
 /** Stdin for anything that runs inside the server: empty and not a terminal (never a prompt). */
 export const EMPTY_STDIN: InputStream = {
@@ -235,7 +240,11 @@ export class ToolRunner {
       });
     }
     const argv: Record<string, unknown> = {};
-    for (const [name, param] of entry.params) argv[param.name] = args.values[name];
+    for (const [name, param] of entry.params) {
+      // A safety limit not given is its default here, not what the server's environment says.
+      argv[param.name] = args.values[name] ??
+        (param.mcpMaximum !== undefined ? param.default : undefined);
+    }
     const call = callContext(session.ctx, signal);
     const shortcutSession: ShortcutSession = {
       ctx: call.ctx,
@@ -291,7 +300,7 @@ interface CheckedArguments {
 
 /**
  * Checks what the schema says about the arguments: an object, known names, the required ones
- * present, and the extra arguments' types. The parameters' own types are checked by the
+ * present, the extra arguments' types, and the `maximum` of safety limits. The parameters' own types are checked by the
  * shortcut's binding, with the same messages as on the command line.
  */
 function checkArguments(entry: ExposedTool, args: unknown): CheckedArguments {
@@ -327,6 +336,7 @@ function checkArguments(entry: ExposedTool, args: unknown): CheckedArguments {
       });
     }
   }
+  checkMaximums(schema, values);
   const as = values[EXTRA_ARGUMENTS.as];
   const identities = schema.properties?.[EXTRA_ARGUMENTS.as]?.enum ?? [];
   if (as !== undefined && !(isOneOf(IDENTITIES, as) && identities.includes(as))) {

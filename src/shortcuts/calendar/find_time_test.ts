@@ -23,6 +23,7 @@ const values = (extra = {}) => ({
   summary: "Meeting",
   "attendee-ability": "can_see_others",
   "calendar-id": "primary",
+  "max-pieces": 128,
   ...extra,
 });
 const input = (extra = {}, identity: "user" | "bot" = "bot") =>
