@@ -24,7 +24,7 @@ __hark_subcommands() {
       ;;
     'hark auth')
       __hark_vals+=('login' 'logout' 'status' 'check' 'token' 'help')
-      __hark_descs+=('Sign in with the device flow: approve in a browser, on any device' 'Sign out: delete the stored tokens and the user entry' 'Show the sign-in state: valid, needs_refresh, expired or signed_out' 'Check that the signed-in user granted the scopes a shortcut needs, or the given ones' 'Print the current access token, refreshed first if needed (for piping); --json adds its expiry and identity' 'display help for command')
+      __hark_descs+=('Sign in with the device flow: approve in a browser, on any device' 'Sign out: delete the stored tokens and the user entry; a hark still running (hark mcp too) stops using them at its next call' 'Show the sign-in state: valid, needs_refresh, expired or signed_out' 'Check that the signed-in user granted the scopes a shortcut needs, or the given ones' 'Print the current access token, refreshed first if needed (for piping); --json adds its expiry and identity' 'display help for command')
       ;;
     'hark config')
       __hark_vals+=('init' 'get' 'set' 'help')
