@@ -101,12 +101,19 @@ export interface FileSystem {
   /** Lists the names in a folder; empty when the folder does not exist. */
   readDir(path: string): Promise<string[]>;
   /**
-   * Creates `path` exclusively (fails with `Deno.errors.AlreadyExists` when present) holding
-   * `data`: the file appears whole or not at all, so a process killed mid-way leaves no empty
-   * file behind. Refuses a folder other users may write to, as {@link writeFileAtomic} does.
-   * Used for lock files.
+   * Takes an exclusive advisory lock (`flock`; `LockFileEx` on Windows) on the lock file `path`,
+   * without waiting. The file is created (mode 0600) when absent; a link or anything else than
+   * a regular file at `path` is never followed. The lock belongs to the open file, so it cannot
+   * be taken by anyone else while held and the system releases it when the holder dies: there
+   * is never a stale lock to break. Release removes the file (POSIX) and then lets go, and a
+   * taker checks that the file it locked is still the one at `path`, so a file removed
+   * meanwhile is never held by two. Refuses a folder other users may write to, as
+   * {@link writeFileAtomic} does.
+   *
+   * @returns the function that releases the lock, or `undefined` when another holder has it
+   * @throws {Deno.errors.AlreadyExists} when something other than a regular file is at `path`
    */
-  createExclusive(path: string, data: string): Promise<void>;
+  tryLock(path: string): Promise<(() => Promise<void>) | undefined>;
   /** Modification time in epoch milliseconds, or `undefined` when absent. */
   mtime(path: string): Promise<number | undefined>;
   /** What is at `path` (links followed), or `undefined` when nothing is. */

@@ -1,12 +1,13 @@
 /**
  * The {@link TokenSource} business calls use: the provider chain (`env`, `command`, then the
- * keychain), with the winning token kept in memory while it stays valid.
+ * keychain), with the winning token kept in memory while it stays valid, and, for a user's
+ * stored sign-in, only while that sign-in is still stored.
  *
  * @module
  */
 
 import type { Context } from "../context.ts";
-import type { Config } from "../config/mod.ts";
+import { type Config, loadConfig } from "../config/mod.ts";
 import { CommandProvider } from "./command_provider.ts";
 import {
   type Credential,
@@ -47,7 +48,34 @@ export function defaultProviders(ctx: Context): CredentialProvider[] {
 }
 
 /**
+ * The mark of a profile's stored sign-in: its `users.<profile>` entry in the config file, as
+ * text, or `undefined` when there is none. `auth logout` removes it, `auth login` writes it
+ * afresh and a refresh rewrites its expiry: any of them changes the mark. Reading it is one
+ * small file read, cheap enough for every call.
+ *
+ * @param ctx the context
+ * @param configPath the config file
+ * @param profile the profile
+ * @throws {ValidationError} when the config file cannot be read or parsed
+ */
+export async function signInMark(
+  ctx: Context,
+  configPath: string,
+  profile: string,
+): Promise<string | undefined> {
+  const user = (await loadConfig(ctx, configPath)).users?.[profile];
+  return user === undefined ? undefined : JSON.stringify(user);
+}
+
+/**
  * Creates a token source. Cheap: nothing is resolved until the first `getToken()`.
+ *
+ * A user's token read from the keychain is used from memory only while the stored sign-in it
+ * came from is still there: each `getToken()` compares the {@link signInMark} with the one
+ * read before the token was; a sign-in that is gone or changed (`hark auth logout` or a new
+ * `auth login` in another process, even while a long-running `hark mcp` holds the token) drops
+ * it, and the token is resolved afresh: the new one, or the "Not signed in" error. So a sign-out
+ * stops every running hark at its next call.
  *
  * @param ctx the context
  * @param options profile, config and identity
@@ -60,7 +88,14 @@ export function defaultProviders(ctx: Context): CredentialProvider[] {
 export function createTokenSource(ctx: Context, options: TokenSourceOptions): TokenSource {
   let providers = options.providers;
   let current: Credential | undefined;
+  /** The sign-in mark read before `current` was resolved. */
+  let currentMark: string | undefined;
   let pending: Promise<Credential> | undefined;
+  // A config that cannot be read right now (edited by hand) counts as a changed sign-in: the
+  // token is then read from the keychain again, which needs no config.
+  const markOf = () => signInMark(ctx, options.configPath, options.profile).catch(() => undefined);
+  const fromStoredSignIn = (credential: Credential) =>
+    credential.source === "keychain" && credential.identity === "user";
   const spec = (refresh: TokenSpec["refresh"]): TokenSpec => ({
     identity: options.identity,
     profile: options.profile,
@@ -72,8 +107,11 @@ export function createTokenSource(ctx: Context, options: TokenSourceOptions): To
   const resolve = (refresh: TokenSpec["refresh"]): Promise<Credential> => {
     pending ??= (async () => {
       providers ??= defaultProviders(ctx);
+      // Read before the token: a sign-out in between then shows as a change at the next call.
+      const mark = options.identity === "user" ? await markOf() : undefined;
       const { value } = await resolveToken(providers, spec(refresh));
       current = value;
+      currentMark = mark;
       return value;
     })().finally(() => (pending = undefined));
     return pending;
@@ -81,9 +119,18 @@ export function createTokenSource(ctx: Context, options: TokenSourceOptions): To
   const fresh = (credential: Credential | undefined): credential is Credential =>
     credential !== undefined &&
     (credential.expiresAt === undefined || ctx.now() < credential.expiresAt - REFRESH_BUFFER_MS);
+  /** Whether `credential` may still be used: not a stored sign-in, or one still stored. */
+  const stillSignedIn = async (credential: Credential): Promise<boolean> => {
+    if (!fromStoredSignIn(credential)) return true;
+    const mark = await markOf();
+    if (mark !== undefined && mark === currentMark) return true;
+    if (current === credential) current = undefined;
+    return false;
+  };
   return {
     async getToken(): Promise<ResolvedToken> {
-      if (fresh(current)) return current;
+      const held = current;
+      if (fresh(held) && await stillSignedIn(held)) return held;
       return await resolve("auto");
     },
     async refreshAfterRejection(rejected: string): Promise<ResolvedToken> {

@@ -299,3 +299,81 @@ Deno.test("createTokenSource() for the bot fetches again when the cached entry h
     stub.verify();
   }
 });
+
+Deno.test("getToken() keeps a stored sign-in's token in memory while the sign-in is unchanged", async () => {
+  const { source, keychain, dir } = await setup(
+    record({ expires_at: NOW + 3_600_000 }),
+    new FetchStub([]),
+  );
+  const reads: string[] = [];
+  const get = keychain.get.bind(keychain);
+  keychain.get = (path) => {
+    reads.push(path);
+    return get(path);
+  };
+  assert.equal((await source.getToken()).token, "u-old");
+  assert.equal((await source.getToken()).token, "u-old");
+  assert.deepEqual(reads, ["hark/t1/default/user_token"]);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("getToken() drops the token once auth logout elsewhere removed the sign-in", async () => {
+  const stub = new FetchStub([]);
+  const { source, keychain, configPath, dir } = await setup(
+    record({ expires_at: NOW + 3_600_000 }),
+    stub,
+  );
+  assert.equal((await source.getToken()).token, "u-old");
+  // What `hark auth logout` in another process does: the record and the user entry go.
+  await keychain.delete("hark/t1/default/user_token");
+  const config = JSON.parse(await Deno.readTextFile(configPath));
+  delete config.users;
+  await Deno.writeTextFile(configPath, JSON.stringify(config));
+  await assert.rejects(source.getToken(), (e) => {
+    assert.ok(e instanceof AuthError, String(e));
+    assert.equal(e.code, 3);
+    assert.equal(e.message, 'Not signed in to profile "default"');
+    assert.match(e.recovery.command, /^hark auth login/);
+    return true;
+  });
+  stub.verify();
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("getToken() drops the token when the user entry goes, even with the record left", async () => {
+  const { source, keychain, configPath, dir } = await setup(
+    record({ expires_at: NOW + 3_600_000 }),
+    new FetchStub([]),
+  );
+  await source.getToken();
+  const reads: string[] = [];
+  const get = keychain.get.bind(keychain);
+  keychain.get = (path) => {
+    reads.push(path);
+    return get(path);
+  };
+  await Deno.writeTextFile(configPath, JSON.stringify({ apps: {} }));
+  // No sign-in in the config: the token is read afresh at every call, never from memory.
+  await source.getToken();
+  await source.getToken();
+  assert.equal(reads.length, 2);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("getToken() picks up a new sign-in made elsewhere", async () => {
+  const { source, keychain, configPath, dir } = await setup(
+    record({ expires_at: NOW + 3_600_000 }),
+    new FetchStub([]),
+  );
+  assert.equal((await source.getToken()).token, "u-old");
+  // `hark auth login` in another process: a new record, then a new user entry.
+  await keychain.set(
+    "hark/t1/default/user_token",
+    JSON.stringify(record({ access_token: "u-2", expires_at: NOW + 7_200_000 })),
+  );
+  const config = JSON.parse(await Deno.readTextFile(configPath));
+  config.users.default.expires_at = new Date(NOW + 7_200_000).toISOString();
+  await Deno.writeTextFile(configPath, JSON.stringify(config));
+  assert.equal((await source.getToken()).token, "u-2");
+  await Deno.remove(dir, { recursive: true });
+});

@@ -13,6 +13,7 @@ import {
   errorFromApiCode,
   type HarkError,
   logIdNote,
+  serviceMsg,
 } from "../errors/mod.ts";
 import { TransportFailure } from "../http/transport.ts";
 import {
@@ -229,11 +230,9 @@ function tokensOf(facts: AnswerFacts): TokenAnswer | undefined {
  */
 function refusalOf(facts: AnswerFacts): TokenAnswer {
   const { body, code, status } = facts;
-  const error = typeof body?.error === "string" && body.error !== ""
-    ? body.error
-    : code !== undefined && code !== 0
-    ? `code_${code}`
-    : "invalid_response";
+  // The service's own word: cut and on one line, as it reaches messages.
+  const error = serviceMsg(body?.error) ??
+    (code !== undefined && code !== 0 ? `code_${code}` : "invalid_response");
   return {
     kind: "error",
     error,

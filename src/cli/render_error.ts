@@ -49,10 +49,11 @@ export function renderError(error: HarkError, options: RenderErrorOptions): stri
 
 /**
  * The readable text form for a terminal: the message, then the suggestion, the page to open and
- * the command, one per line. Messages and suggestions often carry the service's own text (its `msg`, a user
- * name), so every field is made terminal-safe ({@link terminalSafe}): control, bidi and
- * invisible format characters are escaped visibly; line breaks stay in the message and the
- * suggestion, and are escaped in the command, which a user may paste into a shell.
+ * the command, one per line. Messages and suggestions often carry the service's own text (its
+ * `msg`, a user name), so every field is made terminal-safe ({@link terminalSafe}): control,
+ * bidi and invisible format characters are escaped visibly, line breaks included, so no field
+ * can start a line that looks like hark's own (`  Run: …`).
+ * ({@link toEnvelope} makes every field one line already; this holds for any envelope.)
  *
  * @param envelope the envelope to render
  * @param paint colour helpers (identity when colours are off)
@@ -63,18 +64,17 @@ export function formatErrorText(
   paint: { red(s: string): string; bold(s: string): string } = { red: id, bold: id },
 ): string {
   const { message, recovery, request_id: requestId, warnings = [] } = envelope.error;
+  const safe = (text: string) => terminalSafe(text, { breaks: "escape" });
   const lines = [
     ...warnings.map((w) => `warning: ${terminalSafe(w, { breaks: "space" })}`),
-    `${paint.red("error:")} ${terminalSafe(message)}`,
+    `${paint.red("error:")} ${safe(message)}`,
   ];
-  if (recovery.suggestion) lines.push(`  ${terminalSafe(recovery.suggestion)}`);
-  if (recovery.url) lines.push(`  Open: ${terminalSafe(recovery.url, { breaks: "escape" })}`);
-  if (recovery.command) {
-    lines.push(`  Run: ${paint.bold(terminalSafe(recovery.command, { breaks: "escape" }))}`);
-  }
+  if (recovery.suggestion) lines.push(`  ${safe(recovery.suggestion)}`);
+  if (recovery.url) lines.push(`  Open: ${safe(recovery.url)}`);
+  if (recovery.command) lines.push(`  Run: ${paint.bold(safe(recovery.command))}`);
   // The message names the log id already when it came from the service's error.
   if (requestId && !message.includes(requestId)) {
-    lines.push(`  Log id (for Lark support): ${terminalSafe(requestId)}`);
+    lines.push(`  Log id (for Lark support): ${safe(requestId)}`);
   }
   return lines.join("\n") + "\n";
 }

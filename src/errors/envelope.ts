@@ -5,6 +5,7 @@
  */
 
 import { type HarkError, ValidationError } from "./hark_error.ts";
+import { singleLine } from "./service_text.ts";
 
 /** The spec's error envelope. */
 export interface ErrorEnvelope {
@@ -85,7 +86,9 @@ export function fallbackCommand(error: HarkError, fallbacks: FallbackCommands): 
 
 /**
  * The envelope of `error`; when the error names no recovery command, the one
- * {@link fallbackCommand} picks from `fallbacks`.
+ * {@link fallbackCommand} picks from `fallbacks`. Every text field is one line
+ * ({@link singleLine}): whatever an error quotes (the service's text, an id it sent), no field
+ * can start a line that reads as another field, in the text a terminal or an MCP host shows.
  *
  * @param error the error
  * @param fallbacks the failed command's help and command line; a string is the help command
@@ -99,15 +102,15 @@ export function toEnvelope(
     error: {
       code: error.code,
       type: error.type,
-      message: error.message,
+      message: singleLine(error.message),
       recovery: {
-        suggestion: error.recovery.suggestion,
-        command: error.recovery.command || fallbackCommand(error, commands),
+        suggestion: singleLine(error.recovery.suggestion),
+        command: singleLine(error.recovery.command || fallbackCommand(error, commands)),
       },
     },
   };
-  if (error.recovery.url) envelope.error.recovery.url = error.recovery.url;
-  if (error.requestId) envelope.error.request_id = error.requestId;
-  if (error.warnings.length > 0) envelope.error.warnings = [...error.warnings];
+  if (error.recovery.url) envelope.error.recovery.url = singleLine(error.recovery.url);
+  if (error.requestId) envelope.error.request_id = singleLine(error.requestId);
+  if (error.warnings.length > 0) envelope.error.warnings = error.warnings.map(singleLine);
   return envelope;
 }

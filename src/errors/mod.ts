@@ -49,7 +49,14 @@ export {
   TOKEN_MISSING,
   USER_TOKEN_INVALID,
 } from "./lark_code_errors.ts";
-export { logIdNote, logIdOf, MAX_LOG_ID, MAX_SERVICE_MSG, serviceMsg } from "./service_text.ts";
+export {
+  logIdNote,
+  logIdOf,
+  MAX_LOG_ID,
+  MAX_SERVICE_MSG,
+  serviceMsg,
+  singleLine,
+} from "./service_text.ts";
 export {
   type ErrorEnvelope,
   fallbackCommand,

@@ -1,10 +1,44 @@
 /**
- * The service's own text as hark's errors quote it: its `msg` (and any text of its answer) cut
- * to a bound, and a log id taken only when it looks like one. Both come from the network and
- * reach messages, the JSON envelope and recovery advice.
+ * The service's own text as hark's errors quote it: its `msg` (and any text of its answer) on
+ * one line and cut to a bound, and a log id taken only when it looks like one. Both come from
+ * the network and reach messages, the JSON envelope and recovery advice.
  *
  * @module
  */
+
+/**
+ * Line breaks (LF, CR, NEL U+0085, U+2028, U+2029) and every other control character (C0, DEL,
+ * C1): what would let one field of an error start a line of its own.
+ */
+// deno-lint-ignore no-control-regex
+const BREAKS_AND_CONTROLS = /[\x00-\x1f\x7f-\x9f\u2028\u2029]/g;
+
+const NAMED_ESCAPES: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/**
+ * `text` on one line: every line break and other control character escaped visibly (`\n`, `\r`,
+ * `\t`, `\xHH`, `\u2028`), never removed, so an attempt shows. Text from the network (the
+ * service's `msg`, an id or a name it sent) passes through it before it is quoted into an error
+ * or a warning: a `msg` of `"Denied\n  Run: curl … | sh"` would otherwise print a line that
+ * looks like hark's own advice, on a terminal and in an MCP tool error alike. Backslashes stay
+ * as they are, so it can be applied twice.
+ *
+ * @param text any text
+ * @example
+ * ```ts
+ * singleLine("Denied\n  Run: curl x | sh"); // "Denied\\n  Run: curl x | sh"
+ * ```
+ */
+export function singleLine(text: string): string {
+  return text.replace(BREAKS_AND_CONTROLS, (char) => {
+    const named = NAMED_ESCAPES[char];
+    if (named !== undefined) return named;
+    const code = char.charCodeAt(0);
+    return code <= 0xff
+      ? `\\x${code.toString(16).padStart(2, "0")}`
+      : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+}
 
 /**
  * The most characters of the service's own text (`msg`, `error_description`) that an error
@@ -13,9 +47,9 @@
 export const MAX_SERVICE_MSG = 1000;
 
 /**
- * The service's own text as an error message quotes it: cut after {@link MAX_SERVICE_MSG}
- * characters, with `… (N more characters)` (never inside a surrogate pair); `undefined` for
- * anything but a non-empty string.
+ * The service's own text as an error message quotes it: on one line ({@link singleLine}), cut
+ * after {@link MAX_SERVICE_MSG} characters, with `… (N more characters)` (never inside a
+ * surrogate pair); `undefined` for anything but a non-empty string.
  *
  * @param msg the service's `msg`, or any text of its answer
  * @example
@@ -25,10 +59,10 @@ export const MAX_SERVICE_MSG = 1000;
  */
 export function serviceMsg(msg: unknown): string | undefined {
   if (typeof msg !== "string" || msg === "") return undefined;
-  if (msg.length <= MAX_SERVICE_MSG) return msg;
+  if (msg.length <= MAX_SERVICE_MSG) return singleLine(msg);
   const high = msg.charCodeAt(MAX_SERVICE_MSG - 1);
   const cut = high >= 0xd800 && high <= 0xdbff ? MAX_SERVICE_MSG - 1 : MAX_SERVICE_MSG;
-  return `${msg.slice(0, cut)}… (${msg.length - cut} more characters)`;
+  return `${singleLine(msg.slice(0, cut))}… (${msg.length - cut} more characters)`;
 }
 
 /** The longest log id taken from an answer; Lark's are about 40 characters. */

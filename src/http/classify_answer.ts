@@ -20,6 +20,7 @@ import {
   PermissionError,
   permissionError,
   serviceMsg,
+  singleLine,
   USER_TOKEN_INVALID,
 } from "../errors/mod.ts";
 import { ExitCode } from "../errors/exit_code.ts";
@@ -361,5 +362,6 @@ function permissionErrorOf(
 
 function snippet(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
-  return JSON.stringify(flat.length > 80 ? `${flat.slice(0, 80)}…` : flat);
+  // JSON escapes C0 controls but not NEL (U+0085) and the other C1 controls.
+  return singleLine(JSON.stringify(flat.length > 80 ? `${flat.slice(0, 80)}…` : flat));
 }

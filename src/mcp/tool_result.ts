@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type ErrorEnvelope, type HarkError, toEnvelope } from "../errors/mod.ts";
+import { type ErrorEnvelope, type HarkError, singleLine, toEnvelope } from "../errors/mod.ts";
 import { isObject, stringField } from "../json/fields.ts";
 
 /** A text block of a result. */
@@ -52,8 +52,9 @@ export function successResult(output: ToolOutput): ToolResult {
   const structured = output.dryRun
     ? { dry_run: true, requests: output.data }
     : structuredOf(output.data);
-  const lines = [summaryOf(output)];
-  for (const warning of output.warnings) lines.push(`Warning: ${warning}`);
+  // One line each: a warning or an id quoting the service's text cannot add a line of its own.
+  const lines = [singleLine(summaryOf(output))];
+  for (const warning of output.warnings) lines.push(`Warning: ${singleLine(warning)}`);
   return {
     content: [
       { type: "text", text: lines.join("\n") },
@@ -74,7 +75,8 @@ export interface ErrorWording {
 }
 
 /**
- * The tool error of a failed call: the envelope as structured content and as readable text.
+ * The tool error of a failed call: the envelope as structured content and as readable text,
+ * one line per field (the envelope's fields are single lines, see {@link toEnvelope}).
  *
  * @param error the error
  * @param wording the fallback command, a rewrite of flags, extra advice

@@ -12,7 +12,7 @@ import { IDENTITIES, type Identity } from "../auth/identity.ts";
 import { buildApiRequest } from "../api_call/api_request.ts";
 import type { Session } from "../session/session.ts";
 import type { Context, InputStream, OutputStream } from "../context.ts";
-import { type HarkError, toHarkError, ValidationError } from "../errors/mod.ts";
+import { type HarkError, singleLine, toHarkError, ValidationError } from "../errors/mod.ts";
 import type { ApiCaller } from "../shortcuts/definition.ts";
 import { type ApiRequest, previewRequest } from "../http/request.ts";
 import { maskFields } from "../http/mask_fields.ts";
@@ -24,7 +24,12 @@ import { DerivedKeys } from "./derived_key.ts";
 import { type FilesFolder, localPathOf, resolveLocalPath } from "./local_files.ts";
 import { errorResult, successResult, type ToolOutput, type ToolResult } from "./tool_result.ts";
 import type { ExposedTool } from "./tool_set.ts";
-import { EXTRA_ARGUMENTS, flagsToArguments, type ShortcutTool } from "./tool_schema.ts";
+import {
+  checkMaximums,
+  EXTRA_ARGUMENTS,
+  flagsToArguments,
+  type ShortcutTool,
+} from "./tool_schema.ts";
 
 /** Stdin for anything that runs inside the server: empty and not a terminal (never a prompt). */
 export const EMPTY_STDIN: InputStream = {
@@ -120,7 +125,8 @@ export class ToolRunner {
     } catch (thrown) {
       const error = toHarkError(thrown);
       this.#ctx.debug(
-        `mcp: ${name} failed in ${this.#ctx.now() - started} ms: ${error.type}: ${error.message}`,
+        `mcp: ${name} failed in ${this.#ctx.now() - started} ms: ${error.type}: ` +
+          singleLine(error.message),
       );
       if (session && (error.type === "auth" || error.type === "permission")) {
         // A sign-in in a terminal while the server runs is picked up by the next call.
@@ -234,7 +240,11 @@ export class ToolRunner {
       });
     }
     const argv: Record<string, unknown> = {};
-    for (const [name, param] of entry.params) argv[param.name] = args.values[name];
+    for (const [name, param] of entry.params) {
+      // A safety limit not given is its default here, not what the server's environment says.
+      argv[param.name] = args.values[name] ??
+        (param.mcpMaximum !== undefined ? param.default : undefined);
+    }
     const call = callContext(session.ctx, signal);
     const shortcutSession: ShortcutSession = {
       ctx: call.ctx,
@@ -290,7 +300,7 @@ interface CheckedArguments {
 
 /**
  * Checks what the schema says about the arguments: an object, known names, the required ones
- * present, and the extra arguments' types. The parameters' own types are checked by the
+ * present, the extra arguments' types, and the `maximum` of safety limits. The parameters' own types are checked by the
  * shortcut's binding, with the same messages as on the command line.
  */
 function checkArguments(entry: ExposedTool, args: unknown): CheckedArguments {
@@ -326,6 +336,7 @@ function checkArguments(entry: ExposedTool, args: unknown): CheckedArguments {
       });
     }
   }
+  checkMaximums(schema, values);
   const as = values[EXTRA_ARGUMENTS.as];
   const identities = schema.properties?.[EXTRA_ARGUMENTS.as]?.enum ?? [];
   if (as !== undefined && !(isOneOf(IDENTITIES, as) && identities.includes(as))) {

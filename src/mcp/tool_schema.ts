@@ -16,6 +16,7 @@ import {
   shortcutName,
 } from "../shortcuts/definition.ts";
 import { TIMEZONE_PARAM } from "../shortcuts/input_sources.ts";
+import { ValidationError } from "../errors/mod.ts";
 import { TIME_INPUT_FORMS } from "../time/mod.ts";
 import { KEY_WINDOW_MINUTES } from "./derived_key.ts";
 import { FILES_FLAG, localPathOf } from "./local_files.ts";
@@ -30,6 +31,8 @@ export interface JsonSchema {
   enum?: string[];
   /** The value used when none is given. */
   default?: string | number | boolean;
+  /** The largest number allowed. */
+  maximum?: number;
   /** The properties of an object. */
   properties?: Record<string, JsonSchema>;
   /** The properties an object must have. */
@@ -159,7 +162,8 @@ export function flagsToArguments(text: string, names: Iterable<string>): string 
 /**
  * The JSON Schema of one parameter: its type (int as integer, bool as boolean, enum as strings
  * with their allowed set, datetime as a string in any accepted form, file as a path), its
- * default, and its description with flags rewritten as arguments. A parameter that names a
+ * default, its `maximum` for a safety limit ({@link ParamSpec.mcpMaximum}), and its description
+ * with flags rewritten as arguments. A parameter that names a
  * local file says where such paths may go: inside the `--files` folder, or nowhere without it.
  *
  * @param param the parameter
@@ -194,8 +198,39 @@ export function paramSchema(
       : `. A path on the machine hark runs on, inside "${notes.files}" (relative paths start ` +
         "there)";
   }
+  if (param.mcpMaximum !== undefined) {
+    // A safety limit only a person may raise, on the command line.
+    schema.maximum = param.mcpMaximum;
+    schema.description += `. At most ${param.mcpMaximum} here`;
+  }
   if (param.default !== undefined) schema.default = param.default;
   return schema;
+}
+
+/**
+ * Checks the arguments that have a `maximum` (a safety limit, {@link ParamSpec.mcpMaximum}),
+ * given as a number or as text, the way the shortcut's binding reads them.
+ *
+ * @param schema the tool's input schema
+ * @param values the arguments given
+ * @throws {ValidationError} naming the argument and the most a call may give
+ */
+export function checkMaximums(schema: JsonSchema, values: Record<string, unknown>): void {
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    const given = values[name];
+    const value = typeof given === "string" ? Number(given.trim()) : given;
+    if (property.maximum !== undefined && typeof value === "number" && value > property.maximum) {
+      throw new ValidationError(
+        `Invalid argument "${name}": ${value} is more than ${property.maximum}, the most a tool ` +
+          "call may ask for",
+        {
+          param: name,
+          suggestion: `Give at most ${property.maximum}; only a person running hark on the ` +
+            "command line can go further",
+        },
+      );
+    }
+  }
 }
 
 /**

@@ -70,22 +70,44 @@ export const realFileSystem: FileSystem = {
     }
     return names.sort();
   },
-  async createExclusive(path, data) {
-    // The content is written to a temporary file first and linked into place, so the file
-    // appears whole or not at all: a writer killed mid-way leaves no empty lock behind.
-    const { file, tmp } = await createTempFile(path, 0o600);
-    try {
-      try {
-        await secureFolder(parentFolder(SYSTEM_OS, path), file, {});
-        const bytes = encoder.encode(data);
-        let offset = 0;
-        while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
-      } finally {
-        file.close();
+  async tryLock(path) {
+    for (let attempt = 1;; attempt++) {
+      const opened = await openLockFile(path);
+      if (opened === undefined) {
+        // Removed by its holder between two looks: afresh, a few times.
+        if (attempt >= LOCK_ATTEMPTS) return undefined;
+        continue;
       }
-      await Deno.link(tmp, path);
-    } finally {
-      await Deno.remove(tmp).catch(() => {});
+      const { file, created } = opened;
+      let held = false;
+      try {
+        try {
+          await secureFolder(parentFolder(SYSTEM_OS, path), file, {});
+        } catch (error) {
+          if (created) await Deno.remove(path).catch(() => {});
+          throw error;
+        }
+        if (!(await file.tryLock(true))) return undefined;
+        // A holder removes the file before letting go: the file locked must still be the one
+        // named, else a newcomer could lock a fresh file at `path` beside us.
+        if (!(await stillNamed(path, file))) {
+          if (attempt >= LOCK_ATTEMPTS) return undefined;
+          continue;
+        }
+        held = true;
+        return async () => {
+          try {
+            // Windows cannot remove a file another process has open; the empty file stays.
+            if (SYSTEM_OS !== "windows" && await stillNamed(path, file)) await Deno.remove(path);
+          } catch {
+            // An empty lock file left behind does no harm: the next holder locks it.
+          } finally {
+            file.close();
+          }
+        };
+      } finally {
+        if (!held) file.close();
+      }
     }
   },
   async mtime(path) {
@@ -243,6 +265,62 @@ async function confirmOpened(
     if (parentFolder(SYSTEM_OS, at) === at) break;
   }
   if (await Deno.realPath(path) !== real) throw changed();
+}
+
+/** How often {@link FileSystem.tryLock} locks a file just removed before calling it busy. */
+const LOCK_ATTEMPTS = 8;
+
+/**
+ * Opens the lock file at `path`, creating it (0600) when absent (`created`); `undefined` when
+ * it vanished between two looks. `createNew` never follows a link; an existing entry is opened only when
+ * it is a regular file.
+ *
+ * @throws {Deno.errors.AlreadyExists} when something other than a regular file is at `path`
+ */
+async function openLockFile(
+  path: string,
+): Promise<{ file: Deno.FsFile; created: boolean } | undefined> {
+  try {
+    const file = await Deno.open(path, { read: true, write: true, createNew: true, mode: 0o600 });
+    return { file, created: true };
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  }
+  const info = await lstatOf(path);
+  if (info === undefined) return undefined;
+  if (!info.isFile) throw notALockFile(path);
+  try {
+    return { file: await Deno.open(path, { read: true }), created: false };
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Whether `path` still names the open `file` (same device and inode, not a link).
+ *
+ * @throws {Deno.errors.AlreadyExists} when something other than a regular file is at `path`
+ */
+async function stillNamed(path: string, file: Deno.FsFile): Promise<boolean> {
+  const named = await lstatOf(path);
+  if (named === undefined) return false;
+  if (!named.isFile) throw notALockFile(path);
+  const opened = await file.stat();
+  return named.ino === opened.ino && named.dev === opened.dev;
+}
+
+async function lstatOf(path: string): Promise<Deno.FileInfo | undefined> {
+  try {
+    return await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+function notALockFile(path: string): Deno.errors.AlreadyExists {
+  return new Deno.errors.AlreadyExists(`"${path}" is not a regular file`);
 }
 
 /** How many random temporary names {@link createTempFile} tries before giving up. */

@@ -142,7 +142,7 @@ Deno.test({
         return true;
       });
       assert.deepEqual(await names(open), []);
-      await assert.rejects(fs.createExclusive(join(open, "c.json.lock"), "{}"), ValidationError);
+      await assert.rejects(fs.tryLock(join(open, "c.json.lock")), ValidationError);
       assert.deepEqual(await names(open), []);
     });
   },
@@ -206,20 +206,23 @@ Deno.test({
   },
 });
 
-Deno.test("createExclusive() never follows a planted link", async () => {
+Deno.test("tryLock() never follows a planted link and locks a file of its own", async () => {
   await withDir(async (dir) => {
     const victim = join(dir, "victim");
     await Deno.writeTextFile(victim, "precious");
     const lock = join(dir, "config.json.lock");
     if (posix) {
       await Deno.symlink(victim, lock);
-      await assert.rejects(fs.createExclusive(lock, "{}"), Deno.errors.AlreadyExists);
+      await assert.rejects(fs.tryLock(lock), Deno.errors.AlreadyExists);
       assert.equal(await Deno.readTextFile(victim), "precious");
       await Deno.remove(lock);
     }
-    await fs.createExclusive(lock, '{"pid":1}');
-    assert.equal(await Deno.readTextFile(lock), '{"pid":1}');
+    const release = await fs.tryLock(lock);
+    assert.ok(release);
     if (posix) assert.equal((await Deno.stat(lock)).mode! & 0o777, 0o600);
+    assert.equal(await fs.tryLock(lock), undefined, "a second taker finds it busy");
+    await release();
+    assert.deepEqual(await names(dir), posix ? ["victim"] : ["config.json.lock", "victim"]);
   });
 });
 

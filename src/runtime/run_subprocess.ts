@@ -14,7 +14,7 @@ const decoder = new TextDecoder();
 /**
  * The variables holding hark's secrets: the file keychain's password, the app secret and the
  * tokens given in the environment. Programs hark starts (`credential_command`, `secret-tool`,
- * `kill -0`) have no use for them, so they never see them.
+ * `security`) have no use for them, so they never see them.
  */
 export const SECRET_ENV_VARS: readonly string[] = [
   "HARK_KEYCHAIN_PASSWORD",

@@ -74,6 +74,12 @@ export interface ParamDecl extends ParamOptions {
   default?: string | number | boolean;
   /** The allowed values of an `enum`. */
   allowed?: readonly string[];
+  /**
+   * For an `int` safety limit a person may raise on the command line: the most an MCP tool call
+   * may give (its JSON Schema `maximum`); a call that gives none gets the default, whatever the
+   * server's environment says.
+   */
+  mcpMaximum?: number;
 }
 
 /** The type-level marks of a parameter; never present at run time. */
@@ -123,9 +129,11 @@ export const param = {
   /**
    * A whole number.
    *
-   * @param options help, presence and default
+   * @param options help, presence, default, and the most an MCP call may give
    */
-  int<const O extends WithDefault<number>>(options: O): Param<number, AlwaysOf<O>> {
+  int<const O extends WithDefault<number> & { mcpMaximum?: number }>(
+    options: O,
+  ): Param<number, AlwaysOf<O>> {
     return { type: "int", ...options };
   },
   /**

@@ -54,7 +54,8 @@ export const authCommand: CommandSpec = {
     }),
     {
       name: "logout",
-      description: "Sign out: delete the stored tokens and the user entry",
+      description: "Sign out: delete the stored tokens and the user entry; a hark still " +
+        "running (hark mcp too) stops using them at its next call",
       examples: ["hark auth logout", "hark auth logout --profile work"],
       run: async (call) => (await import("./logout.ts")).runLogout(call),
     },

@@ -49,6 +49,8 @@ export interface ParamSchema {
   local_path?: "read" | "write";
   /** Turned on, it lets the shortcut replace a file already on this machine. */
   replaces_files?: boolean;
+  /** For a safety limit (`--max-pieces`): the most an MCP tool call may give. */
+  mcp_maximum?: number;
 }
 
 /** A shortcut. */
@@ -211,6 +213,7 @@ export function shortcutSchema(shortcut: AnyShortcut): ShortcutSchema {
       if (p.stdin) param.stdin = true;
       if (p.localPath) param.local_path = p.localPath;
       if (p.replacesFiles) param.replaces_files = true;
+      if (p.mcpMaximum !== undefined) param.mcp_maximum = p.mcpMaximum;
       return param;
     }),
     examples: shortcut.examples,

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { ApiError, EVENT_DELETED, ValidationError } from "../../errors/mod.ts";
+import { ApiError, EVENT_DELETED, singleLine, ValidationError } from "../../errors/mod.ts";
 import { shellQuote } from "../../errors/shell_quote.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { booleanField, objectField, objectsField, stringField } from "../../json/fields.ts";
@@ -172,11 +172,12 @@ export function guardSeries(
   action: string,
 ): void {
   if (eventKind(event) !== "series" || input.values["all-instances"] === true) return;
-  const id = event.event_id;
+  // The id and the rule come from the service: one line each.
+  const id = singleLine(event.event_id);
   const calendar = shellQuote(input.values["calendar-id"]);
   throw new ValidationError(
     `Cannot ${action} event "${id}" without --all-instances: it is a recurring series ` +
-      `(${event.recurrence}), and this would ${action} every instance`,
+      `(${singleLine(event.recurrence ?? "")}), and this would ${action} every instance`,
     {
       param: "--all-instances",
       suggestion: `To ${action} one instance, pass its id as +agenda lists it ` +

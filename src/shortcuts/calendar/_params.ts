@@ -10,7 +10,7 @@ import { isDotSegment } from "../../http/request.ts";
 import { resolveTimeRange, type TimeInput } from "../../time/mod.ts";
 import type { ShortcutInput } from "../definition.ts";
 import { param } from "../param.ts";
-import type { Span } from "./split_span.ts";
+import { DEFAULT_MAX_PIECES, type Span } from "./split_span.ts";
 
 /** `--timezone` of the calendar shortcuts. */
 export const TIMEZONE_PARAM = param.string({
@@ -18,7 +18,24 @@ export const TIMEZONE_PARAM = param.string({
   valueName: "<zone>",
 });
 
-/** `--start`, `--end` and `--timezone` of the span-based calendar shortcuts (agenda, free/busy). */
+/**
+ * `--max-pieces` of the shortcuts that read a span in 40-day pieces: the most requests one
+ * command sends for it. A longer span is refused before anything is sent; a person raises it on
+ * the command line, an MCP call cannot go beyond the default.
+ */
+export const MAX_PIECES_PARAM = param.int({
+  description: "the most 40-day pieces (one request each) to read the span in, a safety limit; " +
+    `a longer span is refused (the default ${DEFAULT_MAX_PIECES} covers about 14 years; ` +
+    "raise it to read more)",
+  default: DEFAULT_MAX_PIECES,
+  mcpMaximum: DEFAULT_MAX_PIECES,
+  valueName: "<n>",
+});
+
+/**
+ * `--start`, `--end`, `--timezone` and `--max-pieces` of the span-based calendar shortcuts
+ * (agenda, free/busy).
+ */
 export const SPAN_PARAMS = {
   start: param.datetime({
     description: "the first moment; a date means its beginning",
@@ -28,6 +45,7 @@ export const SPAN_PARAMS = {
     description: "the end; a date includes that whole day (default: the end of --start's day)",
   }),
   timezone: TIMEZONE_PARAM,
+  "max-pieces": MAX_PIECES_PARAM,
 };
 
 /** `--calendar-id` of the calendar shortcuts. */

@@ -1,5 +1,6 @@
 /**
- * `hark calendar +agenda`: the events of a calendar between two times, over any span.
+ * `hark calendar +agenda`: the events of a calendar between two times, over a span read in 40-day
+ * pieces (at most `--max-pieces`).
  *
  * @module
  */
@@ -30,7 +31,7 @@ import {
   spanOf,
   type SpanValues,
 } from "./_params.ts";
-import { type Span, splitSpan, streamAcrossSpan } from "./split_span.ts";
+import { planPieces, type Span, streamAcrossSpan } from "./split_span.ts";
 import { drawWeekGrid } from "./week_grid.ts";
 
 /**
@@ -243,6 +244,7 @@ export async function* agendaRows(
       return larkEventsField(await client.request(pieceRequest(calendarId, piece)), "items");
     },
     {
+      maxPieces: input.values["max-pieces"],
       onDone: progress,
       settle(piece, results): ReadyPiece {
         const merged = mergePiece(results.flat(), piece, new Set(), timeZone);
@@ -267,8 +269,8 @@ export async function* agendaRows(
 export const agenda = defineShortcut({
   service: "calendar",
   verb: "+agenda",
-  description: "List the events of a calendar between two times (any span; split into 40-day " +
-    "queries), or draw a day or week grid",
+  description: "List the events of a calendar between two times (a long span is read in " +
+    "40-day pieces, at most --max-pieces of them), or draw a day or week grid",
   examples: [
     "hark calendar +agenda",
     "hark calendar +agenda --start 2026-11-01 --end 2026-11-30",
@@ -281,11 +283,12 @@ export const agenda = defineShortcut({
   params: PARAMS,
   validate(input) {
     checkCalendarId(input);
-    agendaSpan(input);
+    planPieces(agendaSpan(input), { maxPieces: input.values["max-pieces"] });
   },
   requests(input) {
     const calendarId = input.values["calendar-id"];
-    return splitSpan(agendaSpan(input)).map((piece) => pieceRequest(calendarId, piece));
+    return planPieces(agendaSpan(input), { maxPieces: input.values["max-pieces"] })
+      .map((piece) => pieceRequest(calendarId, piece));
   },
   stream: agendaRows,
   render(input) {

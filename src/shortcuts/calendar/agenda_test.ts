@@ -58,6 +58,7 @@ Deno.test("agenda requests one instance_view per piece of at most 40 days", () =
     end: at(start + 120 * DAY * 1000),
     "calendar-id": "cal/1",
     view: "list",
+    "max-pieces": 128,
   });
   const requests = agenda.requests(input);
   assert.equal(requests.length, 4);

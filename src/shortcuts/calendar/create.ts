@@ -5,7 +5,13 @@
  * @module
  */
 
-import { ApiError, EVENT_DELETED, HarkError, ValidationError } from "../../errors/mod.ts";
+import {
+  ApiError,
+  EVENT_DELETED,
+  HarkError,
+  singleLine,
+  ValidationError,
+} from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import type { Column } from "../../output/mod.ts";
 import { isObject, objectField, objectsField } from "../../json/fields.ts";
@@ -341,11 +347,13 @@ export function createdColumns(timeZone: string): Column<Record<string, unknown>
 async function rollBack(
   client: Pick<ApiCaller, "request">,
   calendarId: string,
-  eventId: string,
+  createdId: string,
   error: unknown,
   timeout: (ms: number) => AbortSignal,
 ): Promise<HarkError> {
   const reason = error instanceof Error ? error.message : String(error);
+  // The id the service gave the new event, as the messages below quote it: one line.
+  const eventId = singleLine(createdId);
   const options = (recovery: string) => ({
     ...(error instanceof ApiError
       ? { apiCode: error.apiCode, httpStatus: error.httpStatus, requestId: error.requestId }
@@ -361,7 +369,7 @@ async function rollBack(
     // Nobody should hear of an event that never really existed.
     await client.request({
       method: "DELETE",
-      path: eventPath(calendarId, eventId),
+      path: eventPath(calendarId, createdId),
       query: { need_notification: false },
       scopes: [EVENT_DELETE],
       cleanup: true,

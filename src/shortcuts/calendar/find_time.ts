@@ -36,6 +36,7 @@ import {
   ATTENDEE_ABILITY_PARAM,
   CALENDAR_ID_PARAM,
   checkCalendarId,
+  MAX_PIECES_PARAM,
   TIMEZONE_PARAM,
 } from "./_params.ts";
 import {
@@ -63,7 +64,7 @@ import {
   USER_INFO_PATH,
 } from "./freebusy.ts";
 import { explainNoSlot, findSlots } from "./find_slots.ts";
-import { splitSpan } from "./split_span.ts";
+import { planPieces, type Span } from "./split_span.ts";
 import {
   EVENT_CREATE,
   EVENT_DELETE,
@@ -110,6 +111,7 @@ const PARAMS = {
   description: param.string({ description: "the details of the event --create books" }),
   "attendee-ability": ATTENDEE_ABILITY_PARAM,
   "calendar-id": CALENDAR_ID_PARAM,
+  "max-pieces": MAX_PIECES_PARAM,
   timezone: param.string({
     valueName: TIMEZONE_PARAM.valueName,
     description: "one IANA zone for everyone's working hours instead of each profile's (reading " +
@@ -144,11 +146,28 @@ function bookRequest(
   };
 }
 
-function freebusyRequests(people: readonly string[], window: Interval, timeZone: string) {
-  const span = { start: Math.floor(window.start / 1000), end: Math.ceil(window.end / 1000) };
+/**
+ * The free/busy calls of everyone over the window: each person's window in 40-day pieces, at
+ * most `--max-pieces` calls in all.
+ *
+ * @throws {ValidationError} naming `--start/--end` and `--max-pieces` when there would be more
+ */
+function freebusyRequests(
+  input: ShortcutInput<FindTimeValues>,
+  people: readonly string[],
+  window: Interval,
+) {
+  const pieces = planPieces(windowSpan(window), {
+    maxPieces: input.values["max-pieces"],
+    copies: people.length,
+  });
   return people.flatMap((person) =>
-    splitSpan(span).map((piece) => ({ person, request: freebusyRequest(person, piece, timeZone) }))
+    pieces.map((piece) => ({ person, request: freebusyRequest(person, piece, input.timeZone) }))
   );
+}
+
+function windowSpan(window: Interval): Span {
+  return { start: Math.floor(window.start / 1000), end: Math.ceil(window.end / 1000) };
 }
 
 /** One call's answer: a person's zone, or their busy times over one piece of the window. */
@@ -203,7 +222,12 @@ export const findTime = defineShortcut({
   params: PARAMS,
   validate(input) {
     checkCalendarId(input);
-    searchOf(input);
+    const search = searchOf(input);
+    // Everyone's window in pieces; the signed-in user, when not listed, is counted at run time.
+    planPieces(windowSpan(search.window), {
+      maxPieces: input.values["max-pieces"],
+      copies: search.attendees.length,
+    });
     if (input.values.summary.trim() === "") {
       throw new ValidationError('Invalid value "" for --summary: expected a title', {
         param: "--summary",
@@ -224,7 +248,7 @@ export const findTime = defineShortcut({
       ...(input.values.timezone === undefined
         ? people.map((person) => profileRequest(person))
         : []),
-      ...freebusyRequests(people, search.window, input.timeZone).map((r) => r.request),
+      ...freebusyRequests(input, people, search.window).map((r) => r.request),
     ];
     if (input.values.create === true) {
       const slot = { start: "{start of the first free slot}", end: "{its end}" };
@@ -248,7 +272,7 @@ export const findTime = defineShortcut({
     const lookups = input.values.timezone === undefined
       ? people.map((person) => ({ person, profile: profileRequest(person) }))
       : [];
-    const calls = [...lookups, ...freebusyRequests(people, search.window, timeZone)];
+    const calls = [...lookups, ...freebusyRequests(input, people, search.window)];
     const what = lookups.length > 0 ? "time zones and free/busy" : "free/busy";
     let done = 0;
     const answers = await runPool(calls, MAX_WORKERS, async (call): Promise<Answer> => {

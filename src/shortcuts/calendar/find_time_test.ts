@@ -6,6 +6,7 @@ import {
   ExitCode,
   NetworkError,
   PermissionError,
+  ValidationError,
 } from "../../errors/mod.ts";
 import type { Config } from "../../config/mod.ts";
 import { createTestContext } from "../../../tests/support/test_context.ts";
@@ -23,6 +24,7 @@ const values = (extra = {}) => ({
   summary: "Meeting",
   "attendee-ability": "can_see_others",
   "calendar-id": "primary",
+  "max-pieces": 128,
   ...extra,
 });
 const input = (extra = {}, identity: "user" | "bot" = "bot") =>
@@ -325,4 +327,32 @@ Deno.test("find-time --dry-run lists the profile lookups, and none with --timezo
   assert.equal(known[0].path, "/open-apis/contact/v3/users/ou_me");
   const oneZone = findTime.requests(input({ timezone: "UTC", create: true }, "user"));
   assert.ok(!oneZone.some((r) => r.path.includes("/contact/")));
+});
+
+Deno.test("find-time refuses a window that takes more than --max-pieces calls, before any", async () => {
+  // Eight years are 128 pieces of 40 days at most, for each person.
+  const years = { start: at(Date.UTC(2026, 0, 1)), end: at(Date.UTC(2034, 0, 1), "--end") };
+  assert.throws(() => findTime.validate!(input(years)), (e) => {
+    assert.ok(e instanceof ValidationError, String(e));
+    assert.equal(
+      e.message,
+      "Too long a span for --start/--end: 2,922 days for each of 2 people take 256 requests " +
+        "of at most 40 days, more than --max-pieces (128)",
+    );
+    return true;
+  });
+  // As the user, the signed-in person counts too, once known.
+  const asked: string[] = [];
+  const client = new FakeClient((r) => {
+    asked.push(r.path);
+    if (r.path === "/open-apis/authen/v1/user_info") return { open_id: "ou_me" };
+    throw new Error(`no call expected: ${r.path}`);
+  });
+  const user = input({ ...years, "max-pieces": 300 }, "user");
+  findTime.validate!(user);
+  await assert.rejects(
+    findTime.run!(user, client),
+    /for each of 3 people take 384 requests of at most 40 days, more than --max-pieces \(300\)/,
+  );
+  assert.deepEqual(asked, ["/open-apis/authen/v1/user_info"]);
 });

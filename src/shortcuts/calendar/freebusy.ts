@@ -1,5 +1,6 @@
 /**
- * `hark calendar +freebusy`: when a person is busy between two times, over any span.
+ * `hark calendar +freebusy`: when a person is busy between two times, over a span read in 40-day
+ * pieces (at most `--max-pieces`).
  *
  * @module
  */
@@ -13,7 +14,7 @@ import { formatLocalTime, formatRfc3339InZone, mergeIntervals } from "../../time
 import { terminalWidth } from "../../output/mod.ts";
 import { SPAN_PARAMS, spanOf } from "./_params.ts";
 import { drawBusyBars } from "./busy_bar.ts";
-import { queryAcrossSpan, type Span, splitSpan } from "./split_span.ts";
+import { planPieces, queryAcrossSpan, type Span } from "./split_span.ts";
 
 /** A busy interval, RFC 3339. */
 export interface BusyInterval {
@@ -133,8 +134,8 @@ async function resolveUser(input: ShortcutInput<UserValues>, client: ApiCaller):
 export const freebusy = defineShortcut({
   service: "calendar",
   verb: "+freebusy",
-  description: "Show when a person is busy between two times (any span; split into 40-day " +
-    "queries)",
+  description: "Show when a person is busy between two times (a long span is read in 40-day " +
+    "pieces, at most --max-pieces of them)",
   examples: [
     "hark calendar +freebusy --start 2026-11-23 --end 2026-11-27",
     "hark calendar +freebusy --start 2026-11-23 --end 2026-11-27 --view list",
@@ -159,7 +160,7 @@ export const freebusy = defineShortcut({
     }),
   },
   validate(input) {
-    spanOf(input);
+    planPieces(spanOf(input), { maxPieces: input.values["max-pieces"] });
     if (input.identity === "bot" && input.values["user-id"] === undefined) {
       throw new ValidationError("Missing --user-id: a bot has no calendar of its own to check", {
         param: "--user-id",
@@ -172,7 +173,7 @@ export const freebusy = defineShortcut({
     const lead: ApiRequest[] = known === undefined ? [{ method: "GET", path: USER_INFO_PATH }] : [];
     return [
       ...lead,
-      ...splitSpan(spanOf(input)).map((p) =>
+      ...planPieces(spanOf(input), { maxPieces: input.values["max-pieces"] }).map((p) =>
         freebusyRequest(known ?? SIGNED_IN_USER, p, input.timeZone)
       ),
     ];
@@ -182,7 +183,7 @@ export const freebusy = defineShortcut({
     const pieces = await queryAcrossSpan(spanOf(input), async (piece) => {
       const data = await client.request(freebusyRequest(userId, piece, input.timeZone));
       return busyIntervalsOf(objectOf(data).freebusy_list);
-    });
+    }, { maxPieces: input.values["max-pieces"] });
     return mergeBusy(pieces.flat(), input.timeZone);
   },
   render(input) {

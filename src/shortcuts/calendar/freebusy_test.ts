@@ -25,7 +25,9 @@ Deno.test("freebusy needs --user-id as a bot", () => {
   assert.throws(
     () =>
       freebusy.validate!(
-        inputOf({ start: at(START), end: at(START + DAY_MS) }, { identity: "bot" }),
+        inputOf({ start: at(START), end: at(START + DAY_MS), "max-pieces": 128 }, {
+          identity: "bot",
+        }),
       ),
     (e: unknown) => e instanceof ValidationError && e.param === "--user-id",
   );
@@ -34,7 +36,7 @@ Deno.test("freebusy needs --user-id as a bot", () => {
 Deno.test("freebusy defaults to the signed-in user from the config", () => {
   const config = { users: { default: { open_id: "ou_me" } } };
   const requests = freebusy.requests(
-    inputOf({ start: at(START), end: at(START + 80 * DAY_MS) }, { config }),
+    inputOf({ start: at(START), end: at(START + 80 * DAY_MS), "max-pieces": 128 }, { config }),
   );
   assert.equal(requests.length, 2);
   assert.deepEqual(requests[0].body, {
@@ -42,7 +44,9 @@ Deno.test("freebusy defaults to the signed-in user from the config", () => {
     time_max: "2026-02-10T00:00:00+00:00",
     user_id: "ou_me",
   });
-  const unknown = freebusy.requests(inputOf({ start: at(START), end: at(START + DAY_MS) }));
+  const unknown = freebusy.requests(
+    inputOf({ start: at(START), end: at(START + DAY_MS), "max-pieces": 128 }),
+  );
   assert.equal(unknown[0].path, USER_INFO_PATH);
   assert.equal((unknown[1].body as { user_id: string }).user_id, SIGNED_IN_USER);
 });

@@ -1,12 +1,14 @@
 /**
  * The 40-day rule of calendar queries: a span is split by halving until every piece is at most
  * 40 days; the pieces run at most 10 at a time; a piece the service still refuses (193103 span
- * too long, 193104 too many instances) is halved again.
+ * too long, 193104 too many instances) is halved again. One command reads at most a bounded
+ * number of pieces (`--max-pieces`): a span that needs more is refused before any request, and
+ * the service can make hark halve pieces only as often.
  *
  * @module
  */
 
-import { ApiError } from "../../errors/mod.ts";
+import { ApiError, ValidationError } from "../../errors/mod.ts";
 import { MAX_WORKERS, runPool } from "../run_pool.ts";
 
 /** The longest span one calendar query may cover, in seconds. */
@@ -15,6 +17,13 @@ export const MAX_SPAN_SECONDS = 40 * 86_400;
 export const MIN_PIECE_SECONDS = 3_600;
 /** Service codes that ask for a shorter span: span over 40 days, over 1000 instances. */
 export const SPAN_TOO_LARGE_CODES: readonly number[] = [193103, 193104];
+
+/**
+ * The default of `--max-pieces`: the most pieces one command reads. Halving makes 128 pieces of
+ * at most 40 days out of any span up to 5,120 days (about 14 years); the service may then make
+ * hark halve pieces up to 128 times more.
+ */
+export const DEFAULT_MAX_PIECES = 128;
 
 /** A half-open time span `[start, end)` in Unix seconds. */
 export interface Span {
@@ -42,6 +51,115 @@ export function splitSpan(span: Span, max = MAX_SPAN_SECONDS): Span[] {
 }
 
 /**
+ * How many pieces {@link splitSpan} makes of a span `length` seconds long, counted without making
+ * them (a span of 8,000 years has 131,072): halves of one length have at most two lengths, so
+ * the count takes one step per halving.
+ *
+ * @param length the span's length in seconds
+ * @param max the longest piece; default 40 days
+ */
+export function pieceCount(length: number, max = MAX_SPAN_SECONDS): number {
+  const counted = new Map<number, number>();
+  const count = (seconds: number): number => {
+    if (seconds <= max) return 1;
+    const known = counted.get(seconds);
+    if (known !== undefined) return known;
+    const half = Math.floor(seconds / 2);
+    const total = count(half) + count(seconds - half);
+    counted.set(seconds, total);
+    return total;
+  };
+  return count(length);
+}
+
+/** What {@link planPieces} needs to know. */
+export interface PiecePlan {
+  /** The most pieces the command may read (`--max-pieces`). */
+  maxPieces: number;
+  /** How many times the span is read (one per person, for `+find-time`); default 1. */
+  copies?: number;
+  /** What the span is called in the error: the flags that set it; default `--start/--end`. */
+  flags?: string;
+}
+
+/**
+ * The pieces of a span ({@link splitSpan}), when there are at most `maxPieces` of them (times
+ * `copies`); else a validation error before anything is built or sent. This is the one place
+ * that bounds how many requests a long span turns into.
+ *
+ * @param span the whole span
+ * @param plan the cap, how often the span is read, the flags to name
+ * @throws {ValidationError} naming `--max-pieces` when it is below 1, or the span's flags and
+ *   `--max-pieces` when the span needs more pieces
+ * @example
+ * ```ts
+ * planPieces({ start: 0, end: 365 * 86_400 }, { maxPieces: 128 }).length; // 16
+ * planPieces({ start: 0, end: 8_000 * 365 * 86_400 }, { maxPieces: 128 }); // throws
+ * ```
+ */
+export function planPieces(span: Span, plan: PiecePlan): Span[] {
+  const { maxPieces, copies = 1, flags = "--start/--end" } = plan;
+  if (!Number.isInteger(maxPieces) || maxPieces < 1) {
+    throw new ValidationError(
+      `Invalid value "${maxPieces}" for --max-pieces: expected at least 1`,
+      {
+        param: "--max-pieces",
+      },
+    );
+  }
+  const needed = pieceCount(span.end - span.start) * copies;
+  if (needed > maxPieces) {
+    const days = Math.ceil((span.end - span.start) / 86_400);
+    const each = copies > 1 ? ` for each of ${copies} people` : "";
+    throw new ValidationError(
+      `Too long a span for ${flags}: ${days.toLocaleString("en-US")} days${each} take ` +
+        `${needed.toLocaleString("en-US")} requests of at most 40 days, more than --max-pieces ` +
+        `(${maxPieces})`,
+      {
+        param: flags.split("/").at(-1),
+        suggestion: `Ask for a shorter span with ${flags.replace("/", " and ")}, or, on the ` +
+          `command line, raise --max-pieces to ${needed} (each piece is one request)`,
+      },
+    );
+  }
+  return splitSpan(span);
+}
+
+/**
+ * How often the service may still make hark halve a piece in one command: each halving is two
+ * more requests, so a service answering 193104 to everything cannot fan a command out.
+ */
+export class HalvingBudget {
+  #left: number;
+
+  /** @param times how many halvings are allowed (the command's `--max-pieces`) */
+  constructor(times: number) {
+    this.#left = times;
+  }
+
+  /**
+   * Takes one halving.
+   *
+   * @param error the service's refusal that asks for it
+   * @throws {ApiError} when none is left, keeping the service's code and log id
+   */
+  take(error: ApiError): void {
+    if (this.#left-- > 0) return;
+    throw new ApiError(
+      "Cannot query the calendar: the service asked for smaller pieces more often than " +
+        `--max-pieces allows (${error.message})`,
+      {
+        apiCode: error.apiCode,
+        httpStatus: error.httpStatus,
+        requestId: error.requestId,
+        suggestion: "Query a shorter time range",
+        cause: error,
+      },
+    );
+  }
+}
+
+/**
  * Splits a span in two at its middle second.
  *
  * @param span the span
@@ -57,12 +175,15 @@ export function halve(span: Span): [Span, Span] {
  *
  * @param piece the piece
  * @param query the call for one piece
+ * @param budget the halvings the command may still make; default {@link DEFAULT_MAX_PIECES}
  * @returns the results of the piece or of its halves, in time order
- * @throws {ApiError} when a piece under an hour is still too large, or the first other error
+ * @throws {ApiError} when a piece under an hour is still too large, when the budget is spent,
+ *   or the first other error
  */
 export async function queryPiece<R>(
   piece: Span,
   query: (piece: Span) => Promise<R>,
+  budget: HalvingBudget = new HalvingBudget(DEFAULT_MAX_PIECES),
 ): Promise<R[]> {
   try {
     return [await query(piece)];
@@ -84,29 +205,36 @@ export async function queryPiece<R>(
         },
       );
     }
+    budget.take(error);
     const results: R[] = [];
-    for (const half of halve(piece)) results.push(...await queryPiece(half, query));
+    for (const half of halve(piece)) results.push(...await queryPiece(half, query, budget));
     return results;
   }
 }
 
 /**
- * Queries a long span piece by piece: splits it ({@link splitSpan}), runs the pieces with at
+ * Queries a long span piece by piece: plans it ({@link planPieces}), runs the pieces with at
  * most `limit` in flight, and halves any piece the service answers with 193103 or 193104 (its
- * halves then run one after the other inside that piece's slot).
+ * halves then run one after the other inside that piece's slot), at most `maxPieces` times.
  *
  * @param span the whole span
  * @param query the call for one piece
- * @param limit the most pieces in flight; default 10
+ * @param options `maxPieces` (default {@link DEFAULT_MAX_PIECES}); `limit`, the most pieces in
+ *   flight (default 10)
  * @returns the results of every piece, in time order
- * @throws {ApiError} when a piece under an hour is still too large, or the first other error
+ * @throws {ValidationError} when the span needs more than `maxPieces` pieces (nothing is sent)
+ * @throws {ApiError} when a piece under an hour is still too large, when the service asks for
+ *   more halvings than `maxPieces`, or the first other error
  */
 export async function queryAcrossSpan<R>(
   span: Span,
   query: (piece: Span) => Promise<R>,
-  limit = MAX_WORKERS,
+  options: { maxPieces?: number; limit?: number } = {},
 ): Promise<R[]> {
-  const nested = await runPool(splitSpan(span), limit, (piece) => queryPiece(piece, query));
+  const { maxPieces = DEFAULT_MAX_PIECES, limit = MAX_WORKERS } = options;
+  const pieces = planPieces(span, { maxPieces });
+  const budget = new HalvingBudget(maxPieces);
+  const nested = await runPool(pieces, limit, (piece) => queryPiece(piece, query, budget));
   return nested.flat();
 }
 
@@ -126,6 +254,8 @@ export interface FinishedPiece<T> {
 export interface StreamOptions<R, S> {
   /** The most pieces in flight or waiting; default 10. */
   limit?: number;
+  /** The most pieces the span may need, and halvings (`--max-pieces`); default 128. */
+  maxPieces?: number;
   /** Called as each piece finishes, with the count done and the total (progress). */
   onDone?: (done: number, total: number) => void;
   /**
@@ -144,7 +274,8 @@ export interface StreamOptions<R, S> {
  *
  * @param span the whole span
  * @param query the call for one piece
- * @param options how a finished piece is shaped, the limit, progress
+ * @param options how a finished piece is shaped, the limits, progress
+ * @throws {ValidationError} when the span needs more than `maxPieces` pieces (nothing is sent)
  * @throws the first error of a piece, after the pieces in flight settle
  */
 export async function* streamAcrossSpan<R, S>(
@@ -152,13 +283,14 @@ export async function* streamAcrossSpan<R, S>(
   query: (piece: Span) => Promise<R>,
   options: StreamOptions<R, S>,
 ): AsyncGenerator<FinishedPiece<S>> {
-  const { limit = MAX_WORKERS, onDone, settle } = options;
-  const pieces = splitSpan(span);
+  const { limit = MAX_WORKERS, maxPieces = DEFAULT_MAX_PIECES, onDone, settle } = options;
+  const pieces = planPieces(span, { maxPieces });
+  const budget = new HalvingBudget(maxPieces);
   const total = pieces.length;
   const running: Promise<S>[] = [];
   let done = 0;
   const start = (index: number) => {
-    const task = queryPiece(pieces[index], query).then((results) => {
+    const task = queryPiece(pieces[index], query, budget).then((results) => {
       onDone?.(++done, total);
       return settle(pieces[index], results);
     });

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
-import { ApiError } from "../../errors/mod.ts";
+import { ApiError, ValidationError } from "../../errors/mod.ts";
 import {
+  DEFAULT_MAX_PIECES,
   MAX_SPAN_SECONDS,
+  pieceCount,
+  planPieces,
   queryAcrossSpan,
   type Span,
   splitSpan,
@@ -111,4 +114,114 @@ Deno.test("streamAcrossSpan() settles each piece as it finishes, before its turn
   for await (const { results } of pieces) seen.push(results);
   assert.deepEqual(seen, ["day 0", "day 40"]);
   assert.deepEqual(log, ["done 40", "settle 40", "done 0", "settle 0"]);
+});
+
+/** 1970-01-01 to the end of 9999-12-31, the span that once sent 37,352 requests and went on. */
+const EPOCH_TO_9999: Span = { start: 0, end: Date.UTC(10000, 0, 1) / 1000 };
+
+Deno.test("pieceCount() counts the pieces splitSpan() makes, without making them", () => {
+  for (const days of [0.5, 1, 39, 40, 41, 80, 81, 120, 121, 365, 1000, 3652, 5120, 5121]) {
+    const length = Math.round(days * DAY);
+    assert.equal(pieceCount(length), splitSpan({ start: 0, end: length }).length, `${days} days`);
+  }
+  for (const seconds of [40 * DAY + 1, 81 * DAY + 7, 163 * DAY - 3]) {
+    assert.equal(pieceCount(seconds), splitSpan({ start: 0, end: seconds }).length);
+  }
+  assert.equal(pieceCount(EPOCH_TO_9999.end - EPOCH_TO_9999.start), 131_072);
+});
+
+Deno.test("planPieces() refuses a span of more pieces than --max-pieces, naming the flags", () => {
+  assert.throws(() => planPieces(EPOCH_TO_9999, { maxPieces: DEFAULT_MAX_PIECES }), (e) => {
+    assert.ok(e instanceof ValidationError, String(e));
+    assert.equal(e.code, 2);
+    assert.equal(
+      e.message,
+      "Too long a span for --start/--end: 2,932,897 days take 131,072 requests of at most 40 days, " +
+        "more than --max-pieces (128)",
+    );
+    assert.equal(e.param, "--end");
+    assert.match(e.recovery.suggestion, /--start and --end/);
+    assert.match(e.recovery.suggestion, /raise --max-pieces to 131072/);
+    return true;
+  });
+  // Raised on the command line, the same span is allowed.
+  assert.equal(planPieces(EPOCH_TO_9999, { maxPieces: 131_072 }).length, 131_072);
+});
+
+Deno.test("planPieces() allows up to --max-pieces pieces: 128 by default, about 14 years", () => {
+  const limit = { start: 0, end: DEFAULT_MAX_PIECES * MAX_SPAN_SECONDS };
+  assert.equal(planPieces(limit, { maxPieces: DEFAULT_MAX_PIECES }).length, 128);
+  const tenYears = { start: 0, end: 3653 * DAY };
+  assert.equal(planPieces(tenYears, { maxPieces: DEFAULT_MAX_PIECES }).length, 128);
+  assert.throws(
+    () => planPieces({ start: 0, end: limit.end + 1 }, { maxPieces: DEFAULT_MAX_PIECES }),
+    /more than --max-pieces \(128\)/,
+  );
+  const year = { start: 0, end: 365 * DAY };
+  assert.deepEqual(planPieces(year, { maxPieces: 16 }), splitSpan(year));
+  assert.throws(() => planPieces(year, { maxPieces: 15 }), ValidationError);
+});
+
+Deno.test("planPieces() counts every person's copy of the span, and wants --max-pieces of 1 or more", () => {
+  const year = { start: 0, end: 365 * DAY };
+  assert.equal(planPieces(year, { maxPieces: 128, copies: 8 }).length, 16);
+  assert.throws(
+    () => planPieces(year, { maxPieces: 128, copies: 9 }),
+    /365 days for each of 9 people take 144 requests/,
+  );
+  for (const bad of [0, -1, 1.5]) {
+    assert.throws(() => planPieces(year, { maxPieces: bad }), (e) => {
+      assert.ok(e instanceof ValidationError);
+      assert.equal(e.message, `Invalid value "${bad}" for --max-pieces: expected at least 1`);
+      return true;
+    });
+  }
+});
+
+Deno.test("queryAcrossSpan() and streamAcrossSpan() send nothing for a span over the cap", async () => {
+  let calls = 0;
+  const query = () => Promise.resolve(++calls);
+  await assert.rejects(queryAcrossSpan(EPOCH_TO_9999, query), ValidationError);
+  await assert.rejects(async () => {
+    for await (const _ of streamAcrossSpan(EPOCH_TO_9999, query, { settle: (_p, r) => r })) {
+      // Nothing comes.
+    }
+  }, ValidationError);
+  await assert.rejects(
+    queryAcrossSpan({ start: 0, end: 365 * DAY }, query, { maxPieces: 8 }),
+    /more than --max-pieces \(8\)/,
+  );
+  assert.equal(calls, 0);
+});
+
+Deno.test("a service that always asks for smaller pieces gets at most --max-pieces halvings", async () => {
+  for (const run of ["query", "stream"] as const) {
+    let calls = 0;
+    const tooMany = () => {
+      calls++;
+      return Promise.reject(
+        new ApiError("too many instances", { apiCode: 193104, requestId: "l" }),
+      );
+    };
+    const span = { start: 0, end: 80 * DAY }; // 2 pieces, each halvable about 10 times
+    const done = run === "query" ? queryAcrossSpan(span, tooMany, { maxPieces: 5 }) : (async () => {
+      for await (
+        const _ of streamAcrossSpan(span, tooMany, {
+          maxPieces: 5,
+          settle: (_p, r) => r,
+        })
+      ) {
+        // Nothing comes.
+      }
+    })();
+    await assert.rejects(done, (e) => {
+      assert.ok(e instanceof ApiError, String(e));
+      assert.match(e.message, /asked for smaller pieces more often than --max-pieces allows/);
+      assert.equal(e.apiCode, 193104);
+      assert.equal(e.requestId, "l");
+      return true;
+    });
+    // The 2 pieces, then 5 halvings of 2 halves each at most, and the 6th refusal.
+    assert.ok(calls <= 2 + 5 * 2 + 1, `${run}: ${calls} calls`);
+  }
 });

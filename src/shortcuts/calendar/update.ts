@@ -11,7 +11,7 @@
  * @module
  */
 
-import { ApiError, ValidationError } from "../../errors/mod.ts";
+import { ApiError, singleLine, ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { isObject, objectField, objectsField, stringField } from "../../json/fields.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
@@ -354,7 +354,7 @@ export const update = defineShortcut({
       if (eventKind(before) === "instance") {
         throw new ValidationError(
           `Cannot change the attendees of one instance ("${eventId}"): attendees belong to the ` +
-            `series "${before.recurring_event_id}"`,
+            `series "${singleLine(before.recurring_event_id ?? "")}"`,
           {
             param: "--event-id",
             suggestion: "Change them on the series, with --all-instances",
