@@ -216,15 +216,23 @@ export function unusableError(status: AuthStatus): AuthError {
 }
 
 /**
- * Whether `granted` satisfies `wanted`: the scope itself, or for a `…:readonly` scope the
- * read-write scope it is part of (`calendar:calendar` covers `calendar:calendar:readonly`).
+ * Whether `granted` satisfies `wanted`: the scope itself, a scope the API accepts instead of it
+ * (`alternatives`, from its doc's "any one of"), or for a `…:readonly` scope the read-write
+ * scope it is part of (`calendar:calendar` covers `calendar:calendar:readonly`).
  *
  * @param granted the granted scopes
  * @param wanted the scope asked for
+ * @param alternatives scopes accepted instead of a wanted one, by the wanted one
  */
-export function scopeGranted(granted: readonly string[], wanted: string): boolean {
-  if (granted.includes(wanted)) return true;
-  return wanted.endsWith(":readonly") && granted.includes(wanted.slice(0, -":readonly".length));
+export function scopeGranted(
+  granted: readonly string[],
+  wanted: string,
+  alternatives: Readonly<Record<string, readonly string[]>> = {},
+): boolean {
+  return [wanted, ...alternatives[wanted] ?? []].some((scope) =>
+    granted.includes(scope) ||
+    (scope.endsWith(":readonly") && granted.includes(scope.slice(0, -":readonly".length)))
+  );
 }
 
 /** The result of {@link checkScopes}. */
@@ -244,12 +252,17 @@ export interface ScopeCheck {
  *
  * @param status the profile's status
  * @param requested the scopes asked for
+ * @param alternatives scopes accepted instead of a requested one, by the requested one
  * @returns the comparison, when every scope is granted
  * @throws {AuthError} when the profile is not usable
  * @throws {ValidationError} when the token's scopes are unknown (an environment token)
  * @throws {PermissionError} listing the missing scopes, with `hark auth login --scope …`
  */
-export function checkScopes(status: AuthStatus, requested: string[]): ScopeCheck {
+export function checkScopes(
+  status: AuthStatus,
+  requested: string[],
+  alternatives: Readonly<Record<string, readonly string[]>> = {},
+): ScopeCheck {
   if (!status.usable) throw unusableError(status);
   const granted = status.scopes;
   if (granted === null) {
@@ -258,7 +271,7 @@ export function checkScopes(status: AuthStatus, requested: string[]): ScopeCheck
       { param: "--scope", suggestion: "Sign in with hark auth login to check scopes" },
     );
   }
-  const missing = requested.filter((s) => !scopeGranted(granted, s));
+  const missing = requested.filter((s) => !scopeGranted(granted, s, alternatives));
   if (missing.length > 0) {
     throw new PermissionError(
       `Profile "${status.profile}" lacks ${missing.length === 1 ? "the scope" : "the scopes"} ${

@@ -8,7 +8,12 @@
  */
 
 import type { Identity } from "../auth/identity.ts";
-import { type AnyShortcut, identitiesOf, scopesFor } from "../shortcuts/definition.ts";
+import {
+  type AnyShortcut,
+  identitiesOf,
+  optionalScopesFor,
+  scopesFor,
+} from "../shortcuts/definition.ts";
 import type { ShortcutSession } from "../shortcuts/lifecycle.ts";
 import { envVarOf, paramHelp, valueNameOf } from "../shortcuts/params.ts";
 import { SERVICE_ENTRIES, type ServiceEntry } from "../shortcuts/services.ts";
@@ -53,8 +58,8 @@ export function shortcutCommand(shortcut: AnyShortcut): CommandSpec {
     examples: shortcut.examples,
     shortcut,
     notes: `Identities: ${identities.join(", ")} (default ${identities[0]}; choose with --as)\n` +
-      identities.map((id) => `Scopes as ${id}: ${scopesFor(shortcut, id).join(", ") || "none"}\n`)
-        .join("") +
+      identities.map((id) => `Scopes as ${id}: ${scopesText(shortcut, id)}\n`).join("") +
+      tenantCallsText(shortcut) +
       "Values come from flags, then --input, then stdin, then environment variables " +
       `(${shortcut.params.slice(0, 2).map((p) => envVarOf(shortcut.service, p)).join(", ")}, …)`,
     run: async (call: CommandCall) => {
@@ -98,4 +103,21 @@ export function shortcutSession(session: Session): ShortcutSession {
       return await confirm(session.ctx, question, flag);
     },
   };
+}
+
+/** The scopes line of an identity in a shortcut's help: required, then optional. */
+function scopesText(shortcut: AnyShortcut, identity: Identity): string {
+  const required = scopesFor(shortcut, identity).join(", ") || "none";
+  const optional = optionalScopesFor(shortcut, identity);
+  return optional.length === 0
+    ? required
+    : `${required}; optional (what they unlock is left out without): ${optional.join(", ")}`;
+}
+
+/** The help line of the calls a shortcut makes with the tenant token whatever --as. */
+function tenantCallsText(shortcut: AnyShortcut): string {
+  const tenant = shortcut.scopes.tenantCalls;
+  if (!tenant) return "";
+  return `With ${tenant.when}: Lark takes that call only with the app's tenant token, so it ` +
+    `goes as the bot whatever --as; the app needs ${tenant.scopes.join(", ")}\n`;
 }

@@ -62,12 +62,34 @@ export interface ShortcutInput<V = ParamValues> {
   warn(message: string): void;
 }
 
-/** The scopes each identity needs to run a shortcut: all of the listed ones. */
+/**
+ * The scopes a shortcut needs, per identity: all of the listed ones; plus those that only unlock
+ * part of its output, those of the calls it makes with the tenant token whatever the identity,
+ * and the scopes Lark accepts instead of a listed one.
+ */
 export interface ShortcutScopes {
   /** What a user token must carry (Lark's fine-grained names). */
   user?: readonly string[];
   /** What the app must have enabled for its tenant token. */
   bot?: readonly string[];
+  /**
+   * Per identity, scopes that unlock part of the output: Lark's field permissions (a profile's
+   * email is left out without `contact:user.email:readonly`), or a lookup that fills in names.
+   * The shortcut runs without them and says in a warning what it left out; a plain
+   * `hark auth login` asks for the user's along with the required ones.
+   */
+  optional?: { readonly user?: readonly string[]; readonly bot?: readonly string[] };
+  /**
+   * Calls Lark takes only with the tenant token (uploads: im-v1 image and file create), which
+   * the shortcut makes as the bot whichever identity it runs as: when it makes them, and the
+   * scopes the app must have enabled for them.
+   */
+  tenantCalls?: { readonly when: string; readonly scopes: readonly string[] };
+  /**
+   * Scopes Lark accepts instead of a listed one (an API doc's "any one of"), keyed by the listed
+   * one: a token granted an alternative has what the listed scope gives.
+   */
+  alternatives?: Readonly<Record<string, readonly string[]>>;
 }
 
 /**
@@ -228,6 +250,17 @@ export function identitiesOf(definition: AnyShortcut): Identity[] {
  */
 export function scopesFor(definition: AnyShortcut, identity: Identity): readonly string[] {
   return definition.scopes[identity] ?? [];
+}
+
+/**
+ * The scopes that unlock part of a shortcut's output as an identity (see
+ * {@link ShortcutScopes.optional}).
+ *
+ * @param definition the shortcut
+ * @param identity the identity
+ */
+export function optionalScopesFor(definition: AnyShortcut, identity: Identity): readonly string[] {
+  return definition.scopes.optional?.[identity] ?? [];
 }
 
 /**

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { defineShortcut } from "./definition.ts";
+import { type AnyShortcut, defineShortcut } from "./definition.ts";
 import { param } from "./param.ts";
 import { registryProblems } from "../../tests/support/shortcut_registry.ts";
 import { loadServices } from "./services.ts";
@@ -82,5 +82,37 @@ Deno.test("registryProblems() catches duplicates and missing descriptions or exa
       group([{ ...ok, params: [{ name: "json", type: "bool", description: "j" }] }]),
     ]),
     ['"demo +run": parameter "json" clashes with a global flag'],
+  );
+});
+
+Deno.test("registryProblems() checks optional scopes, tenant-token calls and alternatives", () => {
+  const group = (scopes: AnyShortcut["scopes"]) => ({
+    name: "demo",
+    description: "Demo",
+    examples: ["hark demo +run"],
+    shortcuts: [{ ...ok, scopes }],
+  });
+  assert.deepEqual(
+    registryProblems([group({
+      user: ["a:b"],
+      optional: { user: ["a:c"] },
+      tenantCalls: { when: "--file", scopes: ["im:resource"] },
+      alternatives: { "im:resource": ["im:resource:upload"], "a:b": ["a:b:c"] },
+    })]),
+    [],
+  );
+  assert.deepEqual(
+    registryProblems([group({
+      user: ["a:b"],
+      optional: { user: ["a:b", "bad"] },
+      tenantCalls: { when: " ", scopes: [] },
+      alternatives: { "x:y": ["x:y:z"] },
+    })]),
+    [
+      '"demo +run": scope "a:b" is both required and optional',
+      '"demo +run": its tenant-token calls need a "when" and scopes',
+      '"demo +run": alternatives of "x:y", not listed',
+      '"demo +run": scope "bad" is not <service>:<resource>[:<action>]',
+    ],
   );
 });

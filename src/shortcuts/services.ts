@@ -7,7 +7,13 @@
  */
 
 import type { Identity } from "../auth/identity.ts";
-import { type AnyShortcut, identitiesOf, scopesFor, shortcutName } from "./definition.ts";
+import {
+  type AnyShortcut,
+  identitiesOf,
+  optionalScopesFor,
+  scopesFor,
+  shortcutName,
+} from "./definition.ts";
 
 /** A service group and its shortcuts, loaded. */
 export interface ServiceGroup {
@@ -74,19 +80,63 @@ export async function loadServices(
 }
 
 /**
- * Every scope a user token needs to run every shortcut as the user: what `hark auth login` asks
- * for when no `--scope` is given. Sorted, without duplicates.
+ * Every scope a user token needs to run every shortcut as the user, and to see all it shows (the
+ * optional scopes too): what `hark auth login` asks for when no `--scope` is given. Sorted,
+ * without duplicates.
  *
  * @param groups the loaded service groups
  */
 export function userScopesOf(groups: readonly ServiceGroup[]): string[] {
-  const scopes = new Set<string>();
+  const { required, optional } = userScopeNeedsOf(groups);
+  return [...new Set([...required, ...optional])].sort();
+}
+
+/** What running shortcuts as the user takes, as {@link userScopeNeedsOf} gathers it. */
+export interface UserScopeNeeds {
+  /** The scopes they need to run, sorted. */
+  required: string[];
+  /** The scopes that unlock part of their output and are not required, sorted. */
+  optional: string[];
+  /** Scopes accepted instead of a required or optional one, by that one. */
+  alternatives: Record<string, string[]>;
+  /** The scopes the app needs for calls made with the tenant token, and when, per shortcut. */
+  tenantCalls: { shortcut: string; when: string; scopes: string[] }[];
+}
+
+/**
+ * What running the shortcuts of `groups` as the user takes: the required scopes, the optional
+ * ones, their alternatives, and the app's scopes for the calls only the tenant token may make.
+ *
+ * @param groups the loaded service groups (or one group)
+ */
+export function userScopeNeedsOf(groups: readonly ServiceGroup[]): UserScopeNeeds {
+  const required = new Set<string>();
+  const optional = new Set<string>();
+  const alternatives: Record<string, string[]> = {};
+  const tenantCalls: UserScopeNeeds["tenantCalls"] = [];
   for (const shortcut of groups.flatMap((g) => g.shortcuts)) {
-    if (identitiesOf(shortcut).includes("user")) {
-      for (const scope of scopesFor(shortcut, "user")) scopes.add(scope);
+    if (!identitiesOf(shortcut).includes("user")) continue;
+    for (const scope of scopesFor(shortcut, "user")) required.add(scope);
+    for (const scope of optionalScopesFor(shortcut, "user")) optional.add(scope);
+    for (const [scope, others] of Object.entries(shortcut.scopes.alternatives ?? {})) {
+      alternatives[scope] = [...new Set([...alternatives[scope] ?? [], ...others])];
+    }
+    const tenant = shortcut.scopes.tenantCalls;
+    if (tenant) {
+      tenantCalls.push({
+        shortcut: shortcutName(shortcut),
+        when: tenant.when,
+        scopes: [...tenant.scopes],
+      });
     }
   }
-  return [...scopes].sort();
+  for (const scope of required) optional.delete(scope);
+  return {
+    required: [...required].sort(),
+    optional: [...optional].sort(),
+    alternatives,
+    tenantCalls,
+  };
 }
 
 /**

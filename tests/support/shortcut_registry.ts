@@ -71,12 +71,29 @@ function shortcutProblems(group: ServiceGroup, shortcut: AnyShortcut): string[] 
     }
   }
   if (identitiesOf(shortcut).length === 0) problems.push(`"${name}" supports no identity`);
+  const { optional, tenantCalls, alternatives } = shortcut.scopes;
+  const listed = new Set<string>();
   for (const identity of identitiesOf(shortcut)) {
     if (!shortcut.scopes[identity]) problems.push(`"${name}" declares no scopes for ${identity}`);
-    for (const scope of shortcut.scopes[identity] ?? []) {
-      if (!/^[\w.-]+(:[\w.-]+){1,2}$/.test(scope)) {
-        problems.push(`"${name}": scope "${scope}" is not <service>:<resource>[:<action>]`);
+    for (const scope of shortcut.scopes[identity] ?? []) listed.add(scope);
+    for (const scope of optional?.[identity] ?? []) {
+      listed.add(scope);
+      if (shortcut.scopes[identity]?.includes(scope)) {
+        problems.push(`"${name}": scope "${scope}" is both required and optional`);
       }
+    }
+  }
+  for (const scope of tenantCalls?.scopes ?? []) listed.add(scope);
+  if (tenantCalls && (!tenantCalls.when.trim() || tenantCalls.scopes.length === 0)) {
+    problems.push(`"${name}": its tenant-token calls need a "when" and scopes`);
+  }
+  for (const [scope, others] of Object.entries(alternatives ?? {})) {
+    if (!listed.has(scope)) problems.push(`"${name}": alternatives of "${scope}", not listed`);
+    others.forEach((other) => listed.add(other));
+  }
+  for (const scope of listed) {
+    if (!/^[\w.-]+(:[\w.-]+){1,2}$/.test(scope)) {
+      problems.push(`"${name}": scope "${scope}" is not <service>:<resource>[:<action>]`);
     }
   }
   if (!["read", "write", "delete"].includes(shortcut.effect)) {

@@ -13,6 +13,7 @@ import {
   identitiesOf,
   isDestructive,
   isIdempotent,
+  optionalScopesFor,
   scopesFor,
   shortcutName,
 } from "../../shortcuts/definition.ts";
@@ -64,6 +65,18 @@ export interface ShortcutSchema {
   identities: string[];
   /** The scopes each identity needs, all of them. */
   scopes: { user?: string[]; bot?: string[] };
+  /**
+   * Per identity, scopes that unlock part of the output (Lark's field permissions, name
+   * lookups): without them the shortcut runs, leaves those parts out and warns.
+   */
+  optional_scopes?: { user?: string[]; bot?: string[] };
+  /**
+   * Calls made with the app's tenant token whatever the identity (Lark takes uploads only with
+   * it): when, and the scopes the app must have enabled for them.
+   */
+  tenant_calls?: { when: string; scopes: string[] };
+  /** Scopes Lark accepts instead of a listed one (its docs' "any one of"), by the listed one. */
+  scope_alternatives?: Record<string, string[]>;
   /** What it does to the service's data: `read`, `write` or `delete`. */
   effect: string;
   /** Whether running it twice has the effect of running it once. */
@@ -154,15 +167,33 @@ export interface HarkSchema {
  * @param shortcut the definition
  */
 export function shortcutSchema(shortcut: AnyShortcut): ShortcutSchema {
+  const identities = identitiesOf(shortcut);
+  const optional = identities.filter((id) => optionalScopesFor(shortcut, id).length > 0);
+  const { tenantCalls, alternatives } = shortcut.scopes;
   return {
     name: shortcutName(shortcut),
     service: shortcut.service,
     verb: shortcut.verb,
     description: shortcut.description,
-    identities: identitiesOf(shortcut),
-    scopes: Object.fromEntries(
-      identitiesOf(shortcut).map((id) => [id, [...scopesFor(shortcut, id)]]),
-    ),
+    identities,
+    scopes: Object.fromEntries(identities.map((id) => [id, [...scopesFor(shortcut, id)]])),
+    ...(optional.length > 0
+      ? {
+        optional_scopes: Object.fromEntries(
+          optional.map((id) => [id, [...optionalScopesFor(shortcut, id)]]),
+        ),
+      }
+      : {}),
+    ...(tenantCalls
+      ? { tenant_calls: { when: tenantCalls.when, scopes: [...tenantCalls.scopes] } }
+      : {}),
+    ...(alternatives
+      ? {
+        scope_alternatives: Object.fromEntries(
+          Object.entries(alternatives).map(([scope, others]) => [scope, [...others]]),
+        ),
+      }
+      : {}),
     effect: shortcut.effect,
     idempotent: isIdempotent(shortcut),
     destructive: isDestructive(shortcut),
