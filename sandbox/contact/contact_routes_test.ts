@@ -2,10 +2,12 @@ import assert from "node:assert/strict";
 import { withSandbox } from "../test_client.ts";
 
 const PROFILE_SCOPES = [
+  "contact:contact.base:readonly",
   "contact:user.base:readonly",
   "contact:user.email:readonly",
   "contact:user.phone:readonly",
   "contact:user.employee_id:readonly",
+  "contact:user.department:readonly",
 ];
 
 Deno.test("contact user get answers a profile by open_id, union_id and user_id", async () => {
@@ -55,34 +57,157 @@ Deno.test("contact user get answers a profile by open_id, union_id and user_id",
   });
 });
 
-Deno.test("contact user get shows email, mobile and user_id only with their scopes", async () => {
+Deno.test("contact user get needs one of its API permissions, never basic_profile", async () => {
   await withSandbox({}, async (sandbox, client) => {
-    const basic = await client.userToken(["contact:user.basic_profile:readonly"]);
     const path = `/open-apis/contact/v3/users/${sandbox.users[2].open_id}`;
-    const user = (await client.send("GET", path, { token: basic })).body.data.user;
-    assert.equal(user.name, sandbox.users[2].name);
+    // Lark's user get doc: any one of four API permissions; basic_profile opens basic_batch only.
+    for (
+      const scopes of [["contact:user.basic_profile:readonly"], ["contact:user.base:readonly"]]
+    ) {
+      const refused = await client.send("GET", path, { token: await client.userToken(scopes) });
+      assert.equal(refused.body.code, 99991679, scopes[0]);
+      assert.deepEqual(
+        refused.body.error.permission_violations.map((v: { subject: string }) => v.subject),
+        [
+          "contact:contact.base:readonly",
+          "contact:contact:access_as_app",
+          "contact:contact:readonly",
+          "contact:contact:readonly_as_app",
+        ],
+      );
+    }
+    for (
+      const scope of [
+        "contact:contact.base:readonly",
+        "contact:contact:access_as_app",
+        "contact:contact:readonly",
+        "contact:contact:readonly_as_app",
+      ]
+    ) {
+      const answer = await client.send("GET", path, { token: await client.userToken([scope]) });
+      assert.equal(answer.body.code, 0, scope);
+    }
+  });
+  // The app has not enabled one of them: the bot is refused (99991672).
+  await withSandbox({ appScopes: ["contact:user.base:readonly"] }, async (sandbox, client) => {
+    const path = `/open-apis/contact/v3/users/${sandbox.users[2].open_id}`;
+    const refused = await client.send("GET", path, { token: await client.tenantToken() });
+    assert.equal(refused.body.code, 99991672);
+  });
+});
+
+Deno.test("contact user get shows each sensitive field only with its field permission", async () => {
+  await withSandbox({}, async (sandbox, client) => {
+    const base = await client.userToken(["contact:contact.base:readonly"]);
+    const path = `/open-apis/contact/v3/users/${sandbox.users[2].open_id}`;
+    const user = (await client.send("GET", path, { token: base })).body.data.user;
+    assert.equal(user.open_id, sandbox.users[2].open_id);
     // The third seeded user has set no zone: the field is absent, as Lark leaves it.
     assert.equal("time_zone" in user, false);
     const zoned = `/open-apis/contact/v3/users/${sandbox.users[5].open_id}`;
     assert.equal(
-      (await client.send("GET", zoned, { token: basic })).body.data.user.time_zone,
+      (await client.send("GET", zoned, { token: base })).body.data.user.time_zone,
       "Pacific/Auckland",
     );
-    for (const field of ["email", "mobile", "user_id"]) assert.equal(field in user, false, field);
+    for (const field of ["name", "email", "mobile", "user_id", "department_ids", "avatar"]) {
+      assert.equal(field in user, false, field);
+    }
     const bot = await client.tenantToken();
     const full = (await client.send("GET", path, { token: bot })).body.data.user;
     assert.equal(full.email, sandbox.users[2].email);
-    const email = await client.userToken([
-      "contact:user.basic_profile:readonly",
-      "contact:user.email:readonly",
-    ]);
-    const some = (await client.send("GET", path, { token: email })).body.data.user;
+    assert.deepEqual(full.department_ids, sandbox.users[2].department_ids);
+    const some = (await client.send("GET", path, {
+      token: await client.userToken([
+        "contact:contact.base:readonly",
+        "contact:user.base:readonly",
+        "contact:user.email:readonly",
+      ]),
+    })).body.data.user;
+    assert.equal(some.name, sandbox.users[2].name);
     assert.equal(some.email, sandbox.users[2].email);
     assert.equal("mobile" in some, false);
-    const none = await client.userToken(["im:message:readonly"]);
-    const refused = await client.send("GET", path, { token: none });
+    assert.equal("department_ids" in some, false);
+    // A broad API permission the doc lists among the field permissions unlocks every field.
+    const broad = (await client.send("GET", path, {
+      token: await client.userToken(["contact:contact:readonly"]),
+    })).body.data.user;
+    assert.equal(broad.user_id, sandbox.users[2].user_id);
+    assert.deepEqual(broad.department_ids, sandbox.users[2].department_ids);
+  });
+  // The bot's fields are the app's enabled field permissions.
+  await withSandbox(
+    { appScopes: ["contact:contact.base:readonly", "contact:user.base:readonly"] },
+    async (sandbox, client) => {
+      const path = `/open-apis/contact/v3/users/${sandbox.users[2].open_id}`;
+      const bot = (await client.send("GET", path, { token: await client.tenantToken() })).body
+        .data.user;
+      assert.equal(bot.name, sandbox.users[2].name);
+      assert.equal("email" in bot, false);
+    },
+  );
+});
+
+Deno.test("users/batch answers up to 50 profiles, leaving unknown ids out", async () => {
+  await withSandbox({}, async (sandbox, client) => {
+    const token = await client.userToken(PROFILE_SCOPES);
+    const ids = [sandbox.users[1].open_id, "ou_nobody", sandbox.users[3].open_id];
+    const query = ids.map((id) => `user_ids=${id}`).join("&");
+    const answer = await client.send(
+      "GET",
+      `/open-apis/contact/v3/users/batch?user_id_type=open_id&${query}`,
+      { token },
+    );
+    assert.equal(answer.body.code, 0);
+    assert.deepEqual(
+      answer.body.data.items.map((u: { open_id: string; name: string }) => [u.open_id, u.name]),
+      [[sandbox.users[1].open_id, sandbox.users[1].name], [
+        sandbox.users[3].open_id,
+        sandbox.users[3].name,
+      ]],
+    );
+    const many = Array.from({ length: 51 }, (_, i) => `user_ids=${sandbox.users[i % 10].open_id}`)
+      .join("&");
+    const tooMany = await client.send("GET", `/open-apis/contact/v3/users/batch?${many}`, {
+      token,
+    });
+    assert.equal(tooMany.body.code, 99992402);
+    const none = await client.send("GET", "/open-apis/contact/v3/users/batch", { token });
+    assert.equal(none.body.code, 99992402);
+    const basic = await client.userToken(["contact:user.basic_profile:readonly"]);
+    const refused = await client.send(
+      "GET",
+      `/open-apis/contact/v3/users/batch?user_ids=${ids[0]}`,
+      { token: basic },
+    );
     assert.equal(refused.body.code, 99991679);
-    assert.match(refused.body.msg, /contact:user\.basic_profile:readonly/);
+  });
+});
+
+Deno.test("users/basic_batch names up to 10 users for basic_profile, as the user only", async () => {
+  await withSandbox({}, async (sandbox, client) => {
+    const token = await client.userToken(["contact:user.basic_profile:readonly"]);
+    const path = "/open-apis/contact/v3/users/basic_batch?user_id_type=open_id";
+    const ids = [sandbox.users[1].open_id, "ou_nobody", sandbox.users[3].open_id];
+    const answer = await client.json("POST", path, { user_ids: ids }, token);
+    assert.equal(answer.body.code, 0);
+    assert.deepEqual(
+      answer.body.data.users.map((u: { user_id: string; name: string }) => [u.user_id, u.name]),
+      [[ids[0], sandbox.users[1].name], [ids[2], sandbox.users[3].name]],
+    );
+    const eleven = sandbox.users.slice(0, 11).map((u) => u.open_id);
+    assert.equal(
+      (await client.json("POST", path, { user_ids: eleven }, token)).body.code,
+      99992402,
+    );
+    assert.equal((await client.json("POST", path, {}, token)).body.code, 99992402);
+    const profile = await client.userToken(["contact:contact.base:readonly"]);
+    assert.equal(
+      (await client.json("POST", path, { user_ids: ids }, profile)).body.code,
+      99991679,
+      "the profile scopes do not open it",
+    );
+    const bot = await client.json("POST", path, { user_ids: ids }, await client.tenantToken());
+    assert.notEqual(bot.body.code, 0, "the sandbox takes it as the user only, as lark-cli uses it");
   });
 });
 

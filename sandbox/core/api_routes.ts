@@ -88,6 +88,7 @@ export function serveApi(ctx: SandboxContext, incoming: Incoming): Response {
         "a tenant access token is not supported",
     );
   }
+  if (record.kind === "user" && route.tenantOnly) return tenantOnlyDenial(ctx, route);
   const denied = scopeDenial(ctx, route, record);
   if (denied) return denied;
   const caller = { record, owner: record.kind === "user" ? record.openId! : BOT_OWNER };
@@ -96,25 +97,58 @@ export function serveApi(ctx: SandboxContext, incoming: Incoming): Response {
 
 /**
  * Lark's answer when the token may not call the route, or undefined when it may. A route names
- * alternatives per identity; any one grants access. The app must have enabled one of them
- * (99991672, fixed in the developer console), and a user token must also carry one the app
- * still has enabled (99991679, fixed by signing in again): lark-cli `internal/output/lark_errors.go` (LarkErrAppScopeNotEnabled,
- * LarkErrUserScopeInsufficient) and `cmd/root.go` (enrichPermissionError reads every
- * `error.permission_violations[].subject`).
+ * choices per identity; any one grants access (a choice may need several scopes together). The
+ * app must have enabled every scope of one choice (99991672, fixed in the developer console),
+ * and a user token must also carry every scope of one choice the app still has enabled
+ * (99991679, fixed by signing in again): lark-cli `internal/output/lark_errors.go`
+ * (LarkErrAppScopeNotEnabled, LarkErrUserScopeInsufficient) and `cmd/root.go`
+ * (enrichPermissionError reads every `error.permission_violations[].subject`). The violations
+ * name what is missing of the nearest choice, or every listed scope when each choice lacks one.
  */
 function scopeDenial(ctx: SandboxContext, route: Route, record: TokenRecord): Response | undefined {
   if (!route.scopes) return undefined;
-  const alternatives = (record.kind === "user" ? route.scopes.user : route.scopes.bot) ?? [];
-  if (alternatives.length === 0) return undefined;
-  const list = alternatives.join(", ");
+  const choices = ((record.kind === "user" ? route.scopes.user : route.scopes.bot) ?? [])
+    .map((choice) => typeof choice === "string" ? [choice] : [...choice]);
+  if (choices.length === 0) return undefined;
+  const enabled = (scope: string) => ctx.appScopes.has(scope);
+  // A granted scope the app has since disabled no longer counts.
+  const usable = (scope: string) => enabled(scope) && record.scopes.includes(scope);
+  if (!choices.some((choice) => choice.every(enabled))) {
+    return permissionDenied(ctx, APP_SCOPE_NOT_ENABLED, choices, enabled);
+  }
+  if (record.kind === "user" && !choices.some((choice) => choice.every(usable))) {
+    return permissionDenied(ctx, USER_SCOPE_NOT_GRANTED, choices, usable);
+  }
+  return undefined;
+}
+
+/** A user token on a route only the tenant token may call: no user grant opens it. */
+function tenantOnlyDenial(ctx: SandboxContext, route: Route): Response {
+  const choices = (route.scopes?.bot ?? [])
+    .map((choice) => typeof choice === "string" ? [choice] : [...choice]);
+  return permissionDenied(ctx, USER_SCOPE_NOT_GRANTED, choices, () => false);
+}
+
+/**
+ * 99991672 or 99991679 as Lark words them, naming what is missing from the choices that lack the
+ * fewest scopes: every listed scope when each choice is one scope, only `im:message` when a user
+ * holds `im:message.send_as_user` of the pair message create needs.
+ */
+function permissionDenied(
+  ctx: SandboxContext,
+  code: typeof APP_SCOPE_NOT_ENABLED | typeof USER_SCOPE_NOT_GRANTED,
+  choices: string[][],
+  has: (scope: string) => boolean,
+): Response {
+  const lacking = choices.map((choice) => choice.filter((scope) => !has(scope)));
+  const fewest = Math.min(...lacking.map((l) => l.length));
+  const named = [...new Set(lacking.filter((l) => l.length === fewest).flat())];
+  const list = named.join(", ");
   const error = {
     log_id: logId(ctx),
-    permission_violations: alternatives.map((subject) => ({
-      type: "action_scope_required",
-      subject,
-    })),
+    permission_violations: named.map((subject) => ({ type: "action_scope_required", subject })),
   };
-  if (!alternatives.some((scope) => ctx.appScopes.has(scope))) {
+  if (code === APP_SCOPE_NOT_ENABLED) {
     return larkError(
       APP_SCOPE_NOT_ENABLED,
       `Access denied. One of the following scopes is required: [${list}]. ` +
@@ -123,19 +157,14 @@ function scopeDenial(ctx: SandboxContext, route: Route, record: TokenRecord): Re
       { error },
     );
   }
-  // A granted scope the app has since disabled no longer counts.
-  const usable = (scope: string) => ctx.appScopes.has(scope) && record.scopes.includes(scope);
-  if (record.kind === "user" && !alternatives.some(usable)) {
-    return larkError(
-      USER_SCOPE_NOT_GRANTED,
-      "Unauthorized. You do not have permission to perform the requested operation on the " +
-        "resource. Please request user re-authorization and try again. required one of these " +
-        `privileges under the user identity: [${list}]`,
-      400,
-      { error },
-    );
-  }
-  return undefined;
+  return larkError(
+    USER_SCOPE_NOT_GRANTED,
+    "Unauthorized. You do not have permission to perform the requested operation on the " +
+      "resource. Please request user re-authorization and try again. required one of these " +
+      `privileges under the user identity: [${list}]`,
+    400,
+    { error },
+  );
 }
 
 function userInfo(ctx: SandboxContext, _incoming: Incoming, caller: Caller): Response {

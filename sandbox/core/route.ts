@@ -19,15 +19,21 @@ export interface Caller {
 }
 
 /**
- * The scopes a route needs, per identity: any one of the listed scopes grants access. Without a
+ * One way to be allowed a route: a scope, or several that are needed together (Lark's message
+ * create as a user takes `im:message` and `im:message.send_as_user`, both).
+ */
+export type ScopeChoice = string | readonly string[];
+
+/**
+ * The scopes a route needs, per identity: any one of the listed choices grants access. Without a
  * `bot` list a tenant token cannot call the route at all (code 20027, as `userOnly`); without a
- * `user` list user tokens are not checked.
+ * `user` list user tokens are not checked (unless the route is `tenantOnly`).
  */
 export interface RouteScopes {
-  /** Scopes a user token may carry; any one suffices. */
-  user?: readonly string[];
-  /** Scopes the app must have enabled for a tenant token; any one suffices. */
-  bot?: readonly string[];
+  /** What a user token may carry; any one choice suffices. */
+  user?: readonly ScopeChoice[];
+  /** What the app must have enabled for a tenant token; any one choice suffices. */
+  bot?: readonly ScopeChoice[];
 }
 
 /** One business route. */
@@ -38,6 +44,12 @@ export interface Route {
   scopes?: RouteScopes;
   /** Only a user token may call it (a tenant token gets code 20027). */
   userOnly?: boolean;
+  /**
+   * Only a tenant token may call it (Lark's image and file create list `tenant_access_token`
+   * alone): a user token is refused with the user-permission answer, 99991679, naming the bot
+   * scopes, since no user grant opens it.
+   */
+  tenantOnly?: boolean;
   handle(ctx: SandboxContext, incoming: Incoming, caller: Caller, params: string[]): Response;
 }
 

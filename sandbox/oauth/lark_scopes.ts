@@ -10,7 +10,10 @@
  *   some methods that the registry lacks (`calendar:calendar.event:writeonly`,
  *   `im:resource:upload`, ...);
  * - the shortcuts' declarations under `shortcuts/` (`Scopes`, `UserScopes`, `BotScopes`) name
- *   no scope outside the registry.
+ *   no scope outside the registry;
+ * - Lark's contact-v3 user get doc (reference/contact-v3/user/get), whose "any one of" API
+ *   permissions include `contact:contact:readonly` and `contact:contact:access_as_app`, which
+ *   neither lark-cli list has.
  *
  * `im:message:send` is in none of them: it is not a Lark scope.
  *
@@ -455,9 +458,12 @@ im:chat.group_info:readonly im:message:basic im:resource:upload task:personnel:w
 task:task:delete task:tasklist:delete task:tasklist:writeonly
 `;
 
+// Lark's contact-v3 user get doc: API permissions missing from both lists above.
+const DOCS_ONLY = `contact:contact:access_as_app contact:contact:readonly`;
+
 /** Every scope name Lark knows. */
 export const KNOWN_SCOPES: ReadonlySet<string> = new Set(
-  `${REGISTRY} ${CATALOGUE_ONLY}`.split(/\s+/).filter((s) => s !== ""),
+  `${REGISTRY} ${CATALOGUE_ONLY} ${DOCS_ONLY}`.split(/\s+/).filter((s) => s !== ""),
 );
 
 /**

@@ -59,3 +59,83 @@ Deno.test("a sign-in granted less names the missing scopes and the shortcuts tha
     await world.close();
   }
 });
+
+Deno.test("a plain sign-in reads what +get-user, the listings' sender names and +find-time show", async () => {
+  // The sandbox refuses contact:user.basic_profile:readonly on users/:user_id, as Lark's user get
+  // doc does: a sign-in must carry one of its API permissions and the field permissions.
+  const world = await startWorld({ sandbox: { startDay: "2026-03-02" } });
+  try {
+    const login = await world.signIn();
+    assert.equal(login.code, 0, login.stderr);
+    const person = world.sb.users[4];
+    const shown = await world.run([
+      "contact",
+      "+get-user",
+      "--user-id",
+      person.open_id,
+      "--json",
+    ]);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.equal(shown.stderr, "", "no field is missing");
+    const profile = JSON.parse(shown.stdout);
+    assert.equal(profile.name, person.name);
+    assert.equal(profile.email, person.email);
+    assert.equal(profile.user_id, person.user_id);
+    assert.deepEqual(profile.department_ids, person.department_ids);
+
+    // +get (mget) leaves senders unnamed: basic_batch names them, ten people a call.
+    const chat = world.sb.chats[0].chat_id;
+    const listed = await world.run([
+      "im",
+      "+messages",
+      "--chat-id",
+      chat,
+      "--limit",
+      "30",
+      "--json",
+    ]);
+    assert.equal(listed.code, 0, listed.stderr);
+    const ids = JSON.parse(listed.stdout).map((m: { message_id: string }) => m.message_id);
+    await world.clearRequests();
+    const got = await world.run(["im", "+get", "--message-id", ids.join(","), "--json"]);
+    assert.equal(got.code, 0, got.stderr);
+    assert.doesNotMatch(got.stderr, /sender names/);
+    const rows: { sender: { id: string; sender_type: string; sender_name?: string } }[] = JSON
+      .parse(got.stdout);
+    const people = new Set(
+      rows.filter((r) => r.sender.sender_type === "user").map((r) => r.sender.id),
+    );
+    assert.ok(people.size > 1, "several people wrote in the chat");
+    for (const row of rows.filter((r) => r.sender.sender_type === "user")) {
+      assert.ok(row.sender.sender_name, `${row.sender.id} has no name`);
+    }
+    const lookups = (await world.requestLog()).filter((r) => r.path.includes("/contact/v3/"));
+    assert.deepEqual(
+      lookups.map((r) => `${r.method} ${r.path}`),
+      Array(Math.ceil(people.size / 10)).fill("POST /open-apis/contact/v3/users/basic_batch"),
+    );
+
+    // +find-time reads each person's zone from their profile.
+    const auckland = world.sb.users.find((u) => u.time_zone === "Pacific/Auckland")!;
+    const found = await world.run([
+      "calendar",
+      "+find-time",
+      "--attendees",
+      auckland.open_id,
+      "--duration",
+      "30m",
+      "--working-hours",
+      "07:00-21:00",
+      "--start",
+      "2026-03-09",
+      "--end",
+      "2026-03-13",
+      "--json",
+    ]);
+    assert.equal(found.code, 0, found.stderr);
+    assert.doesNotMatch(found.stderr, /time zone/);
+    assert.equal(JSON.parse(found.stdout)[0].attendee_zones[auckland.open_id], "Pacific/Auckland");
+  } finally {
+    await world.close();
+  }
+});

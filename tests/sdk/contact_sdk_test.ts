@@ -1,6 +1,7 @@
 /**
- * The official SDK against the sandbox's contact endpoints: `contact.v3.user.get` built by the
- * SDK, its answer checked against the SDK's response type (types/index.d.ts), nothing more.
+ * The official SDK against the sandbox's contact endpoints: `contact.v3.user.get`,
+ * `contact.v3.user.batch` and `contact.v3.user.basicBatch` built by the SDK, their answers
+ * checked against the SDK's response types (types/index.d.ts), nothing more.
  *
  * Search v1 user (`GET /open-apis/search/v1/user`) is not in the SDK; it goes through the SDK's
  * generic `client.request`, checked against Lark's "搜索用户" doc
@@ -21,7 +22,7 @@ const AVATAR = t.optional(t.object({
   avatar_origin: t.optional(t.string),
 }));
 // types/index.d.ts, contact.v3.user.get.
-const USER = t.object({
+const USER_FIELDS = {
   union_id: t.optional(t.string),
   user_id: t.optional(t.string),
   open_id: t.optional(t.string),
@@ -71,7 +72,8 @@ const USER = t.object({
   job_level_id: t.optional(t.string),
   job_family_id: t.optional(t.string),
   dotted_line_leader_user_ids: t.optional(t.array(t.string)),
-});
+};
+const USER = t.object(USER_FIELDS);
 const SEARCH_USERS = t.object({
   users: t.array(t.object({
     name: t.string,
@@ -102,13 +104,77 @@ Deno.test("SDK: contact user get by every id type, as the bot and as a user", as
       assert.equal(answer.data?.user?.open_id, person.open_id);
       assert.equal(answer.data?.user?.email, person.email);
     }
-    const user = asUser(await signIn(["contact:user.basic_profile:readonly"]));
+    // Lark's user get doc: an API permission opens it; each sensitive field needs its own.
+    const user = asUser(
+      await signIn(["contact:contact.base:readonly", "contact:user.base:readonly"]),
+    );
     const limited = await client.contact.v3.user.get({ path: { user_id: person.open_id } }, user);
     assertShape(limited, envelope(t.object({ user: t.optional(USER) })), "user.get as a user");
     assert.equal(limited.data?.user?.name, person.name);
     assert.equal(limited.data?.user?.email, undefined, "email needs its own scope");
+    const basic = asUser(await signIn(["contact:user.basic_profile:readonly"]));
+    const refused = await sdkError(
+      client.contact.v3.user.get({ path: { user_id: person.open_id } }, basic),
+    );
+    assert.equal(refused.body.code, 99991679, "basic_profile does not open user get");
     const unknown = await sdkError(client.contact.v3.user.get({ path: { user_id: "ou_nobody" } }));
     assert.deepEqual(unknown.body, { code: 41012, msg: "user id invalid error" });
+  });
+});
+
+// types/index.d.ts, contact.v3.user.batch: the user get profile, `name` and `mobile` declared
+// required (the sandbox leaves out `mobile` without its field permission, as Lark does).
+const BATCH_USER = t.object({
+  ...USER_FIELDS,
+  name: t.string,
+  mobile: t.optional(t.string),
+});
+// types/index.d.ts, contact.v3.user.basicBatch.
+const BASIC_USERS = t.object({
+  users: t.optional(t.array(t.object({
+    user_id: t.optional(t.string),
+    name: t.optional(t.string),
+    i18n_name: t.optional(t.object({
+      zh_cn: t.optional(t.string),
+      ja_jp: t.optional(t.string),
+      en_us: t.optional(t.string),
+    })),
+  }))),
+});
+
+Deno.test("SDK: contact user batch answers several profiles, as the bot and as a user", async () => {
+  await withSdkSandbox({}, async ({ sandbox, client, signIn, asUser }) => {
+    const people = [sandbox.users[1], sandbox.users[7]];
+    const params = {
+      user_ids: people.map((p) => p.open_id),
+      user_id_type: "open_id" as const,
+      department_id_type: "open_department_id" as const,
+    };
+    const answer = await client.contact.v3.user.batch({ params });
+    assertShape(answer, envelope(t.object({ items: t.optional(t.array(BATCH_USER)) })), "batch");
+    assert.deepEqual(answer.data?.items?.map((u) => u.name), people.map((p) => p.name));
+    const user = asUser(
+      await signIn(["contact:contact.base:readonly", "contact:user.base:readonly"]),
+    );
+    const asPerson = await client.contact.v3.user.batch({ params }, user);
+    assertShape(asPerson, envelope(t.object({ items: t.optional(t.array(BATCH_USER)) })), "user");
+    assert.equal(asPerson.data?.items?.[1].email, undefined, "email needs its own scope");
+  });
+});
+
+Deno.test("SDK: contact user basicBatch names users for basic_profile, as a user", async () => {
+  await withSdkSandbox({}, async ({ sandbox, client, signIn, asUser }) => {
+    const people = [sandbox.users[2], sandbox.users[9]];
+    const user = asUser(await signIn(["contact:user.basic_profile:readonly"]));
+    const answer = await client.contact.v3.user.basicBatch({
+      data: { user_ids: people.map((p) => p.open_id) },
+      params: { user_id_type: "open_id" },
+    }, user);
+    assertShape(answer, envelope(BASIC_USERS), "basicBatch");
+    assert.deepEqual(
+      answer.data?.users?.map((u) => [u.user_id, u.name]),
+      people.map((p) => [p.open_id, p.name]),
+    );
   });
 });
 

@@ -252,7 +252,7 @@ Deno.test("calendar +find-time against the sandbox", async (t) => {
         assert.equal(warnings.length, 1, run.stderr);
         assert.match(
           warnings[0],
-          /^warning: Cannot tell the time zone of 3 people: .* \(the profile may not be read \(code 99991679; it needs contact:user\.basic_profile:readonly\)\)\. Their working hours were read in UTC; /,
+          /^warning: Cannot tell the time zone of 3 people: .* \(the profile may not be read \(code 99991679; it needs contact:contact\.base:readonly, contact:user\.base:readonly\)\)\. Their working hours were read in UTC; /,
         );
         for (const person of [me, ann, bob]) assert.ok(warnings[0].includes(person.open_id));
       },

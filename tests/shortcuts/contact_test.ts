@@ -4,6 +4,7 @@
 
 import assert from "node:assert/strict";
 import { createShortcutEnv, jsonOf } from "./_shortcut_env.ts";
+import { sandboxUserToken } from "../support/sandbox_token.ts";
 
 Deno.test("contact +search-user against the sandbox", async (t) => {
   const env = await createShortcutEnv();
@@ -113,6 +114,38 @@ Deno.test("contact +get-user and +me against the sandbox", async (t) => {
       assert.equal(bot.code, 0, bot.stderr);
       assert.equal(jsonOf<Profile>(bot).name, person.name);
     });
+
+    await t.step(
+      "a field Lark leaves out for lack of its scope is named, with the fix",
+      async () => {
+        const { accessToken } = await sandboxUserToken(env.sb, {
+          scopes: ["contact:contact.base:readonly", "contact:user.base:readonly"],
+        });
+        const run = await env.run(["contact", "+get-user", "--user-id", person.open_id, "--json"], {
+          env: { HARK_USER_ACCESS_TOKEN: accessToken },
+        });
+        assert.equal(run.code, 0, run.stderr);
+        const profile = jsonOf<Profile & { email?: string }>(run);
+        assert.equal(profile.name, person.name);
+        assert.equal(profile.email, undefined);
+        assert.match(
+          run.stderr,
+          /^warning: Not shown: email, departments, user id\. Lark leaves them out without contact:user\.email:readonly, contact:user\.department:readonly, contact:user\.employee_id:readonly; sign in granting them: hark auth login --scope contact:user\.email:readonly/,
+        );
+        // Without an API permission of Lark's user get doc, basic_profile alone is refused.
+        const basic = await sandboxUserToken(env.sb, {
+          scopes: ["contact:user.basic_profile:readonly"],
+        });
+        const refused = await env.run(
+          ["contact", "+get-user", "--user-id", person.open_id, "--json"],
+          { env: { HARK_USER_ACCESS_TOKEN: basic.accessToken } },
+        );
+        assert.equal(refused.code, 1);
+        const error = JSON.parse(refused.stderr).error;
+        assert.equal(error.type, "permission");
+        assert.match(error.recovery.command, /--scope contact:contact\.base:readonly/);
+      },
+    );
 
     await t.step("an unknown user is Lark's error; a malformed id never leaves", async () => {
       const unknown = await env.run(["contact", "+get-user", "--user-id", "ou_nobody", "--json"]);

@@ -188,15 +188,33 @@ Deno.test("im +messages, +thread and +get against the sandbox", async (t) => {
       const mget = requests.filter((r) => r.path === "/open-apis/im/v1/messages/mget");
       assert.equal(mget.length, 1);
       assert.equal(mget[0].query.with_sender_name, undefined, "lark-cli sends none to mget");
-      // mget leaves senders unnamed: each person is looked up once, then named.
+      // mget leaves senders unnamed: basic_batch names up to ten people a call.
       const people = new Set(
         rows.filter((r) => r.sender.sender_type === "user").map((r) => r.sender.id),
       );
       const lookups = requests.filter((r) => r.path.startsWith("/open-apis/contact/v3/users/"));
-      assert.ok(lookups.length <= people.size, `${lookups.length} lookups for ${people.size}`);
+      assert.deepEqual(
+        lookups.map((r) => `${r.method} ${r.path}`),
+        Array(Math.ceil(people.size / 10)).fill("POST /open-apis/contact/v3/users/basic_batch"),
+      );
       for (const row of rows.filter((r) => r.sender.sender_type === "user")) {
         assert.ok(row.sender.sender_name, `${row.message_id} has no sender name`);
       }
+    });
+
+    await t.step("+get as the bot names senders with users/batch, fifty a call", async () => {
+      const ids = history.slice(0, 20).map((r) => r.message_id);
+      await env.clearRequests();
+      const run = await env.runBot(["im", "+get", "--message-id", ids.join(","), "--json"]);
+      assert.equal(run.code, 0, run.stderr);
+      const rows = jsonOf<Row[]>(run);
+      for (const row of rows.filter((r) => r.sender.sender_type === "user")) {
+        assert.ok(row.sender.sender_name, `${row.message_id} has no sender name`);
+      }
+      const lookups = (await env.requests()).filter((r) => r.path.includes("/contact/v3/"));
+      assert.deepEqual(lookups.map((r) => `${r.method} ${r.path}`), [
+        "GET /open-apis/contact/v3/users/batch",
+      ]);
     });
 
     await t.step("--as bot reads a chat the bot is in", async () => {

@@ -109,3 +109,27 @@ Deno.test("runSchema() writes JSON to stdout", async () => {
   await runSchema(out, root, "calendar", "+freebusy");
   assert.equal(JSON.parse(out.stdout.text()).name, "calendar +freebusy");
 });
+
+Deno.test("the schema of +get-user gives both identities' scopes, the optional ones and Lark's alternatives", async () => {
+  const getUser = selectSchema(await buildSchema(root), "contact", "+get-user") as ShortcutSchema;
+  // Lark's contact-v3 user get doc: an API permission (any one of four) and the name's field
+  // permission, as either identity; email, departments and user id each need their own.
+  const read = ["contact:contact.base:readonly", "contact:user.base:readonly"];
+  assert.deepEqual(getUser.scopes, { user: read, bot: read });
+  const fields = [
+    "contact:user.email:readonly",
+    "contact:user.department:readonly",
+    "contact:user.employee_id:readonly",
+  ];
+  assert.deepEqual(getUser.optional_scopes, { user: fields, bot: fields });
+  assert.deepEqual(getUser.scope_alternatives?.["contact:contact.base:readonly"], [
+    "contact:contact:readonly",
+    "contact:contact:readonly_as_app",
+    "contact:contact:access_as_app",
+  ]);
+  const messages = selectSchema(await buildSchema(root), "im", "+messages") as ShortcutSchema;
+  assert.deepEqual(messages.optional_scopes, {
+    user: ["contact:user.basic_profile:readonly"],
+    bot: read,
+  });
+});

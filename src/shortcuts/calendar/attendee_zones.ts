@@ -32,11 +32,10 @@ const NAMED_MAX = 5;
  * The profile lookup of one person: `contact +get-user`'s request (its `user_id_type` told by
  * the id). In a preview, the signed-in user whose open id is not known yet is `{open_id}`.
  *
- * @param input the shortcut input
  * @param person an open id, or the preview's placeholder of the signed-in user
  */
-export function profileRequest(input: ShortcutInput<unknown>, person: string): ApiRequest {
-  return userRequest(person === SIGNED_IN_USER ? "{open_id}" : person, input.identity);
+export function profileRequest(person: string): ApiRequest {
+  return userRequest(person === SIGNED_IN_USER ? "{open_id}" : person);
 }
 
 /** What a profile said of a person's zone: the zone, or why it is unknown. */

@@ -31,7 +31,7 @@ import {
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
 import { MAX_WORKERS, runPool } from "../run_pool.ts";
-import { getUser } from "../contact/get_user.ts";
+import { PROFILE_READ_SCOPES, READ_ALTERNATIVES } from "../contact/profile_scopes.ts";
 import {
   ATTENDEE_ABILITY_PARAM,
   CALENDAR_ID_PARAM,
@@ -113,9 +113,8 @@ const PARAMS = {
   timezone: param.string({
     valueName: TIMEZONE_PARAM.valueName,
     description: "one IANA zone for everyone's working hours instead of each profile's (reading " +
-      `profiles takes ${getUser.scopes.user?.join(", ")}, as the bot ` +
-      `${getUser.scopes.bot?.join(", ")}; without, yours, with a warning); times are read and ` +
-      "shown in it (default: $TZ, the system's)",
+      `profiles takes ${PROFILE_READ_SCOPES.join(", ")}; without, yours, with a warning); ` +
+      "times are read and shown in it (default: $TZ, the system's)",
   }),
 };
 
@@ -191,10 +190,13 @@ export const findTime = defineShortcut({
     "'Design review'",
   ],
   identities: ["user", "bot"],
-  // --create books the slot (create, invite) and rolls back a half-made event (delete).
+  // --create books the slot (create, invite) and rolls back a half-made event (delete). Reading
+  // each person's zone from their profile is optional: without it, the viewer's zone, warned.
   scopes: {
     user: [FREE_BUSY, EVENT_CREATE, EVENT_UPDATE, EVENT_DELETE],
     bot: [FREE_BUSY, EVENT_CREATE, EVENT_UPDATE, EVENT_DELETE],
+    optional: { user: PROFILE_READ_SCOPES, bot: PROFILE_READ_SCOPES },
+    alternatives: READ_ALTERNATIVES,
   },
   effect: "write",
   idempotent: true,
@@ -220,7 +222,7 @@ export const findTime = defineShortcut({
     const requests = [
       ...lead,
       ...(input.values.timezone === undefined
-        ? people.map((person) => profileRequest(input, person))
+        ? people.map((person) => profileRequest(person))
         : []),
       ...freebusyRequests(people, search.window, input.timeZone).map((r) => r.request),
     ];
@@ -244,7 +246,7 @@ export const findTime = defineShortcut({
     const people = [...new Set([...(me ? [me] : []), ...search.attendees])];
     // One pool for the profiles and free/busy: at most 10 calls in flight in all.
     const lookups = input.values.timezone === undefined
-      ? people.map((person) => ({ person, profile: profileRequest(input, person) }))
+      ? people.map((person) => ({ person, profile: profileRequest(person) }))
       : [];
     const calls = [...lookups, ...freebusyRequests(people, search.window, timeZone)];
     const what = lookups.length > 0 ? "time zones and free/busy" : "free/busy";

@@ -272,7 +272,7 @@ Deno.test("find-time treats a profile it may not read, or of no one, as an unkno
   assert.equal(warnings.length, 1);
   assert.match(
     warnings[0],
-    /ou_1 \(the profile may not be read \(code 99991672; it needs contact:user\.base:readonly\)\); ou_2 \(no such user \(code 41012\)\); ou_3 \(outside the contacts you may see \(code 41050\)\)/,
+    /ou_1 \(the profile may not be read \(code 99991672; it needs contact:contact\.base:readonly, contact:user\.base:readonly\)\); ou_2 \(no such user \(code 41012\)\); ou_3 \(outside the contacts you may see \(code 41050\)\)/,
   );
 });
 
@@ -301,7 +301,9 @@ Deno.test("find-time --dry-run lists the profile lookups, and none with --timezo
     "POST /open-apis/calendar/v4/freebusy/list",
     "POST /open-apis/calendar/v4/freebusy/list",
   ]);
-  assert.deepEqual(asBot[0].scopes, ["contact:user.base:readonly"]);
+  // Lark's user get doc: an API permission (contact.base) and the name's field permission.
+  const profile = ["contact:contact.base:readonly", "contact:user.base:readonly"];
+  assert.deepEqual(asBot[0].scopes, profile);
   const asUser = findTime.requests(input({}, "user"));
   assert.deepEqual(asUser.slice(0, 4).map((r) => `${r.method} ${r.path}`), [
     "GET /open-apis/authen/v1/user_info",
@@ -313,7 +315,7 @@ Deno.test("find-time --dry-run lists the profile lookups, and none with --timezo
     user_id_type: "open_id",
     department_id_type: "open_department_id",
   });
-  assert.deepEqual(asUser[1].scopes, ["contact:user.basic_profile:readonly"]);
+  assert.deepEqual(asUser[1].scopes, profile, "basic_profile does not open a profile");
   const known = findTime.requests(
     inputOf(values(), {
       ctx: createTestContext({ now: NOW }),

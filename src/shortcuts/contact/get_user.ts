@@ -1,11 +1,12 @@
 /**
  * `hark contact +get-user`: a person's profile (name, email, departments, status) by open id,
- * union id or user id.
+ * union id or user id, as either identity, from `GET /open-apis/contact/v3/users/:user_id`. Lark
+ * leaves out a field whose field permission the token lacks: a warning names it and the scope
+ * (`profile_scopes.ts` has the facts).
  *
  * @module
  */
 
-import type { Identity } from "../../auth/identity.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { type JsonObject, objectField } from "../../json/fields.ts";
 import type { Column } from "../../output/mod.ts";
@@ -13,12 +14,7 @@ import { formatRfc3339InZone } from "../../time/mod.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
 import { checkId, USER_ID, userIdTypeOf } from "./ids.ts";
-
-/** Reading a profile, per identity (lark-cli `+get-user`). */
-const SCOPES = {
-  user: ["contact:user.basic_profile:readonly"],
-  bot: ["contact:user.base:readonly"],
-};
+import { missingFieldsWarning, PROFILE_READ_SCOPES, PROFILE_SCOPES } from "./profile_scopes.ts";
 
 /** A profile as the contact API gives it. */
 export interface UserProfile {
@@ -54,17 +50,16 @@ export type GetUserValues = ValuesOf<typeof PARAMS>;
  * @param input the shortcut input
  */
 export function getUserRequest(input: ShortcutInput<GetUserValues>): ApiRequest {
-  return userRequest(checkId(input.values["user-id"], "--user-id", USER_ID), input.identity);
+  return userRequest(checkId(input.values["user-id"], "--user-id", USER_ID));
 }
 
 /**
  * The profile request of one person (`GET /open-apis/contact/v3/users/{user_id}`), the id's kind
- * told by its prefix.
+ * told by its prefix; either identity asks with the same scopes.
  *
  * @param id a checked user id, or a `{placeholder}` for a preview
- * @param identity who asks (the scopes differ)
  */
-export function userRequest(id: string, identity: Identity): ApiRequest {
+export function userRequest(id: string): ApiRequest {
   const path = /^\{\w+\}$/.test(id) ? id : encodeURIComponent(id);
   return {
     method: "GET",
@@ -73,7 +68,7 @@ export function userRequest(id: string, identity: Identity): ApiRequest {
       user_id_type: userIdTypeOf(id.startsWith("{") ? "ou_" : id),
       department_id_type: "open_department_id",
     },
-    scopes: [...SCOPES[identity]],
+    scopes: [...PROFILE_READ_SCOPES],
   };
 }
 
@@ -125,7 +120,7 @@ export const getUser = defineShortcut({
     "hark contact +get-user --user-id ou_123 --as bot",
   ],
   identities: ["user", "bot"],
-  scopes: SCOPES,
+  scopes: PROFILE_SCOPES,
   effect: "read",
   params: PARAMS,
   validate(input) {
@@ -133,6 +128,11 @@ export const getUser = defineShortcut({
   },
   requests: (input) => [getUserRequest(input)],
   run: (input, client) => client.request<{ user?: UserProfile }>(getUserRequest(input)),
-  output: (result, input) => profileRow(result?.user ?? {}, input.timeZone),
+  output(result, input) {
+    const user = result?.user ?? {};
+    const missing = missingFieldsWarning(user, input);
+    if (missing) input.warn(missing);
+    return profileRow(user, input.timeZone);
+  },
   columns: PROFILE_COLUMNS,
 });

@@ -5,30 +5,84 @@ import { FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
 import { getUser, profileRow, statusOf } from "./get_user.ts";
 import { me } from "./me.ts";
 
-Deno.test("+get-user asks with the id type the id shows, per identity's scope", async () => {
-  const client = new FakeClient(() => ({ user: { name: "Ana", join_time: 1700000000 } }));
+Deno.test("+get-user asks with the id type the id shows, and Lark's profile scopes as both", async () => {
+  const client = new FakeClient(() => ({
+    user: {
+      name: "Ana",
+      join_time: 1700000000,
+      email: "a@x.test",
+      department_ids: [],
+      user_id: "u",
+    },
+  }));
+  const warnings: string[] = [];
   const input = inputOf({ "user-id": "on_1" }, {
     identity: "bot",
     ctx: createTestContext({ timeZone: "Asia/Shanghai" }),
+    warnings,
   });
   const result = await getUser.run!(input, client);
   assert.deepEqual(getUser.output!(result, input), {
     name: "Ana",
     join_time: "2023-11-15T06:13:20+08:00",
+    email: "a@x.test",
+    department_ids: [],
+    user_id: "u",
   });
+  assert.deepEqual(warnings, []);
   assert.equal(client.requests[0].path, "/open-apis/contact/v3/users/on_1");
   assert.deepEqual(client.requests[0].query, {
     user_id_type: "union_id",
     department_id_type: "open_department_id",
   });
-  assert.deepEqual(client.requests[0].scopes, ["contact:user.base:readonly"]);
+  // Lark's contact-v3 user get doc: an API permission (any one of four) and the name's field
+  // permission; contact:user.basic_profile:readonly opens basic_batch only.
+  const profile = ["contact:contact.base:readonly", "contact:user.base:readonly"];
+  assert.deepEqual(client.requests[0].scopes, profile);
   const [plain] = getUser.requests(inputOf({ "user-id": "e8eb2af2" }));
   assert.equal((plain.query as { user_id_type: string }).user_id_type, "user_id");
-  assert.deepEqual(plain.scopes, ["contact:user.basic_profile:readonly"]);
+  assert.deepEqual(plain.scopes, profile);
+  assert.deepEqual(getUser.scopes.user, profile);
+  assert.deepEqual(getUser.scopes.bot, profile, "the bot needs the API permission too");
+  assert.deepEqual(getUser.scopes.optional?.user, [
+    "contact:user.email:readonly",
+    "contact:user.department:readonly",
+    "contact:user.employee_id:readonly",
+  ]);
+  assert.deepEqual(getUser.scopes.optional?.bot, getUser.scopes.optional?.user);
   assert.throws(
     () => getUser.validate!(inputOf({ "user-id": " " })),
     (e: unknown) => e instanceof ValidationError && e.param === "--user-id",
   );
+});
+
+Deno.test("+get-user names the fields Lark left out for lack of their field permission", () => {
+  const person = { open_id: "ou_1", name: "Ana", email: "a@x.test" };
+  const asUser = (scopes?: string[]) => {
+    const warnings: string[] = [];
+    const input = inputOf({ "user-id": "ou_1" }, {
+      warnings,
+      config: scopes ? { users: { default: { scopes } } } : {},
+    });
+    getUser.output!({ user: person }, input);
+    return warnings;
+  };
+  // Granted scopes unknown (an environment token): both absent fields are named.
+  const [unknown] = asUser();
+  assert.match(unknown, /^Not shown: departments, user id\. Lark leaves them out without /);
+  assert.match(unknown, /contact:user\.department:readonly, contact:user\.employee_id:readonly/);
+  assert.match(
+    unknown,
+    /hark auth login --scope contact:user\.department:readonly --scope contact:user\.employee_id:readonly$/,
+  );
+  // The sign-in holds the department scope: the person simply has none; only the user id.
+  const [one] = asUser(["contact:user.department:readonly"]);
+  assert.match(one, /^Not shown: user id\. Lark leaves it out without/);
+  // A broad API permission unlocks every field: nothing to say.
+  assert.deepEqual(asUser(["contact:contact:readonly"]), []);
+  const warnings: string[] = [];
+  getUser.output!({ user: person }, inputOf({ "user-id": "ou_1" }, { identity: "bot", warnings }));
+  assert.match(warnings[0], /enable them for the app in the developer console$/);
 });
 
 Deno.test("statusOf() says resigned, frozen, inactive or active; profileRow keeps bad times", () => {

@@ -14,17 +14,21 @@ import type { ApiCaller, ShortcutInput, ShortcutScopes } from "../definition.ts"
 import { followPages, pagingOptions, type PagingValues } from "../paging.ts";
 import { type Mention, messageText } from "./message_text.ts";
 import { type Sender, SenderNames } from "./sender_names.ts";
+import { NAME_LOOKUP_SCOPES, READ_ALTERNATIVES } from "../contact/profile_scopes.ts";
 
 /** The largest page the message list endpoint serves. */
 export const MAX_MESSAGE_PAGE = 50;
 
 /**
  * Reading messages, per identity (lark-cli `+chat-messages-list`): group and one-to-one chats
- * both, as a chat id may name either.
+ * both, as a chat id may name either. Naming the senders Lark leaves unnamed is optional
+ * (`sender_names.ts`): without it they stay unnamed, with a warning.
  */
 export const READ_SCOPES: ShortcutScopes = {
   user: ["im:message.group_msg:get_as_user", "im:message.p2p_msg:get_as_user"],
   bot: ["im:message.group_msg", "im:message.p2p_msg:readonly"],
+  optional: { user: NAME_LOOKUP_SCOPES.user, bot: NAME_LOOKUP_SCOPES.bot },
+  alternatives: READ_ALTERNATIVES,
 };
 
 /** The scopes of a read request, for a permission error that names none. */
