@@ -154,10 +154,20 @@ Deno.test("search pages through users and bounds page_size", async () => {
 
 Deno.test("im send stores messages, honours uuid and validates content and receiver", async () => {
   await withSandbox({}, async (sandbox, client) => {
-    const token = await client.userToken(["im:message.send_as_user"]);
     const chat = sandbox.chats[1].chat_id;
     const path = "/open-apis/im/v1/messages?receive_id_type=chat_id";
     const body = { receive_id: chat, msg_type: "text", content: '{"text":"hello"}', uuid: "u-1" };
+    // As a user, Lark's message create doc needs im:message and im:message.send_as_user both.
+    for (const half of [["im:message.send_as_user"], ["im:message"]]) {
+      const refused = await client.json("POST", path, body, await client.userToken(half));
+      assert.equal(refused.body.code, 99991679, half[0]);
+      assert.deepEqual(
+        refused.body.error.permission_violations.map((v: { subject: string }) => v.subject),
+        ["im:message.send_as_user", "im:message"].filter((s) => s !== half[0]),
+        "the violation names the missing half",
+      );
+    }
+    const token = await client.userToken(["im:message.send_as_user", "im:message"]);
     const first = await client.json("POST", path, body, token);
     assert.equal(first.body.code, 0);
     assert.equal(first.body.data.chat_id, chat);

@@ -7,11 +7,14 @@
 
 import type { Answer, TestClient } from "../test_client.ts";
 
-/** Scopes that reach every IM route as a user. */
+/**
+ * Scopes that reach every IM route a user may call (uploads take the tenant token only); sending
+ * as a user takes im:message and im:message.send_as_user both.
+ */
 export const IM_USER_SCOPES = [
+  "im:message",
   "im:message.send_as_user",
   "im:message:readonly",
-  "im:resource",
   "im:chat:read",
   "im:chat:create_by_user",
 ];

@@ -50,13 +50,14 @@ const UUID_WINDOW_MS = 3600_000;
 const RECEIVE_ID_TYPES = ["chat_id", "open_id", "user_id", "union_id", "email"];
 
 /**
- * Sending and replying: lark-cli `+messages-send`/`+messages-reply` (user
- * im:message.send_as_user or im:message, bot im:message:send_as_bot). Lark's send and reply docs
- * also list im:message:send ("发送消息V2"), which lark-cli's scope registry does not know, so the
- * sandbox does not grant it.
+ * Sending and replying, as Lark's im-v1 message create and reply docs put it: as the app, any one
+ * of im:message, im:message:send_as_bot, im:message:send; as a user, im:message and
+ * im:message.send_as_user both (lark-cli `+messages-send` declares the same pair). im:message:send
+ * ("发送消息V2", a legacy scope) is not in lark-cli's scope registry, so the sandbox does not
+ * grant it.
  */
 export const SEND_SCOPES: RouteScopes = {
-  user: ["im:message.send_as_user", "im:message"],
+  user: [["im:message.send_as_user", "im:message"]],
   bot: ["im:message:send_as_bot", "im:message"],
 };
 

@@ -120,7 +120,7 @@ Deno.test("fetch retries a drop on a reused connection once, so times=2 is neede
 
 Deno.test("drop after serving keeps the side effect, and uuid makes the retry safe", async () => {
   await withSandbox({}, async (sandbox, client) => {
-    const token = await client.userToken(["im:message.send_as_user"]);
+    const token = await client.userToken(["im:message.send_as_user", "im:message"]);
     await client.json("POST", "/sandbox/faults", {
       route: "POST /open-apis/im/v1/messages",
       kind: "drop",
@@ -201,7 +201,7 @@ Deno.test("a startup fault profile and probability 0", async () => {
 
 Deno.test("the request log records requests with Authorization masked; DELETE clears", async () => {
   await withSandbox({}, async (sandbox, client) => {
-    const token = await client.userToken(["im:message.send_as_user"]);
+    const token = await client.userToken(["im:message.send_as_user", "im:message"]);
     await client.send("GET", `${INFO}?a=1&a=2&b=x`, { token, headers: { "x-request-id": "r1" } });
     await client.refresh("ur-nothing");
     const log = (await client.send("GET", "/sandbox/requests")).body;

@@ -139,3 +139,32 @@ Deno.test("a plain sign-in reads what +get-user, the listings' sender names and 
     await world.close();
   }
 });
+
+Deno.test("a plain sign-in can send and reply as the user: Lark needs im:message beside send_as_user", async () => {
+  // Lark's message create and reply docs: as a user, im:message and im:message.send_as_user both.
+  const world = await startWorld();
+  try {
+    const login = await world.signIn();
+    assert.equal(login.code, 0, login.stderr);
+    assert.ok(JSON.parse(login.stdout).scopes.includes("im:message"));
+    const chat = world.sb.chats[0].chat_id;
+    const sent = await world.run(["im", "+send", "--chat-id", chat, "--text", "hi", "--json"]);
+    assert.equal(sent.code, 0, sent.stderr);
+    const id = JSON.parse(sent.stdout).message_id;
+    const replied = await world.run([
+      "im",
+      "+reply",
+      "--message-id",
+      id,
+      "--text",
+      "re",
+      "--json",
+    ]);
+    assert.equal(replied.code, 0, replied.stderr);
+    const check = await world.run(["auth", "check", "im", "+send", "--json"]);
+    assert.equal(check.code, 0, check.stderr);
+    assert.deepEqual(JSON.parse(check.stdout).requested, ["im:message", "im:message.send_as_user"]);
+  } finally {
+    await world.close();
+  }
+});

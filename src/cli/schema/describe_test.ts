@@ -50,7 +50,7 @@ Deno.test("the schema of a shortcut gives types, required, defaults, allowed, id
   const send = selectSchema(await buildSchema(root), "im", "+send") as ShortcutSchema;
   assert.deepEqual(send.identities, ["user", "bot"]);
   assert.deepEqual(send.scopes, {
-    user: ["im:message.send_as_user"],
+    user: ["im:message.send_as_user", "im:message"],
     bot: ["im:message:send_as_bot"],
   });
   assert.equal(send.effect, "write");

@@ -35,12 +35,15 @@ export const MSG_TYPES = [
 export const MAX_UUID_LENGTH = 50;
 
 /**
- * Sending as each identity (lark-cli `+messages-send`, `+messages-reply`); uploads made to send
- * a message need nothing more.
+ * Sending as each identity. Lark's im-v1 message create and reply docs: as a user,
+ * im:message.send_as_user and im:message both ("需同时申请"), as lark-cli `+messages-send`
+ * declares them; as the app, any one of im:message:send_as_bot, im:message and the legacy
+ * im:message:send.
  */
 export const SEND_SCOPES: ShortcutScopes = {
-  user: ["im:message.send_as_user"],
+  user: ["im:message.send_as_user", "im:message"],
   bot: ["im:message:send_as_bot"],
+  alternatives: { "im:message:send_as_bot": ["im:message"] },
 };
 
 const BODIES = ["text", "markdown", "content", "image", "file"] as const;

@@ -25,7 +25,8 @@ Deno.test("+reply posts to the message's reply endpoint with the uuid and reply_
     reply_in_thread: true,
     uuid: "r-1",
   });
-  assert.deepEqual(request.scopes, ["im:message.send_as_user"]);
+  // Lark's reply doc: as a user, im:message.send_as_user and im:message both.
+  assert.deepEqual(request.scopes, ["im:message.send_as_user", "im:message"]);
 });
 
 Deno.test("+reply as the bot, in the chat, with a fresh key each run", () => {
