@@ -172,7 +172,8 @@ async function main(): Promise<number> {
       "--scope",
       "calendar:calendar.event:read,calendar:calendar.event:create,calendar:calendar.event:update," +
       "calendar:calendar.event:delete,calendar:calendar.event:reply,calendar:calendar.free_busy:read," +
-      "contact:user:search,contact:user.basic_profile:readonly,im:chat:read," +
+      "contact:user:search,contact:user.basic_profile:readonly,contact:contact.base:readonly," +
+      "contact:user.base:readonly,contact:user.email:readonly,im:chat:read," +
       "im:message.group_msg:get_as_user,im:message.p2p_msg:get_as_user,im:message:readonly",
     ]);
     await hark(["auth", "status"]);
@@ -315,7 +316,15 @@ async function main(): Promise<number> {
       expect: 1,
     });
     say(bold("\n# … so run the recovery command it printed, then send again\n"));
-    await hark(["auth", "login", "--scope", "im:message.send_as_user"]);
+    // Lark's message create doc: as a user, im:message.send_as_user and im:message both.
+    await hark([
+      "auth",
+      "login",
+      "--scope",
+      "im:message.send_as_user",
+      "--scope",
+      "im:message",
+    ]);
     await hark(["im", "+send", "--chat-id", chat.chat_id, "--text", "Deploy finished"]);
 
     say(bold("\n# 9. A conversation: find the chat, read, reply in a thread, share a file\n"));

@@ -176,7 +176,10 @@ export interface PermissionFacts {
  * - the app (99991672), or any permission error while acting as the bot: the developer console's
  *   scope page for the profile's app on the profile's domain; a user then signs in again
  *   granting the scope;
- * - the user (99991679 and the rest): sign in again with `--scope` for ONE of the alternatives.
+ * - the user (99991679 and the rest): sign in again with `--scope` for ONE of the alternatives,
+ *   or for every one the call declares when the service names several of those: a call's
+ *   declared scopes are all needed (Lark's message create as a user needs
+ *   im:message.send_as_user and im:message both, and names both when both are missing).
  *
  * @param facts what the service said
  * @param context the answer's status and log id, the declared scopes, the caller
@@ -186,11 +189,13 @@ export function permissionError(facts: PermissionFacts, context: ApiErrorContext
   const requestId = context.requestId;
   const declared = context.scopes ?? [];
   const scope = recommendedScope(facts.alternatives, declared);
-  // Without alternatives from the service, the call's declared scopes are all needed.
-  const scopes = scope !== undefined ? [scope] : [...declared];
+  // The call's declared scopes are all needed: those the service names are all asked for. Else
+  // one of the service's alternatives; without any, every declared scope.
+  const named = facts.alternatives.filter((s) => declared.includes(s));
+  const scopes = named.length > 1 ? named : scope !== undefined ? [scope] : [...declared];
   const login = loginCommand(scopes, caller?.profile);
   const quoted = scopes.map((s) => `"${s}"`).join(", ");
-  const choice = facts.alternatives.length > 1
+  const choice = scopes.length === 1 && facts.alternatives.length > 1
     ? ` (any one of ${facts.alternatives.map((s) => `"${s}"`).join(", ")} would do)`
     : "";
   const msg = serviceMsg(facts.msg);

@@ -252,6 +252,19 @@ Deno.test("99991679: the user has not granted the scope; sign in again asking fo
     scopes: ["im:message"],
   });
   assert.equal(declared.recovery.command, "hark auth login --scope im:message");
+  // A call that declares several of the named scopes needs them all (message create as a user:
+  // im:message.send_as_user and im:message both): all are asked for, none "any one of".
+  const both = errorFromApiCode({ code: 99991679, error: VIOLATIONS }, {
+    caller: APP,
+    scopes: ["im:message.send_as_user", "im:message"],
+  });
+  assert.ok(both instanceof PermissionError);
+  assert.deepEqual(both.scopes, ["im:message.send_as_user", "im:message"]);
+  assert.equal(
+    both.recovery.command,
+    "hark auth login --scope im:message.send_as_user --scope im:message",
+  );
+  assert.doesNotMatch(both.recovery.suggestion, /any one of/);
 });
 
 Deno.test("99991676 and 230027 are permission errors", () => {

@@ -121,7 +121,7 @@ Deno.test("99991679 (the user has not granted it) asks for ONE of the alternativ
   const w = await world();
   try {
     const run = await w.run(
-      ["im", "+send", "--chat-id", w.sb.chats[0].chat_id, "--text", "hi"],
+      ["contact", "+get-user", "--user-id", w.sb.users[2].open_id],
       ["calendar:calendar.event:read"],
     );
     assert.equal(run.code, 1, run.stderr);
@@ -131,10 +131,40 @@ Deno.test("99991679 (the user has not granted it) asks for ONE of the alternativ
       /^The user has not granted the scope this call needs \(code 99991679\): Unauthorized/,
     );
     assert.match(error.message, LOG_ID);
-    // The sandbox lists im:message.send_as_user and im:message: one is asked for, not both.
-    assert.equal(error.recovery.command, "hark auth login --scope im:message.send_as_user");
-    assert.match(error.recovery.suggestion, /any one of "im:message\.send_as_user", "im:message"/);
+    // Lark's user get doc lists four API permissions, any one of which opens it: the one the
+    // shortcut declares is asked for, not all four.
+    assert.equal(error.recovery.command, "hark auth login --scope contact:contact.base:readonly");
+    assert.match(
+      error.recovery.suggestion,
+      /any one of "contact:contact\.base:readonly", "contact:contact:access_as_app"/,
+    );
     assert.equal(error.recovery.url, undefined);
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("99991679 naming scopes a call needs together asks for all of them", async () => {
+  const w = await world();
+  try {
+    // Lark's message create doc: as a user, im:message.send_as_user and im:message both.
+    const run = await w.run(
+      ["im", "+send", "--chat-id", w.sb.chats[0].chat_id, "--text", "hi"],
+      ["calendar:calendar.event:read"],
+    );
+    assert.equal(run.code, 1, run.stderr);
+    const error = envelope(run);
+    assert.equal(
+      error.recovery.command,
+      "hark auth login --scope im:message.send_as_user --scope im:message",
+    );
+    assert.doesNotMatch(error.recovery.suggestion, /any one of/);
+    // Run as printed, it is enough.
+    const again = await w.run(
+      ["im", "+send", "--chat-id", w.sb.chats[0].chat_id, "--text", "hi"],
+      ["calendar:calendar.event:read", "im:message.send_as_user", "im:message"],
+    );
+    assert.equal(again.code, 0, again.stderr);
   } finally {
     await w.close();
   }
