@@ -32,12 +32,12 @@ export const MAX_FILE_BYTES = 30 * MIB;
 export const FILE_TYPES = ["opus", "mp4", "pdf", "doc", "xls", "ppt", "stream"] as const;
 
 /**
- * Uploading: Lark's docs list im:resource and im:resource:upload; lark-cli uploads inside
- * `+messages-send`/`+messages-reply`, whose send scopes therefore also allow it.
+ * Uploading: Lark's im-v1 image create and file create docs take the tenant token alone
+ * (`Authorization: tenant_access_token`) and any one of im:resource and im:resource:upload; the
+ * send scopes do not open it. The routes are `tenantOnly`: a user token is refused.
  */
 export const UPLOAD_SCOPES: RouteScopes = {
-  user: ["im:message.send_as_user", "im:message", "im:resource", "im:resource:upload"],
-  bot: ["im:message:send_as_bot", "im:message", "im:resource", "im:resource:upload"],
+  bot: ["im:resource", "im:resource:upload"],
 };
 
 /**
@@ -55,12 +55,14 @@ export const RESOURCE_ROUTES: Route[] = [
     method: "POST",
     pattern: /^\/open-apis\/im\/v1\/images$/,
     scopes: UPLOAD_SCOPES,
+    tenantOnly: true,
     handle: uploadImage,
   },
   {
     method: "POST",
     pattern: /^\/open-apis\/im\/v1\/files$/,
     scopes: UPLOAD_SCOPES,
+    tenantOnly: true,
     handle: uploadFile,
   },
   {

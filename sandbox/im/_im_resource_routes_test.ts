@@ -43,7 +43,9 @@ Deno.test("image upload returns an image_key that an image message can send and 
   await withSandbox({ startDay: START_DAY }, async (sandbox, client) => {
     const token = await client.userToken(IM_USER_SCOPES);
     const png = makePng(16, [1, 2, 3], [200, 100, 50]);
-    const uploaded = await postForm(client, "/open-apis/im/v1/images", imageForm(png), token);
+    // The app uploads (Lark takes the tenant token only); its user sends the key.
+    const bot = await client.tenantToken();
+    const uploaded = await postForm(client, "/open-apis/im/v1/images", imageForm(png), bot);
     assert.equal(uploaded.status, 200);
     assert.equal(uploaded.body.code, 0);
     const key = uploaded.body.data.image_key;
@@ -69,7 +71,7 @@ Deno.test("image upload returns an image_key that an image message can send and 
 
 Deno.test("image upload refuses bad forms with Lark's 234xxx codes", async () => {
   await withSandbox({}, async (_sandbox, client) => {
-    const token = await client.userToken(IM_USER_SCOPES);
+    const token = await client.tenantToken();
     const png = makePng(4, [0, 0, 0], [9, 9, 9]);
     const post = (form: FormData) => postForm(client, "/open-apis/im/v1/images", form, token);
     const noImage = new FormData();
@@ -146,7 +148,7 @@ Deno.test("a 25 MB file goes up, out in a message and back down byte for byte", 
       client,
       "/open-apis/im/v1/files",
       fileForm(bytes, "dump 25MB.bin", "stream"),
-      token,
+      await client.tenantToken(),
     );
     assert.equal(uploaded.body.code, 0);
     const key = uploaded.body.data.file_key;
@@ -256,17 +258,17 @@ Deno.test("resource download answers Lark's errors for keys, types, members and 
   });
 });
 
-Deno.test("file messages need the sender's own upload of the right type", async () => {
+Deno.test("file messages need an upload of the app's, of the right type", async () => {
   await withSandbox({ startDay: START_DAY }, async (sandbox, client) => {
     const user = await client.userToken(IM_USER_SCOPES);
     const bot = await client.tenantToken();
     const chat = sandbox.chats[0].chat_id;
-    const upload = async (token: string, name: string, type: string) =>
+    const upload = async (name: string, type: string) =>
       (await postForm(
         client,
         "/open-apis/im/v1/files",
         fileForm(new Uint8Array([1, 2, 3]), name, type),
-        token,
+        bot,
       ))
         .body.data.file_key;
     const send = (token: string, msgType: string, content: unknown) =>
@@ -275,23 +277,72 @@ Deno.test("file messages need the sender's own upload of the right type", async 
         msg_type: msgType,
         content: JSON.stringify(content),
       });
-    const botPdf = await upload(bot, "r.pdf", "pdf");
-    const notMine = await send(user, "file", { file_key: botPdf });
+    // The app's upload: its bot and its user may both send it.
+    const pdf = await upload("r.pdf", "pdf");
+    assert.equal((await send(user, "file", { file_key: pdf })).body.code, 0);
+    assert.equal((await send(bot, "file", { file_key: pdf })).body.code, 0);
+    // A file only another user's message holds is not the bot's to send.
+    const seeded = (await listAll(client, user, { container_id_type: "chat", container_id: chat }))
+      .map((m) => JSON.parse(m.body.content).file_key)
+      .find((key) => typeof key === "string");
+    assert.ok(seeded, "the seeded chat holds a file message");
+    const notMine = await send(bot, "file", { file_key: seeded });
     assert.deepEqual(notMine.body, { code: 230017, msg: "Bot is NOT the owner of the resource." });
-    const video = await upload(user, "clip.mp4", "mp4");
+    const video = await upload("clip.mp4", "mp4");
     const asFile = await send(user, "file", { file_key: video });
     assert.equal(asFile.body.code, 230055);
     const cover = (await postForm(
       client,
       "/open-apis/im/v1/images",
       imageForm(makePng(4, [0, 0, 0], [1, 1, 1])),
-      user,
+      bot,
     )).body.data.image_key;
     const asMedia = await send(user, "media", { file_key: video, image_key: cover });
     assert.equal(asMedia.body.code, 0);
-    const voice = await upload(user, "note.opus", "opus");
+    const voice = await upload("note.opus", "opus");
     const asAudio = await send(user, "audio", { file_key: voice });
     assert.equal(asAudio.body.code, 0);
     assert.equal((await send(user, "audio", { file_key: video })).body.code, 230055);
+  });
+});
+
+Deno.test("uploads take the tenant token only, with im:resource or im:resource:upload", async () => {
+  const png = makePng(4, [0, 0, 0], [9, 9, 9]);
+  const bytes = new TextEncoder().encode("a,b\n");
+  await withSandbox({}, async (_sandbox, client) => {
+    // Every user grant, the send and upload scopes included: still refused (Lark's image and
+    // file create docs list `tenant_access_token` alone).
+    const user = await client.userToken([...IM_USER_SCOPES, "im:resource", "im:resource:upload"]);
+    for (
+      const [path, form] of [
+        ["/open-apis/im/v1/images", imageForm(png)],
+        ["/open-apis/im/v1/files", fileForm(bytes, "a.csv", "stream")],
+      ] as const
+    ) {
+      const refused = await postForm(client, path, form, user);
+      assert.equal(refused.status, 400, path);
+      assert.equal(refused.body.code, 99991679, path);
+      assert.deepEqual(
+        refused.body.error.permission_violations.map((v: { subject: string }) => v.subject),
+        ["im:resource", "im:resource:upload"],
+      );
+    }
+  });
+  // The send scopes do not open uploads for the bot: an app without im:resource gets 99991672.
+  await withSandbox({ appScopes: ["im:message:send_as_bot", "im:message"] }, async (_s, client) => {
+    const bot = await client.tenantToken();
+    const refused = await postForm(client, "/open-apis/im/v1/images", imageForm(png), bot);
+    assert.equal(refused.body.code, 99991672);
+    assert.match(refused.body.msg, /\[im:resource, im:resource:upload\]/);
+  });
+  await withSandbox({ appScopes: ["im:resource:upload"] }, async (_s, client) => {
+    const bot = await client.tenantToken();
+    const files = await postForm(
+      client,
+      "/open-apis/im/v1/files",
+      fileForm(bytes, "a.csv", "stream"),
+      bot,
+    );
+    assert.equal(files.body.code, 0, "im:resource:upload is the doc's other choice");
   });
 });

@@ -168,7 +168,10 @@ function checkContent(
   for (const key of parsed.files) {
     const file = ctx.im.resource(key);
     if (file?.kind !== "file") return imInvalid("invalid file_key");
-    if (file.owner !== actor) return larkFail(IM_ERRORS.notOwner);
+    // Lark takes uploads with the tenant token only (im-v1 file create), so the app owns what
+    // it uploaded, and its bot and its signed-in users may send it (lark-cli PR #180 uploads as
+    // the bot to send as the user); a file only someone else's message holds is not theirs.
+    if (file.owner !== actor && file.owner !== BOT) return larkFail(IM_ERRORS.notOwner);
     const wants = msgType === "audio"
       ? "opus"
       : msgType === "media" || msgType === "post"

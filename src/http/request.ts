@@ -8,6 +8,12 @@ import { ValidationError } from "../errors/mod.ts";
 import { VERSION } from "../version.ts";
 import { maskFields, maskObjectFields } from "./mask_fields.ts";
 
+/**
+ * Who a call acts as, by the token it carries: `user` a user access token, `bot` the app's tenant
+ * token (the auth layer's identities; the HTTP layer does not import it).
+ */
+export type CallIdentity = "user" | "bot";
+
 /** The HTTP methods of business calls. */
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -40,6 +46,12 @@ export interface ApiRequest {
   repeatable?: boolean;
   /** The scopes the call needs, named in a permission error when the service names none. */
   scopes?: string[];
+  /**
+   * The identity whose token the call must carry whatever the command acts as: `bot` for the
+   * calls Lark takes with the tenant token only (im-v1 image and file create). Absent: the
+   * command's identity.
+   */
+  identity?: CallIdentity;
   /** Cancels the call; composed with the context's Ctrl-C signal. */
   signal?: AbortSignal;
   /**
@@ -79,6 +91,11 @@ export interface RequestPreview {
   query: Record<string, string>;
   /** The headers, `Authorization` masked as `Bearer ****`. */
   headers: Record<string, string>;
+  /**
+   * Which token `Authorization` would carry, in Lark's words: `user_access_token` or
+   * `tenant_access_token`; absent when the caller did not say which identity sends it.
+   */
+  token?: "user_access_token" | "tenant_access_token";
   /**
    * The JSON body, secret fields masked; for a multipart form its fields, the file shown as
    * `@<path>`; absent when there is none.
@@ -149,10 +166,12 @@ export function requestHeaders(token: string, hasBody: boolean): Record<string, 
 
 /**
  * What `--dry-run` prints for a request: method, full URL, query, headers with Authorization
- * masked, and the body with secret fields masked. Needs no token.
+ * masked, which token it would carry, and the body with secret fields masked. Needs no token.
  *
  * @param baseUrl the service address
  * @param request the request
+ * @param identity who sends it unless the request says (its {@link ApiRequest.identity}); absent:
+ *   the preview names no token
  * @example
  * ```ts
  * previewRequest("https://open.larksuite.com", {
@@ -162,7 +181,11 @@ export function requestHeaders(token: string, hasBody: boolean): Record<string, 
  * }).url; // "https://open.larksuite.com/open-apis/search/v1/user?query=ann&page_size=20"
  * ```
  */
-export function previewRequest(baseUrl: string, request: ApiRequest): RequestPreview {
+export function previewRequest(
+  baseUrl: string,
+  request: ApiRequest,
+  identity?: CallIdentity,
+): RequestPreview {
   const url = requestUrl(baseUrl, request);
   const hasBody = request.body !== undefined;
   const preview: RequestPreview = {
@@ -171,6 +194,10 @@ export function previewRequest(baseUrl: string, request: ApiRequest): RequestPre
     query: Object.fromEntries(url.searchParams),
     headers: requestHeaders("****", hasBody),
   };
+  const sender = request.identity ?? identity;
+  if (sender !== undefined) {
+    preview.token = sender === "bot" ? "tenant_access_token" : "user_access_token";
+  }
   if (hasBody) preview.body = maskFields(request.body);
   if (request.form) {
     const { fields, file } = request.form;

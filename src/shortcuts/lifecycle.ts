@@ -10,8 +10,9 @@
 import type { Context } from "../context.ts";
 import type { Identity } from "../auth/identity.ts";
 import type { Config } from "../config/mod.ts";
-import { toHarkError, ValidationError } from "../errors/mod.ts";
-import { previewRequest } from "../http/request.ts";
+import { HarkError, toHarkError, ValidationError } from "../errors/mod.ts";
+import type { DownloadTarget } from "../http/download.ts";
+import { type ApiRequest, previewRequest } from "../http/request.ts";
 import {
   collectedStream,
   formatJson,
@@ -136,11 +137,11 @@ export async function runShortcut(
   await definition.validate?.(input);
   if (session.dryRun) {
     const base = session.baseUrl();
-    const previews = definition.requests(input).map((r) => previewRequest(base, r));
+    const previews = definition.requests(input).map((r) => previewRequest(base, r, identity));
     ctx.stdout.write(formatJson(previews, ctx.stdout.isTerminal) + "\n");
     return;
   }
-  const client = await session.connect(identity);
+  const client = routedCaller(session, identity, await session.connect(identity));
   const columns = typeof definition.columns === "function"
     ? definition.columns(input)
     : definition.columns;
@@ -195,4 +196,45 @@ export async function runShortcut(
   for (const warning of warnings) {
     ctx.stderr.write(`warning: ${terminalSafe(warning, { breaks: "space" })}\n`);
   }
+}
+
+/**
+ * The caller a shortcut's hooks get: requests go with `identity`'s token, except those that name
+ * another identity ({@link ApiRequest.identity}: an upload as the user goes with the tenant
+ * token), whose token is resolved on first use, once per run. When that token cannot be had
+ * (no app configured, say), the error's suggestion says which call needed it and why.
+ *
+ * @param session connects the other identity when first needed
+ * @param identity the shortcut's identity
+ * @param primary the caller of `identity`
+ */
+export function routedCaller(
+  session: Pick<ShortcutSession, "connect">,
+  identity: Identity,
+  primary: ApiCaller,
+): ApiCaller {
+  const others = new Map<Identity, Promise<ApiCaller>>();
+  const callerFor = (request: ApiRequest): Promise<ApiCaller> => {
+    const wanted = request.identity ?? identity;
+    if (wanted === identity) return Promise.resolve(primary);
+    let other = others.get(wanted);
+    if (!other) {
+      other = session.connect(wanted).catch((error) => {
+        if (!(error instanceof HarkError)) throw error;
+        const whose = wanted === "bot" ? "the app's tenant token" : "a user token";
+        throw error.withRecovery({
+          ...error.recovery,
+          suggestion: `${request.method} ${request.path} goes with ${whose}, the only token ` +
+            `Lark takes for it, whatever --as says. ${error.recovery.suggestion}`,
+        });
+      });
+      others.set(wanted, other);
+    }
+    return other;
+  };
+  return {
+    request: async <T>(request: ApiRequest) => (await callerFor(request)).request<T>(request),
+    download: async (request: ApiRequest, target: DownloadTarget) =>
+      (await callerFor(request)).download(request, target),
+  };
 }

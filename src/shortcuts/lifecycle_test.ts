@@ -151,8 +151,74 @@ Deno.test("runShortcut() --dry-run prints the requests and resolves no token", a
       "Content-Type": "application/json; charset=utf-8",
       "User-Agent": JSON.parse(ctx.stdout.text())[0].headers["User-Agent"],
     },
+    token: "user_access_token",
     body: { name: "ann" },
   }]);
+});
+
+/** A shortcut that uploads as the bot (Lark's tenant-only calls), then posts as its identity. */
+const upload = defineShortcut({
+  service: "demo",
+  verb: "+upload",
+  description: "Uploads then posts",
+  examples: ["hark demo +upload"],
+  identities: ["user", "bot"],
+  scopes: { user: ["demo:post"], bot: ["demo:post"] },
+  effect: "write",
+  params: {},
+  requests: () => [
+    { method: "POST", path: "/open-apis/demo/files", identity: "bot" },
+    { method: "POST", path: "/open-apis/demo/posts" },
+  ],
+  async run(input, client) {
+    for (const request of this.requests(input)) await client.request(request);
+    await client.request(this.requests(input)[0]);
+    return null;
+  },
+});
+
+Deno.test("runShortcut() sends a request naming the bot with the bot's token, connected once", async () => {
+  const ctx = createTestContext();
+  const user = new FakeClient(() => ({}));
+  const bot = new FakeClient(() => ({}));
+  const connected: Identity[] = [];
+  const connect: Connect = (identity) => {
+    connected.push(identity);
+    return Promise.resolve(identity === "bot" ? bot : user);
+  };
+  await runShortcut(sessionOf(ctx, {}, connect), upload, { argv: {} });
+  assert.deepEqual(connected, ["user", "bot"]);
+  assert.deepEqual(bot.requests.map((r) => r.path), [
+    "/open-apis/demo/files",
+    "/open-apis/demo/files",
+  ]);
+  assert.deepEqual(user.requests.map((r) => r.path), ["/open-apis/demo/posts"]);
+  // As the bot, one connection serves both.
+  connected.length = 0;
+  await runShortcut(sessionOf(createTestContext(), { as: "bot" }, connect), upload, { argv: {} });
+  assert.deepEqual(connected, ["bot"]);
+  // --dry-run says which token each request would carry.
+  const dry = createTestContext();
+  await runShortcut(sessionOf(dry, { dryRun: true }), upload, { argv: {} });
+  assert.deepEqual(JSON.parse(dry.stdout.text()).map((p: { token: string }) => p.token), [
+    "tenant_access_token",
+    "user_access_token",
+  ]);
+});
+
+Deno.test("runShortcut() says which call needed the other identity's token when it cannot be had", async () => {
+  const connect: Connect = (identity) =>
+    identity === "bot"
+      ? Promise.reject(new ValidationError("No app is configured", { suggestion: "Run init" }))
+      : Promise.resolve(new FakeClient(() => ({})));
+  await assert.rejects(
+    runShortcut(sessionOf(createTestContext(), {}, connect), upload, { argv: {} }),
+    (e: unknown) =>
+      e instanceof ValidationError && e.message === "No app is configured" &&
+      e.recovery.suggestion ===
+        "POST /open-apis/demo/files goes with the app's tenant token, the only token Lark takes " +
+          "for it, whatever --as says. Run init",
+  );
 });
 
 Deno.test("runShortcut() stops at validation before any token", async () => {

@@ -164,6 +164,16 @@ Deno.test("a plain sign-in can send and reply as the user: Lark needs im:message
     const check = await world.run(["auth", "check", "im", "+send", "--json"]);
     assert.equal(check.code, 0, check.stderr);
     assert.deepEqual(JSON.parse(check.stdout).requested, ["im:message", "im:message.send_as_user"]);
+    // The upload goes with the app's tenant token: a sign-in cannot show the app's im:resource.
+    assert.deepEqual(JSON.parse(check.stdout).tenant_calls, [{
+      shortcut: "im +send",
+      when: "--image or --file (the upload)",
+      scopes: ["im:resource"],
+    }]);
+    assert.match(
+      check.stderr,
+      /^warning: With --image or --file \(the upload\), im \+send calls Lark with the app's tenant token: the app must have im:resource enabled/,
+    );
   } finally {
     await world.close();
   }

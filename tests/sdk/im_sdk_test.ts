@@ -139,12 +139,13 @@ const CHAT_DETAIL = t.object({
 const IMAGE_KEY = t.object({ image_key: t.optional(t.string) });
 const FILE_KEY = t.object({ file_key: t.optional(t.string) });
 
+// Sending as a user takes im:message and im:message.send_as_user both (message create doc).
 const USER_SCOPES = [
+  "im:message",
   "im:message.send_as_user",
   "im:message.group_msg:get_as_user",
   "im:message.p2p_msg:get_as_user",
   "im:message:readonly",
-  "im:resource",
   "im:chat:read",
   "im:chat:create_by_user",
 ];
@@ -269,16 +270,23 @@ Deno.test("SDK: message create, reply in thread, list (chat and thread), get and
 Deno.test("SDK: image and file create, and message resource get streams them back", async () => {
   await withSdkSandbox({ startDay: "2026-03-02" }, async ({ sandbox, client, signIn, asUser }) => {
     const user = asUser(await signIn(USER_SCOPES));
+    // Lark's image and file create docs take the tenant token alone: the SDK's default. The
+    // user then sends the keys the app uploaded.
     const png = makePng(24, [10, 20, 30], [250, 200, 150]);
     const image = await client.im.v1.image.create({
       data: { image_type: "message", image: Buffer.from(png) },
-    }, user);
+    });
     assertShape(image, IMAGE_KEY, "image.create");
     const pdf = Buffer.from("%PDF-1.4\n% sandbox\n%%EOF\n");
     const file = await client.im.v1.file.create({
       data: { file_type: "pdf", file_name: "notes.pdf", duration: 0, file: pdf },
-    }, user);
+    });
     assertShape(file, FILE_KEY, "file.create");
+    const granted = asUser(await signIn([...USER_SCOPES, "im:resource", "im:resource:upload"]));
+    const refused = await sdkError(client.im.v1.image.create({
+      data: { image_type: "message", image: Buffer.from(png) },
+    }, granted));
+    assert.equal(refused.body.code, 99991679, "a user token is refused, whatever it was granted");
     const chatId = sandbox.chats[0].chat_id;
     const post = await client.im.v1.message.create({
       params: { receive_id_type: "chat_id" },
@@ -322,7 +330,7 @@ Deno.test("SDK: image and file create, and message resource get streams them bac
 
     const empty = await sdkError(client.im.v1.file.create({
       data: { file_type: "pdf", file_name: "empty.pdf", file: Buffer.alloc(0) },
-    }, user));
+    }));
     assert.deepEqual(empty.body, { code: 234010, msg: "File's size can't be 0." });
     const notInMessage = await sdkError(client.im.v1.messageResource.get({
       path: { message_id: post.data!.message_id!, file_key: file!.file_key! },

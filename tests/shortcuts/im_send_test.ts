@@ -12,6 +12,7 @@ interface Message {
   msg_type: string;
   body: { content: string };
   uuid: string | null;
+  sender: { id: string };
 }
 
 Deno.test("im +send against the sandbox", async (t) => {
@@ -193,19 +194,108 @@ Deno.test("im +send of images, files and union ids against the sandbox", async (
       assert.equal((request.body as { receive_id: string }).receive_id, person.union_id);
     });
 
-    await t.step("--image uploads the image, then sends its key", async () => {
-      await Deno.writeFile(file("chart.png"), PNG);
-      await env.clearRequests();
-      const sent = jsonOf<Message>(
-        await env.run(["im", "+send", "--chat-id", chat, "--image", file("chart.png"), "--json"]),
+    await t.step(
+      "--image uploads as the app (tenant token), then sends its key as the user",
+      async () => {
+        await Deno.writeFile(file("chart.png"), PNG);
+        await env.clearRequests();
+        const sent = jsonOf<Message>(
+          await env.run(["im", "+send", "--chat-id", chat, "--image", file("chart.png"), "--json"]),
+        );
+        assert.equal(sent.msg_type, "image");
+        const [tenant, upload, message] = await env.requests();
+        // Lark's image create doc takes `tenant_access_token` alone: the app's token is fetched,
+        // the upload carries it, and the message goes as the user.
+        assert.equal(tenant.path, "/open-apis/auth/v3/tenant_access_token/internal");
+        assert.equal(upload.path, "/open-apis/im/v1/images");
+        assert.match(upload.headers["content-type"], /^multipart\/form-data; boundary=/);
+        assert.match(upload.headers.authorization, /^Bearer t-/);
+        assert.equal(message.path, "/open-apis/im/v1/messages");
+        assert.match(message.headers.authorization, /^Bearer u-/);
+        assert.match(JSON.parse(sent.body.content).image_key, /^img_/);
+        assert.equal(sent.sender.id, env.sb.users[0].open_id, "sent as the user");
+      },
+    );
+
+    await t.step("--dry-run shows which token each request carries", async () => {
+      const dry = jsonOf<{ url: string; token: string }[]>(
+        await env.run(["im", "+send", "--chat-id", chat, "--file", file("chart.png"), "--dry-run"]),
       );
-      assert.equal(sent.msg_type, "image");
-      const [upload, message] = await env.requests();
-      assert.equal(upload.path, "/open-apis/im/v1/images");
-      assert.match(upload.headers["content-type"], /^multipart\/form-data; boundary=/);
-      assert.equal(message.path, "/open-apis/im/v1/messages");
-      assert.match(JSON.parse(sent.body.content).image_key, /^img_/);
+      assert.deepEqual(dry.map((r) => [new URL(r.url).pathname, r.token]), [
+        ["/open-apis/im/v1/files", "tenant_access_token"],
+        ["/open-apis/im/v1/messages", "user_access_token"],
+      ]);
+      const asBot = jsonOf<{ token: string }[]>(
+        await env.runBot([
+          "im",
+          "+send",
+          "--chat-id",
+          chat,
+          "--file",
+          file("chart.png"),
+          "--dry-run",
+        ]),
+      );
+      assert.deepEqual(asBot.map((r) => r.token), ["tenant_access_token", "tenant_access_token"]);
     });
+
+    await t.step(
+      "without an app, an upload as the user fails before anything is sent, saying why",
+      async () => {
+        await env.clearRequests();
+        const run = await env.run(
+          ["im", "+send", "--chat-id", chat, "--image", file("chart.png"), "--json"],
+          { env: { HARK_CONFIG: join(env.hark.dir, "no-app.json") } },
+        );
+        assert.equal(run.code, 2, run.stderr);
+        const error = JSON.parse(run.stderr).error;
+        assert.match(error.message, /No app is configured/);
+        assert.match(
+          error.recovery.suggestion,
+          /^POST \/open-apis\/im\/v1\/images goes with the app's tenant token, the only token Lark takes for it/,
+        );
+        assert.deepEqual(await env.requests(), []);
+      },
+    );
+
+    await t.step(
+      "an app without im:resource: the upload's error names the console, nothing sent",
+      async () => {
+        await env.post("/sandbox/app_scopes", {
+          scopes: [
+            "im:message",
+            "im:message.send_as_user",
+            "im:message:send_as_bot",
+            "offline_access",
+          ],
+        });
+        try {
+          await env.clearRequests();
+          const run = await env.run([
+            "im",
+            "+send",
+            "--chat-id",
+            chat,
+            "--image",
+            file("chart.png"),
+            "--json",
+          ]);
+          assert.equal(run.code, 1, run.stderr);
+          const error = JSON.parse(run.stderr).error;
+          assert.equal(error.type, "permission");
+          assert.match(error.message, /99991672/);
+          assert.match(error.recovery.url, /scope-apply\?clientID=.*&scopes=im%3Aresource/);
+          const paths = (await env.requests()).map((r) => r.path);
+          assert.ok(
+            !paths.includes("/open-apis/im/v1/messages"),
+            "no message after a failed upload",
+          );
+        } finally {
+          const reset = await fetch(`${env.sb.baseUrl}/sandbox/app_scopes`, { method: "DELETE" });
+          await reset.body?.cancel();
+        }
+      },
+    );
 
     await t.step("--file as the bot uploads, sends, and the file comes back whole", async () => {
       const content = new TextEncoder().encode("name,value\nlatency,180\n");

@@ -133,3 +133,17 @@ Deno.test("the schema of +get-user gives both identities' scopes, the optional o
     bot: read,
   });
 });
+
+Deno.test("the schema of +send and +reply names the app's upload scope, whatever the identity", async () => {
+  const schema = await buildSchema(root);
+  for (const verb of ["+send", "+reply"]) {
+    const shortcut = selectSchema(schema, "im", verb) as ShortcutSchema;
+    // Lark's image and file create docs: the tenant token alone, im:resource or
+    // im:resource:upload.
+    assert.deepEqual(shortcut.tenant_calls, {
+      when: "--image or --file (the upload)",
+      scopes: ["im:resource"],
+    });
+    assert.deepEqual(shortcut.scope_alternatives?.["im:resource"], ["im:resource:upload"]);
+  }
+});

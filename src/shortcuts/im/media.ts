@@ -1,11 +1,15 @@
 /**
  * Images and files sent with `--image` and `--file`: checked on disk before anything is sent
  * (a regular file, not empty, within Lark's limits, an image in a format Lark takes), then
- * uploaded as a multipart form streamed from disk, and sent by the key Lark answers.
+ * uploaded as a multipart form streamed from disk with the app's tenant token, and sent by the
+ * key Lark answers.
  *
  * Limits and formats: Lark's im-v1 image create ("JPEG, PNG, WEBP, GIF, TIFF, BMP, ICO", HEIC;
  * at most 10 MB) and file create (`file_type` opus, mp4, pdf, doc, xls, ppt or stream; at most
- * 30 MB) docs; form fields as lark-cli `shortcuts/im/helpers.go` sends them.
+ * 30 MB) docs; form fields as lark-cli `shortcuts/im/helpers.go` sends them. Token and scopes: both
+ * docs take `tenant_access_token` alone and any one of im:resource and im:resource:upload (lark-cli
+ * `skills/lark-im/SKILL.md`: images create "bot only", im:resource; lark-cli PR #180 uploads with
+ * the bot's token when the message goes as the user).
  *
  * @module
  */
@@ -20,6 +24,9 @@ const MIB = 1024 * 1024;
 export const MAX_IMAGE_BYTES = 10 * MIB;
 /** The largest file Lark takes: 30 MB. */
 export const MAX_FILE_BYTES = 30 * MIB;
+
+/** The scope the app needs to upload (Lark's docs: or im:resource:upload). */
+export const UPLOAD_SCOPE = "im:resource";
 
 /** A file to upload and send. */
 export interface Media {
@@ -176,14 +183,14 @@ export async function checkMedia(ctx: Pick<Context, "fs">, media: Media): Promis
 
 /**
  * The upload of a file: `POST /open-apis/im/v1/images` (`image_type=message`) or
- * `POST /open-apis/im/v1/files` (`file_type`, `file_name`). Retried like a read: a second
- * upload only leaves an unused copy.
+ * `POST /open-apis/im/v1/files` (`file_type`, `file_name`), with the app's tenant token whatever
+ * the command acts as (Lark takes no other). Retried like a read: a second upload only leaves an
+ * unused copy.
  *
  * @param media the file
  * @param contentType the part's type, when known
- * @param scopes the scopes to name in a permission error
  */
-export function uploadRequest(media: Media, contentType: string, scopes: string[]): ApiRequest {
+export function uploadRequest(media: Media, contentType: string): ApiRequest {
   const image = media.kind === "image";
   return {
     method: "POST",
@@ -195,7 +202,8 @@ export function uploadRequest(media: Media, contentType: string, scopes: string[
       file: { field: media.kind, path: media.path, name: media.name, contentType },
     },
     repeatable: true,
-    scopes,
+    identity: "bot",
+    scopes: [UPLOAD_SCOPE],
   };
 }
 

@@ -93,14 +93,18 @@ Deno.test("checkMedia() refuses, before sending, what Lark would refuse", async 
 });
 
 Deno.test("uploadRequest() builds Lark's forms; mediaContent() the message of the key", () => {
-  const image = uploadRequest(mediaOf("image", "/tmp/a/chart.png"), "image/png", ["s"]);
+  const image = uploadRequest(mediaOf("image", "/tmp/a/chart.png"), "image/png");
   assert.equal(image.path, "/open-apis/im/v1/images");
+  // Lark's image and file create docs: the tenant token alone, with im:resource.
+  assert.equal(image.identity, "bot");
+  assert.deepEqual(image.scopes, ["im:resource"]);
   assert.deepEqual(image.form, {
     fields: { image_type: "message" },
     file: { field: "image", path: "/tmp/a/chart.png", name: "chart.png", contentType: "image/png" },
   });
-  const file = uploadRequest(mediaOf("file", "r/Q3 report.xlsx"), "x/y", ["s"]);
+  const file = uploadRequest(mediaOf("file", "r/Q3 report.xlsx"), "x/y");
   assert.equal(file.path, "/open-apis/im/v1/files");
+  assert.equal(file.identity, "bot");
   assert.deepEqual(file.form?.fields, { file_type: "xls", file_name: "Q3 report.xlsx" });
   assert.deepEqual(mediaContent(mediaOf("file", "a"), "file_1"), {
     msgType: "file",

@@ -13,7 +13,14 @@ import type { ApiRequest } from "../../http/request.ts";
 import { terminalSafe } from "../../output/mod.ts";
 import type { ApiCaller, ShortcutInput, ShortcutScopes } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
-import { checkMedia, type Media, mediaContent, mediaOf, uploadRequest } from "./media.ts";
+import {
+  checkMedia,
+  type Media,
+  mediaContent,
+  mediaOf,
+  UPLOAD_SCOPE,
+  uploadRequest,
+} from "./media.ts";
 import type { MessageItem } from "./message_rows.ts";
 import { type Where, withMembership } from "./membership.ts";
 
@@ -43,7 +50,12 @@ export const MAX_UUID_LENGTH = 50;
 export const SEND_SCOPES: ShortcutScopes = {
   user: ["im:message.send_as_user", "im:message"],
   bot: ["im:message:send_as_bot"],
-  alternatives: { "im:message:send_as_bot": ["im:message"] },
+  // Uploads (media.ts) go with the app's tenant token whatever the identity.
+  tenantCalls: { when: "--image or --file (the upload)", scopes: [UPLOAD_SCOPE] },
+  alternatives: {
+    "im:message:send_as_bot": ["im:message"],
+    [UPLOAD_SCOPE]: ["im:resource:upload"],
+  },
 };
 
 const BODIES = ["text", "markdown", "content", "image", "file"] as const;
@@ -60,12 +72,13 @@ export const BODY_PARAMS = {
   "msg-type": param.enumOf(MSG_TYPES, { description: "the type of --content" }),
   image: param.string({
     description: "an image to upload and send (JPEG, PNG, WEBP, GIF, TIFF, BMP, ICO, HEIC; " +
-      "up to 10 MB)",
+      "up to 10 MB); the upload goes with the app's tenant token, the only one Lark takes",
     valueName: "<path>",
     localPath: "read",
   }),
   file: param.string({
-    description: "a file to upload and send (up to 30 MB)",
+    description: "a file to upload and send (up to 30 MB); the upload goes with the app's " +
+      "tenant token, the only one Lark takes",
     valueName: "<path>",
     localPath: "read",
   }),
@@ -201,7 +214,7 @@ export function postingHooks<V extends BodyValues>(
     requests(input: ShortcutInput<V>): ApiRequest[] {
       const outgoing = outgoingOf(input);
       return [
-        ...uploadPreview(input, outgoing),
+        ...uploadPreview(outgoing),
         build(input, keyOf(input), previewContent(outgoing)),
       ];
     },
@@ -224,15 +237,15 @@ export function sendScopes(input: ShortcutInput<unknown>): string[] {
 }
 
 /**
- * The requests before the message itself: the upload of a file, if any (for `--dry-run`).
+ * The requests before the message itself: the upload of a file, if any, with the app's tenant
+ * token (for `--dry-run`).
  *
- * @param input the shortcut input
  * @param outgoing the body
  */
-export function uploadPreview(input: ShortcutInput<unknown>, outgoing: Outgoing): ApiRequest[] {
+export function uploadPreview(outgoing: Outgoing): ApiRequest[] {
   if (!("media" in outgoing)) return [];
   const type = outgoing.media.kind === "image" ? "image/*" : "application/octet-stream";
-  return [uploadRequest(outgoing.media, type, sendScopes(input))];
+  return [uploadRequest(outgoing.media, type)];
 }
 
 /**
@@ -264,11 +277,9 @@ export async function contentOf(
   const checked = await checkMedia(input.ctx, media);
   input.ctx.status(
     `Uploading ${terminalSafe(media.name, { breaks: "space" })} ` +
-      `(${Math.ceil(checked.size / 1024)} KiB)`,
+      `(${Math.ceil(checked.size / 1024)} KiB) as the app`,
   );
-  const answer = await client.request<unknown>(
-    uploadRequest(media, checked.contentType, sendScopes(input)),
-  );
+  const answer = await client.request<unknown>(uploadRequest(media, checked.contentType));
   const key = stringField(answer, media.kind === "image" ? "image_key" : "file_key");
   if (!key) {
     throw new ApiError(`The upload of ${JSON.stringify(media.path)} answered no key`, {
