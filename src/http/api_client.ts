@@ -155,10 +155,11 @@ export class ApiClient {
 
   /**
    * Sends a GET whose answer is a file and streams its body to disk (see `download.ts`): into a
-   * temporary file beside the target, its length checked against `Content-Length` and
-   * {@link MAX_DOWNLOAD_BYTES}, renamed into place when whole. A JSON answer is the service's
+   * temporary file beside the target, its bytes counted as written against `Content-Length`
+   * and {@link MAX_DOWNLOAD_BYTES}, renamed into place when whole. A JSON answer is the service's
    * error, classified as for {@link ApiClient.request}. A body that breaks off is downloaded
-   * again from the start (GET is idempotent); no attempt leaves a partial file.
+   * again from the start (GET is idempotent); one that passes the cap or its announced length is
+   * not (the same answer would come again). No attempt leaves a partial file.
    *
    * @param request the call
    * @param target where the file goes, and whether it may replace one
@@ -177,6 +178,20 @@ export class ApiClient {
             status: answer.status,
             maxBodyBytes: MAX_DOWNLOAD_BYTES,
           }),
+        // A size failure: the same answer would come again, so it is final, never retried.
+        longerThanAnnounced: (expected) =>
+          new ApiError(
+            `The service's answer to ${request.method} ${url.pathname} went on past the ` +
+              `${expected} bytes its Content-Length announced; hark stopped reading it`,
+            {
+              httpStatus: answer.status,
+              requestId: answer.requestId,
+              type: "invalid_response",
+              suggestion: "Check the profile's base_url points at the Open Platform; a proxy " +
+                "in between may be rewriting answers",
+              command: "hark config get apps",
+            },
+          ),
         wrongLength: (received, expected) =>
           new TransportFailure("broken", where, {
             status: answer.status,

@@ -142,24 +142,11 @@ export const realFileSystem: FileSystem = {
       try {
         await secureFolder(parentFolder(SYSTEM_OS, path), file, { allowSticky: true });
         await ensureMode(file, tmp, mode);
-        // Piped, Deno moves the bytes of its own streams (an HTTP body) without JavaScript. The
-        // pipe closes the file at the end, which flushes what its writable buffers (kept open,
-        // a small file would stay empty).
-        await data.pipeTo(file.writable, { preventAbort: true });
-      } catch (error) {
-        try {
-          file.close();
-        } catch {
-          // Already closed by the pipe.
-        }
-        throw error;
-      }
-      const again = await Deno.open(tmp, { write: true });
-      try {
-        await again.sync();
-        written = (await again.stat()).size;
+        await copyInto(file, data, options.admit);
+        await file.sync();
+        written = (await file.stat()).size;
       } finally {
-        again.close();
+        file.close();
       }
       options.check?.(written);
       if (options.overwrite) await Deno.rename(tmp, path);
@@ -174,6 +161,60 @@ export const realFileSystem: FileSystem = {
     return written;
   },
 };
+
+/** The buffer a byte stream is read into, reused for every chunk: 256 KiB. */
+const COPY_BUFFER_BYTES = 256 * 1024;
+
+/**
+ * Writes a stream into an open file chunk by chunk, each admitted first with the count it
+ * brings the file to. A byte stream (an HTTP body) is read into one reused buffer: reading its
+ * chunks as new arrays would leave tens of megabytes of garbage outside V8's heap, which V8 is
+ * slow to free, on a large download.
+ */
+async function copyInto(
+  file: Deno.FsFile,
+  data: ReadableStream<Uint8Array>,
+  admit: ((bytes: number) => void) | undefined,
+): Promise<void> {
+  let total = 0;
+  const write = async (chunk: Uint8Array) => {
+    total += chunk.byteLength;
+    admit?.(total);
+    for (let offset = 0; offset < chunk.byteLength;) {
+      offset += await file.write(chunk.subarray(offset));
+    }
+  };
+  let byob: ReadableStreamBYOBReader | undefined;
+  try {
+    byob = data.getReader({ mode: "byob" });
+  } catch {
+    byob = undefined; // not a byte stream
+  }
+  if (byob) {
+    try {
+      let buffer = new ArrayBuffer(COPY_BUFFER_BYTES);
+      for (;;) {
+        const { done, value } = await byob.read(new Uint8Array(buffer));
+        if (done || value === undefined) break;
+        await write(value);
+        buffer = value.buffer;
+      }
+    } finally {
+      byob.releaseLock();
+    }
+    return;
+  }
+  const reader = data.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      await write(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
 
 /** How many random temporary names {@link createTempFile} tries before giving up. */
 const TEMP_ATTEMPTS = 8;
