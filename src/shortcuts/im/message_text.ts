@@ -11,6 +11,7 @@
  */
 
 import { isObject, type JsonObject as Json, objectField } from "../../json/fields.ts";
+import { parseNetworkJson } from "../../json/read_json.ts";
 
 /** A mention as the read endpoints give it. */
 export interface Mention {
@@ -166,13 +167,9 @@ export function messageText(message: MessageContent): string {
   if (message.deleted) return "[recalled]";
   const content = message.body?.content ?? "";
   const mentions = message.mentions ?? [];
-  let value: unknown;
-  try {
-    value = JSON.parse(content);
-  } catch {
-    return content;
-  }
-  if (!isObject(value)) return content;
+  const parsed = parseNetworkJson(content);
+  if (!parsed.ok || !isObject(parsed.value)) return content;
+  const value = parsed.value;
   switch (message.msg_type) {
     case "text":
       return withNames(str(value.text), mentions);
