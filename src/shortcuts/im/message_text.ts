@@ -25,8 +25,8 @@ export interface Mention {
 
 /** What the text of a message is made from. */
 export interface MessageContent {
-  /** `text`, `post`, `interactive`, `image`, `file`, … */
-  msg_type: string;
+  /** `text`, `post`, `interactive`, `image`, `file`, … (unknown when absent) */
+  msg_type?: string;
   /** The content: a JSON string (or Lark's plain note for a recalled message). */
   body?: { content: string };
   /** The people the text mentions. */
@@ -203,6 +203,6 @@ export function messageText(message: MessageContent): string {
     case "system":
       return "[system message]";
     default:
-      return `[${message.msg_type}]`;
+      return `[${message.msg_type ?? "unknown"}]`;
   }
 }
