@@ -43,6 +43,7 @@ export {
   type ErrorEnvelope,
   fallbackCommand,
   type FallbackCommands,
+  rerunIsTheFix,
   toEnvelope,
 } from "./envelope.ts";
 export { shellCommand, shellQuote } from "./shell_quote.ts";
