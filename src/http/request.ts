@@ -112,7 +112,8 @@ export function isDotSegment(segment: string): boolean {
  */
 export function requestUrl(baseUrl: string, request: Pick<ApiRequest, "path" | "query">): URL {
   const path = request.path.startsWith("/") ? request.path : `/${request.path}`;
-  const dot = path.split(/[?#]/, 1)[0].split("/").find(isDotSegment);
+  // The URL parser reads `\` as `/`: a segment `..\..` is two dot segments to it.
+  const dot = path.split(/[?#]/, 1)[0].split(/[\\/]/).find(isDotSegment);
   if (dot !== undefined) {
     throw new ValidationError(
       `Cannot send a request to ${JSON.stringify(path)}: its path has the segment ` +
