@@ -19,7 +19,7 @@ import {
 import { judgeFailure } from "./failure_error.ts";
 import { maskUrl } from "./mask_fields.ts";
 import { terminalSafe } from "../output/terminal_safe.ts";
-import { openMultipart } from "./multipart.ts";
+import { type MultipartBody, openMultipart } from "./multipart.ts";
 import { type ApiRequest, requestHeaders, requestUrl } from "./request.ts";
 import { type AttemptResult, DEFAULT_RETRY, retry, type RetryOptions } from "./retry.ts";
 import { send, type TransportAnswer, TransportFailure } from "./transport.ts";
@@ -258,8 +258,9 @@ export class ApiClient {
     const hasBody = request.body !== undefined;
     const headers = requestHeaders(call.token.token, hasBody);
     let body: string | ReadableStream<Uint8Array> | undefined;
+    let form: MultipartBody | undefined;
     if (request.form) {
-      const form = await openMultipart(this.#ctx, request.form);
+      form = await openMultipart(this.#ctx, request.form);
       headers["Content-Type"] = form.contentType;
       body = form.stream;
     } else if (hasBody) body = JSON.stringify(request.body);
@@ -282,6 +283,9 @@ export class ApiClient {
         return { ok: true, value: await save({ ...answer, body: answer.body }, call.url) };
       }
     } catch (error) {
+      // The file grew past its limit while it was sent: that, not the broken send, is final.
+      const stopped = form?.failure();
+      if (stopped) throw stopped;
       if (!(error instanceof TransportFailure)) throw error;
       const verdict = judgeFailure(error, call.idempotent);
       return { ok: false, error: verdict.error, retry: verdict.retry };

@@ -59,6 +59,13 @@ export interface UploadFile {
   name: string;
   /** The part's `Content-Type`. */
   contentType: string;
+  /**
+   * The most bytes of it sent (the service's limit): a file that grew past it since it was
+   * checked stops the upload with an error, never sent whole.
+   */
+  maxBytes?: number;
+  /** The flag it was named by (`--file`), for that error. */
+  flag?: string;
 }
 
 /** A `multipart/form-data` body: text fields, then one file. */
