@@ -43,8 +43,11 @@ export function suggest(word: string, candidates: Iterable<string>): string | un
   let best: { candidate: string; distance: number } | undefined;
   for (const candidate of candidates) {
     const target = bare(candidate);
-    const distance = editDistance(typed, target);
     const prefix = typed.length >= 3 && target.startsWith(typed);
+    // The distance is at least the difference in length: skip the quadratic work when that is
+    // already too far (a 100 000-character flag is rejected at once, not in a second).
+    if (!prefix && Math.abs(typed.length - target.length) > limit) continue;
+    const distance = editDistance(typed, target);
     if (distance > limit && !prefix) continue;
     const score = prefix ? Math.min(distance, limit) : distance;
     if (!best || score < best.distance) best = { candidate, distance: score };
