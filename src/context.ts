@@ -145,29 +145,37 @@ export interface FileSystem {
   ): Promise<{ size: number; stream: ReadableStream<Uint8Array> }>;
   /**
    * Writes a stream to `path` the way {@link writeFileAtomic} writes bytes (a new temporary file
-   * beside it, flushed, renamed into place), piping it so memory does not grow with its length
-   * (a stream Deno itself provides, such as an HTTP body, never passes through JavaScript). When
-   * the stream fails or is cancelled, or `check` throws, the temporary file is removed, so no
-   * partial file is ever left. Without `overwrite` the file is linked into place, which fails
-   * with `Deno.errors.AlreadyExists` when `path` exists (even if it appeared meanwhile).
+   * beside it, flushed, renamed into place), chunk by chunk so memory does not grow with its
+   * length (a byte stream, such as an HTTP body, is read into one reused buffer), counting the
+   * bytes as they are written. When the stream fails or is cancelled, or `admit` or `check`
+   * throws, the temporary file is removed, so no partial file is ever left. Without `overwrite`
+   * the file is linked into place, which fails with `Deno.errors.AlreadyExists` when `path`
+   * exists (even if it appeared meanwhile).
    *
    * The folder may be one other users can write to only when it is sticky (like `/tmp`: no one
    * can replace another's file there); otherwise the write is refused as
    * {@link writeFileAtomic} refuses it.
    *
-   * @param options `overwrite` an existing file; `check` the number of bytes written before the
-   *   file is put in place (a throw stops it); `confine`: the file is written into its folder's
-   *   real path, which `confine` checks (with the file's name), and the temporary file is
-   *   checked to be where it was made, once made and again before it is put in place, so a
-   *   folder swapped for a link writes nothing elsewhere
+   * @param options `overwrite` an existing file; `admit` the count the file would reach with the
+   *   next chunk, before it is written (a throw stops the write there: a size cap); `check` the
+   *   number of bytes written before the file is put in place (a throw stops it); `confine`: the
+   *   file is written into its folder's real path, which `confine` checks (with the file's
+   *   name), and the temporary file is checked to be where it was made, once made and again
+   *   before it is put in place, so a folder swapped for a link writes nothing elsewhere
    * @returns the number of bytes written
-   * @throws the stream's own error when reading it fails (as it is), the file system's otherwise
+   * @throws the stream's own error when reading it fails (as it is), what `admit` or `check`
+   *   throws, the file system's otherwise
    */
   writeStreamAtomic(
     path: string,
     data: ReadableStream<Uint8Array>,
     mode: number,
-    options?: { overwrite?: boolean; check?: (bytes: number) => void; confine?: Confine },
+    options?: {
+      overwrite?: boolean;
+      admit?: (bytes: number) => void;
+      check?: (bytes: number) => void;
+      confine?: Confine;
+    },
   ): Promise<number>;
 }
 

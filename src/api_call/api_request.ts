@@ -55,8 +55,8 @@ export function parseMethod(method: string): HttpMethod {
  *
  * @param path as typed
  * @returns the path and the query parameters it carried
- * @throws {ValidationError} for a full URL, an empty path or `.` and `..` segments, plain or
- *   percent-encoded
+ * @throws {ValidationError} for a full URL, an empty path, `.` and `..` segments (plain or
+ *   percent-encoded), a backslash or a percent-encoded slash or backslash
  */
 export function parseApiPath(path: string): { path: string; query: URLSearchParams } {
   const text = path.trim();
@@ -76,6 +76,20 @@ export function parseApiPath(path: string): { path: string; query: URLSearchPara
       param: "<path>",
       suggestion: "Give an Open Platform path such as /open-apis/calendar/v4/calendars",
     });
+  }
+  // The URL parser reads `\` as `/` (so `..\..\x` climbs out of /open-apis/), and a server may
+  // decode `%2F` or `%5C` into one: neither can be part of a path to an Open API.
+  const separator = /\\|%2f|%5c/i.exec(rest)?.[0];
+  if (separator !== undefined) {
+    throw new ValidationError(
+      `Invalid path ${JSON.stringify(path)}: it contains "${separator}", which could reach a ` +
+        "path outside /open-apis/",
+      {
+        param: "<path>",
+        suggestion: "Separate the path's segments with / only, such as " +
+          "/open-apis/calendar/v4/calendars",
+      },
+    );
   }
   if (/[\s\p{Cc}]/u.test(rest)) {
     throw new ValidationError(

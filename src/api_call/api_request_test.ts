@@ -89,3 +89,28 @@ Deno.test("buildApiRequest() assembles method, path, query, body and key", async
     { name: "ValidationError", message: /Invalid scope "nocolon"/ },
   );
 });
+
+Deno.test("parseApiPath() rejects backslashes and percent-encoded slashes or backslashes", () => {
+  for (
+    const bad of [
+      "/open-apis/..\\..\\x",
+      "calendar\\v4",
+      "/open-apis/calendar/a%2fb",
+      "/open-apis/calendar/..%2F..%2Fx",
+      "/open-apis/calendar/%5c",
+      "/open-apis/calendar/%5C..%5C",
+    ]
+  ) {
+    assert.throws(
+      () => parseApiPath(bad),
+      (e: unknown) =>
+        e instanceof ValidationError && e.param === "<path>" &&
+        /could reach a path outside \/open-apis\//.test(e.message),
+      bad,
+    );
+  }
+  // What URL parsing would have made of the first: a path outside /open-apis/.
+  assert.equal(new URL("https://h/open-apis/..\\..\\x").pathname, "/x");
+  // A query may hold them: only the path is a path.
+  assert.equal(parseApiPath("/open-apis/a/b?q=%2F%5C").path, "/open-apis/a/b");
+});

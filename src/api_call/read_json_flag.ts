@@ -8,9 +8,11 @@
 import type { Context } from "../context.ts";
 import { ValidationError } from "../errors/mod.ts";
 import { readJson } from "../json/read_json.ts";
+import { readLocalInput } from "../json/read_local_input.ts";
 
 /**
- * Reads a JSON flag value: inline JSON, `@file`, or `-` for stdin.
+ * Reads a JSON flag value: inline JSON, `@file`, or `-` for stdin; a file or stdin at most
+ * `MAX_INPUT_BYTES` (10 MiB), a file only when it is a regular file.
  *
  * @param ctx the context (files, stdin)
  * @param value the flag's value
@@ -28,23 +30,11 @@ export async function readJsonFlag(ctx: Context, value: string, flag: string): P
         suggestion: `Pipe the JSON in, or pass it inline or as ${flag} @file`,
       });
     }
-    input = await ctx.stdin.readAll();
+    input = await readLocalInput(ctx, { stdin: true }, flag);
     source = `${flag} (stdin)`;
   } else if (value.startsWith("@")) {
     const path = value.slice(1);
-    try {
-      input = await ctx.fs.readFile(path);
-    } catch (error) {
-      const reason = error instanceof Error && error.name === "NotFound"
-        ? "no such file"
-        : error instanceof Error
-        ? error.message
-        : String(error);
-      throw new ValidationError(`Cannot read ${flag} file "${path}": ${reason}`, {
-        param: flag,
-        cause: error,
-      });
-    }
+    input = await readLocalInput(ctx, { path }, flag);
     source = `${flag} (file "${path}")`;
   }
   return readJson(input, { source, param: flag });

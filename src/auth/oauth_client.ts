@@ -17,6 +17,8 @@ import {
 import { ApiError, AuthError, type HarkError, logIdNote, serviceMsg } from "../errors/mod.ts";
 import { judgeFailure } from "../http/failure_error.ts";
 import { send, TransportFailure } from "../http/transport.ts";
+import { isObject } from "../json/fields.ts";
+import { parseNetworkJson } from "../json/read_json.ts";
 
 /** Path of the token endpoint, under `base_url`. */
 export const TOKEN_PATH = "/open-apis/authen/v2/oauth/token";
@@ -102,13 +104,8 @@ export async function exchange(
     redirects: "none",
     timeoutMs: OAUTH_TIMEOUT_MS,
   });
-  let json: Record<string, unknown> | undefined;
-  try {
-    const parsed = JSON.parse(answer.text);
-    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) json = parsed;
-  } catch {
-    json = undefined;
-  }
+  const parsed = parseNetworkJson(answer.text);
+  const json = parsed.ok && isObject(parsed.value) ? parsed.value : undefined;
   return { status: answer.status, json, text: answer.text, requestId: answer.requestId };
 }
 

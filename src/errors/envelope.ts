@@ -60,6 +60,17 @@ const RERUN_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Whether running the same command again is the fix of an error of this type (after waiting,
+ * or doing what the suggestion says): a network failure, an unavailable or rate-limited
+ * service, an answer hark could not read, Ctrl-C, a held lock, a locked keychain.
+ *
+ * @param error the error
+ */
+export function rerunIsTheFix(error: HarkError): boolean {
+  return RERUN_TYPES.has(error.type);
+}
+
+/**
  * The command to show for an error that names none, by its type: the same command again for
  * the types where retrying is the fix (a 5xx, a timeout, Ctrl-C, …), the same command with
  * `--debug` for a bug, the same command with the switch a validation error names

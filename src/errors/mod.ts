@@ -61,6 +61,7 @@ export {
   type ErrorEnvelope,
   fallbackCommand,
   type FallbackCommands,
+  rerunIsTheFix,
   toEnvelope,
 } from "./envelope.ts";
 export { shellCommand, shellQuote } from "./shell_quote.ts";

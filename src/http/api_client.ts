@@ -19,7 +19,7 @@ import {
 import { judgeFailure } from "./failure_error.ts";
 import { maskUrl } from "./mask_fields.ts";
 import { terminalSafe } from "../output/terminal_safe.ts";
-import { openMultipart } from "./multipart.ts";
+import { type MultipartBody, openMultipart } from "./multipart.ts";
 import { type ApiRequest, requestHeaders, requestUrl } from "./request.ts";
 import { type AttemptResult, DEFAULT_RETRY, retry, type RetryOptions } from "./retry.ts";
 import { send, type TransportAnswer, TransportFailure } from "./transport.ts";
@@ -157,10 +157,11 @@ export class ApiClient {
 
   /**
    * Sends a GET whose answer is a file and streams its body to disk (see `download.ts`): into a
-   * temporary file beside the target, its length checked against `Content-Length` and
-   * {@link MAX_DOWNLOAD_BYTES}, renamed into place when whole. A JSON answer is the service's
+   * temporary file beside the target, its bytes counted as written against `Content-Length`
+   * and {@link MAX_DOWNLOAD_BYTES}, renamed into place when whole. A JSON answer is the service's
    * error, classified as for {@link ApiClient.request}. A body that breaks off is downloaded
-   * again from the start (GET is idempotent); no attempt leaves a partial file.
+   * again from the start (GET is idempotent); one that passes the cap or its announced length is
+   * not (the same answer would come again). No attempt leaves a partial file.
    *
    * @param request the call
    * @param target where the file goes, and whether it may replace one
@@ -179,6 +180,20 @@ export class ApiClient {
             status: answer.status,
             maxBodyBytes: MAX_DOWNLOAD_BYTES,
           }),
+        // A size failure: the same answer would come again, so it is final, never retried.
+        longerThanAnnounced: (expected) =>
+          new ApiError(
+            `The service's answer to ${request.method} ${url.pathname} went on past the ` +
+              `${expected} bytes its Content-Length announced; hark stopped reading it`,
+            {
+              httpStatus: answer.status,
+              requestId: answer.requestId,
+              type: "invalid_response",
+              suggestion: "Check the profile's base_url points at the Open Platform; a proxy " +
+                "in between may be rewriting answers",
+              command: "hark config get apps",
+            },
+          ),
         wrongLength: (received, expected) =>
           new TransportFailure("broken", where, {
             status: answer.status,
@@ -245,8 +260,9 @@ export class ApiClient {
     const hasBody = request.body !== undefined;
     const headers = requestHeaders(call.token.token, hasBody);
     let body: string | ReadableStream<Uint8Array> | undefined;
+    let form: MultipartBody | undefined;
     if (request.form) {
-      const form = await openMultipart(this.#ctx, request.form);
+      form = await openMultipart(this.#ctx, request.form);
       headers["Content-Type"] = form.contentType;
       body = form.stream;
     } else if (hasBody) body = JSON.stringify(request.body);
@@ -269,6 +285,9 @@ export class ApiClient {
         return { ok: true, value: await save({ ...answer, body: answer.body }, call.url) };
       }
     } catch (error) {
+      // The file grew past its limit while it was sent: that, not the broken send, is final.
+      const stopped = form?.failure();
+      if (stopped) throw stopped;
       if (!(error instanceof TransportFailure)) throw error;
       const verdict = judgeFailure(error, call.idempotent);
       return { ok: false, error: verdict.error, retry: verdict.retry };

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { ApiClient } from "./api_client.ts";
 import type { ApiRequest } from "./request.ts";
 import type { TokenSource } from "../auth/token_source.ts";
-import { ApiError, CancelledError, PermissionError } from "../errors/mod.ts";
+import { ApiError, CancelledError, PermissionError, ValidationError } from "../errors/mod.ts";
 import {
   createTestContext,
   type ExpectedRequest,
@@ -287,5 +287,47 @@ Deno.test("a form request that is not repeatable is not sent again after a 5xx",
     }).catch((e) => e);
     stub.verify();
     assert.ok(error instanceof ApiError);
+  });
+});
+
+Deno.test("a form whose file grew past its limit is stopped there, not sent whole nor again", async () => {
+  await withDir(async (dir) => {
+    const path = join(dir, "grown.bin");
+    await Deno.writeFile(path, new Uint8Array(200_000));
+    let received = 0;
+    const { client, stub } = setup([{
+      method: "POST",
+      url: `${BASE}/open-apis/im/v1/files`,
+      respond: async (request: Request) => {
+        const reader = request.body!.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          received += value.byteLength;
+        }
+        return jsonResponse({ code: 0, data: { file_key: "file_1" } });
+      },
+    }]);
+    const error = await client.request({
+      method: "POST",
+      path: "/open-apis/im/v1/files",
+      form: {
+        fields: { file_type: "stream", file_name: "grown.bin" },
+        file: {
+          field: "file",
+          path,
+          name: "grown.bin",
+          contentType: "application/octet-stream",
+          maxBytes: 100_000,
+          flag: "--file",
+        },
+      },
+      repeatable: true,
+    }).catch((e) => e);
+    stub.verify();
+    assert.ok(error instanceof ValidationError, String(error));
+    assert.equal(error.param, "--file");
+    assert.match(error.message, /grew past 100,000 bytes, the most the service takes/);
+    assert.ok(received < 100_000 + 70_000, `the service got ${received} bytes`);
   });
 });

@@ -25,6 +25,7 @@ import {
 } from "../errors/mod.ts";
 import { ExitCode } from "../errors/exit_code.ts";
 import { isObject } from "../json/fields.ts";
+import { NOT_JSON, parseNetworkJson } from "../json/read_json.ts";
 import { serviceWait } from "./retry.ts";
 
 /** The facts of an answer that decide its meaning. */
@@ -62,12 +63,14 @@ export type AnswerVerdict =
   | { kind: "error"; error: HarkError; retry: boolean; retryAfterMs?: number };
 
 /**
- * Classifies a business answer. A success is `code` 0 (or no `code`) under a 2xx status with a
- * JSON body, and resolves with the envelope's `data` (the whole body without an envelope,
- * `undefined` when empty). Otherwise: HTTP 401 or a token-invalid code asks for a refresh;
- * a permission code, or HTTP 403 with no other code, fails at once naming the scopes; HTTP 429 or a rate-limit code
- * may be retried after `Retry-After`; a 5xx or a server code, and an unreadable 2xx, may be
- * retried when the request is idempotent; any other API error is final.
+ * Classifies a business answer. A success is `code` 0 (the number; or no `code` at all) under a
+ * 2xx status with a JSON body nested at most `MAX_ANSWER_DEPTH` levels, and resolves with the
+ * envelope's `data` (the whole body without an envelope, `undefined` when empty). Otherwise:
+ * HTTP 401 or a token-invalid code asks for a refresh; HTTP 403 or a permission code fails at
+ * once naming the scopes; HTTP 429 or a rate-limit code may be retried after `Retry-After`; a
+ * 5xx or a server code, and a 2xx that is not JSON, may be retried when the request is
+ * idempotent; a body nested too deeply or a `code` that is not a number is `invalid_response`;
+ * any other API error is final.
  *
  * @param answer the answer
  * @param request the request it answers
@@ -92,8 +95,10 @@ interface ReadAnswer {
   request: AnsweredRequest;
   /** The parsed body; `undefined` when empty or unreadable. */
   body: unknown;
-  /** Whether the body is empty or JSON. */
+  /** Whether the body is empty, or JSON hark can take a verdict from. */
   readable: boolean;
+  /** Why it is not: not JSON, nested too deeply, a `code` that is not a number. */
+  problem?: string;
   /** The body when it is an envelope with a numeric `code`. */
   envelope?: ApiErrorBody & { data?: unknown };
   /** The envelope's code. */
@@ -113,15 +118,18 @@ interface ReadAnswer {
 /** Parses the body and gathers what the classification reads. */
 function readAnswer(answer: AnswerFacts, request: AnsweredRequest, now: number): ReadAnswer {
   let body: unknown = undefined;
-  let readable = true;
+  let problem: string | undefined;
   if (answer.text.trim() !== "") {
-    try {
-      body = JSON.parse(answer.text);
-    } catch {
-      readable = false;
-    }
+    const parsed = parseNetworkJson(answer.text);
+    if (parsed.ok) body = parsed.value;
+    else problem = parsed.problem;
   }
-  const envelope = isEnvelope(body) ? body : undefined;
+  // Success is the number 0 alone: a `code` of another type ("0", true, null) is no verdict.
+  if (isObject(body) && "code" in body && typeof body.code !== "number") {
+    problem = `its "code" is not a number (${snippet(JSON.stringify(body.code) ?? "")})`;
+  }
+  const readable = problem === undefined;
+  const envelope = readable && isEnvelope(body) ? body : undefined;
   const apiCode = envelope?.code;
   const { status, requestId } = answer;
   return {
@@ -129,6 +137,7 @@ function readAnswer(answer: AnswerFacts, request: AnsweredRequest, now: number):
     request,
     body,
     readable,
+    problem,
     envelope,
     apiCode,
     kind: apiCode !== undefined ? classifyApiCode(apiCode) : undefined,
@@ -257,29 +266,32 @@ function notFoundOf(read: ReadAnswer): AnswerVerdict | undefined {
   return { kind: "error", retry: false, error: notFound(read.answer, read.where) };
 }
 
-/** A body that is not JSON: a 2xx is retried when idempotent; a write may be applied. */
+/**
+ * A body hark cannot take a verdict from: not JSON (a 2xx is retried when idempotent: a proxy's
+ * page, a cut answer), nested too deeply or with a `code` that is not a number (final: the same
+ * answer would come again). A write may have been applied.
+ */
 function unreadable(read: ReadAnswer): AnswerVerdict | undefined {
   if (read.readable) return undefined;
   const { answer, request } = read;
   const { status, requestId } = answer;
+  const notJson = read.problem === NOT_JSON;
+  const what = notJson
+    ? `is not JSON (HTTP ${status}): ${snippet(answer.text)}`
+    : `cannot be read (HTTP ${status}): ${read.problem}`;
   return {
     kind: "error",
-    retry: read.success && request.idempotent,
+    retry: notJson && read.success && request.idempotent,
     error: applied(
       read,
-      new ApiError(
-        `The service's answer to ${read.where} is not JSON (HTTP ${status}): ${
-          snippet(answer.text)
-        }${logIdNote(requestId)}`,
-        {
-          httpStatus: status,
-          requestId,
-          type: "invalid_response",
-          suggestion: request.idempotent
-            ? "Check the base URL, then retry"
-            : "The request may have been applied: check before retrying",
-        },
-      ),
+      new ApiError(`The service's answer to ${read.where} ${what}${logIdNote(requestId)}`, {
+        httpStatus: status,
+        requestId,
+        type: "invalid_response",
+        suggestion: request.idempotent
+          ? "Check the base URL, then retry"
+          : "The request may have been applied: check before retrying",
+      }),
     ),
   };
 }

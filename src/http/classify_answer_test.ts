@@ -298,6 +298,42 @@ const ROWS: Row[] = [
     text: json({ code: 999914 }),
     expect: { kind: "error", type: "mfa", code: 2, retry: false },
   },
+  // Success is the number 0 alone: any other `code` is no success, its data never taken.
+  ...["abc", true, [], null, "0", {}, false].map((code): Row => ({
+    name: `code ${json(code)} under 200 is no success`,
+    status: 200,
+    text: json({ code, msg: "success", data: { message_id: "om_1" } }),
+    expect: {
+      kind: "error",
+      type: "invalid_response",
+      code: 1,
+      retry: false,
+      message: new RegExp(`cannot be read \\(HTTP 200\\): its "code" is not a number \\(`),
+    },
+  })),
+  {
+    name: "a code that is not a number under 400 is no API error to map",
+    status: 400,
+    text: json({ code: "99991663", msg: "token" }),
+    expect: { kind: "error", type: "invalid_response", retry: false },
+  },
+  {
+    name: "data nested 100,000 deep is unreadable, not a crash, and not retried",
+    status: 200,
+    text: `{"code":0,"data":${"[".repeat(100_000)}${"]".repeat(100_000)}}`,
+    expect: {
+      kind: "error",
+      type: "invalid_response",
+      retry: false,
+      message: /cannot be read \(HTTP 200\): it nests deeper than 512 levels/,
+    },
+  },
+  {
+    name: "data nested 500 deep is data",
+    status: 200,
+    text: `{"code":0,"data":${"[".repeat(500)}${"]".repeat(500)}}`,
+    expect: { kind: "data", data: JSON.parse("[".repeat(500) + "]".repeat(500)) },
+  },
 ];
 
 for (const row of ROWS) {
@@ -367,6 +403,7 @@ Deno.test("classifyAnswer() marks a failed write as one that may have been appli
   assert.equal(failed(POST, 502, "").mayHaveApplied, true);
   assert.equal(failed(POST, 500, json({ code: 500000, msg: "x" })).mayHaveApplied, true);
   assert.equal(failed(POST, 200, "<html>").mayHaveApplied, true);
+  assert.equal(failed(POST, 200, json({ code: "0", data: {} })).mayHaveApplied, true);
   assert.equal(failed(GET, 502, "").mayHaveApplied, false);
   assert.equal(failed(POST, 400, json({ code: 1, msg: "bad" })).mayHaveApplied, false);
 });

@@ -1,7 +1,10 @@
 /**
  * Saving a streamed answer to disk: the body goes chunk by chunk into a temporary file beside
- * the target, is checked against `Content-Length` and a size cap as it flows, and is renamed
- * into place only when whole, so a failed or cancelled download leaves nothing behind.
+ * the target, its bytes counted as they flow (after any decompression: what reaches the disk)
+ * against `Content-Length` and a size cap, and is renamed into place only when whole, so a failed,
+ * oversized or cancelled download leaves nothing behind. A header never stands in for the count:
+ * a `Content-Length` of 10 over a chunked body, or over a compressed one, stops the body where
+ * the count passes what was announced or the cap.
  *
  * @module
  */
@@ -63,9 +66,11 @@ export class FileThereError extends Deno.errors.AlreadyExists {
 
 /** Why a body could not be saved, as the caller's failure. */
 export interface BodyFailures {
-  /** The body is larger than the cap. */
+  /** The body is larger than the cap (by its `Content-Length`, or by the bytes counted). */
   tooLarge(): Error;
-  /** The body ended before `Content-Length` bytes (or went past them). */
+  /** The body went on past its `Content-Length`: stopped there (a size failure, final). */
+  longerThanAnnounced(expected: number): Error;
+  /** The body ended before `Content-Length` bytes (a connection cut short). */
   wrongLength(received: number, expected: number): Error;
 }
 
@@ -164,40 +169,50 @@ export function downloadPath(target: DownloadTarget, headers: Headers, os: OsNam
 }
 
 /**
- * A pass-through stream that counts bytes: more than `max` fails it with `tooLarge()`, and an
- * end at another count than `expected` (when known) with `wrongLength()`.
+ * The check of a body's running count, for {@link FileSystem.writeStreamAtomic}'s `admit`: it
+ * throws `tooLarge()` when the count would pass `max`, `longerThanAnnounced()` when it would pass
+ * `expected` (when known), before the chunk that crosses the line is written.
  *
  * @param expected the announced length, when known
  * @param max the cap
- * @param failures the errors to fail with
+ * @param failures the errors to throw
+ * @example
+ * ```ts
+ * const admit = lengthLimit(10, 100, failures);
+ * admit(8); // fine
+ * admit(12); // throws failures.longerThanAnnounced(10)
+ * ```
  */
-export function checkedLength(
+export function lengthLimit(
   expected: number | undefined,
   max: number,
-  failures: BodyFailures,
-): TransformStream<Uint8Array, Uint8Array> {
-  let received = 0;
-  return new TransformStream({
-    transform(chunk, controller) {
-      received += chunk.byteLength;
-      if (received > max) controller.error(failures.tooLarge());
-      else if (expected !== undefined && received > expected) {
-        controller.error(failures.wrongLength(received, expected));
-      } else controller.enqueue(chunk);
-    },
-    flush(controller) {
-      if (expected !== undefined && received !== expected) {
-        controller.error(failures.wrongLength(received, expected));
-      }
-    },
-  });
+  failures: Pick<BodyFailures, "tooLarge" | "longerThanAnnounced">,
+): (total: number) => void {
+  return (total) => {
+    if (total > max) throw failures.tooLarge();
+    if (expected !== undefined && total > expected) throw failures.longerThanAnnounced(expected);
+  };
 }
 
 /**
- * Saves a streamed answer: refuses at once a `Content-Length` over `max`, then pipes the body
- * into {@link FileSystem.writeStreamAtomic}: as it is when its length is announced (Deno moves
- * the bytes itself, and the count is checked before the file is put in place), else through a
- * counter that stops it at `max`.
+ * The length a body's bytes must have once read, from `Content-Length`; `undefined` when it
+ * gives none, or when the body is compressed (`Content-Encoding`): the header then counts the
+ * compressed bytes, and the body is read decompressed.
+ *
+ * @param headers the answer's headers
+ */
+export function announcedLength(headers: Headers): number | undefined {
+  const encoding = (headers.get("content-encoding") ?? "").trim().toLowerCase();
+  if (encoding !== "" && encoding !== "identity") return undefined;
+  const declared = headers.get("content-length");
+  return declared !== null && /^\d+$/.test(declared.trim()) ? Number(declared) : undefined;
+}
+
+/**
+ * Saves a streamed answer: refuses at once an announced length over `max`, then writes the body
+ * with {@link FileSystem.writeStreamAtomic}, which counts the bytes as it writes them and stops
+ * where they would pass the announced length or `max` ({@link lengthLimit}), whatever the
+ * headers said; a body that ends short of its announced length fails `wrongLength()`.
  *
  * @param ctx the context (files)
  * @param body the answer's body
@@ -216,10 +231,7 @@ export async function saveBody(
   failures: BodyFailures & { readFailure(cause: unknown): Error },
   max = MAX_DOWNLOAD_BYTES,
 ): Promise<DownloadedFile> {
-  const declared = headers.get("content-length");
-  const expected = declared !== null && /^\d+$/.test(declared.trim())
-    ? Number(declared)
-    : undefined;
+  const expected = announcedLength(headers);
   if (expected !== undefined && expected > max) {
     await body.cancel();
     throw failures.tooLarge();
@@ -228,11 +240,14 @@ export async function saveBody(
   try {
     const bytes = await ctx.fs.writeStreamAtomic(
       path,
-      expected === undefined ? body.pipeThrough(checkedLength(undefined, max, failures)) : body,
+      body,
       DOWNLOAD_MODE,
       {
         overwrite: target.overwrite === true,
+        admit: lengthLimit(expected, max, failures),
         check(written) {
+          // Every chunk was admitted; the file's own size says the same of what reached disk.
+          if (written > max) throw failures.tooLarge();
           if (expected !== undefined && written !== expected) {
             throw failures.wrongLength(written, expected);
           }

@@ -2,10 +2,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTestContext } from "../../tests/support/test_context.ts";
 import {
-  checkedLength,
+  announcedLength,
   downloadPath,
   fileNameOf,
   FileThereError,
+  lengthLimit,
   safeFileName,
   saveBody,
 } from "./download.ts";
@@ -92,6 +93,7 @@ Deno.test("saveBody() into a folder names the file already there", async () => {
     const headers = new Headers({ "content-disposition": 'attachment; filename="report.pdf"' });
     const failures = {
       tooLarge: () => new Error("too large"),
+      longerThanAnnounced: () => new Error("longer"),
       wrongLength: () => new Error("length"),
       readFailure: () => new Error("read"),
     };
@@ -138,26 +140,105 @@ Deno.test("downloadPath() names a file in a folder target from the answer, else 
   assert.equal(safeFileName("notes/"), "notes");
 });
 
-async function through(chunks: number[], expected: number | undefined, max: number) {
-  const source = new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (const n of chunks) controller.enqueue(new Uint8Array(n));
-      controller.close();
-    },
-  });
+Deno.test("lengthLimit() admits a count up to the announced length and the cap, no further", () => {
   const failures = {
     tooLarge: () => new Error("too large"),
-    wrongLength: (got: number, want: number) => new Error(`length ${got}/${want}`),
+    longerThanAnnounced: (want: number) => new Error(`longer than ${want}`),
   };
-  const bytes = await new Response(source.pipeThrough(checkedLength(expected, max, failures)))
-    .arrayBuffer();
-  return bytes.byteLength;
+  const announced = lengthLimit(7, 100, failures);
+  announced(3);
+  announced(7);
+  assert.throws(() => announced(8), /longer than 7/);
+  const unannounced = lengthLimit(undefined, 100, failures);
+  unannounced(100);
+  assert.throws(() => unannounced(101), /too large/);
+});
+
+Deno.test("announcedLength() reads Content-Length, but not of a compressed body", () => {
+  assert.equal(announcedLength(new Headers({ "content-length": "42" })), 42);
+  assert.equal(announcedLength(new Headers({ "content-length": " 7 " })), 7);
+  assert.equal(announcedLength(new Headers({ "content-length": "1e3" })), undefined);
+  assert.equal(announcedLength(new Headers()), undefined);
+  assert.equal(
+    announcedLength(new Headers({ "content-length": "42", "content-encoding": "identity" })),
+    42,
+  );
+  // The header counts the compressed bytes; the body is read decompressed.
+  for (const encoding of ["gzip", "br", "deflate", "GZIP"]) {
+    const headers = new Headers({ "content-length": "42", "content-encoding": encoding });
+    assert.equal(announcedLength(headers), undefined, encoding);
+  }
+});
+
+/** A body of `chunks` chunks of `size` bytes that counts how many were pulled. */
+function countedBody(chunks: number, size: number) {
+  const pulled = { chunks: 0 };
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (pulled.chunks >= chunks) return controller.close();
+      pulled.chunks++;
+      controller.enqueue(new Uint8Array(size));
+    },
+  });
+  return { body, pulled };
 }
 
-Deno.test("checkedLength() passes a body of the announced length, fails a short, long or huge one", async () => {
-  assert.equal(await through([3, 4], 7, 100), 7);
-  assert.equal(await through([3, 4], undefined, 100), 7);
-  await assert.rejects(through([3], 7, 100), /length 3\/7/);
-  await assert.rejects(through([5, 5], 7, 100), /length 10\/7/);
-  await assert.rejects(through([60, 60], undefined, 100), /too large/);
+const saveFailures = {
+  tooLarge: () => new Error("too large"),
+  longerThanAnnounced: (want: number) => new Error(`longer than ${want}`),
+  wrongLength: (got: number, want: number) => new Error(`length ${got}/${want}`),
+  readFailure: () => new Error("read"),
+};
+
+Deno.test("saveBody() counts the bytes it writes: a small Content-Length over a longer body stops it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hark-save-test-" });
+  try {
+    const { body, pulled } = countedBody(1000, 1024);
+    const headers = new Headers({ "content-length": "10" });
+    await assert.rejects(
+      saveBody(createTestContext(), body, headers, { path: join(dir, "a.bin") }, saveFailures),
+      /longer than 10/,
+    );
+    assert.ok(pulled.chunks < 10, `read ${pulled.chunks} chunks of a 10-byte answer`);
+    assert.deepEqual([...Deno.readDirSync(dir)], [], "no file, no temporary file");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("saveBody() stops a compressed body at the cap, whatever its Content-Length", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hark-save-test-" });
+  try {
+    const { body, pulled } = countedBody(1000, 1024);
+    const headers = new Headers({ "content-length": "300", "content-encoding": "gzip" });
+    await assert.rejects(
+      saveBody(
+        createTestContext(),
+        body,
+        headers,
+        { path: join(dir, "a.bin") },
+        saveFailures,
+        64 * 1024,
+      ),
+      /too large/,
+    );
+    assert.ok(pulled.chunks < 80, `read ${pulled.chunks} chunks past a 64-chunk cap`);
+    assert.deepEqual([...Deno.readDirSync(dir)], []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("saveBody() saves a compressed body whose decoded size differs from its Content-Length", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hark-save-test-" });
+  try {
+    const { body } = countedBody(5, 1000);
+    const headers = new Headers({ "content-length": "120", "content-encoding": "gzip" });
+    const path = join(dir, "a.bin");
+    const saved = await saveBody(createTestContext(), body, headers, { path }, saveFailures);
+    assert.equal(saved.bytes, 5000);
+    assert.equal((await Deno.stat(path)).size, 5000);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

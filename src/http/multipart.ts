@@ -1,22 +1,30 @@
 /**
  * A `multipart/form-data` body for uploads (RFC 7578): text fields, then one file part streamed
- * from disk, so a 30 MB file is never held in memory. Each attempt opens the file again: a
- * stream can be sent once.
+ * from disk, so a 30 MB file is never held in memory, its bytes counted as they go: a file that
+ * grew past its limit since it was checked is stopped there. Each attempt opens the file again:
+ * a stream can be sent once.
  *
  * @module
  */
 
 import type { Context } from "../context.ts";
-import type { UploadForm } from "./request.ts";
+import { ValidationError } from "../errors/mod.ts";
+import type { UploadFile, UploadForm } from "./request.ts";
 
 /** A multipart body ready to send. */
 export interface MultipartBody {
   /** The `Content-Type` header, with the boundary. */
   contentType: string;
-  /** The body's size in bytes: the parts' heads and the file. */
+  /** The body's size in bytes: the parts' heads and the file, as it was when opened. */
   size: number;
-  /** The body; reading it reads the file. */
+  /** The body; reading it reads the file, counting its bytes against `maxBytes`. */
   stream: ReadableStream<Uint8Array>;
+  /**
+   * Why the body stopped before its end, when it did: the file grew past its `maxBytes` while
+   * it was read (a {@link ValidationError}). The send then fails; this is the error to show, and
+   * the upload is not tried again.
+   */
+  failure(): Error | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -76,6 +84,8 @@ export async function openMultipart(
   const opened = await ctx.fs.openRead(file.path);
   const reader = opened.stream.getReader();
   let stage: "head" | "file" | "tail" | "done" = "head";
+  let sent = 0;
+  let failure: Error | undefined;
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (stage === "head") {
@@ -86,6 +96,13 @@ export async function openMultipart(
       if (stage === "file") {
         const { done, value } = await reader.read();
         if (!done) {
+          sent += value.byteLength;
+          if (file.maxBytes !== undefined && sent > file.maxBytes) {
+            failure = grewError(file, file.maxBytes);
+            await reader.cancel(failure);
+            controller.error(failure);
+            return;
+          }
           controller.enqueue(value);
           return;
         }
@@ -106,5 +123,19 @@ export async function openMultipart(
     contentType: `multipart/form-data; boundary=${boundary}`,
     size: headBytes.length + opened.size + tailBytes.length,
     stream,
+    failure: () => failure,
   };
+}
+
+/** The error of a file that grew past the most bytes sent of it while it was being sent. */
+function grewError(file: UploadFile, maxBytes: number): ValidationError {
+  return new ValidationError(
+    `Cannot send ${JSON.stringify(file.path)}: it grew past ${maxBytes.toLocaleString("en-US")} ` +
+      "bytes, the most the service takes, while it was being sent; the upload was stopped there",
+    {
+      param: file.flag ?? file.field,
+      suggestion: "Wait until the file is complete, make sure it is within the limit, then send " +
+        "it again",
+    },
+  );
 }

@@ -71,6 +71,13 @@ export interface UploadFile {
   name: string;
   /** The part's `Content-Type`. */
   contentType: string;
+  /**
+   * The most bytes of it sent (the service's limit): a file that grew past it since it was
+   * checked stops the upload with an error, never sent whole.
+   */
+  maxBytes?: number;
+  /** The flag it was named by (`--file`), for that error. */
+  flag?: string;
 }
 
 /** A `multipart/form-data` body: text fields, then one file. */
@@ -129,7 +136,8 @@ export function isDotSegment(segment: string): boolean {
  */
 export function requestUrl(baseUrl: string, request: Pick<ApiRequest, "path" | "query">): URL {
   const path = request.path.startsWith("/") ? request.path : `/${request.path}`;
-  const dot = path.split(/[?#]/, 1)[0].split("/").find(isDotSegment);
+  // The URL parser reads `\` as `/`: a segment `..\..` is two dot segments to it.
+  const dot = path.split(/[?#]/, 1)[0].split(/[\\/]/).find(isDotSegment);
   if (dot !== undefined) {
     throw new ValidationError(
       `Cannot send a request to ${JSON.stringify(path)}: its path has the segment ` +

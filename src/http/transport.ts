@@ -12,6 +12,7 @@ import { CancelledError, logIdOf } from "../errors/mod.ts";
 import { classifyFetchFailure, describeChain } from "./fetch_failure.ts";
 import { maskFields, maskHeaders, maskUrl } from "./mask_fields.ts";
 import { terminalSafe } from "../output/terminal_safe.ts";
+import { NOT_JSON, parseNetworkJson } from "../json/read_json.ts";
 
 /** The most bytes of a JSON answer hark reads: 8 MiB (Lark's pages are far smaller). */
 export const MAX_JSON_BYTES = 8 * 1024 * 1024;
@@ -357,11 +358,10 @@ function answerNote(text: string): string {
 
 /** A JSON text with its secret fields masked; other text is only described. */
 function jsonNote(text: string): string {
-  try {
-    return JSON.stringify(maskFields(JSON.parse(text)));
-  } catch {
-    return `(not JSON, ${text.length} characters)`;
-  }
+  const parsed = parseNetworkJson(text);
+  return parsed.ok
+    ? JSON.stringify(maskFields(parsed.value))
+    : `(${parsed.problem === NOT_JSON ? "not JSON" : parsed.problem}, ${text.length} characters)`;
 }
 
 function clip(text: string): string {

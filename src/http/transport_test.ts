@@ -261,3 +261,16 @@ Deno.test("send() does not follow a redirect with a stream body, which cannot be
   );
   assert.equal(error.reason, "redirect");
 });
+
+Deno.test("send() with --debug describes an answer nested 100,000 deep instead of walking it", async () => {
+  const deep = `{"code":0,"data":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+  const stub = new FetchStub([{
+    method: "GET",
+    url: `${BASE}/open-apis/x`,
+    respond: () => new Response(deep, { headers: { "content-type": "application/json" } }),
+  }]);
+  const ctx = createTestContext({ fetch: stub.fetch, debug: true });
+  const answer = await send(ctx, request());
+  assert.equal(answer.text, deep);
+  assert.match(ctx.stderr.text(), /\(it nests deeper than 512 levels, 200018 characters\)/);
+});

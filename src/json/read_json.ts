@@ -8,7 +8,8 @@
  * decodes bytes strictly, scans the text without recursion (so no depth can overflow the stack),
  * stops at {@link MAX_JSON_DEPTH} levels of nesting, and reports a syntax error by line and
  * column in its own words, never quoting the input. Only text that passed the scan reaches
- * `JSON.parse`.
+ * `JSON.parse`. JSON from the network (a service's answer) is read with {@link parseNetworkJson},
+ * its depth bounded the same way.
  *
  * @module
  */
@@ -72,6 +73,68 @@ export class JsonInputError extends ValidationError {
     this.line = where?.line;
     this.column = where?.column;
   }
+}
+
+/**
+ * The deepest nesting of arrays and objects accepted in JSON from the network (a service's
+ * answer): 512 levels. Lark's answers nest a handful; the limit keeps the code that walks an
+ * answer (output, masking) from overflowing the stack on one built to do that.
+ */
+export const MAX_ANSWER_DEPTH = 512;
+
+/** JSON from the network, parsed, or why it could not be. */
+export type NetworkJson =
+  | { ok: true; value: unknown }
+  | { ok: false; problem: string };
+
+/**
+ * Parses JSON that came from the network (a service's answer): a scan without recursion first
+ * refuses one nested deeper than `maxDepth`, then `JSON.parse` reads it. Never throws; the
+ * problem is in hark's words and holds none of the text (it may hold a secret).
+ *
+ * @param text the answer's body
+ * @param maxDepth the deepest nesting accepted; default {@link MAX_ANSWER_DEPTH}
+ * @example
+ * ```ts
+ * parseNetworkJson('{"code": 0}'); // { ok: true, value: { code: 0 } }
+ * parseNetworkJson("[".repeat(100_000)); // { ok: false, problem: "it nests deeper than 512 levels" }
+ * ```
+ */
+export function parseNetworkJson(text: string, maxDepth = MAX_ANSWER_DEPTH): NetworkJson {
+  if (nestsDeeperThan(text, maxDepth)) {
+    return { ok: false, problem: `it nests deeper than ${maxDepth} levels` };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, problem: NOT_JSON };
+  }
+}
+
+/** The problem {@link parseNetworkJson} gives for text that is not JSON at all. */
+export const NOT_JSON = "it is not JSON";
+
+/**
+ * Whether `text` has more than `maxDepth` arrays and objects open at once (brackets inside
+ * strings do not count). Linear, without recursion; it does not check the rest of the syntax.
+ *
+ * @param text JSON text, or any text
+ * @param maxDepth the deepest nesting accepted
+ */
+export function nestsDeeperThan(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // the escaped character, a quote or a backslash among them
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > maxDepth) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
 }
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });

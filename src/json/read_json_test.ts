@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { JsonInputError, MAX_JSON_DEPTH, readJson } from "./read_json.ts";
+import {
+  JsonInputError,
+  MAX_ANSWER_DEPTH,
+  MAX_JSON_DEPTH,
+  nestsDeeperThan,
+  NOT_JSON,
+  parseNetworkJson,
+  readJson,
+} from "./read_json.ts";
 
 const encoder = new TextEncoder();
 
@@ -186,4 +194,35 @@ Deno.test("readJson() accepts exactly what JSON.parse accepts", () => {
     }
   }
   assert.ok(valid > 500, `only ${valid} valid samples`);
+});
+
+Deno.test("parseNetworkJson() reads an answer, refusing one nested too deeply without a crash", () => {
+  assert.deepEqual(parseNetworkJson('{"code":0,"data":{"a":[1]}}'), {
+    ok: true,
+    value: { code: 0, data: { a: [1] } },
+  });
+  const deep = `{"data":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+  assert.deepEqual(parseNetworkJson(deep), {
+    ok: false,
+    problem: `it nests deeper than ${MAX_ANSWER_DEPTH} levels`,
+  });
+  assert.deepEqual(parseNetworkJson("<html>secret</html>"), { ok: false, problem: NOT_JSON });
+  assert.deepEqual(parseNetworkJson("[[1]]", 1), {
+    ok: false,
+    problem: "it nests deeper than 1 levels",
+  });
+  assert.deepEqual(parseNetworkJson("[[1]]", 2), { ok: true, value: [[1]] });
+});
+
+Deno.test("nestsDeeperThan() counts brackets outside strings only", () => {
+  assert.equal(nestsDeeperThan('{"a":"[[[[[[[["}', 1), false);
+  assert.equal(
+    nestsDeeperThan('{"a":"\\"[[[["}', 1),
+    false,
+    "an escaped quote stays in the string",
+  );
+  assert.equal(nestsDeeperThan('{"a":"\\\\", "b": [[1]]}', 2), true, "an escaped backslash ends");
+  assert.equal(nestsDeeperThan("[][][][]", 1), false, "siblings are not nesting");
+  assert.equal(nestsDeeperThan("[".repeat(513), MAX_ANSWER_DEPTH), true);
+  assert.equal(nestsDeeperThan("[".repeat(512), MAX_ANSWER_DEPTH), false);
 });

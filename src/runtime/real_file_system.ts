@@ -172,6 +172,7 @@ export const realFileSystem: FileSystem = {
   async writeStreamAtomic(path, data, mode, options = {}) {
     let tmp: string | undefined;
     let written: number;
+    let info: Deno.FileInfo;
     const { confine } = options;
     try {
       // Confined, the file goes into its folder's real path, checked, and is renamed within it.
@@ -183,26 +184,12 @@ export const realFileSystem: FileSystem = {
         if (confine) await confirmOpened(tmp, await file.stat(), confine, "written");
         await secureFolder(parentFolder(SYSTEM_OS, target), file, { allowSticky: true });
         await ensureMode(file, tmp, mode);
-        // Piped, Deno moves the bytes of its own streams (an HTTP body) without JavaScript. The
-        // pipe closes the file at the end, which flushes what its writable buffers (kept open,
-        // a small file would stay empty).
-        await data.pipeTo(file.writable, { preventAbort: true });
-      } catch (error) {
-        try {
-          file.close();
-        } catch {
-          // Already closed by the pipe.
-        }
-        throw error;
-      }
-      const again = await Deno.open(tmp, { write: true });
-      let info: Deno.FileInfo;
-      try {
-        await again.sync();
-        info = await again.stat();
+        await copyInto(file, data, options.admit);
+        await file.sync();
+        info = await file.stat();
         written = info.size;
       } finally {
-        again.close();
+        file.close();
       }
       options.check?.(written);
       // The folder may have been swapped since: the file must still be where it was checked.
@@ -219,6 +206,60 @@ export const realFileSystem: FileSystem = {
     return written;
   },
 };
+
+/** The buffer a byte stream is read into, reused for every chunk: 256 KiB. */
+const COPY_BUFFER_BYTES = 256 * 1024;
+
+/**
+ * Writes a stream into an open file chunk by chunk, each admitted first with the count it
+ * brings the file to. A byte stream (an HTTP body) is read into one reused buffer: reading its
+ * chunks as new arrays would leave tens of megabytes of garbage outside V8's heap, which V8 is
+ * slow to free, on a large download.
+ */
+async function copyInto(
+  file: Deno.FsFile,
+  data: ReadableStream<Uint8Array>,
+  admit: ((bytes: number) => void) | undefined,
+): Promise<void> {
+  let total = 0;
+  const write = async (chunk: Uint8Array) => {
+    total += chunk.byteLength;
+    admit?.(total);
+    for (let offset = 0; offset < chunk.byteLength;) {
+      offset += await file.write(chunk.subarray(offset));
+    }
+  };
+  let byob: ReadableStreamBYOBReader | undefined;
+  try {
+    byob = data.getReader({ mode: "byob" });
+  } catch {
+    byob = undefined; // not a byte stream
+  }
+  if (byob) {
+    try {
+      let buffer = new ArrayBuffer(COPY_BUFFER_BYTES);
+      for (;;) {
+        const { done, value } = await byob.read(new Uint8Array(buffer));
+        if (done || value === undefined) break;
+        await write(value);
+        buffer = value.buffer;
+      }
+    } finally {
+      byob.releaseLock();
+    }
+    return;
+  }
+  const reader = data.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      await write(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
 
 /**
  * Where a confined write goes: the file's name in the real path of its folder, which `confine`

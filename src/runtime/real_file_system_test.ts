@@ -345,3 +345,39 @@ Deno.test("writeStreamAtomic() writes small streams whole too, and a check can s
     assert.deepEqual(await names(dir), ["s1", "s10", "s1000", "s70000"]);
   });
 });
+
+Deno.test("writeStreamAtomic() admits each chunk by the count it brings: a cap stops it before writing past", async () => {
+  await withDir(async (dir) => {
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      type: "bytes",
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new Uint8Array(1024).fill(9));
+      },
+    });
+    const counts: number[] = [];
+    const capped = new Error("over the cap");
+    await assert.rejects(
+      fs.writeStreamAtomic(join(dir, "capped"), endless, 0o600, {
+        admit: (bytes) => {
+          counts.push(bytes);
+          if (bytes > 4096) throw capped;
+        },
+      }),
+      (error) => error === capped,
+    );
+    assert.deepEqual(counts, [1024, 2048, 3072, 4096, 5120], "the count of every chunk read");
+    assert.ok(pulled <= 6, `pulled ${pulled} chunks`);
+    assert.deepEqual(await names(dir), [], "nothing left, temporary file included");
+    // A plain (not byte) stream is admitted the same way.
+    const written = await fs.writeStreamAtomic(
+      join(dir, "plain"),
+      streamOf([new Uint8Array(10), new Uint8Array(20)]),
+      0o600,
+      { admit: (bytes) => void counts.push(bytes) },
+    );
+    assert.equal(written, 30);
+    assert.deepEqual(counts.slice(-2), [10, 30]);
+  });
+});

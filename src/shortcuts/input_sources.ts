@@ -10,6 +10,7 @@
 import type { Context } from "../context.ts";
 import { ValidationError } from "../errors/mod.ts";
 import { readJson } from "../json/read_json.ts";
+import { readLocalInput } from "../json/read_local_input.ts";
 import type { ParamSpec, ParamValues } from "./definition.ts";
 import { checkTimeZone } from "../time/mod.ts";
 import { envVarOf, flagOf, parseParamValue } from "./params.ts";
@@ -68,7 +69,9 @@ export async function bindParams(
   const sources: Record<string, ParamSource> = {};
   let stdinText: string | undefined;
   const readStdinOnce = async () => {
-    stdinText ??= stripNewline(new TextDecoder().decode(await ctx.stdin.readAll()));
+    stdinText ??= stripNewline(
+      new TextDecoder().decode(await readLocalInput(ctx, { stdin: true }, "stdin")),
+    );
     return stdinText;
   };
 
@@ -134,16 +137,7 @@ async function readInput(
   params: ParamSpec[],
   path: string,
 ): Promise<Record<string, unknown>> {
-  let bytes: Uint8Array;
-  try {
-    bytes = path === "-" ? await ctx.stdin.readAll() : await ctx.fs.readFile(path);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ValidationError(`Cannot read --input ${JSON.stringify(path)}: ${reason}`, {
-      param: "--input",
-      cause: error,
-    });
-  }
+  const bytes = await readLocalInput(ctx, path === "-" ? { stdin: true } : { path }, "--input");
   const parsed = readJson(bytes, {
     source: `--input ${JSON.stringify(path)}`,
     param: "--input",

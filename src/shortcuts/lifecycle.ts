@@ -10,7 +10,7 @@
 import type { Context } from "../context.ts";
 import type { Identity } from "../auth/identity.ts";
 import type { Config } from "../config/mod.ts";
-import { HarkError, toHarkError, ValidationError } from "../errors/mod.ts";
+import { ApiError, HarkError, toHarkError, ValidationError } from "../errors/mod.ts";
 import type { DownloadTarget } from "../http/download.ts";
 import { type ApiRequest, previewRequest } from "../http/request.ts";
 import {
@@ -65,6 +65,69 @@ export interface ShortcutSession {
    * @throws {ValidationError} naming `flag` when there is no terminal to ask at
    */
   confirm(question: string, flag: string): Promise<boolean>;
+}
+
+/** A write request the service accepted (answered with success). */
+export interface AcceptedWrite {
+  /** `POST`, `PATCH`, `PUT` or `DELETE`. */
+  method: string;
+  /** The path. */
+  path: string;
+}
+
+/**
+ * The client a shortcut runs with, noting each write request the service accepts: what a
+ * failure after it must not hide.
+ *
+ * @param client the session's client
+ */
+function trackWrites(client: ApiCaller): { client: ApiCaller; accepted: AcceptedWrite[] } {
+  const accepted: AcceptedWrite[] = [];
+  return {
+    accepted,
+    client: {
+      async request<T>(request: ApiRequest): Promise<T> {
+        const data = await client.request<T>(request);
+        if (request.method !== "GET") {
+          accepted.push({ method: request.method, path: request.path });
+        }
+        return data;
+      },
+      download: (request, target) => client.download(request, target),
+    },
+  };
+}
+
+/**
+ * The error a failure is shown as. Anything but a {@link HarkError} is a bug, an internal error
+ * (exit 5), unless the service had already accepted a write: the change happened, and a
+ * script told "internal error" would run it again. It then is an `invalid_response` (exit 1)
+ * that says the write was carried out; its retry carries the idempotency key.
+ *
+ * @param error what was thrown
+ * @param accepted the writes the service accepted before it
+ * @param definition the shortcut
+ */
+export function afterWrites(
+  error: unknown,
+  accepted: readonly AcceptedWrite[],
+  definition: AnyShortcut,
+): HarkError {
+  if (error instanceof HarkError || accepted.length === 0) return toHarkError(error);
+  const last = accepted[accepted.length - 1];
+  const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+  return new ApiError(
+    `hark ${shortcutName(definition)} was carried out (the service accepted ${last.method} ` +
+      `${last.path}), but hark cannot show the service's answer: ${reason}`,
+    {
+      type: "invalid_response",
+      suggestion: definition.idempotencyKey === undefined
+        ? "Check the result before running it again"
+        : "Check the result, or run it again with the same idempotency key, which changes " +
+          "nothing more",
+      cause: error,
+    },
+  );
 }
 
 /** What the command line gave a shortcut (step 1). */
@@ -123,6 +186,7 @@ export async function runShortcut(
   if (keyParam !== undefined && values[keyParam] === undefined) {
     values[keyParam] = ctx.randomUUID();
   }
+  // The same warning (a bad time on every row of a listing) is shown once.
   const warnings: string[] = [];
   const input: ShortcutInput = {
     ctx,
@@ -132,7 +196,7 @@ export async function runShortcut(
     config: session.config,
     profile: session.profile,
     confirm: (question, flag) => session.confirm(question, flag),
-    warn: (message) => void warnings.push(message),
+    warn: (message) => void (warnings.includes(message) || warnings.push(message)),
   };
   await definition.validate?.(input);
   if (session.dryRun) {
@@ -141,7 +205,8 @@ export async function runShortcut(
     ctx.stdout.write(formatJson(previews, ctx.stdout.isTerminal) + "\n");
     return;
   }
-  const client = routedCaller(session, identity, await session.connect(identity));
+  const writes = trackWrites(await session.connect(identity));
+  const client = routedCaller(session, identity, writes.client);
   const columns = typeof definition.columns === "function"
     ? definition.columns(input)
     : definition.columns;
@@ -182,7 +247,7 @@ export async function runShortcut(
   } catch (error) {
     ctx.status(undefined);
     // The warnings go with the error: before it in text, inside the envelope in JSON.
-    throw withRetryAdvice(toHarkError(error), {
+    throw withRetryAdvice(afterWrites(error, writes.accepted, definition), {
       definition,
       argv: args.argv,
       input: args.input,

@@ -116,3 +116,24 @@ Deno.test("registryProblems() checks optional scopes, tenant-token calls and alt
     ],
   );
 });
+
+Deno.test("registryProblems() wants a write's idempotency-key parameter named as its key", () => {
+  const group = (shortcuts = [ok]) => ({
+    name: "demo",
+    description: "Demo",
+    examples: ["hark demo +run"],
+    shortcuts,
+  });
+  const key = { name: "idempotency-key", type: "string" as const, description: "the key" };
+  const write = { ...ok, effect: "write" as const, params: [...ok.params, key] };
+  assert.deepEqual(registryProblems([group([write])]), [
+    '"demo +run": parameter "idempotency-key" is not named in idempotencyKey',
+  ]);
+  assert.deepEqual(
+    registryProblems([group([{ ...write, idempotencyKey: "idempotency-key" }])]),
+    [],
+  );
+  assert.deepEqual(registryProblems([group([{ ...ok, idempotencyKey: "key" }])]), [
+    '"demo +run": idempotencyKey "key" is no string parameter',
+  ]);
+});

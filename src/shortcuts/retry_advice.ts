@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { HarkError } from "../errors/mod.ts";
+import { type HarkError, rerunIsTheFix } from "../errors/mod.ts";
 import { shellQuote } from "../errors/shell_quote.ts";
 import type { AnyShortcut, ParamValues } from "./definition.ts";
 import type { ParamSource } from "./input_sources.ts";
@@ -31,18 +31,27 @@ export interface RetryFacts {
 }
 
 /**
- * The same error with the advice to retry with the same idempotency key, when the error says
- * the write may have been applied and the shortcut names its key parameter; else the error as
- * it is.
+ * The same error with the advice to retry with the same idempotency key, when the shortcut
+ * names its key parameter and the error says the write may have been applied, or is one that
+ * running the command again fixes (a network failure, an answer hark could not read: the
+ * command it would offer must not post a second time); else the error as it is.
  *
  * @param error the failure
  * @param facts the shortcut and how it was called
  */
 export function withRetryAdvice(error: HarkError, facts: RetryFacts): HarkError {
   const keyParam = facts.definition.idempotencyKey;
-  if (!error.mayHaveApplied || keyParam === undefined) return error;
+  if (keyParam === undefined) return error;
   const key = facts.values[keyParam];
   if (typeof key !== "string") return error;
+  if (!error.mayHaveApplied) {
+    // The command offered to run again is this one, with the key that was sent.
+    if (error.recovery.command !== "" || !rerunIsTheFix(error)) return error;
+    return error.withRecovery({
+      ...error.recovery,
+      command: retryCommand(facts, keyParam, key),
+    });
+  }
   const fromStdin = Object.values(facts.sources).includes("stdin") || facts.input === "-";
   return error.withRecovery({
     suggestion: "The request may have been applied before its answer was lost: check, or run " +

@@ -3,6 +3,8 @@ import { ApiError, HarkError, NetworkError, ValidationError } from "../errors/mo
 import { createTestContext } from "../../tests/support/test_context.ts";
 import { FakeClient } from "../../tests/support/fake_client.ts";
 import { create } from "./calendar/create.ts";
+import { chatCreate } from "./im/chat_create.ts";
+import { reply } from "./im/reply.ts";
 import { send } from "./im/send.ts";
 import { runShortcut, type ShortcutSession } from "./lifecycle.ts";
 import { loadServices } from "./services.ts";
@@ -155,4 +157,71 @@ Deno.test("calendar +create refuses an empty or spaced --idempotency-key", async
     assert.ok(error instanceof ValidationError);
     assert.equal(error.param, "--idempotency-key");
   }
+});
+
+Deno.test("a write's answer that cannot be read is retried with the key, never rerun without it", async () => {
+  // The fallback of an invalid_response is the command line again: without the key, a second
+  // message. The lifecycle puts the key on it.
+  const ctx = createTestContext();
+  const unreadable = new ApiError("The service's answer to POST /x cannot be read", {
+    type: "invalid_response",
+    suggestion: "Check the base URL",
+  });
+  const client = new FakeClient(() => {
+    throw unreadable;
+  });
+  const error = await failure(runShortcut(sessionOf(ctx, client), reply, {
+    argv: { "message-id": "om_1", text: "On it" },
+  }));
+  const key = (client.requests[0].body as { uuid: string }).uuid;
+  assert.equal(
+    error.recovery.command,
+    `hark im +reply --message-id om_1 --text 'On it' --idempotency-key ${key}`,
+  );
+  assert.equal(error.recovery.suggestion, "Check the base URL", "its own suggestion stays");
+  // A validation error is no reason to run it again: its own recovery stays.
+  const invalid = new ValidationError("bad", { param: "--text" });
+  assert.equal(
+    withRetryAdvice(invalid, {
+      definition: reply,
+      argv: {},
+      values: { "idempotency-key": "k" },
+      sources: {},
+      profile: "default",
+    }),
+    invalid,
+  );
+});
+
+Deno.test("a crash after the service accepted a write is no internal error: it says the write was done", async () => {
+  const ctx = createTestContext();
+  const client = new FakeClient(() => ({ chat_id: "oc_9" }));
+  const crashing = {
+    ...chatCreate,
+    output: () => {
+      throw new RangeError("Maximum call stack size exceeded");
+    },
+  };
+  const error = await failure(runShortcut(sessionOf(ctx, client), crashing, {
+    argv: { name: "Release", members: "ou_1", "idempotency-key": "chat-key-1" },
+  }));
+  assert.equal(error.code, 1);
+  assert.equal(error.type, "invalid_response");
+  assert.equal(
+    error.message,
+    "hark im +chat-create was carried out (the service accepted POST /open-apis/im/v1/chats), " +
+      "but hark cannot show the service's answer: Maximum call stack size exceeded",
+  );
+  assert.equal(
+    error.recovery.command,
+    "hark im +chat-create --name Release --members ou_1 --idempotency-key chat-key-1",
+  );
+  // Before any write, a crash stays what it is: a bug, exit 5.
+  const reading = await failure(
+    runShortcut(sessionOf(ctx, new FakeClient(() => ({}))), {
+      ...chatCreate,
+      run: () => Promise.reject(new TypeError("boom")),
+    }, { argv: { name: "Release", members: "ou_1" } }),
+  );
+  assert.equal(reading.code, 5);
 });

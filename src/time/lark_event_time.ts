@@ -8,6 +8,7 @@
 import { invalidRange } from "./_invalid_value.ts";
 import { allDayEndDate, allDayLastDay, isCalendarDate } from "./all_day.ts";
 import { formatLocalTime, formatRfc3339InZone } from "./format_time.ts";
+import { epochMsOf } from "./network_time.ts";
 import type { TimeInput } from "./parse_time_input.ts";
 import { resolveTimeInput } from "./time_range.ts";
 import { startOfDay } from "./zoned_day.ts";
@@ -48,12 +49,13 @@ export type EventSpan =
  *
  * @param time Lark's `start_time` or `end_time`
  * @returns epoch ms for a timestamp, the date for a date, `undefined` when neither is readable
+ *   (a timestamp that is no whole number, or beyond the range a clock can show, is not)
  */
 export function readLarkEventTime(
   time: LarkEventTime | undefined,
 ): { epochMs: number } | { date: string } | undefined {
-  const seconds = String(time?.timestamp ?? "");
-  if (/^-?\d+$/.test(seconds)) return { epochMs: Number(seconds) * 1000 };
+  const epochMs = epochMsOf(time?.timestamp, "s");
+  if (epochMs !== undefined) return { epochMs };
   if (time?.date !== undefined && isCalendarDate(time.date)) return { date: time.date };
   return undefined;
 }

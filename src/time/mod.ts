@@ -24,6 +24,7 @@ export {
   readLarkEventTime,
   toLarkEventTimes,
 } from "./lark_event_time.ts";
+export { badTimeWarning, epochMsOf, epochMsOfText, MAX_EPOCH_MS } from "./network_time.ts";
 export { formatDuration, parseDuration, readDurationMinutes } from "./parse_duration.ts";
 export {
   type DateInput,

@@ -85,3 +85,78 @@ export function startHostileServer(
 export function larkOk(data: unknown): Response {
   return Response.json({ code: 0, msg: "success", data });
 }
+
+/** A running raw server: it writes its answers byte by byte, headers included. */
+export interface RawServer {
+  /** `http://127.0.0.1:<port>`. */
+  url: string;
+  /** How many connections it answered. */
+  connections: number;
+  /** Stops the server and closes its connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a server on 127.0.0.1 that answers each connection with `answer`, which writes the
+ * whole HTTP answer itself: for answers `Deno.serve` will not send, such as a
+ * `Content-Length` beside `Transfer-Encoding: chunked`. The request is read (its first 64 KiB)
+ * before `answer` runs; a write that fails because the client went away ends the answer.
+ *
+ * @param answer writes the answer through `write`
+ * @param options limits: `lifetimeMs`, default 60 000
+ */
+export function startRawServer(
+  answer: (write: (bytes: Uint8Array | string) => Promise<void>) => Promise<void>,
+  options: Pick<HostileOptions, "lifetimeMs"> = {},
+): RawServer {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const open = new Set<Deno.Conn>();
+  const encoder = new TextEncoder();
+  const server: RawServer = {
+    url: `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`,
+    connections: 0,
+    async close() {
+      clearTimeout(timer);
+      listener.close();
+      for (const conn of open) {
+        try {
+          conn.close();
+        } catch {
+          // Already closed.
+        }
+      }
+      await accepting;
+    },
+  };
+  const serve = async (conn: Deno.Conn) => {
+    open.add(conn);
+    server.connections++;
+    try {
+      await conn.read(new Uint8Array(64 * 1024));
+      await answer(async (bytes) => {
+        const data = typeof bytes === "string" ? encoder.encode(bytes) : bytes;
+        for (let offset = 0; offset < data.length;) {
+          offset += await conn.write(data.subarray(offset));
+        }
+      });
+    } catch {
+      // The client went away: the answer ends here.
+    } finally {
+      open.delete(conn);
+      try {
+        conn.close();
+      } catch {
+        // Already closed.
+      }
+    }
+  };
+  const accepting = (async () => {
+    try {
+      for await (const conn of listener) void serve(conn);
+    } catch {
+      // Closed.
+    }
+  })();
+  const timer = setTimeout(() => void server.close(), options.lifetimeMs ?? 60_000);
+  return server;
+}

@@ -389,7 +389,7 @@ Deno.test("im +send of images, files and union ids against the sandbox", async (
       big.close();
       const tooBig = await env.run(["im", "+send", "--chat-id", chat, "--image", file("big.png")]);
       assert.equal(tooBig.code, 2);
-      assert.match(tooBig.stderr, /Lark takes images up to 10\.0 MB/);
+      assert.match(tooBig.stderr, /Lark takes images up to 10 MiB \(10,485,760 bytes\)/);
       assert.deepEqual(await env.requests(), []);
     });
 

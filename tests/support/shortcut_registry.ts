@@ -125,5 +125,16 @@ function shortcutProblems(group: ServiceGroup, shortcut: AnyShortcut): string[] 
       problems.push(`"${name}": parameter "${param.name}" is required and has a default`);
     }
   }
+  // A write's key parameter is named, so the lifecycle fills it and every retry carries it.
+  const keyParam = shortcut.params.find((p) => p.name === "idempotency-key");
+  if (keyParam !== undefined && shortcut.idempotencyKey !== keyParam.name) {
+    problems.push(`"${name}": parameter "idempotency-key" is not named in idempotencyKey`);
+  }
+  if (
+    shortcut.idempotencyKey !== undefined &&
+    !shortcut.params.some((p) => p.name === shortcut.idempotencyKey && p.type === "string")
+  ) {
+    problems.push(`"${name}": idempotencyKey "${shortcut.idempotencyKey}" is no string parameter`);
+  }
   return problems;
 }

@@ -96,8 +96,14 @@ export function startProcess(
   const stdin = (async () => {
     if (options.stdin === undefined) return;
     const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(options.stdin));
-    await writer.close();
+    try {
+      await writer.write(new TextEncoder().encode(options.stdin));
+      await writer.close();
+    } catch (error) {
+      // The program may stop reading before the end (hark's input over its cap): what it read
+      // is its own business.
+      if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+    }
   })();
   const done = (async () => {
     const [stdout, status] = await Promise.all([new Response(child.stdout).text(), child.status]);

@@ -11,9 +11,11 @@ import { type CommandSpec, defineCommand, flag } from "../command_spec.ts";
 /** The flags of `hark api`. */
 export const API_FLAGS = {
   params: flag.string("<json>", {
-    description: "query parameters as a JSON object, @file, or - for stdin",
+    description: "query parameters as a JSON object, @file, or - for stdin (10 MiB at most)",
   }),
-  data: flag.string("<json>", { description: "request body as JSON, @file, or - for stdin" }),
+  data: flag.string("<json>", {
+    description: "request body as JSON, @file, or - for stdin (10 MiB at most)",
+  }),
   "idempotency-key": flag.string("<key>", {
     description: "mark a POST/PATCH as safe to retry (the body must carry the key, e.g. as uuid)",
   }),

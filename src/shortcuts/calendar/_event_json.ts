@@ -5,39 +5,50 @@
  * JSON keeps Lark's field names, but every time is text: a timed event's `start_time` and
  * `end_time` are RFC 3339 with the offset of the viewer's zone (`2026-11-23T09:30:00+08:00`); an
  * all-day event's are dates (`YYYY-MM-DD`), the end its real last day (Lark's end date is
- * exclusive), with `"all_day": true`. `create_time` (Unix seconds from Lark) is RFC 3339 too.
+ * exclusive), with `"all_day": true`. `create_time` (Unix seconds from Lark) is RFC 3339 too. A
+ * time the service sent that is not a time (`"abc"`, a number beyond any calendar) is left out,
+ * with a warning.
  * The zone Lark keeps with the event (`start_time.timezone`) is kept as `event_timezone`.
  *
  * @module
  */
 
 import {
+  allDayLastDay,
+  badTimeWarning,
+  epochMsOf,
   formatEventSpan,
   formatLocalTime,
   formatRfc3339InZone,
   larkEventSpan,
+  readLarkEventTime,
 } from "../../time/mod.ts";
 import type { LarkEvent } from "./_lark_event.ts";
 
 /**
  * An event as hark's JSON shows it: `start_time` and `end_time` are text when Lark's could be
- * read (else Lark's objects, as sent), `all_day` says which kind they are.
+ * read (absent when they could not be), `all_day` says which kind they are.
  */
 export type EventJson = Record<string, unknown> & { event_id: string };
 
 /**
  * An event in hark's JSON time shape (see the module notes). Fields other than the times are
- * kept as Lark sent them; an event whose times cannot be read keeps Lark's objects.
+ * kept as Lark sent them; a time that cannot be read is left out, and `warn` told.
  *
  * @param event the event as Lark sent it
  * @param timeZone the viewer's IANA zone
+ * @param warn notes a warning (`input.warn`); default none
  * @example
  * ```ts
  * eventJson({ event_id: "e", start_time: { date: "2026-11-23" }, end_time: { date: "2026-11-24" } }, "UTC");
  * // { event_id: "e", start_time: "2026-11-23", end_time: "2026-11-23", all_day: true }
  * ```
  */
-export function eventJson(event: LarkEvent, timeZone: string): EventJson {
+export function eventJson(
+  event: LarkEvent,
+  timeZone: string,
+  warn: (message: string) => void = () => {},
+): EventJson {
   const out: EventJson = { ...event };
   const span = larkEventSpan(event.start_time, event.end_time, timeZone);
   if (span) {
@@ -47,10 +58,25 @@ export function eventJson(event: LarkEvent, timeZone: string): EventJson {
     out.all_day = span.allDay;
     const zone = event.start_time?.timezone;
     if (zone && !span.allDay) out.event_timezone = zone;
+  } else {
+    // Each time is shown alone, or left out with a warning when it cannot be read.
+    for (const key of ["start_time", "end_time"] as const) {
+      const sent = event[key];
+      if (sent === undefined) continue;
+      const read = readLarkEventTime(sent);
+      if (read === undefined) {
+        warn(badTimeWarning(key, sent));
+        delete out[key];
+      } else if ("epochMs" in read) out[key] = formatRfc3339InZone(read.epochMs, timeZone);
+      else out[key] = key === "end_time" ? allDayLastDay(read.date) : read.date;
+    }
   }
-  const created = String(event.create_time ?? "");
-  if (/^\d+$/.test(created)) {
-    out.create_time = formatRfc3339InZone(Number(created) * 1000, timeZone);
+  if (event.create_time !== undefined) {
+    const created = epochMsOf(event.create_time, "s");
+    if (created === undefined) {
+      warn(badTimeWarning("create_time", event.create_time));
+      delete out.create_time;
+    } else out.create_time = formatRfc3339InZone(created, timeZone);
   }
   return out;
 }

@@ -249,7 +249,7 @@ export async function* agendaRows(
       settle(piece, results): ReadyPiece {
         const merged = mergePiece(results.flat(), piece, new Set(), timeZone);
         return {
-          rows: merged.items.map((item) => eventJson(item, timeZone)),
+          rows: merged.items.map((item) => eventJson(item, timeZone, input.warn)),
           keys: merged.items.map(itemKey),
           carry: merged.carry,
         };

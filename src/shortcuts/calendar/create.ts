@@ -14,7 +14,7 @@ import {
 } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import type { Column } from "../../output/mod.ts";
-import { isObject, objectField, objectsField } from "../../json/fields.ts";
+import { isObject, objectField, objectOf, objectsField } from "../../json/fields.ts";
 import { type ApiCaller, defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
 import { MAX_ID_LENGTH } from "../contact/ids.ts";
@@ -47,10 +47,15 @@ export const ATTENDEE_BATCH = 1000;
 
 /** What `+create` returns. */
 export interface CreatedEvent {
-  /** The event as the service returned it. */
+  /**
+   * The event as the service returned it; when its answer held none, the event as it was sent,
+   * without an id (and `idUnknown` set).
+   */
   event: LarkEvent;
   /** The attendees added, as the service returned them. */
   attendees: Record<string, unknown>[];
+  /** Set when the service accepted the create but its answer held no event. */
+  idUnknown?: true;
 }
 
 /**
@@ -255,7 +260,13 @@ export const create = defineShortcut({
       input.ctx.timeout,
     );
   },
-  output: (result, input) => createdJson(result, input.timeZone),
+  output: (result, input) =>
+    createdJson(
+      result,
+      input.timeZone,
+      input.warn,
+      `the command again with --idempotency-key ${keyOf(input)}`,
+    ),
   columns: (input) => createdColumns(input.timeZone),
 });
 
@@ -296,10 +307,20 @@ export async function createWithAttendees(
 ): Promise<CreatedEvent> {
   const event = larkEventOf(objectField(await createEvent(client, request), "event"));
   if (event === undefined) {
-    throw new ApiError("Cannot read the created event: the answer has no event id", {
-      type: "invalid_response",
-      suggestion: "Look for the event with hark calendar +agenda before creating it again",
-    });
+    // The service accepted the create: it happened, whatever its answer holds.
+    if (attendees.length === 0) {
+      const sent = larkEventOf({ ...objectOf(request.body), event_id: "" }) ?? { event_id: "" };
+      return { event: sent, attendees: [], idUnknown: true };
+    }
+    throw new ApiError(
+      "The event was created (the service accepted it), but the service's answer holds no " +
+        "event id, so its attendees were not invited",
+      {
+        type: "invalid_response",
+        suggestion: "Run the command again with the same idempotency key: the service " +
+          "returns the event it created, without a second one, and hark invites the attendees",
+      },
+    );
   }
   if (attendees.length === 0) return { event, attendees: [] };
   try {
@@ -318,9 +339,28 @@ export async function createWithAttendees(
  *
  * @param result what {@link createWithAttendees} returned
  * @param timeZone the viewer's IANA zone
+ * @param warn notes a warning, such as a time left out (`input.warn`)
+ * @param again how to run the create again with the same idempotency key, for the warning when
+ *   its id is unknown
  */
-export function createdJson(result: CreatedEvent, timeZone: string): Record<string, unknown> {
-  return { ...eventJson(result.event, timeZone), attendees: result.attendees };
+export function createdJson(
+  result: CreatedEvent,
+  timeZone: string,
+  warn: (message: string) => void = () => {},
+  again = "the same command again",
+): Record<string, unknown> {
+  const json: Record<string, unknown> = {
+    ...eventJson(result.event, timeZone, warn),
+    attendees: result.attendees,
+  };
+  if (result.idUnknown) {
+    warn(
+      "The event was created (the service accepted it), but the service's answer holds no " +
+        `event, so its id is unknown; running ${again} returns it without creating a second one`,
+    );
+    delete json.event_id;
+  }
+  return json;
 }
 
 /**

@@ -106,3 +106,36 @@ Deno.test("create names the event that remains when the rollback fails too", asy
     /deleting event "ev_1" failed too, so it remains in calendar "primary"/,
   );
 });
+
+Deno.test("create whose answer holds no event says it was created; with attendees it fails, the key to retry", async () => {
+  for (const answer of [null, "abc", { event: null }, { event: { summary: "no id" } }]) {
+    const warnings: string[] = [];
+    const input = inputOf(values({ "idempotency-key": "ev-key-1" }), { warnings });
+    const result = await create.run!(input, new FakeClient(() => answer));
+    const json = create.output!(result, input);
+    assert.deepEqual(json, {
+      summary: "Review",
+      start_time: "2026-11-25T14:00:00+00:00",
+      end_time: "2026-11-25T15:00:00+00:00",
+      all_day: false,
+      event_timezone: "UTC",
+      attendee_ability: "can_see_others",
+      attendees: [],
+    }, JSON.stringify(answer));
+    assert.deepEqual(warnings, [
+      "The event was created (the service accepted it), but the service's answer holds no " +
+      "event, so its id is unknown; running the command again with --idempotency-key " +
+      "ev-key-1 returns it without creating a second one",
+    ]);
+    // With attendees to invite, the command is not done: it fails, saying what happened.
+    const client = new FakeClient(() => answer);
+    await assert.rejects(
+      create.run!(inputOf(values({ attendees: "ou_1", "idempotency-key": "k" })), client),
+      (e: unknown) =>
+        e instanceof ApiError && e.type === "invalid_response" &&
+        /The event was created .*its attendees were not invited/.test(e.message) &&
+        /same idempotency key/.test(e.recovery.suggestion),
+    );
+    assert.deepEqual(client.requests.map((r) => r.method), ["POST"], "nothing more sent");
+  }
+});

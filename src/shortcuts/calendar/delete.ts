@@ -128,7 +128,7 @@ export const remove = defineShortcut({
     return { event, alreadyGone: false };
   },
   output: (result, input) => ({
-    ...eventJson(result.event, input.timeZone),
+    ...eventJson(result.event, input.timeZone, input.warn),
     ...touched(result.event),
     deleted: true,
     already_deleted: result.alreadyGone,

@@ -57,6 +57,7 @@ import { bookingKey, type Search, searchOf } from "./find_time_search.ts";
 import {
   type BusyInterval,
   busyIntervalsOf,
+  busySpans,
   freebusyRequest,
   knownSignedInUser,
   SIGNED_IN_USER,
@@ -296,9 +297,10 @@ export const findTime = defineShortcut({
       attendees: people.map((person) => ({
         timeZone: zones[person],
         workingHours: search.workingHours,
-        busy: answers.flatMap((a) => a.person === person && "busy" in a ? a.busy : [])
-          .map((b) => ({ start: Date.parse(b.start_time), end: Date.parse(b.end_time) }))
-          .filter((b) => !Number.isNaN(b.start) && !Number.isNaN(b.end)),
+        busy: busySpans(
+          answers.flatMap((a) => a.person === person && "busy" in a ? a.busy : []),
+          input.warn,
+        ),
       })),
     });
     const slots = found.slots.map((s) => ({
@@ -334,7 +336,7 @@ export const findTime = defineShortcut({
   },
   output: (result, input) =>
     result.booked
-      ? { ...createdJson(result.booked, input.timeZone), attendee_zones: result.zones }
+      ? { ...createdJson(result.booked, input.timeZone, input.warn), attendee_zones: result.zones }
       : result.slots,
   columns: (input) =>
     input.values.create === true ? createdColumns(input.timeZone) : [

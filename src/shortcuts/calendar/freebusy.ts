@@ -10,7 +10,14 @@ import type { ApiRequest } from "../../http/request.ts";
 import { objectOf, stringField } from "../../json/fields.ts";
 import { type ApiCaller, defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param } from "../param.ts";
-import { formatLocalTime, formatRfc3339InZone, mergeIntervals } from "../../time/mod.ts";
+import {
+  badTimeWarning,
+  epochMsOfText,
+  formatLocalTime,
+  formatRfc3339InZone,
+  type Interval,
+  mergeIntervals,
+} from "../../time/mod.ts";
 import { terminalWidth } from "../../output/mod.ts";
 import { SPAN_PARAMS, spanOf } from "./_params.ts";
 import { drawBusyBars } from "./busy_bar.ts";
@@ -67,16 +74,42 @@ export function freebusyRequest(userId: string, piece: Span, timeZone: string): 
 }
 
 /**
+ * The moments of busy intervals as the service wrote them (RFC 3339); an interval with a time
+ * that cannot be read is left out, and `warn` told.
+ *
+ * @param intervals the intervals
+ * @param warn notes a warning (`input.warn`)
+ */
+export function busySpans(
+  intervals: readonly BusyInterval[],
+  warn: (message: string) => void = () => {},
+): Interval[] {
+  return intervals.flatMap((interval) => {
+    const start = epochMsOfText(interval.start_time);
+    const end = epochMsOfText(interval.end_time);
+    if (start !== undefined && end !== undefined) return [{ start, end }];
+    const [field, value] = start === undefined
+      ? ["start_time", interval.start_time]
+      : ["end_time", interval.end_time];
+    warn(badTimeWarning(`busy interval's ${field}`, value));
+    return [];
+  });
+}
+
+/**
  * Sorts busy intervals and merges the ones that overlap or touch, written as RFC 3339 with the
- * offset of `timeZone`.
+ * offset of `timeZone`; one with a time that cannot be read is left out, and `warn` told.
  *
  * @param intervals the intervals of every piece
  * @param timeZone the user's IANA zone
+ * @param warn notes a warning (`input.warn`)
  */
-export function mergeBusy(intervals: BusyInterval[], timeZone: string): BusyInterval[] {
-  const spans = intervals
-    .map((i) => ({ start: Date.parse(i.start_time), end: Date.parse(i.end_time) }))
-    .filter((s) => !Number.isNaN(s.start) && !Number.isNaN(s.end));
+export function mergeBusy(
+  intervals: BusyInterval[],
+  timeZone: string,
+  warn?: (message: string) => void,
+): BusyInterval[] {
+  const spans = busySpans(intervals, warn);
   return mergeIntervals(spans).map((s) => ({
     start_time: formatRfc3339InZone(s.start, timeZone),
     end_time: formatRfc3339InZone(s.end, timeZone),
@@ -184,7 +217,7 @@ export const freebusy = defineShortcut({
       const data = await client.request(freebusyRequest(userId, piece, input.timeZone));
       return busyIntervalsOf(objectOf(data).freebusy_list);
     }, { maxPieces: input.values["max-pieces"] });
-    return mergeBusy(pieces.flat(), input.timeZone);
+    return mergeBusy(pieces.flat(), input.timeZone, input.warn);
   },
   render(input) {
     if (input.values.view !== "bar") return undefined;

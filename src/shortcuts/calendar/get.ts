@@ -66,7 +66,7 @@ export const get = defineShortcut({
     return { event, attendees };
   },
   output: (result, input) => ({
-    ...eventJson(result.event, input.timeZone),
+    ...eventJson(result.event, input.timeZone, input.warn),
     kind: eventKind(result.event),
     attendees: result.attendees,
   }),

@@ -406,7 +406,7 @@ export const update = defineShortcut({
     changes: result.changes,
     attendees_added: result.added,
     attendees_removed: result.removed,
-    event: eventJson(result.after, input.timeZone),
+    event: eventJson(result.after, input.timeZone, input.warn),
   }),
   render: (input) => (data) => drawChanges(data, input.timeZone),
   columns: [

@@ -10,7 +10,7 @@
 import type { ApiRequest } from "../../http/request.ts";
 import { type JsonObject, objectField } from "../../json/fields.ts";
 import type { Column } from "../../output/mod.ts";
-import { formatRfc3339InZone } from "../../time/mod.ts";
+import { badTimeWarning, epochMsOf, formatRfc3339InZone } from "../../time/mod.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
 import { checkId, USER_ID, userIdTypeOf } from "./ids.ts";
@@ -28,8 +28,8 @@ export interface UserProfile {
     is_activated?: boolean;
     is_exited?: boolean;
   };
-  /** Unix seconds. */
-  join_time?: number;
+  /** Unix seconds, as the service sent them (a number, or text). */
+  join_time?: unknown;
   [key: string]: unknown;
 }
 
@@ -87,16 +87,26 @@ export function statusOf(user: JsonObject): string {
 }
 
 /**
- * The profile as output: Lark's fields, `join_time` in RFC 3339 in the user's zone.
+ * The profile as output: Lark's fields, `join_time` in RFC 3339 in the user's zone; a
+ * `join_time` that is not a time is left out, and `warn` told.
  *
  * @param user the profile
  * @param timeZone the zone
+ * @param warn notes a warning (`input.warn`); default none
  */
-export function profileRow(user: UserProfile, timeZone: string): Record<string, unknown> {
-  const joined = Number(user.join_time);
-  return Number.isFinite(joined) && joined > 0
-    ? { ...user, join_time: formatRfc3339InZone(joined * 1000, timeZone) }
-    : { ...user };
+export function profileRow(
+  user: UserProfile,
+  timeZone: string,
+  warn: (message: string) => void = () => {},
+): Record<string, unknown> {
+  const row: Record<string, unknown> = { ...user };
+  if (user.join_time === undefined) return row;
+  const joined = epochMsOf(user.join_time, "s");
+  if (joined === undefined) {
+    warn(badTimeWarning("join_time", user.join_time));
+    delete row.join_time;
+  } else row.join_time = formatRfc3339InZone(joined, timeZone);
+  return row;
 }
 
 /** The table columns of a profile. */
@@ -127,12 +137,12 @@ export const getUser = defineShortcut({
     getUserRequest(input);
   },
   requests: (input) => [getUserRequest(input)],
-  run: (input, client) => client.request<{ user?: UserProfile }>(getUserRequest(input)),
-  output(result, input) {
-    const user = result?.user ?? {};
-    const missing = missingFieldsWarning(user, input);
+  run: async (input, client) => objectField(await client.request(getUserRequest(input)), "user"),
+  output(user, input) {
+    const profile = user ?? {};
+    const missing = missingFieldsWarning(profile, input);
     if (missing) input.warn(missing);
-    return profileRow(user, input.timeZone);
+    return profileRow(profile, input.timeZone, input.warn);
   },
   columns: PROFILE_COLUMNS,
 });

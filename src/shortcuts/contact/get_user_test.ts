@@ -64,7 +64,7 @@ Deno.test("+get-user names the fields Lark left out for lack of their field perm
       warnings,
       config: scopes ? { users: { default: { scopes } } } : {},
     });
-    getUser.output!({ user: person }, input);
+    getUser.output!(person, input);
     return warnings;
   };
   // Granted scopes unknown (an environment token): both absent fields are named.
@@ -81,11 +81,11 @@ Deno.test("+get-user names the fields Lark left out for lack of their field perm
   // A broad API permission unlocks every field: nothing to say.
   assert.deepEqual(asUser(["contact:contact:readonly"]), []);
   const warnings: string[] = [];
-  getUser.output!({ user: person }, inputOf({ "user-id": "ou_1" }, { identity: "bot", warnings }));
+  getUser.output!(person, inputOf({ "user-id": "ou_1" }, { identity: "bot", warnings }));
   assert.match(warnings[0], /enable them for the app in the developer console$/);
 });
 
-Deno.test("statusOf() says resigned, frozen, inactive or active; profileRow keeps bad times", () => {
+Deno.test("statusOf() says resigned, frozen, inactive or active; profileRow keeps other fields", () => {
   assert.equal(statusOf({ status: { is_resigned: true, is_activated: false } }), "resigned");
   assert.equal(statusOf({ status: { is_frozen: true, is_activated: true } }), "frozen");
   assert.equal(statusOf({ status: { is_activated: false } }), "inactive");
@@ -102,4 +102,17 @@ Deno.test("+me asks who the token belongs to, as the user only", async () => {
   assert.deepEqual(await me.run!(inputOf({}), client), { open_id: "ou_1", name: "Ana" });
   assert.equal(client.requests[0].path, "/open-apis/authen/v1/user_info");
   assert.deepEqual(me.identities, ["user"]);
+});
+
+Deno.test("profileRow() shows join_time in RFC 3339, or leaves one that is not a time out with a warning", () => {
+  assert.deepEqual(profileRow({ name: "x", join_time: 1795000000 }, "UTC"), {
+    name: "x",
+    join_time: "2026-11-18T11:06:40+00:00",
+  });
+  for (const bad of ["abc", "1e308", 1e308, "99999999999999", -1.5]) {
+    const warnings: string[] = [];
+    const row = profileRow({ name: "x", join_time: bad }, "UTC", (w) => warnings.push(w));
+    assert.deepEqual(row, { name: "x" }, String(bad));
+    assert.equal(warnings.length, 1, String(bad));
+  }
 });

@@ -8,29 +8,11 @@ import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
+import { booleanField, objectsField, stringField } from "../../json/fields.ts";
 import { followPages, pagingOptions, pagingParams } from "../paging.ts";
 
 /** The most users one search page returns. */
 export const MAX_PAGE_SIZE = 200;
-
-/** A user as search returns it. */
-export interface FoundUser {
-  /** The name. */
-  name: string;
-  /** The open id. */
-  open_id: string;
-  /** The tenant user id. */
-  user_id?: string;
-  /** Department ids. */
-  department_ids?: string[];
-  [key: string]: unknown;
-}
-
-interface SearchPage {
-  users?: FoundUser[];
-  has_more?: boolean;
-  page_token?: string;
-}
 
 const PARAMS = {
   query: param.string({ description: "words of the name or email", required: true }),
@@ -87,11 +69,11 @@ export const searchUser = defineShortcut({
   requests: (input) => [searchRequest(input)],
   stream(input, client) {
     return followPages(async (pageToken) => {
-      const page = await client.request<SearchPage>(searchRequest(input, pageToken));
+      const page = await client.request(searchRequest(input, pageToken));
       return {
-        items: page?.users ?? [],
-        hasMore: page?.has_more === true,
-        pageToken: page?.page_token,
+        items: objectsField(page, "users"),
+        hasMore: booleanField(page, "has_more") === true,
+        pageToken: stringField(page, "page_token"),
       };
     }, pagingOptions(input, "users"));
   },

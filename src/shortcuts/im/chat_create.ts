@@ -7,6 +7,7 @@
  */
 
 import { ValidationError } from "../../errors/mod.ts";
+import { type JsonObject, objectOf, stringField } from "../../json/fields.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
@@ -145,6 +146,27 @@ export function createChatRequest(
   };
 }
 
+/**
+ * The created chat as an output row: the answer's chat as sent; when it holds no chat id, what
+ * was asked for and a warning that says the chat was created all the same and how to create
+ * nothing twice.
+ *
+ * @param chat the answer's `data` (an empty object when it was none)
+ * @param input the shortcut input (the values asked for, warnings)
+ */
+export function createdChatRow(
+  chat: JsonObject,
+  input: ShortcutInput<ChatCreateValues>,
+): Record<string, unknown> {
+  if (stringField(chat, "chat_id") !== undefined) return chat;
+  input.warn(
+    "The chat was created (the service accepted it), but the service's answer holds no chat " +
+      "id; running the command again with --idempotency-key " +
+      `${keyOf(input)} creates nothing new`,
+  );
+  return { name: input.values.name.trim(), chat_type: input.values.type, ...chat };
+}
+
 /** `im +chat-create`. */
 export const chatCreate = defineShortcut({
   service: "im",
@@ -163,8 +185,9 @@ export const chatCreate = defineShortcut({
   params: PARAMS,
   validate: checkChat,
   requests: (input) => [createChatRequest(input, keyOf(input))],
-  run: (input, client) =>
-    client.request<Record<string, unknown>>(createChatRequest(input, keyOf(input))),
+  run: async (input, client) =>
+    objectOf(await client.request(createChatRequest(input, keyOf(input)))),
+  output: createdChatRow,
   columns: [
     { header: "CHAT ID", value: "chat_id", kind: "id", priority: 4 },
     { header: "NAME", value: "name", priority: 3 },

@@ -56,3 +56,25 @@ Deno.test("+chat-create refuses mixed id kinds, bad names and keys", () => {
     param("--idempotency-key"),
   );
 });
+
+Deno.test("+chat-create whose answer holds no chat says it was created, with the key that creates nothing twice", async () => {
+  for (const answer of [null, 1e308, "abc", [], { chat_id: 7 }]) {
+    const warnings: string[] = [];
+    const input = inputOf({ ...base, members: "ou_1", "idempotency-key": "c-9" }, { warnings });
+    const row = chatCreate.output!(
+      await chatCreate.run!(input, new FakeClient(() => answer)),
+      input,
+    );
+    assert.equal(row && typeof row === "object" && "name" in row && row.name, "Release");
+    assert.deepEqual(warnings, [
+      "The chat was created (the service accepted it), but the service's answer holds no chat " +
+      "id; running the command again with --idempotency-key c-9 creates nothing new",
+    ], JSON.stringify(answer));
+  }
+  const input = inputOf({ ...base, members: "ou_1", "idempotency-key": "c-9" });
+  const chat = { chat_id: "oc_1", name: "Release" };
+  assert.deepEqual(
+    chatCreate.output!(await chatCreate.run!(input, new FakeClient(() => chat)), input),
+    chat,
+  );
+});

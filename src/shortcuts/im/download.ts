@@ -104,20 +104,28 @@ export function resourceOf(
   return { key, type };
 }
 
+/** A path as messages quote it: whole, or its start and its length when it is very long. */
+function shownPath(path: string): string {
+  return path.length > 120
+    ? `${JSON.stringify(path.slice(0, 60))}… (${path.length} characters)`
+    : JSON.stringify(path);
+}
+
 /**
  * Where the file goes: `--output` as a file, or as a folder when it ends with a slash or names
  * an existing folder (the file then keeps the name the service gives it, else the key).
  *
  * @param input the shortcut input
- * @throws {ValidationError} naming `--output` when the folder is missing, or the file exists
- *   without `--force`
+ * @throws {ValidationError} naming `--output` when the folder is missing, the path cannot be
+ *   looked at (too long, say), something other than a file is there (a device, a pipe: never
+ *   replaced, whatever `--force` says), or a file is there without `--force`
  */
 export async function targetOf(
   input: ShortcutInput<ResourceValues & Pick<DownloadValues, "output" | "force">>,
 ): Promise<DownloadTarget> {
   const output = input.values.output;
   const force = input.values.force;
-  const shown = JSON.stringify(output);
+  const shown = shownPath(output);
   const bad = (problem: string, suggestion: string) =>
     new ValidationError(`Cannot save to ${shown} (--output): ${problem}`, {
       param: "--output",
@@ -125,18 +133,36 @@ export async function targetOf(
     });
   if (output.trim() === "") throw bad("no path given", "Give a file path, or a folder ending /");
   const { fs } = input.ctx;
-  const info = await fs.stat(output);
+  const look = async (path: string) => {
+    try {
+      return await fs.stat(path);
+    } catch (error) {
+      const reason = error instanceof Error && /ENAMETOOLONG|too long/i.test(error.message)
+        ? `the path is too long (${output.length} characters)`
+        : error instanceof Error
+        ? error.message
+        : String(error);
+      throw bad(reason, "Choose a shorter path, or another --output");
+    }
+  };
+  const info = await look(output);
   if (/[\\/]$/.test(output) || info?.isDirectory) {
     if (!info?.isDirectory) {
       throw bad("the folder does not exist", `Create it first: mkdir -p ${shown}`);
     }
     return { path: output, folder: true, fallbackName: resourceOf(input).key, overwrite: force };
   }
+  if (info && !info.isFile) {
+    throw bad(
+      "it is not a regular file (a device, a pipe or a socket), and hark only writes files",
+      "Choose the path of a file, or a folder ending with /",
+    );
+  }
   if (info && !force) {
     throw bad("a file is already there", "Add --force to replace it, or choose another --output");
   }
   const folder = parentFolder(input.ctx.os, output);
-  const parent = await fs.stat(folder);
+  const parent = await look(folder);
   if (!parent?.isDirectory) {
     throw bad(
       `the folder "${folder}" does not exist`,
@@ -180,7 +206,7 @@ function explainSaveFailure(error: unknown, target: DownloadTarget, os: OsName):
     // In a folder, the file that is there (named by the answer), not the folder.
     const path = error instanceof FileThereError ? error.path : target.path;
     return new ValidationError(
-      `Cannot save to ${JSON.stringify(path)} (--output): a file is already there`,
+      `Cannot save to ${shownPath(path)} (--output): a file is already there`,
       {
         param: "--output",
         suggestion: "Add --force to replace it, or choose another --output",
@@ -194,7 +220,7 @@ function explainSaveFailure(error: unknown, target: DownloadTarget, os: OsName):
     "choose another --output",
     os,
   );
-  return new ValidationError(`Cannot save to ${JSON.stringify(target.path)}: ${reason}`, {
+  return new ValidationError(`Cannot save to ${shownPath(target.path)}: ${reason}`, {
     param: "--output",
     suggestion,
     cause: error,

@@ -49,6 +49,35 @@ Deno.test("targetOf() guards --output: no silent overwrite, folders end with / o
   });
 });
 
+Deno.test({
+  name: "targetOf() never replaces a device or a pipe, --force or not, and says so without --force",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await withDir(async (dir) => {
+      const fifo = join(dir, "out.fifo");
+      assert.equal((await new Deno.Command("mkfifo", { args: [fifo] }).output()).code, 0);
+      for (const output of ["/dev/null", fifo]) {
+        for (const force of [false, true]) {
+          await assert.rejects(
+            targetOf(inputOf({ key: "file_1", output, force })),
+            (e: unknown) =>
+              param("--output", /it is not a regular file \(a device, a pipe or a socket\)/)(e) &&
+              e instanceof ValidationError && !/--force/.test(e.recovery.suggestion),
+            `${output} ${force}`,
+          );
+        }
+      }
+    });
+  },
+});
+
+Deno.test("targetOf() refuses a path too long to look at, quoting only its start", async () => {
+  const output = `/tmp/${"a".repeat(131_000)}`;
+  const error = await targetOf(inputOf({ key: "file_1", output, force: false })).catch((e) => e);
+  assert.ok(param("--output", /the path is too long \(131005 characters\)/)(error), String(error));
+  assert.ok(error.message.length < 300, "the message quotes the start of the path only");
+});
+
 Deno.test("+download asks for the resource by type and reports where it went", async () => {
   await withDir(async (dir) => {
     const client = new FakeClient(

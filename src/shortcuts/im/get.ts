@@ -12,7 +12,7 @@ import { idListParam, MESSAGE_ID } from "../contact/ids.ts";
 import { membershipErrors } from "./membership.ts";
 import {
   messageColumns,
-  type MessageItem,
+  messageItemsField,
   messageRow,
   READ_SCOPES,
   readScopes,
@@ -71,9 +71,9 @@ export function mgetRequest(input: ShortcutInput<unknown>, ids: string[]): ApiRe
 async function* fetchAll(input: ShortcutInput<GetValues>, client: ApiCaller) {
   const names = new SenderNames(client, input);
   for (const ids of idBatches(input)) {
-    const data = await client.request<{ items?: MessageItem[] }>(mgetRequest(input, ids));
-    const items = await names.fill(data?.items ?? []);
-    yield items.map((item) => messageRow(item, input.timeZone));
+    const data = await client.request(mgetRequest(input, ids));
+    const items = await names.fill(messageItemsField(data, "items"));
+    yield items.map((item) => messageRow(item, input.timeZone, input.warn));
   }
 }
 

@@ -105,8 +105,24 @@ export function fileTypeOf(name: string): string {
   return "stream";
 }
 
-function megabytes(bytes: number): string {
-  return `${(bytes / MIB).toFixed(1)} MB`;
+/**
+ * A file's size beside a limit, in MiB with as many decimals as it takes to tell them apart,
+ * and in bytes: `it is 30.04 MiB (31,500,000 bytes), and Lark takes files up to 30 MiB
+ * (31,457,280 bytes)`, never "30.0 MB … up to 30.0 MB".
+ *
+ * @param size the file's size
+ * @param limit the limit
+ * @param what `images` or `files`
+ */
+export function sizeOverLimit(size: number, limit: number, what: string): string {
+  let decimals = 0;
+  const mib = (bytes: number) => (bytes / MIB).toFixed(decimals);
+  while (decimals < 6 && mib(size) === mib(limit)) decimals++;
+  const shown = (bytes: number) => {
+    const text = mib(bytes).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
+    return `${text} MiB (${bytes.toLocaleString("en-US")} bytes)`;
+  };
+  return `it is ${shown(size)}, and Lark takes ${what} up to ${shown(limit)}`;
 }
 
 /**
@@ -140,8 +156,19 @@ export async function checkMedia(ctx: Pick<Context, "fs">, media: Media): Promis
   if (path.trim() === "") throw bad("no path given", `Give the path of the ${media.kind}`);
   let opened;
   try {
+    // Looked at before it is opened: opening a pipe with no writer would wait forever.
+    const info = await ctx.fs.stat(path);
+    if (info === undefined) throw bad("no such file");
+    if (info.isDirectory) throw bad("it is a folder");
+    if (!info.isFile) {
+      throw bad(
+        "it is not a regular file (a pipe, a device or a socket)",
+        `Give the path of a file to ${flag}`,
+      );
+    }
     opened = await ctx.fs.openRead(path);
   } catch (error) {
+    if (error instanceof ValidationError) throw error;
     if (error instanceof Deno.errors.NotFound) throw bad("no such file");
     if (error instanceof Deno.errors.IsADirectory) throw bad("it is a folder");
     if (error instanceof Deno.errors.PermissionDenied) throw bad("permission denied");
@@ -159,7 +186,7 @@ export async function checkMedia(ctx: Pick<Context, "fs">, media: Media): Promis
   if (media.kind === "image") {
     if (size > MAX_IMAGE_BYTES) {
       throw bad(
-        `it is ${megabytes(size)}, and Lark takes images up to ${megabytes(MAX_IMAGE_BYTES)}`,
+        sizeOverLimit(size, MAX_IMAGE_BYTES, "images"),
         "Make it smaller, or send it as a file with --file (up to 30 MB)",
       );
     }
@@ -174,7 +201,7 @@ export async function checkMedia(ctx: Pick<Context, "fs">, media: Media): Promis
   }
   if (size > MAX_FILE_BYTES) {
     throw bad(
-      `it is ${megabytes(size)}, and Lark takes files up to ${megabytes(MAX_FILE_BYTES)}`,
+      sizeOverLimit(size, MAX_FILE_BYTES, "files"),
       "Share a link to it instead, or split it",
     );
   }
@@ -199,7 +226,15 @@ export function uploadRequest(media: Media, contentType: string): ApiRequest {
       fields: image
         ? { image_type: "message" }
         : { file_type: fileTypeOf(media.name), file_name: media.name },
-      file: { field: media.kind, path: media.path, name: media.name, contentType },
+      file: {
+        field: media.kind,
+        path: media.path,
+        name: media.name,
+        contentType,
+        // A file that grew since it was checked is stopped at Lark's limit, never sent whole.
+        maxBytes: image ? MAX_IMAGE_BYTES : MAX_FILE_BYTES,
+        flag: media.flag,
+      },
     },
     repeatable: true,
     identity: "bot",

@@ -10,6 +10,7 @@ import {
   MAX_IMAGE_BYTES,
   mediaContent,
   mediaOf,
+  sizeOverLimit,
   uploadRequest,
 } from "./media.ts";
 
@@ -79,8 +80,16 @@ Deno.test("checkMedia() refuses, before sending, what Lark would refuse", async 
     await Deno.writeTextFile(at("notes.txt"), "not an image");
     await Deno.writeFile(at("empty.png"), new Uint8Array());
     const cases: [string, "image" | "file", RegExp][] = [
-      [at("huge.png"), "image", /10\.0 MB, and Lark takes images up to 10\.0 MB/],
-      [at("huge.bin"), "file", /Lark takes files up to 30\.0 MB/],
+      [
+        at("huge.png"),
+        "image",
+        /it is 10\.000001 MiB \(10,485,761 bytes\), and Lark takes images up to 10 MiB \(10,485,760 bytes\)$/,
+      ],
+      [
+        at("huge.bin"),
+        "file",
+        /it is 30\.000001 MiB \(31,457,281 bytes\), and Lark takes files up to 30 MiB \(31,457,280 bytes\)$/,
+      ],
       [at("notes.txt"), "image", /not an image Lark takes/],
       [at("empty.png"), "image", /the file is empty/],
       [at("missing.pdf"), "file", /no such file/],
@@ -100,7 +109,14 @@ Deno.test("uploadRequest() builds Lark's forms; mediaContent() the message of th
   assert.deepEqual(image.scopes, ["im:resource"]);
   assert.deepEqual(image.form, {
     fields: { image_type: "message" },
-    file: { field: "image", path: "/tmp/a/chart.png", name: "chart.png", contentType: "image/png" },
+    file: {
+      field: "image",
+      path: "/tmp/a/chart.png",
+      name: "chart.png",
+      contentType: "image/png",
+      maxBytes: MAX_IMAGE_BYTES,
+      flag: "--image",
+    },
   });
   const file = uploadRequest(mediaOf("file", "r/Q3 report.xlsx"), "x/y");
   assert.equal(file.path, "/open-apis/im/v1/files");
@@ -114,4 +130,38 @@ Deno.test("uploadRequest() builds Lark's forms; mediaContent() the message of th
     msgType: "image",
     content: '{"image_key":"img_1"}',
   });
+});
+
+Deno.test("sizeOverLimit() shows as many decimals as tell the size from the limit, and the bytes", () => {
+  // 31.5 MB as a file browser counts (10^6 bytes) is just over Lark's 30 MiB.
+  assert.equal(
+    sizeOverLimit(31_500_000, MAX_FILE_BYTES, "files"),
+    "it is 30.04 MiB (31,500,000 bytes), and Lark takes files up to 30 MiB (31,457,280 bytes)",
+  );
+  assert.equal(
+    sizeOverLimit(45 * 1024 * 1024, MAX_FILE_BYTES, "files"),
+    "it is 45 MiB (47,185,920 bytes), and Lark takes files up to 30 MiB (31,457,280 bytes)",
+  );
+  assert.equal(
+    sizeOverLimit(11_000_000, MAX_IMAGE_BYTES, "images"),
+    "it is 10.5 MiB (11,000,000 bytes), and Lark takes images up to 10 MiB (10,485,760 bytes)",
+  );
+});
+
+Deno.test({
+  name: "checkMedia() refuses a device or a pipe before opening it",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await withDir(async (dir) => {
+      const ctx = createTestContext();
+      const fifo = join(dir, "upload.fifo");
+      assert.equal((await new Deno.Command("mkfifo", { args: [fifo] }).output()).code, 0);
+      for (const path of [fifo, "/dev/zero"]) {
+        await assert.rejects(
+          checkMedia(ctx, mediaOf("file", path)),
+          problem("--file", /it is not a regular file \(a pipe, a device or a socket\)$/),
+        );
+      }
+    });
+  },
 });

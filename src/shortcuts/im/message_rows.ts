@@ -7,9 +7,15 @@
  */
 
 import type { ApiRequest } from "../../http/request.ts";
-import { objectField, stringField } from "../../json/fields.ts";
+import {
+  booleanField,
+  isObject,
+  objectField,
+  objectsField,
+  stringField,
+} from "../../json/fields.ts";
 import type { Column } from "../../output/mod.ts";
-import { formatLocalTime, formatRfc3339InZone } from "../../time/mod.ts";
+import { badTimeWarning, epochMsOf, formatLocalTime, formatRfc3339InZone } from "../../time/mod.ts";
 import type { ApiCaller, ShortcutInput, ShortcutScopes } from "../definition.ts";
 import { followPages, pagingOptions, type PagingValues } from "../paging.ts";
 import { type Mention, messageText } from "./message_text.ts";
@@ -36,31 +42,87 @@ export function readScopes(input: ShortcutInput<unknown>): string[] {
   return [...(READ_SCOPES[input.identity] ?? [])];
 }
 
-/** A message as the list, get and mget endpoints give it. */
+/**
+ * A message as the list, get, mget, send and reply endpoints give it (the fields hark reads);
+ * read from an answer with {@link messageItemOf}.
+ */
 export interface MessageItem {
   message_id: string;
   root_id?: string;
   parent_id?: string;
   thread_id?: string;
-  msg_type: string;
-  /** Epoch milliseconds, as a string. */
-  create_time: string;
-  /** Epoch milliseconds, as a string. */
-  update_time?: string;
+  msg_type?: string;
+  /** Epoch milliseconds, as text (as sent: read with `epochMsOf`). */
+  create_time?: unknown;
+  /** Epoch milliseconds, as text (as sent: read with `epochMsOf`). */
+  update_time?: unknown;
   deleted?: boolean;
   updated?: boolean;
-  chat_id: string;
+  chat_id?: string;
   sender?: Sender;
   body?: { content: string };
   mentions?: (Mention & { id_type?: string })[];
   [key: string]: unknown;
 }
 
-/** A page of the list endpoint. */
-export interface MessagePage {
-  items?: MessageItem[];
-  has_more?: boolean;
-  page_token?: string;
+/** The fields of a message hark reads as text. */
+const MESSAGE_TEXT = ["root_id", "parent_id", "thread_id", "msg_type", "chat_id"] as const;
+
+/**
+ * A message from an answer: an object with a text `message_id`; the fields hark reads kept when
+ * they have the type hark reads them as (text ids, flags, a sender with a text `id`, a body
+ * with a text `content`, mentions with a text `key`, `id` and `name`), the rest as sent.
+ *
+ * @param value the message as the service sent it
+ * @returns the message, or `undefined` when it is not an object with a `message_id`
+ */
+export function messageItemOf(value: unknown): MessageItem | undefined {
+  const id = stringField(value, "message_id");
+  if (!isObject(value) || id === undefined) return undefined;
+  const item: MessageItem = { ...value, message_id: id };
+  for (const key of MESSAGE_TEXT) {
+    if (key in item && typeof item[key] !== "string") delete item[key];
+  }
+  for (const key of ["deleted", "updated"] as const) {
+    if (key in item && typeof item[key] !== "boolean") delete item[key];
+  }
+  const sender = senderOf(value.sender);
+  if (sender === undefined) delete item.sender;
+  else item.sender = sender;
+  const content = stringField(value.body, "content");
+  if (content === undefined) delete item.body;
+  else item.body = { ...objectField(value, "body"), content };
+  if ("mentions" in item) {
+    item.mentions = objectsField(value, "mentions").flatMap((m) => {
+      const [key, mentioned, name] = [m.key, m.id, m.name];
+      return typeof key === "string" && typeof mentioned === "string" && typeof name === "string"
+        ? [{ ...m, key, id: mentioned, name }]
+        : [];
+    });
+  }
+  return item;
+}
+
+/** A sender from an answer: an object with a text `id`, its other text fields checked. */
+function senderOf(value: unknown): Sender | undefined {
+  const id = stringField(value, "id");
+  if (!isObject(value) || id === undefined) return undefined;
+  const sender: Sender = { ...value, id };
+  for (const key of ["id_type", "sender_type", "sender_name"] as const) {
+    if (key in sender && typeof sender[key] !== "string") delete sender[key];
+  }
+  return sender;
+}
+
+/**
+ * The messages of an array field of an answer (`items`); anything that is not a message is
+ * skipped.
+ *
+ * @param data the answer's `data`
+ * @param key the field
+ */
+export function messageItemsField(data: unknown, key: string): MessageItem[] {
+  return objectsField(data, key).flatMap((item) => messageItemOf(item) ?? []);
 }
 
 /** Where a listing reads: a chat (with an optional window) or a thread. */
@@ -109,25 +171,30 @@ export function listRequest(
   };
 }
 
-function isoTime(value: unknown, timeZone: string): unknown {
-  const ms = Number(value);
-  return Number.isFinite(ms) && ms > 0 ? formatRfc3339InZone(ms, timeZone) : value;
-}
-
 /**
  * A message as an output row: Lark's fields as given (the content exact), `create_time` and
- * `update_time` in RFC 3339 in the user's zone, and `text`, the content as a person reads it.
+ * `update_time` in RFC 3339 in the user's zone (left out, and `warn` told, when not a time), and
+ * `text`, the content as a person reads it.
  *
  * @param item the message
  * @param timeZone the zone of the times
+ * @param warn notes a warning (`input.warn`); default none
  */
-export function messageRow(item: MessageItem, timeZone: string): Record<string, unknown> {
-  return {
-    ...item,
-    create_time: isoTime(item.create_time, timeZone),
-    ...(item.update_time === undefined ? {} : { update_time: isoTime(item.update_time, timeZone) }),
-    text: messageText(item),
-  };
+export function messageRow(
+  item: MessageItem,
+  timeZone: string,
+  warn: (message: string) => void = () => {},
+): Record<string, unknown> {
+  const row: Record<string, unknown> = { ...item, text: messageText(item) };
+  for (const key of ["create_time", "update_time"] as const) {
+    if (item[key] === undefined) continue;
+    const ms = epochMsOf(item[key], "ms");
+    if (ms === undefined) {
+      warn(badTimeWarning(key, item[key]));
+      delete row[key];
+    } else row[key] = formatRfc3339InZone(ms, timeZone);
+  }
+  return row;
 }
 
 /** The name of a row's sender: the resolved name, else the id. */
@@ -183,14 +250,14 @@ export async function* readMessages(
 ): AsyncGenerator<Record<string, unknown>[]> {
   const names = new SenderNames(client, input);
   const pages = followPages(async (pageToken) => {
-    const page = await client.request<MessagePage>(listRequest(input, container, pageToken));
+    const page = await client.request(listRequest(input, container, pageToken));
     return {
-      items: page?.items ?? [],
-      hasMore: page?.has_more === true,
-      pageToken: page?.page_token,
+      items: messageItemsField(page, "items"),
+      hasMore: booleanField(page, "has_more") === true,
+      pageToken: stringField(page, "page_token"),
     };
   }, pagingOptions(input, "messages"));
   for await (const items of pages) {
-    yield (await names.fill(items)).map((item) => messageRow(item, input.timeZone));
+    yield (await names.fill(items)).map((item) => messageRow(item, input.timeZone, input.warn));
   }
 }

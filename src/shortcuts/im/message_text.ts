@@ -11,6 +11,7 @@
  */
 
 import { isObject, type JsonObject as Json, objectField } from "../../json/fields.ts";
+import { parseNetworkJson } from "../../json/read_json.ts";
 
 /** A mention as the read endpoints give it. */
 export interface Mention {
@@ -24,8 +25,8 @@ export interface Mention {
 
 /** What the text of a message is made from. */
 export interface MessageContent {
-  /** `text`, `post`, `interactive`, `image`, `file`, … */
-  msg_type: string;
+  /** `text`, `post`, `interactive`, `image`, `file`, … (unknown when absent) */
+  msg_type?: string;
   /** The content: a JSON string (or Lark's plain note for a recalled message). */
   body?: { content: string };
   /** The people the text mentions. */
@@ -166,13 +167,9 @@ export function messageText(message: MessageContent): string {
   if (message.deleted) return "[recalled]";
   const content = message.body?.content ?? "";
   const mentions = message.mentions ?? [];
-  let value: unknown;
-  try {
-    value = JSON.parse(content);
-  } catch {
-    return content;
-  }
-  if (!isObject(value)) return content;
+  const parsed = parseNetworkJson(content);
+  if (!parsed.ok || !isObject(parsed.value)) return content;
+  const value = parsed.value;
   switch (message.msg_type) {
     case "text":
       return withNames(str(value.text), mentions);
@@ -206,6 +203,6 @@ export function messageText(message: MessageContent): string {
     case "system":
       return "[system message]";
     default:
-      return `[${message.msg_type}]`;
+      return `[${message.msg_type ?? "unknown"}]`;
   }
 }

@@ -115,7 +115,17 @@ Deno.test("+messages rows keep Lark's fields, times in RFC 3339, and add the rea
     update_time: "2026-11-21T17:00:00+08:00",
     text: "message 0",
   });
-  assert.equal(messageRow({ ...item(0), create_time: "" }, "UTC").create_time, "");
+  // A time that is not one is left out, with a warning, never passed on as sent.
+  for (const bad of ["", "abc", "1e308", "1795435200000.5", "99999999999999999", 1e308]) {
+    const warnings: string[] = [];
+    const out = messageRow({ ...item(0), create_time: bad }, "UTC", (w) => warnings.push(w));
+    assert.equal("create_time" in out, false, String(bad));
+    assert.deepEqual(warnings, [
+      `The service sent a create_time that is not a time (${
+        JSON.stringify(bad)
+      }): hark left it out`,
+    ]);
+  }
 });
 
 Deno.test("+messages validates the chat id and the paging flags; previews one request", async () => {

@@ -22,7 +22,7 @@ import {
   UPLOAD_SCOPE,
   uploadRequest,
 } from "./media.ts";
-import type { MessageItem } from "./message_rows.ts";
+import { type MessageItem, messageItemOf, messageRow } from "./message_rows.ts";
 import { type Where, withMembership } from "./membership.ts";
 
 /** Message types the service accepts with `--content`. */
@@ -222,13 +222,55 @@ export function postingHooks<V extends BodyValues>(
         build(input, keyOf(input), previewContent(outgoing)),
       ];
     },
-    async run(input: ShortcutInput<V>, client: ApiCaller): Promise<MessageItem> {
+    async run(input: ShortcutInput<V>, client: ApiCaller): Promise<Posted> {
       const key = keyOf(input);
       const message = await contentOf(input, client, outgoingOf(input));
-      const answer = client.request<MessageItem>(build(input, key, message));
-      return await withMembership(input, answer, where(input));
+      const answer = await withMembership(
+        input,
+        client.request(build(input, key, message)),
+        where(input),
+      );
+      return { item: messageItemOf(answer), message, key, chatId: where(input).chatId };
     },
   };
+}
+
+/** A message the service accepted: as its answer gives it, and what was sent. */
+export interface Posted {
+  /** The message of the answer; absent when the answer holds none (no `message_id`). */
+  item: MessageItem | undefined;
+  /** The type and content sent. */
+  message: { msgType: string; content: string };
+  /** The idempotency key sent. */
+  key: string;
+  /** The chat, when the command named it. */
+  chatId?: string;
+}
+
+/**
+ * A posted message as an output row: the answer's message ({@link messageRow}); when the answer
+ * holds none, what was sent (no `message_id`), and a warning that says the message was posted
+ * all the same and how to post nothing twice.
+ *
+ * @param posted what {@link postingHooks}' `run` returned
+ * @param input the shortcut input (time zone, warnings)
+ */
+export function postedRow(posted: Posted, input: ShortcutInput<unknown>): Record<string, unknown> {
+  if (posted.item) return messageRow(posted.item, input.timeZone, input.warn);
+  input.warn(
+    "The message was sent (the service accepted it), but the service's answer holds no " +
+      "message, so its id is unknown; running the command again with --idempotency-key " +
+      `${posted.key} posts nothing new`,
+  );
+  const sent: MessageItem = {
+    message_id: "",
+    msg_type: posted.message.msgType,
+    body: { content: posted.message.content },
+    ...(posted.chatId === undefined ? {} : { chat_id: posted.chatId }),
+  };
+  const row = messageRow(sent, input.timeZone);
+  delete row.message_id;
+  return row;
 }
 
 /**

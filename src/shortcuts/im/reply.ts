@@ -10,8 +10,14 @@ import type { ApiRequest } from "../../http/request.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
 import { checkId, MESSAGE_ID } from "../contact/ids.ts";
-import { messageRow } from "./message_rows.ts";
-import { BODY_PARAMS, checkOutgoing, postingHooks, SEND_SCOPES, sendScopes } from "./outgoing.ts";
+import {
+  BODY_PARAMS,
+  checkOutgoing,
+  postedRow,
+  postingHooks,
+  SEND_SCOPES,
+  sendScopes,
+} from "./outgoing.ts";
 import { sentColumns } from "./send.ts";
 
 const PARAMS = {
@@ -80,7 +86,7 @@ export const reply = defineShortcut({
     await checkOutgoing(input);
   },
   ...postingHooks(replyRequest),
-  output: (result, input) => messageRow(result, input.timeZone),
+  output: postedRow,
   columns: (input) => [
     ...sentColumns(input),
     { header: "THREAD ID", value: "thread_id", kind: "id", priority: 0 },

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { ValidationError } from "../../errors/mod.ts";
 import { FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
+import type { Posted } from "./outgoing.ts";
 import { reply } from "./reply.ts";
 
 Deno.test("+reply posts to the message's reply endpoint with the uuid and reply_in_thread", async () => {
@@ -12,7 +13,10 @@ Deno.test("+reply posts to the message's reply endpoint with the uuid and reply_
     "idempotency-key": "r-1",
   });
   await reply.validate!(input);
-  assert.deepEqual(await reply.run!(input, client), { message_id: "om_2", thread_id: "omt_1" });
+  // `run` of a registered shortcut answers `unknown`; +reply's is a Posted.
+  const posted = await reply.run!(input, client) as Posted;
+  assert.deepEqual(posted.item, { message_id: "om_2", thread_id: "omt_1" });
+  assert.equal(posted.key, "r-1");
   const [request] = client.requests;
   assert.equal(request.method, "POST");
   assert.equal(request.path, "/open-apis/im/v1/messages/om_1/reply");

@@ -12,12 +12,13 @@ import type { Column } from "../../output/mod.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
 import { CHAT_ID, checkId, EMAIL, USER_ID, type UserIdType, userIdTypeOf } from "../contact/ids.ts";
-import { localTime, messageRow } from "./message_rows.ts";
+import { localTime } from "./message_rows.ts";
 import {
   BODY_PARAMS,
   type BodyValues,
   checkOutgoing,
   outgoingOf,
+  postedRow,
   postingHooks,
   previewContent,
   SEND_SCOPES,
@@ -153,7 +154,7 @@ export const send = defineShortcut({
     const receiver = receiverOf(input);
     return { chatId: receiver.type === "chat_id" ? receiver.id : undefined };
   }),
-  output: (result, input) => messageRow(result, input.timeZone),
+  output: postedRow,
   columns: (input) => sentColumns(input),
 });
 

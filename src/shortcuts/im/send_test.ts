@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { ValidationError } from "../../errors/mod.ts";
 import { join } from "node:path";
 import { FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
+import type { Posted } from "./outgoing.ts";
 import { messageOf, receiverOf, send } from "./send.ts";
 
 const invalid = (param: string) => (e: unknown) =>
@@ -107,7 +108,9 @@ Deno.test("send passes the idempotency key as uuid and to the client", async () 
     inputOf({ "chat-id": "oc_1", text: "hi", "idempotency-key": "key-1" }),
     client,
   );
-  assert.deepEqual(result, { message_id: "om_1" });
+  // `run` of a registered shortcut answers `unknown`; +send's is a Posted.
+  assert.deepEqual((result as Posted).item, { message_id: "om_1" });
+  assert.equal((result as Posted).key, "key-1");
   const [request] = client.requests;
   assert.equal(request.idempotencyKey, "key-1");
   assert.deepEqual(request.query, { receive_id_type: "chat_id" });
@@ -139,7 +142,7 @@ Deno.test("send --file uploads the file, then sends the key it answered", async 
     );
     const input = inputOf({ "chat-id": "oc_1", file: path, "idempotency-key": "k-9" });
     await send.validate!(input);
-    assert.deepEqual(await send.run!(input, client), { message_id: "om_9" });
+    assert.deepEqual((await send.run!(input, client) as Posted).item, { message_id: "om_9" });
     const [upload, message] = client.requests;
     assert.equal(upload.method, "POST");
     assert.equal(upload.repeatable, true);
@@ -174,4 +177,26 @@ Deno.test("send --image and --file are bodies like --text: exactly one", () => {
     (e: unknown) => invalid("--image")(e) && /--text, --image/.test((e as Error).message),
   );
   assert.throws(() => messageOf(inputOf({ file: " " })), invalid("--file"));
+});
+
+Deno.test("send whose answer holds no message says it was sent, with the key that posts nothing twice", async () => {
+  for (const answer of [null, "abc", [], { message_id: 42 }, { create_time: "1795435200000" }]) {
+    const client = new FakeClient(() => answer);
+    const warnings: string[] = [];
+    const input = inputOf({ "chat-id": "oc_1", text: "hi", "idempotency-key": "key-7" }, {
+      warnings,
+    });
+    const row = send.output!(await send.run!(input, client), input);
+    assert.deepEqual(row, {
+      msg_type: "text",
+      body: { content: '{"text":"hi"}' },
+      chat_id: "oc_1",
+      text: "hi",
+    }, JSON.stringify(answer));
+    assert.deepEqual(warnings, [
+      "The message was sent (the service accepted it), but the service's answer holds no " +
+      "message, so its id is unknown; running the command again with --idempotency-key key-7 " +
+      "posts nothing new",
+    ]);
+  }
 });

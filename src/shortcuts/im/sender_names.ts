@@ -28,9 +28,9 @@ export interface Sender {
   /** An open id for a user, an app id for a bot. */
   id: string;
   /** `open_id` or `app_id`. */
-  id_type: string;
+  id_type?: string;
   /** `user` or `app`. */
-  sender_type: string;
+  sender_type?: string;
   /** The name, with `with_sender_name=true`. */
   sender_name?: string;
   [key: string]: unknown;
