@@ -18,6 +18,7 @@
 
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureCatalogue } from "./catalogue/ensure.ts";
 
 /** The repository root. */
 export const REPO_ROOT: string = fileURLToPath(new URL("../", import.meta.url));
@@ -49,6 +50,8 @@ export async function bundleHark(
   outDir: string,
   options: { env?: Record<string, string> } = {},
 ): Promise<string> {
+  // The bundle embeds the generated API catalogue: bring it up to date first.
+  await ensureCatalogue({ quiet: true });
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "bundle",

@@ -244,7 +244,7 @@ Deno.test("deferNodeModule() defers createRequire and refuses an unknown way of 
 Deno.test("the hark task, the compile script and the tests share one list of flags", () => {
   const task = denoJson.tasks.hark;
   const flags = [...FROM_SOURCE_FLAGS, ...HARK_RUN_FLAGS].join(" ");
-  assert.equal(task, `HARK_TASK_CWD="$INIT_CWD" deno run ${flags} main.ts`);
+  assert.equal(task, `HARK_TASK_CWD="$INIT_CWD" deno run ${flags} scripts/hark_task.ts`);
   for (const target of TARGETS) {
     const args = compileArgs(target, "dist", "/tmp/bundle/main.js");
     for (const flag of HARK_RUN_FLAGS) assert.ok(args.includes(flag), `${target} lacks ${flag}`);
