@@ -7,6 +7,7 @@
 
 import { apiCommand } from "./api/api.ts";
 import { authCommand } from "./auth/auth.ts";
+import { type CatalogueRef, catalogueRef } from "./catalogue/catalogue_ref.ts";
 import type { CommandSpec } from "./command_spec.ts";
 import { completionCommand } from "./completion/completion.ts";
 import { configCommand } from "./config/config.ts";
@@ -17,11 +18,18 @@ import { schemaCommand } from "./schema/schema.ts";
 import { serviceCommands } from "./shortcut_commands.ts";
 
 /**
- * Builds the whole command tree.
+ * Builds the whole command tree. The API services and resources are found in the catalogue only
+ * when a command names one, so describing the tree loads nothing of it.
  *
- * @param services the service groups; default every registered one
+ * @param services the service groups; default every registered one, listing their API
+ *   resources after their shortcuts
+ * @param catalogue the API catalogue; default the one built into hark
  */
-export function buildRoot(services: CommandSpec[] = serviceCommands()): CommandSpec {
+export function buildRoot(
+  services?: CommandSpec[],
+  catalogue: CatalogueRef = catalogueRef(),
+): CommandSpec {
+  const groups = services ?? serviceCommands(undefined, catalogue);
   const root: CommandSpec = {
     name: "hark",
     description:
@@ -33,18 +41,26 @@ export function buildRoot(services: CommandSpec[] = serviceCommands()): CommandS
       "hark calendar +agenda --start 2026-11-01 --end 2026-11-30",
       "hark im +send --chat-id oc_123 --text 'Deploy finished'",
     ],
-    notes: "Environment: HARK_CONFIG, HARK_PROFILE, HARK_KEYCHAIN, HARK_USER_ACCESS_TOKEN, " +
+    notes: "Every Open Platform API method is a command too: hark <service> <resource> <method> " +
+      "(docx, drive, task, wiki, …; hark <service> --help lists them, hark schema --kind api " +
+      "describes them all)\n" +
+      "Environment: HARK_CONFIG, HARK_PROFILE, HARK_KEYCHAIN, HARK_USER_ACCESS_TOKEN, " +
       "HARK_TENANT_ACCESS_TOKEN, NO_COLOR, HARK_DEBUG",
     commands: [
       authCommand,
       configCommand,
       profileCommand,
       apiCommand,
-      ...services,
-      schemaCommand(() => root),
+      ...groups,
+      schemaCommand(() => root, catalogue),
       mcpCommand,
       completionCommand(() => root),
     ],
+    moreCommands: async () =>
+      (await import("./catalogue/api_commands.ts")).apiServiceCommands(
+        catalogue,
+        groups.map((g) => g.name),
+      ),
   };
   return root;
 }

@@ -70,7 +70,10 @@ export async function runCli(
     const command = commandOf(parsed.chain);
     if (parsed.help || argv.length === 0 || !command.run) {
       const columns = ctx.stdout.isTerminal ? ctx.stdout.columns : undefined;
-      const text = renderHelp(parsed.chain, await subcommandsOf(command), { width: columns });
+      const more = command.moreHeading && command.moreCommands
+        ? { heading: command.moreHeading, commands: await command.moreCommands() }
+        : undefined;
+      const text = renderHelp(parsed.chain, await subcommandsOf(command), { width: columns, more });
       ctx.stdout.write(text);
       return outcome();
     }

@@ -4,6 +4,7 @@
  * @module
  */
 
+import type { CatalogueRef } from "../catalogue/catalogue_ref.ts";
 import type { CommandSpec } from "../command_spec.ts";
 
 /**
@@ -11,7 +12,7 @@ import type { CommandSpec } from "../command_spec.ts";
  *
  * @param root the whole command tree, read when the command runs (it contains this command)
  */
-export function schemaCommand(root: () => CommandSpec): CommandSpec {
+export function schemaCommand(root: () => CommandSpec, _catalogue?: CatalogueRef): CommandSpec {
   return {
     name: "schema",
     description:
