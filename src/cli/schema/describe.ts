@@ -5,9 +5,7 @@
  * @module
  */
 
-import type { Context } from "../../context.ts";
 import { ValidationError } from "../../errors/mod.ts";
-import { formatJson } from "../../output/output.ts";
 import {
   type AnyShortcut,
   identitiesOf,
@@ -19,6 +17,7 @@ import { envVarOf, flagOf } from "../../shortcuts/params.ts";
 import { VERSION } from "../../version.ts";
 import { type CommandSpec, flagName, type FlagSpec, flagUsage } from "../command_spec.ts";
 import { loadCommandTree, type TreeNode } from "../command_tree.ts";
+import type { ApiMethodSchema } from "./describe_api.ts";
 
 /** A shortcut parameter. */
 export interface ParamSchema {
@@ -49,6 +48,8 @@ export interface ParamSchema {
 
 /** A shortcut. */
 export interface ShortcutSchema {
+  /** Tells shortcuts from API methods. */
+  kind: "shortcut";
   /** `calendar +agenda`. */
   name: string;
   /** `calendar`. */
@@ -117,7 +118,7 @@ export interface CommandSchema {
   commands: CommandSchema[];
 }
 
-/** A service group and its shortcuts. */
+/** A service: its shortcuts and its API methods. */
 export interface ServiceSchema {
   /** `calendar`. */
   name: string;
@@ -127,6 +128,8 @@ export interface ServiceSchema {
   examples: string[];
   /** Its shortcuts. */
   shortcuts: ShortcutSchema[];
+  /** Its API methods (`hark <service> <resource> <method>`), when the catalogue was read. */
+  methods?: ApiMethodSchema[];
 }
 
 /** The whole of hark. */
@@ -150,6 +153,7 @@ export interface HarkSchema {
  */
 export function shortcutSchema(shortcut: AnyShortcut): ShortcutSchema {
   return {
+    kind: "shortcut",
     name: shortcutName(shortcut),
     service: shortcut.service,
     verb: shortcut.verb,
@@ -282,23 +286,4 @@ export function selectSchema(
     suggestion: `Known: ${known.join(", ")}`,
     command: "hark schema",
   });
-}
-
-/**
- * Writes the schema (or the part asked for) to stdout as JSON.
- *
- * @param ctx the context
- * @param root the root command
- * @param name a service or command name
- * @param verb a verb or sub-command
- * @throws {ValidationError} for an unknown name
- */
-export async function runSchema(
-  ctx: Context,
-  root: CommandSpec,
-  name?: string,
-  verb?: string,
-): Promise<void> {
-  const schema = selectSchema(await buildSchema(root), name, verb);
-  ctx.stdout.write(formatJson(schema, ctx.stdout.isTerminal) + "\n");
 }

@@ -20,7 +20,7 @@ __hark_subcommands() {
   case $1 in
     'hark')
       __hark_vals+=('auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'schema' 'mcp' 'completion' 'help')
-      __hark_descs+=('Sign in and out, and inspect the sign-in' 'Read and change settings' 'List, switch and remove app profiles' 'Call any Open Platform endpoint with hark'\''s auth, retries and errors; prints the answer'\''s data' 'Calendar: agenda, new events, free/busy' 'Contacts: find people, look them up, who you are' 'Instant messaging: read, send and reply, files, chats' 'Describe every command and shortcut as JSON (parameters, types, defaults, identities, scopes)' 'Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)' 'Print the shell completion script for bash, zsh or fish' 'display help for command')
+      __hark_descs+=('Sign in and out, and inspect the sign-in' 'Read and change settings' 'List, switch and remove app profiles' 'Call any Open Platform endpoint with hark'\''s auth, retries and errors; prints the answer'\''s data' 'Calendar: agenda, new events, free/busy' 'Contacts: find people, look them up, who you are' 'Instant messaging: read, send and reply, files, chats' 'Describe every command, shortcut and API method as JSON (parameters, types, defaults, identities, scopes)' 'Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)' 'Print the shell completion script for bash, zsh or fish' 'display help for command')
       ;;
     'hark auth')
       __hark_vals+=('login' 'logout' 'status' 'check' 'token' 'help')
@@ -234,8 +234,8 @@ __hark_flags() {
       __hark_descs+=('print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark schema')
-      __hark_vals+=('--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_vals+=('--kind' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('list only shortcuts, API methods, or system commands' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark mcp')
       __hark_vals+=('--read-only' '--tools' '--services' '--allow-raw-api' '--files' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
@@ -477,7 +477,7 @@ __hark_takes_value() {
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark schema')
-      case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
+      case $2 in '--kind'|'--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark mcp')
       case $2 in '--tools'|'--services'|'--files'|'--format'|'--profile'|'--as') return 0 ;; esac
@@ -775,6 +775,7 @@ __hark_values() {
       ;;
     'hark schema')
       case $2 in
+        '--kind') __hark_add "$3" 'shortcut' 'api' 'command' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
