@@ -61,6 +61,12 @@ export async function runCli(
     rerunCommand: rerunCommand(argv),
   });
   try {
+    if (argv[0] === "__complete") {
+      // The completion scripts' question about API words: not a command of the tree.
+      const { runComplete } = await import("./completion/complete_words.ts");
+      await runComplete(ctx, root, argv.slice(1));
+      return outcome();
+    }
     parsed = await parseArgv(root, argv);
     if (parsed.error) throw parsed.error;
     if (parsed.version && !parsed.help) {

@@ -795,11 +795,34 @@ __hark_values() {
   esac
 }
 
+# Succeeds when command $1 has sub-commands only hark knows (API services and resources).
+__hark_dynamic() {
+  case $1 in
+    'hark'|'hark calendar'|'hark contact'|'hark im') return 0 ;;
+  esac
+  return 1
+}
+
+# Sets the candidates to what `hark __complete` offers for the words $@ (the last is
+# under the cursor): API services, resources, methods and their flags.
+__hark_ask() {
+  local val desc
+  __hark_vals=() __hark_descs=() __hark_files=0 __hark_cur=''
+  for val in "$@"; do __hark_cur=$val; done
+  while IFS=$'\t' read -r val desc; do
+    __hark_vals+=("$val")
+    __hark_descs+=("$desc")
+  done < <(command 'hark' __complete -- "$@" 2>/dev/null)
+  return 0
+}
+
 # Completes the words after hark; the last one is under the cursor. Sets __hark_vals
 # and __hark_descs (side by side), __hark_files (1 when file names fit) and __hark_cur (the text
 # the candidates must start with).
 __hark_candidates() {
   local cmd='hark' word expect='' nargs=0 dashdash=0
+  local -a all
+  all=("$@")
   __hark_vals=() __hark_descs=() __hark_files=0
   while (( $# > 1 )); do
     word=$1
@@ -810,6 +833,9 @@ __hark_candidates() {
     elif (( dashdash )) || [[ $word != -?* ]]; then
       if (( ! dashdash && nargs == 0 )) && __hark_resolve "$cmd" "$word"; then
         cmd="$cmd $__hark_next"
+      elif (( ! dashdash && nargs == 0 )) && __hark_dynamic "$cmd"; then
+        __hark_ask "${all[@]}"
+        return 0
       else
         nargs=$((nargs + 1))
       fi
@@ -829,6 +855,8 @@ __hark_candidates() {
     else
       __hark_flags "$cmd"
     fi
+  elif (( ! dashdash && nargs == 0 )) && [[ $__hark_cur != +* ]] && __hark_dynamic "$cmd"; then
+    __hark_ask "${all[@]}"
   else
     (( dashdash || nargs > 0 )) || __hark_subcommands "$cmd"
     __hark_values "$cmd" "#$nargs" ''

@@ -665,6 +665,16 @@ function __hark_values
     end
 end
 
+# Succeeds when command $argv[1] has sub-commands only hark knows (API services, resources).
+function __hark_dynamic
+    contains -- $argv[1] 'hark' 'hark calendar' 'hark contact' 'hark im'
+end
+
+# Prints what `hark __complete` offers for the words $argv (the last is under the cursor).
+function __hark_ask
+    command 'hark' __complete -- $argv 2>/dev/null
+end
+
 # Prints the candidates for the words after hark; the last one is under the cursor.
 function __hark_candidates
     set -l cur $argv[-1]
@@ -681,6 +691,9 @@ function __hark_candidates
         else if test $dashdash = 1; or not string match -q -- '-?*' $word
             if test $dashdash = 0 -a $nargs = 0; and set next (__hark_resolve $cmd $word)
                 set cmd "$cmd $next"
+            else if test $dashdash = 0 -a $nargs = 0; and __hark_dynamic $cmd
+                __hark_ask $argv
+                return
             else
                 set nargs (math $nargs + 1)
             end
@@ -699,6 +712,8 @@ function __hark_candidates
         else
             __hark_flags $cmd
         end
+    else if test $dashdash = 0 -a $nargs = 0; and not string match -q -- '+*' $cur; and __hark_dynamic $cmd
+        __hark_ask $argv
     else
         if test $dashdash = 0 -a $nargs = 0
             __hark_subcommands $cmd
