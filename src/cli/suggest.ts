@@ -26,6 +26,9 @@ export function editDistance(a: string, b: string): number {
   return d[a.length][b.length];
 }
 
+/** The longest word {@link suggest} looks for a candidate for. */
+const MAX_TYPO_LENGTH = 100;
+
 /**
  * The candidate a mistyped word most likely meant: the closest one within a third of the
  * word's length in edits (at least one), or one the word is the start of (three letters or
@@ -38,7 +41,9 @@ export function editDistance(a: string, b: string): number {
 export function suggest(word: string, candidates: Iterable<string>): string | undefined {
   const bare = (s: string) => s.replace(/^-+/, "").toLowerCase();
   const typed = bare(word);
-  if (typed === "") return undefined;
+  // Nothing is a typo of a word that long, and comparing it with every command (the API
+  // services are sixty) would cost seconds.
+  if (typed === "" || typed.length > MAX_TYPO_LENGTH) return undefined;
   const limit = Math.max(1, Math.floor(typed.length / 3));
   let best: { candidate: string; distance: number } | undefined;
   for (const candidate of candidates) {

@@ -111,7 +111,8 @@ export async function parseParamValue(
     case "number": {
       const n = typeof raw === "number"
         ? raw
-        : typeof raw === "string" && /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(raw)
+        // One way to match each text, so a long one costs linear time.
+        : typeof raw === "string" && /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?\s*$/i.test(raw)
         ? Number(raw)
         : NaN;
       if (!Number.isFinite(n)) throw bad("a number");
