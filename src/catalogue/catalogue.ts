@@ -8,13 +8,14 @@
  */
 
 import {
+  CATALOGUE_FORMAT,
   type CatalogueGroup,
   type CatalogueIndex,
   type CatalogueMethod,
   groupOfId,
   type IndexService,
 } from "./format.ts";
-import { readGroup, readIndex } from "./read_catalogue.ts";
+import { type LazyGroup, openGroup, readIndex } from "./read_catalogue.ts";
 
 /** Where the catalogue's JSON text comes from. */
 export interface CatalogueSource {
@@ -43,7 +44,7 @@ export const GENERATED_CATALOGUE: CatalogueSource = {
 export class Catalogue {
   readonly #source: CatalogueSource;
   #index: Promise<CatalogueIndex> | undefined;
-  readonly #groups = new Map<string, Promise<CatalogueGroup | undefined>>();
+  readonly #groups = new Map<string, Promise<LazyGroup | undefined>>();
 
   /**
    * @param source where the text comes from; default the generated catalogue
@@ -62,18 +63,12 @@ export class Catalogue {
     return this.#index;
   }
 
-  /**
-   * A group, loaded on first use.
-   *
-   * @param name such as `calendar_v4`
-   * @returns the group, or `undefined` when there is none of that name
-   * @throws {InternalError} when it is damaged
-   */
-  group(name: string): Promise<CatalogueGroup | undefined> {
+  /** A group, loaded on first use; its methods are checked when asked for. */
+  #open(name: string): Promise<LazyGroup | undefined> {
     let group = this.#groups.get(name);
     if (!group) {
       group = this.#source.group(name).then((text) =>
-        text === undefined ? undefined : readGroup(name, text)
+        text === undefined ? undefined : openGroup(name, text)
       );
       this.#groups.set(name, group);
     }
@@ -81,15 +76,30 @@ export class Catalogue {
   }
 
   /**
-   * A method by id, loading only its group (not the index).
+   * A group with every method, loaded on first use.
+   *
+   * @param name such as `calendar_v4`
+   * @returns the group, or `undefined` when there is none of that name
+   * @throws {InternalError} when it is damaged
+   */
+  async group(name: string): Promise<CatalogueGroup | undefined> {
+    const group = await this.#open(name);
+    if (!group) return undefined;
+    const methods = group.ids.flatMap((id) => group.method(id) ?? []);
+    return { format: CATALOGUE_FORMAT, group: name, methods };
+  }
+
+  /**
+   * A method by id, loading only its group (not the index) and checking only that method.
    *
    * @param id such as `calendar.v4.calendarEvent.instanceView`
    * @returns the method, or `undefined` when the catalogue has none of that id
+   * @throws {InternalError} when it is damaged
    */
   async method(id: string): Promise<CatalogueMethod | undefined> {
     const name = groupOfId(id);
     if (name === undefined) return undefined;
-    return (await this.group(name))?.methods.find((m) => m.id === id);
+    return (await this.#open(name))?.method(id);
   }
 
   /**

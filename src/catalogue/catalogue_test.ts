@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   CREATE_DOCUMENT,
+  CREATE_EVENT,
   FIXTURE_INDEX,
   fixtureSource,
   LIST_EVENTS,
@@ -65,6 +66,18 @@ Deno.test("a damaged catalogue is an internal error naming the file and the plac
       return true;
     });
   }
+});
+
+Deno.test("Catalogue.method() checks only the method asked for; group() checks them all", async () => {
+  const damaged = JSON.stringify({
+    format: 1,
+    group: "calendar_v4",
+    methods: [LIST_EVENTS, { ...CREATE_EVENT, identities: [] }],
+  });
+  const catalogue = new Catalogue(fixtureSource({ calendar_v4: damaged }));
+  assert.deepEqual(await catalogue.method(LIST_EVENTS.id), LIST_EVENTS);
+  await assert.rejects(catalogue.method(CREATE_EVENT.id), /methods\[1\]\.identities: no identity/);
+  await assert.rejects(catalogue.group("calendar_v4"), InternalError);
 });
 
 Deno.test("groupOfId() names the group file of an id", () => {

@@ -190,14 +190,56 @@ export function readIndex(text: string): CatalogueIndex {
  * @throws {InternalError} naming the first bad value
  */
 export function readGroup(name: string, text: string): CatalogueGroup {
+  const lazy = openGroup(name, text);
+  return {
+    format: CATALOGUE_FORMAT,
+    group: name,
+    methods: lazy.ids.map((id) => lazy.method(id)).flatMap((m) => m ? [m] : []),
+  };
+}
+
+/** A group whose methods are checked one by one, when asked for. */
+export interface LazyGroup {
+  /** The ids of its methods, in order. */
+  ids: string[];
+  /**
+   * A method, checked (once) when first asked for.
+   *
+   * @throws {InternalError} when it is damaged
+   */
+  method(id: string): CatalogueMethod | undefined;
+}
+
+/**
+ * Opens a group: parses it and checks its frame and its methods' ids; each method is checked
+ * when asked for, so a command pays for the one method it runs, not the group's hundred.
+ *
+ * @param name the group's name, for messages (`calendar_v4`)
+ * @param text its JSON text
+ * @throws {InternalError} naming the first bad value of the frame
+ */
+export function openGroup(name: string, text: string): LazyGroup {
   const reader = new Reader(`group ${name}`);
   const o = parse(reader, text);
   reader.format(o, "group");
   const group = reader.string(o.group, "group");
   if (group !== name) reader.fail("group", `expected "${name}", got "${group}"`);
+  const raw = reader.list(o.methods, "methods");
+  const ids = raw.map((m, i) =>
+    reader.string(reader.object(m, `methods[${i}]`).id, `methods[${i}].id`)
+  );
+  const checked = new Map<number, CatalogueMethod>();
   return {
-    format: CATALOGUE_FORMAT,
-    group,
-    methods: reader.list(o.methods, "methods").map((m, i) => reader.method(m, `methods[${i}]`)),
+    ids,
+    method(id) {
+      const at = ids.indexOf(id);
+      if (at < 0) return undefined;
+      let method = checked.get(at);
+      if (!method) {
+        method = reader.method(raw[at], `methods[${at}]`);
+        checked.set(at, method);
+      }
+      return method;
+    },
   };
 }
