@@ -11,6 +11,7 @@
 import { ValidationError } from "../errors/mod.ts";
 import { type ApiRequest, isDotSegment } from "../http/request.ts";
 import { isObject, type JsonObject } from "../json/fields.ts";
+import type { Catalogue } from "./catalogue.ts";
 import type { CatalogueField, CatalogueMethod, Place } from "./format.ts";
 
 /** The values of a call as JSON, by wire name: path parameters, query parameters, body fields. */
@@ -253,4 +254,39 @@ export function buildMethodRequest(
     if (typeof value === "string" && value !== "") request.idempotencyKey = value;
   }
   return request;
+}
+
+/**
+ * The request of a method named by id: what `hark <service> <resource> <method> --dry-run --json`
+ * prints (through `previewRequest`) for the same values, loading only the method's group. The
+ * MCP tools and the SDK judge build their requests here.
+ *
+ * @param catalogue the catalogue
+ * @param id the method id, such as `calendar.v4.calendarEvent.instanceView`
+ * @param input the values by wire name
+ * @param options how errors name a field
+ * @throws {ValidationError} for an unknown id, or a value the method refuses
+ * @example
+ * ```ts
+ * const request = await requestForId(new Catalogue(), "im.v1.message.create", {
+ *   query: { receive_id_type: "chat_id" },
+ *   body: { receive_id: "oc_1", msg_type: "text", content: '{"text":"hi"}' },
+ * });
+ * ```
+ */
+export async function requestForId(
+  catalogue: Catalogue,
+  id: string,
+  input: MethodInput,
+  options: BuildOptions = {},
+): Promise<ApiRequest> {
+  const method = await catalogue.method(id);
+  if (!method) {
+    throw new ValidationError(`Unknown API method "${id}"`, {
+      param: "method",
+      suggestion: "Method ids look like calendar.v4.calendarEvent.instanceView; hark schema " +
+        "--kind api lists them",
+    });
+  }
+  return buildMethodRequest(method, input, options);
 }

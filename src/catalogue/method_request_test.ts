@@ -2,10 +2,12 @@ import assert from "node:assert/strict";
 import {
   CREATE_DOCUMENT,
   CREATE_EVENT,
+  fixtureSource,
   LIST_EVENTS,
 } from "../../tests/support/catalogue_fixture.ts";
+import { Catalogue } from "./catalogue.ts";
 import { ValidationError } from "../errors/mod.ts";
-import { buildMethodRequest, type MethodInput } from "./method_request.ts";
+import { buildMethodRequest, type MethodInput, requestForId } from "./method_request.ts";
 import type { CatalogueMethod } from "./format.ts";
 
 /** The validation error of building a request. */
@@ -176,4 +178,16 @@ Deno.test("buildMethodRequest() names fields through the label it is given", () 
       return true;
     },
   );
+});
+
+Deno.test("requestForId() builds a method's request by id, loading only its group", async () => {
+  const source = fixtureSource();
+  const catalogue = new Catalogue(source);
+  const request = await requestForId(catalogue, LIST_EVENTS.id, { path: { calendar_id: "c" } });
+  assert.equal(request.path, "/open-apis/calendar/v4/calendars/c/events");
+  assert.deepEqual(source.reads, ["calendar_v4"]);
+  await assert.rejects(requestForId(catalogue, "calendar.v4.calendarEvent.nope", {}), {
+    name: "ValidationError",
+    message: 'Unknown API method "calendar.v4.calendarEvent.nope"',
+  });
 });

@@ -240,3 +240,59 @@ Deno.test("an unknown resource or method is exit 2 with did-you-mean", async () 
   error = refused((await hark(["dcx"])).outcome);
   assert.equal(error.message, "Unknown command 'dcx' (did you mean docx?)");
 });
+
+Deno.test("a write is retried after a server error only when it carries its idempotency key", async () => {
+  const url = `${BASE}/open-apis/calendar/v4/calendars/c/events`;
+  const failed = () => jsonResponse({ code: 500000, msg: "busy" }, 500);
+  const created = () =>
+    jsonResponse({ code: 0, msg: "success", data: { event: { event_id: "e" } } });
+  const argv = [
+    "calendar",
+    "events",
+    "create",
+    "--calendar-id",
+    "c",
+    "--data",
+    '{"start_time": {}}',
+  ];
+  // With the key: the service applies a key at most once, so the write is sent again.
+  let stub = new FetchStub([
+    { method: "POST", url: `${url}?idempotency_key=k-1`, respond: failed },
+    { method: "POST", url: `${url}?idempotency_key=k-1`, respond: created },
+  ]);
+  let run = await hark([...argv, "--idempotency-key", "k-1"], { fetch: stub.fetch });
+  assert.equal(run.outcome.code, 0, String(run.outcome.error));
+  stub.verify();
+  // Without it: one attempt, and the error says the service failed.
+  stub = new FetchStub([{ method: "POST", url, respond: failed }]);
+  run = await hark(argv, { fetch: stub.fetch });
+  assert.equal(run.outcome.code, 4);
+  stub.verify();
+});
+
+Deno.test("a write whose answer was lost offers the same command with its key again", async () => {
+  const url = `${BASE}/open-apis/calendar/v4/calendars/c/events?idempotency_key=k-1`;
+  const dropped = () => Promise.reject(new TypeError("connection reset"));
+  const stub = new FetchStub(
+    Array.from({ length: 4 }, () => ({ method: "POST", url, respond: dropped })),
+  );
+  const { outcome } = await hark([
+    "calendar",
+    "events",
+    "create",
+    "--calendar-id",
+    "c",
+    "--idempotency-key",
+    "k-1",
+    "--data",
+    '{"start_time": {"timestamp": "1"}}',
+  ], { fetch: stub.fetch });
+  assert.equal(outcome.code, 4, String(outcome.error));
+  stub.verify();
+  assert.ok(outcome.error?.mayHaveApplied);
+  assert.equal(
+    outcome.error?.recovery.command,
+    "hark calendar events create --calendar-id c --idempotency-key k-1 --data " +
+      `'{"start_time": {"timestamp": "1"}}'`,
+  );
+});
