@@ -1,15 +1,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readGroup, readIndex } from "../src/catalogue/read_catalogue.ts";
+import { buildCatalogue, readTool, type Tool } from "./gen_catalogue.ts";
 import {
-  buildCatalogue,
   diffManifests,
   diffReport,
   fingerprints,
-  readTool,
-  type Tool,
   writeCatalogue,
-} from "./gen_catalogue.ts";
+} from "./catalogue/write_catalogue.ts";
 
 /** A zod 4 node (`_zod` not enumerable, as zod makes it). */
 function z(def: Record<string, unknown>, description?: string) {

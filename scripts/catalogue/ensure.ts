@@ -38,6 +38,7 @@ export const GENERATOR_SOURCES: readonly string[] = [
   "scripts/catalogue/zod_fields.ts",
   "scripts/catalogue/naming.ts",
   "scripts/catalogue/method_text.ts",
+  "scripts/catalogue/write_catalogue.ts",
   "src/catalogue/format.ts",
 ];
 

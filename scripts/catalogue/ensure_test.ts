@@ -63,3 +63,20 @@ Deno.test("ensureCatalogue() finds the catalogue current without regenerating it
   assert.equal(before?.key, await catalogueKey());
   assert.deepEqual(before?.inputs, await inputsSeen());
 });
+
+Deno.test("GENERATOR_SOURCES lists every module of ours the generator loads", async () => {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "scripts/gen_catalogue.ts"],
+    cwd: REPO_ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  const info = JSON.parse(new TextDecoder().decode(output.stdout));
+  const root = new URL(`file://${REPO_ROOT}`).href;
+  const ours = (info.modules as { specifier: string }[]).map((m) => m.specifier)
+    .filter((s) => s.startsWith(root)).map((s) => s.slice(root.length).replace(/^\//, ""))
+    // The key's own code decides nothing about the catalogue's content.
+    .filter((path) => path !== "scripts/catalogue/ensure.ts");
+  assert.deepEqual(ours.sort(), [...GENERATOR_SOURCES].sort());
+});
