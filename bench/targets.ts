@@ -20,7 +20,7 @@
 import { join } from "node:path";
 import denoJson from "../deno.json" with { type: "json" };
 import { startSandbox } from "../sandbox/mod.ts";
-import { BUNDLE_ENTRY, chunkNames, staticGraph } from "../scripts/bundle.ts";
+import { BUNDLE_CATALOGUE_DIR, BUNDLE_ENTRY, chunkNames, staticGraph } from "../scripts/bundle.ts";
 import {
   type BenchOptions,
   type BenchResult,
@@ -175,8 +175,8 @@ export async function benchTargets(options: TargetOptions): Promise<BenchResult>
 }
 
 /**
- * What the API catalogue costs the binary: its generated data in the bundle, beside what the
- * bundle holds in all and what start-up loads (which holds none of it).
+ * What the API catalogue costs the binary: its generated files in the bundle, beside the bundle's
+ * code and what start-up loads of it (none of the catalogue).
  *
  * @param bundle the stand-in, whose folder is the bundle
  */
@@ -185,15 +185,15 @@ export async function catalogueSizeNote(bundle: HarkTarget): Promise<string> {
   let total = 0;
   for (const name of await chunkNames(dir)) total += (await Deno.stat(join(dir, name))).size;
   let catalogue = 0;
-  for await (const entry of Deno.readDir(join(REPO_ROOT, "gen", "catalogue"))) {
-    if (entry.name.endsWith(".ts")) {
-      catalogue += (await Deno.stat(join(REPO_ROOT, "gen", "catalogue", entry.name))).size;
-    }
+  const data = join(dir, BUNDLE_CATALOGUE_DIR);
+  for await (const entry of Deno.readDir(data)) {
+    if (entry.isFile) catalogue += (await Deno.stat(join(data, entry.name))).size;
   }
   const startup = (await staticGraph(dir, BUNDLE_ENTRY)).chunks.reduce((n, c) => n + c.bytes, 0);
   const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(2)} MiB`;
-  return `API catalogue: ${mb(catalogue)} of generated modules in a bundle of ${mb(total)} ` +
-    `(the compiled binary grows by about as much); start-up loads ${mb(startup)}, none of it`;
+  return `API catalogue: ${mb(catalogue)} of generated files beside a bundle of ${mb(total)} ` +
+    `of code (the compiled binary embeds both); start-up loads ${mb(startup)} of the code and ` +
+    "none of the catalogue";
 }
 
 /** A target for any program (gh, or deno with other arguments), described by its base name. */

@@ -85,18 +85,17 @@ Deno.test("the generated files read back through hark's checked readers", async 
   try {
     const out = join(dir, "catalogue");
     await writeCatalogue(out, generated, await fingerprints(generated.groups), "key-1");
-    const index = await import(join(out, "index.ts"));
-    assert.deepEqual(readIndex(index.INDEX), generated.index);
-    const { GROUPS } = await import(join(out, "groups.ts"));
-    const group = await GROUPS.calendar_v4();
-    assert.deepEqual(readGroup("calendar_v4", group.GROUP), generated.groups[0]);
+    const index = await Deno.readTextFile(join(out, "index.json"));
+    assert.deepEqual(readIndex(index), generated.index);
+    const group = await Deno.readTextFile(join(out, "calendar_v4.json"));
+    assert.deepEqual(readGroup("calendar_v4", group), generated.groups[0]);
     const stamp = JSON.parse(await Deno.readTextFile(join(out, "stamp.json")));
     assert.equal(stamp.key, "key-1");
     assert.equal(stamp.methods, 2);
     // Writing again replaces the folder whole.
-    await Deno.writeTextFile(join(out, "stray.ts"), "");
+    await Deno.writeTextFile(join(out, "stray.json"), "");
     await writeCatalogue(out, generated, {}, "key-2");
-    assert.equal(await Deno.stat(join(out, "stray.ts")).catch(() => undefined), undefined);
+    assert.equal(await Deno.stat(join(out, "stray.json")).catch(() => undefined), undefined);
     assert.deepEqual((await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name), ["catalogue"]);
   } finally {
     await Deno.remove(dir, { recursive: true });

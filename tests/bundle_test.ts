@@ -147,6 +147,39 @@ Deno.test("the bundled CLI runs with exactly the compile-time permissions", asyn
   }
 });
 
+Deno.test("the bundle reads the API catalogue beside it, only for API commands", async () => {
+  const { dir, entry } = await builtBundle();
+  const home = await createHarkEnv();
+  // A copy of the bundle without its catalogue folder.
+  const bare = await Deno.makeTempDir({ prefix: "hark-bundle-bare-" });
+  try {
+    for (const name of await chunkNames(dir)) {
+      await Deno.copyFile(join(dir, name), join(bare, name));
+    }
+    const hark = (bundle: string, args: string[]) =>
+      run(
+        ["run", "--no-prompt", "--no-config", ...HARK_RUN_FLAGS, bundle, ...args],
+        home.env,
+        home.dir,
+      );
+    const api = ["docx", "document", "create", "--title", "Notes", "--dry-run"];
+    const preview = await hark(entry, api);
+    assert.equal(preview.code, 0, preview.stderr);
+    assert.match(JSON.parse(preview.stdout).url, /\/open-apis\/docx\/v1\/documents$/);
+    const bareEntry = join(bare, BUNDLE_ENTRY);
+    for (const args of [["--version"], ["--help"], ["calendar", "+agenda", "--help"]]) {
+      const out = await hark(bareEntry, args);
+      assert.equal(out.code, 0, `${args.join(" ")} needs no catalogue: ${out.stderr}`);
+    }
+    const missing = await hark(bareEntry, api);
+    assert.equal(missing.code, 5);
+    assert.match(missing.stderr, /The API catalogue is missing: no index\.json in/);
+  } finally {
+    await Deno.remove(bare, { recursive: true });
+    await home.cleanup();
+  }
+});
+
 Deno.test("--version and --help read no config and open no keychain", async () => {
   const { entry } = await builtBundle();
   const home = await createHarkEnv({ HARK_KEYCHAIN: "vault" }); // not a backend

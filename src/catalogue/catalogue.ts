@@ -7,12 +7,15 @@
  * @module
  */
 
+import type { Context } from "../context.ts";
+import { InternalError } from "../errors/mod.ts";
 import {
   CATALOGUE_FORMAT,
   type CatalogueGroup,
   type CatalogueIndex,
   type CatalogueMethod,
   groupOfId,
+  INDEX_FILE,
   type IndexService,
 } from "./format.ts";
 import { type LazyGroup, openGroup, readIndex } from "./read_catalogue.ts";
@@ -26,19 +29,37 @@ export interface CatalogueSource {
 }
 
 /**
- * The catalogue generated into `gen/catalogue/` (built into the binary), each part imported
- * only when asked for.
+ * The catalogue's files in the context's catalogue folder (`gen/catalogue/` from source; in the
+ * binary, embedded beside its entry), each read only when asked for.
+ *
+ * @param ctx the files and the folder
  */
-export const GENERATED_CATALOGUE: CatalogueSource = {
-  async index() {
-    return (await import("../../gen/catalogue/index.ts")).INDEX;
-  },
-  async group(name) {
-    const { GROUPS } = await import("../../gen/catalogue/groups.ts");
-    const load = Object.hasOwn(GROUPS, name) ? GROUPS[name] : undefined;
-    return load ? (await load()).GROUP : undefined;
-  },
-};
+export function fileCatalogueSource(ctx: Pick<Context, "fs" | "catalogueDir">): CatalogueSource {
+  const read = async (name: string) => {
+    // Deno's file functions take "/" on every system.
+    const path = `${ctx.catalogueDir}/${name}`;
+    try {
+      return await ctx.fs.readTextFile(path);
+    } catch (error) {
+      if (error instanceof Error && error.name === "NotFound") return undefined;
+      throw new InternalError(`Cannot read the API catalogue's file "${path}"`, error);
+    }
+  };
+  return {
+    async index() {
+      const text = await read(INDEX_FILE);
+      if (text === undefined) {
+        throw new InternalError(
+          `The API catalogue is missing: no ${INDEX_FILE} in "${ctx.catalogueDir}" (from source, ` +
+            "deno task catalogue generates it; a binary has it built in)",
+        );
+      }
+      return text;
+    },
+    // Only names a group can have: no path separators or dots reach the file system.
+    group: (name) => /^[a-z0-9_]+$/.test(name) ? read(`${name}.json`) : Promise.resolve(undefined),
+  };
+}
 
 /** The API catalogue, loaded part by part. */
 export class Catalogue {
@@ -47,9 +68,9 @@ export class Catalogue {
   readonly #groups = new Map<string, Promise<LazyGroup | undefined>>();
 
   /**
-   * @param source where the text comes from; default the generated catalogue
+   * @param source where the text comes from: {@link fileCatalogueSource} of the context
    */
-  constructor(source: CatalogueSource = GENERATED_CATALOGUE) {
+  constructor(source: CatalogueSource) {
     this.#source = source;
   }
 

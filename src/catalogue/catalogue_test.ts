@@ -7,7 +7,9 @@ import {
   LIST_EVENTS,
 } from "../../tests/support/catalogue_fixture.ts";
 import { InternalError } from "../errors/mod.ts";
-import { Catalogue } from "./catalogue.ts";
+import { createTestContext } from "../../tests/support/test_context.ts";
+import { join } from "node:path";
+import { Catalogue, fileCatalogueSource } from "./catalogue.ts";
 import { groupOfId } from "./format.ts";
 
 Deno.test("Catalogue.method() loads only the method's group, once", async () => {
@@ -85,4 +87,27 @@ Deno.test("groupOfId() names the group file of an id", () => {
   assert.equal(groupOfId("speech_to_text.v1.speech.fileRecognize"), "speech_to_text_v1");
   assert.equal(groupOfId("../etc.v1.a.b"), undefined);
   assert.equal(groupOfId("a.b.c"), undefined);
+});
+
+Deno.test("fileCatalogueSource() reads the catalogue's files, only names a group can have", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hark-catalogue-" });
+  try {
+    await Deno.writeTextFile(join(dir, "index.json"), JSON.stringify(FIXTURE_INDEX));
+    await Deno.writeTextFile(join(dir, "docx_v1.json"), '{"format": 1}');
+    const source = fileCatalogueSource(createTestContext({ catalogueDir: dir }));
+    assert.deepEqual(JSON.parse(await source.index()), FIXTURE_INDEX);
+    assert.equal(await source.group("docx_v1"), '{"format": 1}');
+    assert.equal(await source.group("calendar_v4"), undefined, "absent");
+    for (const name of ["../index", "docx_v1.json", "..", "a/b", ""]) {
+      assert.equal(await source.group(name), undefined, name);
+    }
+    const missing = fileCatalogueSource(createTestContext({ catalogueDir: join(dir, "nope") }));
+    await assert.rejects(missing.index(), (error: unknown) => {
+      assert.ok(error instanceof InternalError);
+      assert.match(error.message, /^The API catalogue is missing: no index\.json in ".*nope"/);
+      return true;
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

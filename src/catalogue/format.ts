@@ -1,7 +1,7 @@
 /**
  * The shape of the generated API catalogue (`gen/catalogue/`, written by
- * `scripts/gen_catalogue.ts` from the pinned `@larksuiteoapi/lark-mcp` package): one file per API
- * group (a service at one version, such as `calendar_v4`) holding its methods with their typed
+ * `scripts/gen_catalogue.ts` from the pinned `@larksuiteoapi/lark-mcp` package): one JSON file per
+ * API group (a service at one version, such as `calendar_v4.json`) holding its methods with their typed
  * parameters, and a small index (services, resources, method ids and command names, no
  * parameters) so that finding a command loads only the index and its one group.
  *
@@ -12,6 +12,9 @@
 
 /** The version of the file format; the loader refuses another. */
 export const CATALOGUE_FORMAT = 1;
+
+/** The index's file in the catalogue's folder; a group's is `<group>.json`. */
+export const INDEX_FILE = "index.json";
 
 /** The value types of a parameter or body field. */
 export const FIELD_TYPES = [

@@ -268,7 +268,8 @@ export function buildMethodRequest(
  * @throws {ValidationError} for an unknown id, or a value the method refuses
  * @example
  * ```ts
- * const request = await requestForId(new Catalogue(), "im.v1.message.create", {
+ * const catalogue = new Catalogue(fileCatalogueSource(ctx));
+ * const request = await requestForId(catalogue, "im.v1.message.create", {
  *   query: { receive_id_type: "chat_id" },
  *   body: { receive_id: "oc_1", msg_type: "text", content: '{"text":"hi"}' },
  * });

@@ -7,7 +7,7 @@
 
 import { apiCommand } from "./api/api.ts";
 import { authCommand } from "./auth/auth.ts";
-import { type CatalogueRef, catalogueRef } from "./catalogue/catalogue_ref.ts";
+import type { CatalogueRef } from "./catalogue/catalogue_ref.ts";
 import type { CommandSpec } from "./command_spec.ts";
 import { completionCommand } from "./completion/completion.ts";
 import { configCommand } from "./config/config.ts";
@@ -23,12 +23,10 @@ import { serviceCommands } from "./shortcut_commands.ts";
  *
  * @param services the service groups; default every registered one, listing their API
  *   resources after their shortcuts
- * @param catalogue the API catalogue; default the one built into hark
+ * @param catalogue the API catalogue (`catalogueRef(ctx)` for the one beside hark); without
+ *   it, the tree has the system commands and the shortcuts only
  */
-export function buildRoot(
-  services?: CommandSpec[],
-  catalogue: CatalogueRef = catalogueRef(),
-): CommandSpec {
+export function buildRoot(services?: CommandSpec[], catalogue?: CatalogueRef): CommandSpec {
   const groups = services ?? serviceCommands(undefined, catalogue);
   const root: CommandSpec = {
     name: "hark",
@@ -56,11 +54,13 @@ export function buildRoot(
       mcpCommand,
       completionCommand(() => root),
     ],
-    moreCommands: async () =>
-      (await import("./catalogue/api_commands.ts")).apiServiceCommands(
-        catalogue,
-        groups.map((g) => g.name),
-      ),
+    ...(catalogue && {
+      moreCommands: async () =>
+        (await import("./catalogue/api_commands.ts")).apiServiceCommands(
+          catalogue,
+          groups.map((g) => g.name),
+        ),
+    }),
   };
   return root;
 }

@@ -16,6 +16,7 @@ import { readGlobals } from "./globals.ts";
 import { renderHelp } from "./help.ts";
 import { chainName, commandOf, parseArgv, type ParsedArgv } from "./parse_argv.ts";
 import { buildRoot } from "./root.ts";
+import { catalogueRef } from "./catalogue/catalogue_ref.ts";
 
 /** What a run ended with. */
 export interface CliOutcome {
@@ -43,12 +44,13 @@ export interface CliOutcome {
  *
  * @param ctx the context
  * @param argv the arguments
- * @param root the command tree; default {@link buildRoot}
+ * @param root the command tree; default {@link buildRoot} with the API catalogue of the
+ *   context's catalogue folder
  */
 export async function runCli(
   ctx: Context,
   argv: string[],
-  root: CommandSpec = buildRoot(),
+  root: CommandSpec = buildRoot(undefined, catalogueRef(ctx)),
 ): Promise<CliOutcome> {
   let parsed: ParsedArgv | undefined;
   const outcome = (error?: HarkError): CliOutcome => ({

@@ -6,16 +6,15 @@
 
 import assert from "node:assert/strict";
 import { unusedLarkCliNames } from "../../scripts/catalogue/naming.ts";
-import { Catalogue } from "../../src/catalogue/catalogue.ts";
 import type { CatalogueMethod } from "../../src/catalogue/format.ts";
 import { methodFlags } from "../../src/catalogue/method_flags.ts";
 import { buildMethodRequest } from "../../src/catalogue/method_request.ts";
 import { methodCommand, reservedFlagNames } from "../../src/cli/catalogue/method_command.ts";
 import { renderHelp } from "../../src/cli/help.ts";
 import { buildRoot } from "../../src/cli/root.ts";
-import { sampleInput } from "../support/catalogue_samples.ts";
+import { generatedCatalogue, sampleInput } from "../support/catalogue_samples.ts";
 
-const catalogue = new Catalogue();
+const catalogue = generatedCatalogue();
 const methods: CatalogueMethod[] = await catalogue.allMethods();
 const index = await catalogue.index();
 

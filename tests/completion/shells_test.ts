@@ -13,6 +13,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { buildRoot } from "../../src/cli/root.ts";
+import { catalogueRef } from "../../src/cli/catalogue/catalogue_ref.ts";
+import { createTestContext } from "../support/test_context.ts";
 import type { CommandSpec } from "../../src/cli/command_spec.ts";
 import { loadCommandTree, type TreeNode } from "../../src/cli/command_tree.ts";
 import type { Shell } from "../../src/cli/completion/completion.ts";
@@ -33,9 +35,9 @@ type Words = string[];
 
 const MARK = "@@case ";
 
-/** The real tree. */
+/** The real tree, with the API catalogue this checkout generated. */
 function realRoot(): CommandSpec {
-  return buildRoot();
+  return buildRoot(undefined, catalogueRef(createTestContext()));
 }
 
 const noop = () => Promise.resolve();

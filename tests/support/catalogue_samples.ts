@@ -1,12 +1,14 @@
 /**
  * Values that fit a catalogue method's schema, made from the schema alone: every required
- * parameter and field (nested ones too), enums at their first value. For tests over every
- * method of the catalogue.
+ * parameter and field (nested ones too), enums at their first value; and the generated
+ * catalogue itself. For tests over every method of the catalogue.
  *
  * @module
  */
 
+import { Catalogue, fileCatalogueSource } from "../../src/catalogue/catalogue.ts";
 import type { CatalogueField, CatalogueMethod } from "../../src/catalogue/format.ts";
+import { createTestContext } from "./test_context.ts";
 import type { JsonObject } from "../../src/json/fields.ts";
 import type { MethodInput } from "../../src/catalogue/method_request.ts";
 
@@ -53,4 +55,9 @@ export function sampleInput(method: CatalogueMethod): MethodInput {
   };
   if (method.body?.some((f) => f.required)) input.body = requiredOf(method.body);
   return input;
+}
+
+/** The catalogue the test task generated, read from `gen/catalogue/` of this checkout. */
+export function generatedCatalogue(): Catalogue {
+  return new Catalogue(fileCatalogueSource(createTestContext()));
 }
