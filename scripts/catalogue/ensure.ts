@@ -2,8 +2,8 @@
  * Keeps the generated catalogue (`gen/catalogue/`) current: it is stale when its stamp's key
  * differs from the key of the pinned package and the generator's sources, and missing when there
  * is no stamp. Every entry point that runs hark's code calls {@link ensureCatalogue} first (the
- * test, check, hark, demo, bench and compile tasks); when the catalogue is current that costs
- * reading a few files and one hash.
+ * test, hark, demo, bench and compile tasks; type checking needs no catalogue); when the
+ * catalogue is current that costs a few `stat` calls.
  *
  *   deno run --allow-read --allow-run --allow-env scripts/catalogue/ensure.ts [--quiet]
  *
