@@ -31,6 +31,8 @@ interface Node {
   values?: unknown[];
   /** Whether a `number` must be whole. */
   integer?: boolean;
+  /** The value a `default` stands for (zod 4 keeps it, zod 3 a function giving it). */
+  defaultValue?: unknown;
 }
 
 /**
@@ -94,6 +96,7 @@ function readNode(schema: unknown): Node {
         : undefined,
       // `z.number().int()` is a number of format `safeint` (or `int32`…).
       integer: kind === "number" && typeof format === "string" && /int/.test(format),
+      defaultValue: kind === "default" ? zod4.defaultValue : undefined,
     };
   }
   const zod3 = record(outer._def);
@@ -113,6 +116,9 @@ function readNode(schema: unknown): Node {
         : undefined,
       integer: kind === "number" && Array.isArray(zod3.checks) &&
         zod3.checks.some((c) => record(c)?.kind === "int"),
+      defaultValue: kind === "default" && typeof zod3.defaultValue === "function"
+        ? zod3.defaultValue()
+        : undefined,
     };
   }
   throw new Error("Cannot read a zod schema: it has neither _zod.def nor _def");
@@ -152,10 +158,12 @@ export function fieldOf(
   let required = true;
   let nullable = false;
   let description = node.description;
+  let defaultValue: unknown;
   // Unwrap optional / nullable / default, keeping the first description met.
   while (node.kind === "optional" || node.kind === "nullable" || node.kind === "default") {
     if (node.kind === "nullable") nullable = true;
     else required = false;
+    if (node.kind === "default") defaultValue ??= node.defaultValue;
     node = readNode(node.inner);
     description ??= node.description;
   }
@@ -166,6 +174,11 @@ export function fieldOf(
     description: cleanText(description, FIELD_DESCRIPTION_MAX),
   };
   if (nullable) field.nullable = true;
+  // A default is help for a scalar: the service applies it, hark sends only what is given.
+  if (
+    typeof defaultValue === "string" || typeof defaultValue === "number" ||
+    typeof defaultValue === "boolean"
+  ) field.default = defaultValue;
   const scalar = (type: FieldType) => {
     field.type = type;
     return field;

@@ -76,6 +76,32 @@ Deno.test("fieldOf() reads zod 3 schemas the same way", () => {
   assert.deepEqual(tag.values, ["t"]);
 });
 
+Deno.test("fieldOf() keeps a scalar default (zod 4 and 3) and makes the field optional", () => {
+  const v4 = fieldOf(
+    "size",
+    z4({ type: "default", defaultValue: 20, innerType: z4({ type: "number" }) }),
+  );
+  assert.deepEqual([v4.type, v4.required, v4.default], ["number", false, 20]);
+  const v3 = fieldOf(
+    "kind",
+    z3({
+      typeName: "ZodDefault",
+      defaultValue: () => "a",
+      innerType: z3({ typeName: "ZodString" }),
+    }),
+  );
+  assert.deepEqual([v3.type, v3.required, v3.default], ["string", false, "a"]);
+  const list = fieldOf(
+    "ids",
+    z4({
+      type: "default",
+      defaultValue: [],
+      innerType: z4({ type: "array", element: z4({ type: "string" }) }),
+    }),
+  );
+  assert.equal(list.default, undefined, "only scalar defaults");
+});
+
 Deno.test("fieldOf() reads an unknown kind as json and says so; objectFields() wants an object", () => {
   const notes: string[] = [];
   assert.equal(fieldOf("blob", z4({ type: "bigint" }), (m) => notes.push(m)).type, "json");

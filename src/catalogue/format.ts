@@ -53,6 +53,8 @@ export interface CatalogueField {
   items?: CatalogueField;
   /** Whether `null` is allowed too. */
   nullable?: boolean;
+  /** The value the service uses when none is given (help only: hark sends what is given). */
+  default?: string | number | boolean;
 }
 
 /** The HTTP methods the catalogue's methods use. */

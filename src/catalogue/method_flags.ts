@@ -41,7 +41,12 @@ export function flagNameOf(wireName: string): string {
 
 /** The parameter of a scalar field, for reading and describing one value. */
 function paramOf(name: string, field: CatalogueField, required: boolean): ParamSpec {
-  const base = { name, description: field.description || field.name, required };
+  const base = {
+    name,
+    description: field.description || field.name,
+    required,
+    ...(field.default !== undefined ? { default: field.default } : {}),
+  };
   switch (field.type) {
     case "number":
       return { ...base, type: "number" };

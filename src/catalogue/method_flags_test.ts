@@ -48,3 +48,12 @@ Deno.test("flagNameOf() writes wire names in kebab-case", () => {
   assert.equal(flagNameOf("user_id_type"), "user-id-type");
   assert.equal(flagNameOf("pageSize"), "page-size");
 });
+
+Deno.test("methodFlags() carries a field's default into its flag's help", () => {
+  const method: CatalogueMethod = {
+    ...LIST_EVENTS,
+    query: [{ name: "page_size", type: "integer", required: false, description: "n", default: 50 }],
+  };
+  const [, size] = methodFlags(method, RESERVED);
+  assert.deepEqual([size.param.type, size.param.default], ["int", 50]);
+});

@@ -49,6 +49,12 @@ class Reader {
     return typeof value === "string" ? value : this.fail(at, "expected a string");
   }
 
+  scalar(value: unknown, at: string): string | number | boolean {
+    return typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+      ? value
+      : this.fail(at, "expected a string, a number or a boolean");
+  }
+
   strings(value: unknown, at: string): string[] {
     return this.list(value, at).map((v, i) => this.string(v, `${at}[${i}]`));
   }
@@ -75,6 +81,9 @@ class Reader {
     if (o.fields !== undefined) field.fields = this.fields(o.fields, `${at}.fields`);
     if (o.items !== undefined) field.items = this.field(o.items, `${at}.items`);
     if (o.nullable === true) field.nullable = true;
+    if (["string", "number", "boolean"].includes(typeof o.default)) {
+      field.default = this.scalar(o.default, `${at}.default`);
+    }
     if (field.type === "enum" && !field.values) this.fail(at, "an enum without values");
     if (field.type === "array" && !field.items) this.fail(at, "an array without items");
     return field;

@@ -73,6 +73,7 @@ function flagSpecOf(flag: MethodFlag): FlagSpec {
   const item = flag.param;
   const facts = [`${flag.place} ${flag.field.name}`, typeWords(flag.field)];
   if (item.required) facts.push("required");
+  if (item.default !== undefined) facts.push(`default: ${item.default}`);
   if (flag.repeatable) facts.push("give it once per item");
   const spec: FlagSpec = {
     name: flag.name,

@@ -36,6 +36,8 @@ export interface ApiParamSchema {
   allowed?: string[];
   /** Whether `null` is allowed. */
   nullable?: boolean;
+  /** The value the service uses when none is given. */
+  default?: string | number | boolean;
   /** The item of a list. */
   items?: ApiParamSchema;
   /** The fields of an object. */
@@ -105,6 +107,7 @@ function fieldSchema(field: CatalogueField, place?: Place, flag?: string): ApiPa
   };
   if (field.values) schema.allowed = [...field.values];
   if (field.nullable) schema.nullable = true;
+  if (field.default !== undefined) schema.default = field.default;
   if (field.items) schema.items = fieldSchema(field.items);
   if (field.fields) schema.fields = field.fields.map((f) => fieldSchema(f));
   return schema;
