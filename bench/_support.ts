@@ -1,8 +1,9 @@
 /**
  * Shared helpers of the benchmarks: the ways to run hark (`deno run main.ts`, and the code-split
  * bundle that `deno task compile` compiles, run with the compile-time permissions), a throwaway
- * home with a file keychain, timed subprocess runs with peak RSS, the Debian programs the
- * benchmarks use, the sandbox's test routes, signing in through the CLI, and summary statistics.
+ * home with a file keychain, timed subprocess runs with peak RSS (through the tests' one runner,
+ * `tests/support/subprocess.ts`), the Debian programs the benchmarks use, the sandbox's test
+ * routes, signing in through the CLI, and summary statistics.
  *
  * Benchmarks are not tests: nothing here asserts a timing. A step that does not work (a command
  * that exits non-zero, a sandbox route that answers an error) throws, so no figure is ever
@@ -23,6 +24,8 @@ import {
 import type { LoggedRequest, RequestStats, Sandbox } from "../sandbox/mod.ts";
 import { bundleHark } from "../scripts/bundle.ts";
 import { findProgram } from "../scripts/test_packages.ts";
+import { startProcess } from "../tests/support/subprocess.ts";
+import { type PeakRssRun, runWithPeakRss, sampleVmHwm } from "../tests/support/peak_rss.ts";
 
 export { REPO_ROOT };
 
@@ -260,87 +263,20 @@ export async function runTimed(
   args: string[],
   options: RunOptions,
 ): Promise<TimedRun> {
-  const started = performance.now();
-  const child = new Deno.Command(target.program ?? Deno.execPath(), {
-    args: [...target.args, ...args],
+  const live = startProcess(target.program ?? Deno.execPath(), [...target.args, ...args], {
     cwd: target.cwd,
     env: childEnv(options.env),
-    clearEnv: true,
-    stdin: options.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const timer = setTimeout(() => {
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // Already exited.
-    }
-  }, options.timeoutMs ?? 120_000);
-  const sampler = options.sampleRss ? sampleVmHwm(child.pid, child.status) : undefined;
-  if (options.stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(options.stdin));
-    await writer.close();
-  }
-  const output = await child.output();
-  const ms = performance.now() - started;
-  clearTimeout(timer);
+    stdin: options.stdin,
+    timeoutMs: options.timeoutMs ?? 120_000,
+  });
+  const sampler = options.sampleRss ? sampleVmHwm(live.pid, live.done) : undefined;
+  const run = await live.done;
   const rss = await sampler;
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-    ms,
-    peakRssKiB: rss?.peakKiB,
-    rssSamples: rss?.samples,
-  };
-}
-
-/**
- * Reads VmHWM (the peak resident set) of a process every 2 ms until it exits; the last value
- * read is the peak up to then. A process gone between two samples simply ends the sampling.
- */
-async function sampleVmHwm(
-  pid: number,
-  exited: Promise<Deno.CommandStatus>,
-): Promise<{ peakKiB: number; samples: number }> {
-  let done = false;
-  exited.then(() => done = true, () => done = true);
-  let peakKiB = 0;
-  let samples = 0;
-  while (!done) {
-    try {
-      const status = await Deno.readTextFile(`/proc/${pid}/status`);
-      const m = /^VmHWM:\s+(\d+)\s+kB$/m.exec(status);
-      if (m) {
-        peakKiB = Math.max(peakKiB, Number(m[1]));
-        samples++;
-      }
-    } catch {
-      break;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  return { peakKiB, samples };
+  return { ...run, peakRssKiB: rss?.peakKiB, rssSamples: rss?.samples };
 }
 
 /** What {@link measurePeakRss} measured. */
-export interface RssRun {
-  /** Exit code. */
-  code: number;
-  /** Standard output. */
-  stdout: string;
-  /** Standard error (without the measurement's own line). */
-  stderr: string;
-  /** Wall time, ms. */
-  ms: number;
-  /** Peak resident set, KiB. */
-  peakKiB: number;
-  /** How it was measured. */
-  method: "rusage" | "vmhwm";
-}
+export type RssRun = PeakRssRun;
 
 /**
  * Runs `deno <target args> <args>` and measures its peak resident set: the kernel's maximum RSS
@@ -350,41 +286,17 @@ export interface RssRun {
  * @param args the arguments after it
  * @param options the environment, and the path of GNU time
  */
-export async function measurePeakRss(
+export function measurePeakRss(
   target: HarkTarget,
   args: string[],
   options: { env: Record<string, string>; time?: string },
 ): Promise<RssRun> {
-  if (options.time === undefined) {
-    const run = await runTimed(target, args, { env: options.env, sampleRss: true });
-    return { ...run, peakKiB: run.peakRssKiB ?? 0, method: "vmhwm" };
-  }
-  const report = await Deno.makeTempFile({ prefix: "hark-bench-rss-" });
-  try {
-    const started = performance.now();
-    const out = await new Deno.Command(options.time, {
-      args: ["-f", "%M", "-o", report, target.program ?? Deno.execPath(), ...target.args, ...args],
-      cwd: target.cwd,
-      env: childEnv(options.env),
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const ms = performance.now() - started;
-    const decoder = new TextDecoder();
-    const lines = (await Deno.readTextFile(report)).trim().split("\n");
-    return {
-      code: out.code,
-      stdout: decoder.decode(out.stdout),
-      stderr: decoder.decode(out.stderr),
-      ms,
-      peakKiB: Number(lines.at(-1)),
-      method: "rusage",
-    };
-  } finally {
-    await Deno.remove(report);
-  }
+  return runWithPeakRss(target.program ?? Deno.execPath(), [...target.args, ...args], {
+    cwd: target.cwd,
+    env: childEnv(options.env),
+    time: options.time,
+    timeoutMs: 120_000,
+  });
 }
 
 /**

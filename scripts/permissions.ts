@@ -1,7 +1,9 @@
 /**
  * The flags the hark binary is compiled with, and nothing broader. Permissions: environment
  * (config path, tokens), files (config, file keychain, `--input`, downloads), network (the
- * service), and subprocesses (the OS keychain tools and a configured credential command). V8:
+ * service), subprocesses (the OS keychain tools and a configured credential command), and the
+ * process's user id (a config file or credential command that belongs to another user is
+ * refused). V8:
  * `--expose-gc`, so that long streams can hand back what finished requests held
  * (`Context.reclaim`), and a small young generation, so that short-lived garbage is collected
  * before it spreads the heap; together they keep a year-long agenda or a 50,000-message listing
@@ -21,6 +23,7 @@ export const HARK_RUN_FLAGS: readonly string[] = [
   "--allow-write",
   "--allow-net",
   "--allow-run",
+  "--allow-sys=uid",
   HARK_V8_FLAGS,
 ];
 

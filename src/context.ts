@@ -40,10 +40,20 @@ export interface InputStream {
 export interface RunOptions {
   /** Bytes or text written to the child's stdin, which is then closed. */
   stdin?: string | Uint8Array;
-  /** Milliseconds before the child is killed and the call rejects; default 10 000. */
+  /**
+   * Milliseconds before the child (and whatever it started) is killed and the call rejects;
+   * default 10 000.
+   */
   timeoutMs?: number;
   /** Environment for the child; default the current one. */
   env?: Record<string, string>;
+  /**
+   * The most bytes the child may print on stdout, and on stderr; past it the child is killed
+   * and the call rejects. Default 1 MiB.
+   */
+  maxOutputBytes?: number;
+  /** Kills the child and rejects when aborted. */
+  signal?: AbortSignal;
 }
 
 /** The result of a finished subprocess. */
@@ -102,6 +112,11 @@ export interface FileSystem {
   /** What is at `path` (links followed), or `undefined` when nothing is. */
   stat(path: string): Promise<FileInfo | undefined>;
   /**
+   * The user id this process runs as, which owns the files it creates; `undefined` where files
+   * have no such owner (Windows) or it cannot be learnt.
+   */
+  userId(): number | undefined;
+  /**
    * The real path of `path`: absolute, every link followed (on Windows the canonical long
    * name), or `undefined` when nothing is there. A link whose target is missing rejects with
    * `Deno.errors.NotFound`, as does any other failure than absence.
@@ -110,9 +125,17 @@ export interface FileSystem {
   /**
    * Opens a regular file for reading as a stream: its size is the opened file's own, so the two
    * belong together. The stream closes the file when read to its end or cancelled. Rejects with
-   * `Deno.errors.NotFound` when absent and `Deno.errors.IsADirectory` for a folder.
+   * `Deno.errors.NotFound` when absent and `Deno.errors.IsADirectory` for a folder. Files a user
+   * names (uploads, `file` parameters) are read through it.
+   *
+   * @param options `confine`: the opened file's real path is checked, and the file is refused
+   *   (closed unread) when `confine` throws or when the path no longer leads to the file opened
+   *   (a link swapped in meanwhile)
    */
-  openRead(path: string): Promise<{ size: number; stream: ReadableStream<Uint8Array> }>;
+  openRead(
+    path: string,
+    options?: { confine?: Confine },
+  ): Promise<{ size: number; stream: ReadableStream<Uint8Array> }>;
   /**
    * Writes a stream to `path` the way {@link writeFileAtomic} writes bytes (a new temporary file
    * beside it, flushed, renamed into place), piping it so memory does not grow with its length
@@ -126,7 +149,10 @@ export interface FileSystem {
    * {@link writeFileAtomic} refuses it.
    *
    * @param options `overwrite` an existing file; `check` the number of bytes written before the
-   *   file is put in place (a throw stops it)
+   *   file is put in place (a throw stops it); `confine`: the file is written into its folder's
+   *   real path, which `confine` checks (with the file's name), and the temporary file is
+   *   checked to be where it was made, once made and again before it is put in place, so a
+   *   folder swapped for a link writes nothing elsewhere
    * @returns the number of bytes written
    * @throws the stream's own error when reading it fails (as it is), the file system's otherwise
    */
@@ -134,9 +160,15 @@ export interface FileSystem {
     path: string,
     data: ReadableStream<Uint8Array>,
     mode: number,
-    options?: { overwrite?: boolean; check?: (bytes: number) => void },
+    options?: { overwrite?: boolean; check?: (bytes: number) => void; confine?: Confine },
   ): Promise<number>;
 }
+
+/**
+ * Checks the real path (absolute, no links) of a file opened, or about to be written, by
+ * {@link FileSystem.openRead} or {@link FileSystem.writeStreamAtomic}; throws to refuse it.
+ */
+export type Confine = (realPath: string) => void;
 
 /** What {@link FileSystem.stat} tells about a path. */
 export interface FileInfo {
@@ -146,6 +178,10 @@ export interface FileInfo {
   isDirectory: boolean;
   /** The size in bytes. */
   size: number;
+  /** The permission bits with the set-id and sticky bits (`0o1777` at most); POSIX only. */
+  mode?: number;
+  /** The owner's user id; POSIX only. */
+  uid?: number;
 }
 
 /** A store of secrets by path; the backends are in `src/keychain/`. */

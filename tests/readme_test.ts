@@ -115,7 +115,8 @@ async function sh(context: RunContext, bin: string, line: string) {
 
 /** A fresh home whose config points at the sandbox, as `hark config init` would write it. */
 async function freshHome(sb: Sandbox, configured: boolean): Promise<HarkEnv> {
-  const home = await createHarkEnv();
+  // The sandbox stands in for Lark's address: the user trusts it with secrets explicitly.
+  const home = await createHarkEnv({ HARK_TRUSTED_ORIGINS: sb.baseUrl });
   if (configured) {
     await home.writeConfig({
       apps: {

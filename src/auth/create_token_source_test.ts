@@ -26,11 +26,13 @@ function record(overrides: Partial<TokenRecord> = {}): TokenRecord {
 async function setup(stored: TokenRecord | undefined, expected: FetchStub) {
   const dir = await Deno.makeTempDir({ prefix: "hark-auth-" });
   const configPath = join(dir, "config.json");
+  // A config at a path of its own: it reads only the entries of its namespace.
   const config: Config = {
+    keychain_namespace: "t1",
     apps: { default: { app_id: "cli_a", app_secret: "@plain:s3cret", base_url: BASE } },
     users: {
       default: {
-        access_token: "@keychain:hark/default/user_token",
+        access_token: "@keychain:hark/t1/default/user_token",
         user_type: "user",
         name: "Ann",
       },
@@ -38,7 +40,7 @@ async function setup(stored: TokenRecord | undefined, expected: FetchStub) {
   };
   await Deno.writeTextFile(configPath, JSON.stringify(config));
   const keychain = new MemoryKeychain(
-    stored ? { "hark/default/user_token": JSON.stringify(stored) } : {},
+    stored ? { "hark/t1/default/user_token": JSON.stringify(stored) } : {},
   );
   const ctx = createTestContext({ now: NOW, fetch: expected.fetch, keychain });
   const source = createTokenSource(ctx, {
@@ -89,7 +91,7 @@ Deno.test("createTokenSource() refreshes once for concurrent callers and stores 
   assert.deepEqual(tokens.map((t) => t.token), ["u-new", "u-new", "u-new"]);
   assert.deepEqual(seen, ["ur-old"]);
   stub.verify();
-  const stored = JSON.parse(keychain.entries.get("hark/default/user_token")!);
+  const stored = JSON.parse(keychain.entries.get("hark/t1/default/user_token")!);
   assert.equal(stored.refresh_token, "ur-new");
   assert.equal(stored.expires_at, NOW + 7_200_000);
   const config = JSON.parse(await Deno.readTextFile(configPath));
@@ -151,7 +153,7 @@ Deno.test("createTokenSource() keeps the stored token when a refresh fails for a
     (e) => e instanceof HarkError && e.type === "server_error" && e.code === 4,
   );
   assert.equal(
-    JSON.parse(keychain.entries.get("hark/default/user_token")!).refresh_token,
+    JSON.parse(keychain.entries.get("hark/t1/default/user_token")!).refresh_token,
     "ur-old",
   );
   stub.verify();

@@ -108,6 +108,31 @@ Deno.test("EnvProvider reads HARK_USER_ACCESS_TOKEN and HARK_TENANT_ACCESS_TOKEN
   assert.equal(await new EnvProvider(createTestContext()).resolveToken(spec), undefined);
 });
 
+Deno.test("EnvProvider refuses a token with a line break, space or control character inside", async () => {
+  for (const value of ["u-abc\r\nX-Evil: 1", "u-a b", "u-\u0000x", "u-ünï"]) {
+    for (
+      const [identity, variable] of [["user", "HARK_USER_ACCESS_TOKEN"], [
+        "bot",
+        "HARK_TENANT_ACCESS_TOKEN",
+      ]] as const
+    ) {
+      const ctx = createTestContext({ env: { [variable]: value } });
+      await assert.rejects(
+        new EnvProvider(ctx).resolveToken({ ...spec, identity }),
+        (e) =>
+          e instanceof CredentialProviderError && e.blocking &&
+          e.message === `The token in ${variable} holds spaces, line breaks, control or ` +
+              "non-ASCII characters, which no token has" &&
+          !e.message.includes(value),
+        JSON.stringify(value),
+      );
+    }
+  }
+  // Around it, whitespace (a trailing newline from a file) is trimmed as before.
+  const ctx = createTestContext({ env: { HARK_USER_ACCESS_TOKEN: " u-env\r\n" } });
+  assert.equal((await new EnvProvider(ctx).resolveToken(spec))?.token, "u-env");
+});
+
 Deno.test("EnvProvider blocks when its token was rejected (it cannot be refreshed)", async () => {
   const ctx = createTestContext({ env: { HARK_USER_ACCESS_TOKEN: "u-env" } });
   await assert.rejects(
@@ -176,11 +201,11 @@ Deno.test("CommandProvider runs the configured program and reads its JSON answer
 
 Deno.test("CommandProvider: a failing program is ordinary, a malformed answer blocking", async () => {
   const failing = createTestContext({
-    run: () => Promise.resolve({ code: 1, stdout: "", stderr: "vault sealed\n" }),
+    run: () => Promise.resolve({ code: 1, stdout: "", stderr: "vault sealed: u-SECRET\n" }),
   });
   await assert.rejects(
     new CommandProvider(failing).resolveToken(commandSpec()),
-    (e) => e instanceof CredentialProviderError && !e.blocking && /vault sealed/.test(e.message),
+    (e) => e instanceof CredentialProviderError && !e.blocking && /exit code 1/.test(e.message),
   );
   for (
     const stdout of ["not json", "[]", '{"token":"x"}', '{"access_token":"x","expires_at":"soon"}']
@@ -192,6 +217,55 @@ Deno.test("CommandProvider: a failing program is ordinary, a malformed answer bl
       new CommandProvider(malformed).resolveToken(commandSpec()),
       (e) =>
         e instanceof CredentialProviderError && e.blocking && /Malformed answer/.test(e.message),
+    );
+  }
+});
+
+Deno.test("CommandProvider refuses a token with a line break inside, blocking", async () => {
+  const ctx = createTestContext({
+    run: () =>
+      Promise.resolve({ code: 0, stdout: '{"access_token":"u-a\\r\\nX-Evil: 1"}', stderr: "" }),
+  });
+  await assert.rejects(
+    new CommandProvider(ctx).resolveToken(commandSpec()),
+    (e) =>
+      e instanceof CredentialProviderError && e.blocking &&
+      /"access_token" holds spaces, line breaks, control or non-ASCII characters/.test(e.message),
+  );
+});
+
+Deno.test("CommandProvider never quotes the program's error output, and bounds what it reads", async () => {
+  const ctx = createTestContext({
+    run: () =>
+      Promise.resolve({ code: 2, stdout: "", stderr: "token u-LEAKED-0123456789 expired\n" }),
+  });
+  await assert.rejects(new CommandProvider(ctx).resolveToken(commandSpec()), (e) => {
+    assert.ok(e instanceof CredentialProviderError);
+    assert.equal(
+      e.message,
+      'The credential command "vault-token" failed with exit code 2 (its error output is not ' +
+        "shown: it may hold a secret; run the command yourself to see it)",
+    );
+    return true;
+  });
+  assert.deepEqual(ctx.runs[0].options, { timeoutMs: 30_000, maxOutputBytes: 65_536 });
+  for (
+    const [error, message] of [
+      [
+        new Deno.errors.TimedOut('"vault-token" did not finish within 30000 ms'),
+        'The credential command "vault-token" did not finish within 30 s: it was stopped, with ' +
+        "what it started",
+      ],
+      [
+        new RangeError('"vault-token" printed more than 65536 bytes on stdout'),
+        'The credential command "vault-token" printed more than 64 KiB on stdout: it was stopped',
+      ],
+    ] as const
+  ) {
+    const failing = createTestContext({ run: () => Promise.reject(error) });
+    await assert.rejects(
+      new CommandProvider(failing).resolveToken(commandSpec()),
+      (e) => e instanceof CredentialProviderError && !e.blocking && e.message === message,
     );
   }
 });

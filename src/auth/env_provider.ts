@@ -10,6 +10,7 @@
 import type { Context } from "../context.ts";
 import { BASE_URL_VAR } from "../config/mod.ts";
 import { environmentTokenOrigin, serviceOf } from "./token_origin.ts";
+import { isTokenText } from "./token_source.ts";
 import {
   type Account,
   type Credential,
@@ -61,6 +62,20 @@ export class EnvProvider implements CredentialProvider {
             blocking: true,
             suggestion: `Put a fresh token in ${variable}, or unset it and sign in`,
             command: "hark auth login",
+          },
+        ),
+      );
+    }
+    if (!isTokenText(token)) {
+      return Promise.reject(
+        new CredentialProviderError(
+          "env",
+          `The token in ${variable} holds spaces, line breaks, control or non-ASCII characters, ` +
+            "which no token has",
+          {
+            blocking: true,
+            suggestion: `Put the token alone in ${variable}, without quotes or line breaks`,
+            command: "",
           },
         ),
       );

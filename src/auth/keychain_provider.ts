@@ -67,7 +67,8 @@ export class KeychainProvider implements CredentialProvider {
         origin: tenant.origin,
       };
     }
-    const record = await readTokenRecord(ctx.keychain, tokenPathOf(spec.config, spec.profile));
+    const path = tokenPathOf(ctx, spec);
+    const record = path === undefined ? undefined : await readTokenRecord(ctx.keychain, path);
     if (!record) return undefined;
     // A token issued by another service than the profile's current one is never sent.
     const service = serviceOf(ctx, spec);

@@ -8,6 +8,7 @@
 import type { Context } from "../context.ts";
 import {
   adoptKeychainNamespace,
+  claimKeychainNamespace,
   type Config,
   ensureConfigFolder,
   namespaceFor,
@@ -111,8 +112,8 @@ export async function startDeviceAuthorization(
   scopes: string[],
 ): Promise<DeviceAuthorization> {
   const service = serviceOf(ctx, target);
-  const credentials = await resolveAppCredentials(ctx, target.config, target.profile, service);
   const { deviceAuthorizationUrl } = endpointsOf(service, appOf(target.config, target.profile));
+  const credentials = await resolveAppCredentials(ctx, target, service, deviceAuthorizationUrl);
   return await requestDeviceAuthorization(ctx, deviceAuthorizationUrl, credentials, scopes);
 }
 
@@ -155,15 +156,8 @@ export async function beginLogin(
   scopes: string[],
 ): Promise<DeviceAuthorization & { pendingPath: string }> {
   const authorization = await startDeviceAuthorization(ctx, target, scopes);
-  const { namespace, created } = namespaceFor(ctx, target.config, target.configPath);
   // The command that finishes the sign-in must find the pending one in the same namespace.
-  if (created) {
-    await updateConfig(
-      ctx,
-      (current) => adoptKeychainNamespace(current, namespace),
-      target.configPath,
-    );
-  }
+  const namespace = await claimKeychainNamespace(ctx, target.config, target.configPath);
   const pendingPath = pendingLoginPath(target.profile, namespace);
   await savePendingLogin(ctx, pendingPath, { ...authorization, scopes });
   return { ...authorization, pendingPath };
@@ -254,8 +248,8 @@ export async function completeLogin(
 ): Promise<LoginResult> {
   const { config, profile, configPath } = target;
   const service = serviceOf(ctx, target);
-  const credentials = await resolveAppCredentials(ctx, config, profile, service);
   const endpoints = endpointsOf(service, appOf(config, profile));
+  const credentials = await resolveAppCredentials(ctx, target, service, endpoints.tokenUrl);
   const grant = await pollDeviceToken(ctx, {
     poll: () =>
       callTokenEndpoint(ctx, endpoints.tokenUrl, credentials, {
@@ -277,7 +271,9 @@ export async function completeLogin(
     warnings.push(`Signed in, but cannot read the user's details: ${error.message}`);
   }
   if (ctx.signal.aborted) throw new CancelledError("Sign-in cancelled");
-  const { path, namespace } = loginTokenPath(ctx, target);
+  // The config's namespace is settled first: a concurrent first sign-in may have chosen it.
+  const namespace = await claimKeychainNamespace(ctx, config, configPath);
+  const path = userTokenPath(profile, namespace);
   await ctx.keychain.set(path, JSON.stringify(record));
   await updateConfig(ctx, (current) => {
     adoptKeychainNamespace(current, namespace);
@@ -320,7 +316,7 @@ export interface LogoutResult {
  * The keychain entries a sign-out deletes: the token record the config refers to, and the
  * profile's own entries (token record, cached tenant token, pending sign-in) in this config's
  * namespace. A config at another path without a namespace owns no path of its own, so nothing
- * of the default config's is touched.
+ * of the default config's is touched; nor is an entry of another config the file refers to.
  *
  * @param ctx the context
  * @param target the profile
@@ -328,7 +324,15 @@ export interface LogoutResult {
 export function signOutPaths(ctx: Context, target: LoginTarget): string[] {
   const { config, profile } = target;
   const paths = new Set<string>();
-  if (config.users?.[profile] !== undefined) paths.add(tokenPathOf(config, profile));
+  if (config.users?.[profile] !== undefined) {
+    try {
+      const referred = tokenPathOf(ctx, target);
+      if (referred !== undefined) paths.add(referred);
+    } catch (error) {
+      // A reference to another config's entry is not this config's to delete.
+      if (!(error instanceof ValidationError)) throw error;
+    }
+  }
   const owned = ownedNamespace(ctx, config, target.configPath);
   if (owned) {
     paths.add(userTokenPath(profile, owned.namespace));

@@ -8,8 +8,10 @@
 
 import type { Context } from "../context.ts";
 import {
+  checkOwnEntry,
   type Config,
   ensureConfigFolder,
+  ownedNamespace,
   parseSecretInput,
   updateConfig,
   withFileLock,
@@ -68,18 +70,29 @@ const inFlight = new WeakMap<Context, Map<string, Promise<TokenRecord>>>();
 
 /**
  * The keychain path of a profile's token record: the `@keychain:` reference in
- * `users.<profile>.access_token`, else `hark/[<namespace>/]<profile>/user_token`.
+ * `users.<profile>.access_token`, which must be the config's own entry, else
+ * `hark/[<namespace>/]<profile>/user_token`; `undefined` for a config at another path than the
+ * default one that has no keychain namespace yet (it owns no entry: `hark/<profile>/…` is the
+ * default config's).
  *
- * @param config the loaded config
- * @param profile the profile
+ * @param ctx the context
+ * @param target the config, its path and the profile
+ * @throws {ValidationError} naming the file when the reference is not the config's own entry
  */
-export function tokenPathOf(config: Config, profile: string): string {
+export function tokenPathOf(
+  ctx: Context,
+  target: { config: Config; configPath: string; profile: string },
+): string | undefined {
+  const { config, profile } = target;
   const reference = config.users?.[profile]?.access_token;
   if (typeof reference === "string") {
     const input = parseSecretInput(reference);
-    if (input.kind === "keychain") return input.path;
+    if (input.kind === "keychain") {
+      return checkOwnEntry(ctx, target, `users.${profile}.access_token`, input.path, "user_token");
+    }
   }
-  return userTokenPath(profile, config.keychain_namespace);
+  const owned = ownedNamespace(ctx, config, target.configPath);
+  return owned === undefined ? undefined : userTokenPath(profile, owned.namespace);
 }
 
 /**
@@ -119,9 +132,9 @@ async function refreshLocked(
   const { config, profile, configPath } = target;
   await ensureConfigFolder(ctx, configPath);
   return await withFileLock(ctx, sessionLockPath(configPath, profile), async () => {
-    const path = tokenPathOf(config, profile);
-    const record = await readTokenRecord(ctx.keychain, path);
-    if (!record) throw notSignedIn(profile);
+    const path = tokenPathOf(ctx, target);
+    const record = path === undefined ? undefined : await readTokenRecord(ctx.keychain, path);
+    if (!record || path === undefined) throw notSignedIn(profile);
     if (!stale(record)) return record;
     const refreshToken = record.refresh_token;
     if (refreshToken === undefined || !canRefresh(record, ctx.now())) throw sessionExpired(profile);
@@ -130,8 +143,8 @@ async function refreshLocked(
     if (record.origin !== undefined && record.origin !== service.origin) {
       throw signedInElsewhere(profile, record.origin, service);
     }
-    const credentials = await resolveAppCredentials(ctx, config, profile, service);
     const { tokenUrl } = endpointsOf(service, appOf(config, profile));
+    const credentials = await resolveAppCredentials(ctx, target, service, tokenUrl);
     const call = () =>
       callTokenEndpoint(ctx, tokenUrl, credentials, {
         grant_type: "refresh_token",

@@ -72,7 +72,8 @@ export async function getTenantToken(
 ): Promise<CachedTenantToken> {
   const { config, profile, rejected } = options;
   const service = serviceOf(ctx, options);
-  const credentials = await resolveAppCredentials(ctx, config, profile, service);
+  const base = endpointsOf(service, appOf(config, profile)).baseUrl;
+  const credentials = await resolveAppCredentials(ctx, options, service, base + TENANT_TOKEN_PATH);
   let cache = memory.get(ctx);
   if (!cache) memory.set(ctx, cache = new Map());
   const usable = (t: CachedTenantToken | undefined): t is CachedTenantToken =>
@@ -88,11 +89,7 @@ export async function getTenantToken(
     cache.set(key, stored);
     return stored;
   }
-  const fresh = await fetchTenantToken(
-    ctx,
-    endpointsOf(service, appOf(config, profile)).baseUrl,
-    credentials,
-  );
+  const fresh = await fetchTenantToken(ctx, base, credentials);
   const entry = { ...fresh, appId: credentials.appId, origin: service.origin };
   cache.set(key, entry);
   if (path === undefined) return entry;

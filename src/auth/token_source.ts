@@ -48,3 +48,13 @@ export interface TokenSource {
    */
   refreshAfterRejection(rejected: string): Promise<ResolvedToken>;
 }
+
+/**
+ * Whether `token` can travel in an `Authorization` header as it is: printable ASCII without
+ * spaces (a token never has others; a `\r\n` inside would otherwise fail as a lost connection).
+ *
+ * @param token the token, trimmed
+ */
+export function isTokenText(token: string): boolean {
+  return /^[\x21-\x7e]+$/.test(token);
+}

@@ -43,7 +43,10 @@ export function buildRoot(services?: CommandSpec[], catalogue?: CatalogueRef): C
       "(docx, drive, task, wiki, …; hark <service> --help lists them, hark schema --kind api " +
       "describes them all)\n" +
       "Environment: HARK_CONFIG, HARK_PROFILE, HARK_KEYCHAIN, HARK_USER_ACCESS_TOKEN, " +
-      "HARK_TENANT_ACCESS_TOKEN, NO_COLOR, HARK_DEBUG",
+      "HARK_TENANT_ACCESS_TOKEN, HARK_TRUSTED_ORIGINS, NO_COLOR, HARK_DEBUG\n\n" +
+      "Secrets from the environment (@env: in a config file, HARK_APP_SECRET) go only to " +
+      "Lark's services or to origins you trust in HARK_TRUSTED_ORIGINS (comma separated) or " +
+      "HARK_BASE_URL; a config file or credential command other users can write is refused.",
     commands: [
       authCommand,
       configCommand,

@@ -26,9 +26,6 @@ export function editDistance(a: string, b: string): number {
   return d[a.length][b.length];
 }
 
-/** The longest word {@link suggest} looks for a candidate for. */
-const MAX_TYPO_LENGTH = 100;
-
 /**
  * The candidate a mistyped word most likely meant: the closest one within a third of the
  * word's length in edits (at least one), or one the word is the start of (three letters or
@@ -41,15 +38,16 @@ const MAX_TYPO_LENGTH = 100;
 export function suggest(word: string, candidates: Iterable<string>): string | undefined {
   const bare = (s: string) => s.replace(/^-+/, "").toLowerCase();
   const typed = bare(word);
-  // Nothing is a typo of a word that long, and comparing it with every command (the API
-  // services are sixty) would cost seconds.
-  if (typed === "" || typed.length > MAX_TYPO_LENGTH) return undefined;
+  if (typed === "") return undefined;
   const limit = Math.max(1, Math.floor(typed.length / 3));
   let best: { candidate: string; distance: number } | undefined;
   for (const candidate of candidates) {
     const target = bare(candidate);
-    const distance = editDistance(typed, target);
     const prefix = typed.length >= 3 && target.startsWith(typed);
+    // The distance is at least the difference in length: skip the quadratic work when that is
+    // already too far (a 100 000-character flag is rejected at once, not in a second).
+    if (!prefix && Math.abs(typed.length - target.length) > limit) continue;
+    const distance = editDistance(typed, target);
     if (distance > limit && !prefix) continue;
     const score = prefix ? Math.min(distance, limit) : distance;
     if (!best || score < best.distance) best = { candidate, distance: score };

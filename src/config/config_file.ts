@@ -18,21 +18,36 @@ import { baseName, joinPath, parentFolder } from "../path.ts";
 import { type Config, OUTPUT_FORMATS, type Preferences } from "./config.ts";
 import { isDefaultConfigPath, resolveConfigPath } from "./config_path.ts";
 import { explainWriteFailure } from "./file_error.ts";
+import { checkTrustedFile } from "./file_trust.ts";
 import { withFileLock } from "./file_lock.ts";
 import { isKeychainNamespace } from "../keychain/keychain.ts";
 
+/** The largest config file hark reads: 1 MiB (a real one is a few hundred bytes). */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
 /**
- * Loads the configuration; an empty one when the file does not exist.
+ * Loads the configuration; an empty one when the file does not exist. The file must be a
+ * regular file of at most {@link MAX_CONFIG_BYTES}, and the user's own: one that another user
+ * owns or could have written is refused ({@link checkTrustedFile}), since a config decides where
+ * secrets and tokens go and which program runs for a token.
  *
  * @param ctx the context
  * @param path the file; default {@link resolveConfigPath}
- * @throws {ValidationError} when the file is not valid JSON or not a config object
+ * @throws {ValidationError} when the file is not valid JSON or not a config object, is not a
+ *   regular file, is too large, or is not the user's own (naming the file and the fix)
  */
 export async function loadConfig(ctx: Context, path = resolveConfigPath(ctx)): Promise<Config> {
   let bytes: Uint8Array;
   try {
-    bytes = await ctx.fs.readFile(path);
+    const info = await ctx.fs.stat(path);
+    if (info === undefined) return {};
+    if (!info.isFile) {
+      throw unreadable(path, "it is not a regular file", "Point HARK_CONFIG at a JSON file");
+    }
+    await checkTrustedFile(ctx, path, info, CONFIG_FILE);
+    bytes = await readCapped(ctx, path, info.size);
   } catch (error) {
+    if (error instanceof HarkError) throw error;
     if (error instanceof Deno.errors.NotFound) return {};
     throw new ValidationError(`Cannot read the config file "${path}": ${describe(error)}`, {
       param: "HARK_CONFIG",
@@ -41,6 +56,39 @@ export async function loadConfig(ctx: Context, path = resolveConfigPath(ctx)): P
     });
   }
   return parseConfig(bytes, path);
+}
+
+/** The config file, as {@link checkTrustedFile} names it. */
+const CONFIG_FILE = { what: "the config file", param: "HARK_CONFIG", chmod: "600" };
+
+/**
+ * Reads a regular file of at most {@link MAX_CONFIG_BYTES}: the size found before reading is
+ * checked, and so is what was read. Only its owner can write the file ({@link checkTrustedFile}
+ * ran first), so nobody else can grow it meanwhile. It reads with `readFile`, not `openRead`:
+ * the config is hark's own file, which `hark mcp`'s fence on the files agents name must not
+ * refuse.
+ *
+ * @param size the size the file had when checked
+ * @throws {ValidationError} naming the file and the limit
+ */
+async function readCapped(ctx: Context, path: string, size: number): Promise<Uint8Array> {
+  const tooLarge = () =>
+    unreadable(
+      path,
+      `it is larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB`,
+      "A config file is a few hundred bytes: point HARK_CONFIG at the right file",
+    );
+  if (size > MAX_CONFIG_BYTES) throw tooLarge();
+  const bytes = await ctx.fs.readFile(path);
+  if (bytes.length > MAX_CONFIG_BYTES) throw tooLarge();
+  return bytes;
+}
+
+function unreadable(path: string, reason: string, suggestion: string): ValidationError {
+  return new ValidationError(`Cannot read the config file "${path}": ${reason}`, {
+    param: "HARK_CONFIG",
+    suggestion,
+  });
 }
 
 /**

@@ -280,10 +280,20 @@ Deno.test("loadConfig() reports an unreadable path as a ValidationError naming i
     // A folder where the file should be.
     await assert.rejects(loadConfig(ctx, dir), (error: unknown) => {
       assert.ok(error instanceof ValidationError);
-      assert.ok(error.message.startsWith(`Cannot read the config file "${dir}": `), error.message);
-      assert.ok(error.cause instanceof Error);
+      assert.equal(error.message, `Cannot read the config file "${dir}": it is not a regular file`);
       return true;
     });
+    // A file that cannot be read.
+    if (Deno.build.os !== "windows" && Deno.uid() !== 0) {
+      const locked = join(dir, "locked.json");
+      await Deno.writeTextFile(locked, "{}", { mode: 0o200 });
+      await assert.rejects(loadConfig(ctx, locked), (error: unknown) => {
+        assert.ok(error instanceof ValidationError);
+        assert.ok(error.message.startsWith(`Cannot read the config file "${locked}": `));
+        assert.ok(error.cause instanceof Error);
+        return true;
+      });
+    }
   });
 });
 
@@ -474,6 +484,69 @@ Deno.test({
       );
       assert.ok((await Deno.lstat(path)).isSymlink);
       assert.equal(await Deno.lstat(join(dir, "nowhere")).catch(() => undefined), undefined);
+    });
+  },
+});
+
+/** The size limit of a config file: 1 MiB. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+Deno.test("loadConfig() refuses a config larger than 1 MiB without parsing it", async () => {
+  await withConfigDir(async (ctx, _path, dir) => {
+    const huge = join(dir, "huge.json");
+    await Deno.writeTextFile(huge, `{"pad":"${"x".repeat(MAX_CONFIG_BYTES)}"}`, { mode: 0o600 });
+    await assert.rejects(loadConfig(ctx, huge), (error: unknown) => {
+      assert.ok(error instanceof ValidationError);
+      assert.equal(error.message, `Cannot read the config file "${huge}": it is larger than 1 MiB`);
+      assert.equal(error.param, "HARK_CONFIG");
+      return true;
+    });
+    // Just under the limit is read as usual.
+    const big = join(dir, "big.json");
+    await Deno.writeTextFile(big, `{"pad":"${"x".repeat(MAX_CONFIG_BYTES - 20)}"}`, {
+      mode: 0o600,
+    });
+    assert.equal(((await loadConfig(ctx, big)).pad as string).length, MAX_CONFIG_BYTES - 20);
+  });
+});
+
+Deno.test({
+  name: "loadConfig() refuses a device or a FIFO without reading from it",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await withConfigDir(async (ctx, _path, dir) => {
+      const fifo = join(dir, "fifo.json");
+      assert.equal((await new Deno.Command("mkfifo", { args: [fifo] }).output()).code, 0);
+      for (const path of ["/dev/zero", fifo]) {
+        await assert.rejects(
+          loadConfig(ctx, path),
+          (error: unknown) =>
+            error instanceof ValidationError &&
+            error.message === `Cannot read the config file "${path}": it is not a regular file`,
+          path,
+        );
+      }
+    });
+  },
+});
+
+Deno.test({
+  name: "loadConfig() refuses a config file other users can write to, naming the fix",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await withConfigDir(async (ctx, _path, dir) => {
+      const open = join(dir, "open.json");
+      await Deno.writeTextFile(open, "{}");
+      await Deno.chmod(open, 0o666);
+      await assert.rejects(loadConfig(ctx, open), (error: unknown) => {
+        assert.ok(error instanceof ValidationError);
+        assert.match(error.message, /other users can write to it \(mode 0666\)$/);
+        assert.equal(error.recovery.command, `chmod 600 ${open}`);
+        return true;
+      });
+      // Writing goes through loading: a change is refused as well, and the file is untouched.
+      await assert.rejects(updateConfig(ctx, (c) => void (c.x = 1), open), ValidationError);
+      assert.equal(await Deno.readTextFile(open), "{}");
     });
   },
 });

@@ -5,15 +5,17 @@
  * `hark/<namespace>/<profile>/<name>`. So a second config that signs in as someone else, or is
  * initialised again, never changes the secrets the first one uses.
  *
- * A config written before namespaces existed (another path, entries `hark/<profile>/<name>`
- * that it may share with the default config) is migrated on first use: its secrets are copied
- * under a new namespace and its references rewritten. The old entries stay where they are: the
- * default config, or another old one, may still refer to them.
+ * A config reads only its own entries ({@link checkOwnEntry}): one at another path that refers
+ * to `hark/<profile>/<name>` (the default config's, or written before namespaces existed) is
+ * refused until it stores its own secrets (`config init`, `auth login`). Such a config used to be
+ * migrated by copying those entries; that copy is what let any config file take the default
+ * config's secrets.
  *
  * @module
  */
 
 import type { Context } from "../context.ts";
+import { ValidationError } from "../errors/mod.ts";
 import { isKeychainNamespace, keychainPath } from "../keychain/keychain.ts";
 import type { Config } from "./config.ts";
 import { isDefaultConfigPath } from "./config_path.ts";
@@ -73,6 +75,36 @@ export function ownedNamespace(
 }
 
 /**
+ * The namespace new keychain entries of this config go under, recorded in the config file first
+ * when it is new ({@link namespaceFor}): two commands that give a config its first entries at
+ * once (sign-ins of two profiles) then agree on one namespace, the one the file holds, and each
+ * reference names an entry of the config's own ({@link checkOwnEntry}).
+ *
+ * @param ctx the context
+ * @param config the loaded config
+ * @param configPath the config file's path
+ * @param planned a new namespace already chosen with {@link namespaceFor}, to record
+ * @returns the namespace, or `undefined` for the default config
+ * @throws {ValidationError} when the config cannot be written
+ */
+export async function claimKeychainNamespace(
+  ctx: Context,
+  config: Config,
+  configPath: string,
+  planned?: string,
+): Promise<string | undefined> {
+  const chosen = namespaceFor(ctx, config, configPath);
+  if (!chosen.created) return chosen.namespace;
+  const namespace = planned ?? chosen.namespace;
+  const updated = await updateConfig(
+    ctx,
+    (current) => adoptKeychainNamespace(current, namespace),
+    configPath,
+  );
+  return updated.keychain_namespace ?? namespace;
+}
+
+/**
  * Records `namespace` in a config being written, unless it already has one (a concurrent
  * writer's; the references written with this change name their entries in full either way).
  *
@@ -126,62 +158,48 @@ function secretReferences(config: Config): Reference[] {
   return references;
 }
 
-/** What {@link migrateKeychainNamespace} did. */
-export interface NamespaceMigration {
-  /** The config as it now is. */
-  config: Config;
-  /** The entries copied, old path to new path. */
-  moved: { from: string; to: string }[];
-}
-
 /**
- * Migrates a config written before keychain namespaces: when it lives at another path than the
- * default one, has no namespace, and refers to entries `hark/<profile>/<name>`, those secrets are
- * copied to `hark/<namespace>/<profile>/<name>` under a new namespace and the references
- * rewritten, in one config write. The old entries are left in place (another config may refer to
- * them). Nothing happens in any other case.
+ * Checks that a `@keychain:` reference of the config names the config's own entry for the
+ * profile: `hark/<profile>/<name>` for the default config, `hark/<namespace>/<profile>/<name>`
+ * for a config with a namespace. A config at another path without a namespace owns no entry.
+ * Any other path (another config's entries, another profile's, another kind of entry such as a
+ * token record named as an app secret) is refused before it is read: a config file someone
+ * else wrote must not pick secrets out of the keychain and send them to its own server.
  *
  * @param ctx the context
- * @param configPath the config file's path
- * @param config the loaded config
- * @returns the config to use from now on, and what moved
- * @throws {KeychainError} when the keychain cannot be read or written (the config is unchanged)
+ * @param target the config, its path and the profile
+ * @param key the setting holding the reference, such as `apps.default.app_secret`
+ * @param path the keychain path it names
+ * @param name the entry's name for that setting: `app_secret` or `user_token`
+ * @returns `path`, checked
+ * @throws {ValidationError} naming the file, the setting and the fix
  */
-export async function migrateKeychainNamespace(
+export function checkOwnEntry(
   ctx: Context,
-  configPath: string,
-  config: Config,
-): Promise<NamespaceMigration> {
-  const unchanged = { config, moved: [] };
-  if (config.keychain_namespace !== undefined || isDefaultConfigPath(ctx, configPath)) {
-    return unchanged;
-  }
-  const legacy = secretReferences(config).filter((r) => r.path.split("/").length === 3);
-  if (legacy.length === 0) return unchanged;
-  const namespace = newKeychainNamespace(ctx);
-  const moved = new Map<string, string>();
-  for (const reference of legacy) {
-    if (moved.has(reference.path)) continue;
-    const secret = await ctx.keychain.get(reference.path);
-    if (secret === undefined) continue;
-    const [, profile, name] = reference.path.split("/");
-    const target = keychainPath(profile, name, namespace);
-    await ctx.keychain.set(target, secret);
-    moved.set(reference.path, target);
-  }
-  const updated = await updateConfig(ctx, (current) => {
-    if (current.keychain_namespace !== undefined) return;
-    current.keychain_namespace = namespace;
-    for (const reference of secretReferences(current)) {
-      const target = moved.get(reference.path);
-      const entry = current[reference.section]?.[reference.profile];
-      if (target !== undefined && entry) entry[reference.field] = `@keychain:${target}`;
-    }
-  }, configPath);
-  if (updated.keychain_namespace !== namespace) {
-    // Another process migrated first: its copies are the ones referred to; ours are orphans.
-    for (const target of moved.values()) await ctx.keychain.delete(target);
-    return { config: updated, moved: [] };
-  }
-  return { config: updated, moved: [...moved].map(([from, to]) => ({ from, to })) };
+  target: { config: Config; configPath: string; profile: string },
+  key: string,
+  path: string,
+  name: "app_secret" | "user_token",
+): string {
+  const { config, configPath, profile } = target;
+  const owned = ownedNamespace(ctx, config, configPath);
+  const own = owned === undefined ? undefined : keychainPath(profile, name, owned.namespace);
+  if (path === own) return path;
+  const flag = profile === "default" ? "" : ` --profile ${profile}`;
+  const [fix, command] = name === "app_secret"
+    ? ["store the app secret again for this config file", `hark config init --force${flag}`]
+    : ["sign in again with this config file", `hark auth login${flag}`];
+  throw new ValidationError(
+    `Refusing ${key} in "${configPath}": "@keychain:${path}" is not an entry of this config ` +
+      `file (${
+        own === undefined ? "it has no keychain entries of its own yet" : `its own is "${own}"`
+      }); a config file reads only its own keychain entries`,
+    {
+      param: key,
+      suggestion: `If the file is yours, ${fix} (its secrets are kept under its own ` +
+        "namespace); if it is not, do not use it: it may be trying to send another config's " +
+        "secrets elsewhere",
+      command,
+    },
+  );
 }

@@ -18,9 +18,9 @@ export {
 export { defaultConfigPath, isDefaultConfigPath, resolveConfigPath } from "./config_path.ts";
 export {
   adoptKeychainNamespace,
-  migrateKeychainNamespace,
+  checkOwnEntry,
+  claimKeychainNamespace,
   namespaceFor,
-  type NamespaceMigration,
   newKeychainNamespace,
   ownedNamespace,
   refersTo,
@@ -36,6 +36,15 @@ export {
 export { ensureConfigFolder, loadConfig, parseConfig, updateConfig } from "./config_file.ts";
 export { type FileLockOptions, withFileLock } from "./file_lock.ts";
 export { maskSecret } from "./mask.ts";
+export { readStoredAppSecret, type StoredAppSecret, storedAppSecretText } from "./stored_secret.ts";
+export {
+  accountsOriginOf,
+  isLarkOrigin,
+  LARK_ORIGINS,
+  parseTrustedOrigin,
+  TRUSTED_ORIGINS_VAR,
+  trustedOrigins,
+} from "./trusted_origins.ts";
 export {
   isSecretReference,
   parseSecretInput,

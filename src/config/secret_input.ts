@@ -9,6 +9,9 @@ import type { Config } from "./config.ts";
 import { ValidationError } from "../errors/mod.ts";
 import { KeychainError } from "../keychain/keychain.ts";
 
+/** The name of an environment variable a SecretInput may name. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 /** A parsed SecretInput. */
 export type SecretInput =
   | { kind: "keychain"; path: string }
@@ -45,7 +48,8 @@ export function isSecretReference(value: string): boolean {
  * @param ctx the context
  * @param value the configured value
  * @param what what the value is, for messages, such as `apps.default.app_secret`
- * @throws {ValidationError} when the variable or keychain entry is missing
+ * @throws {ValidationError} when the variable's name is malformed, or the variable or keychain
+ *   entry is missing
  * @throws {KeychainError} when the keychain cannot be used
  */
 export async function resolveSecretInput(
@@ -56,6 +60,17 @@ export async function resolveSecretInput(
   const input = parseSecretInput(value);
   switch (input.kind) {
     case "env": {
+      if (!ENV_NAME.test(input.name)) {
+        throw new ValidationError(
+          `Invalid ${what} ${JSON.stringify(value.slice(0, 80))}: "@env:" must be followed by ` +
+            "the name of an environment variable (letters, digits and _)",
+          {
+            param: what,
+            suggestion: `Name the variable that holds the secret, such as @env:LARK_APP_SECRET`,
+            command: `hark config set ${what} @env:LARK_APP_SECRET`,
+          },
+        );
+      }
       const secret = ctx.env.get(input.name);
       if (secret === undefined || secret === "") {
         throw new ValidationError(

@@ -505,11 +505,11 @@ Deno.test("request() logs request, response and retry lines with --debug, secret
   const lines = log.trimEnd().split("\n");
   assert.equal(lines.length, 5);
   assert.match(lines[0], /^\[debug\] → POST https:\/\/open\.example\.test\/open-apis\/auth/);
-  assert.match(lines[0], /Bearer u-fi…\(25 chars\)/);
-  assert.match(lines[0], /"app_secret":"the-…\(20 chars\)"/);
+  assert.match(lines[0], /Bearer u-fi…[ )]/);
+  assert.match(lines[0], /"app_secret":"the-…"/);
   assert.match(lines[1], /^\[debug\] ← 500 POST .* \d+ ms code=500000/);
   assert.match(lines[2], /^\[debug\] ↻ retry 1\/3 .* in 250 ms/);
-  assert.match(lines[4], /"tenant_access_token":"t-ve…\(26 chars\)"/);
+  assert.match(lines[4], /"tenant_access_token":"t-ve…"/);
   for (const secret of [TOKEN, "the-app-secret-value", "t-very-secret-tenant-token"]) {
     assert.ok(!log.includes(secret), `log leaks ${secret}`);
   }

@@ -103,8 +103,10 @@ export function fileNameOf(header: string | null): string | undefined {
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])\s*(\..*)?$/i;
 
 /**
- * A name the service chose, made safe as one file name: its last path part, control and
- * format characters removed; `undefined` when nothing usable is left (`.`, `..`, empty). A
+ * A name the service chose, made safe as one file name on every system: its last path part,
+ * control and format characters removed, the characters Windows forbids in a name (`<>:"|?*`;
+ * a colon would name a hidden stream) replaced by `_`, and the dots and spaces at its end
+ * (which Windows drops) removed; `undefined` when nothing usable is left (`.`, `..`, empty). A
  * hidden name (`.bashrc`, which a download into `~/` would put in place) and a Windows device
  * name (`CON`, `nul.txt`) get a leading `_`.
  *
@@ -113,6 +115,7 @@ const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])\s*(\..*
  * ```ts
  * safeFileName("../../.bashrc"); // "_.bashrc"
  * safeFileName("CON.txt"); // "_CON.txt"
+ * safeFileName("report.pdf:payload. "); // "report.pdf_payload"
  * ```
  */
 export function safeFileName(name: string): string | undefined {
@@ -120,7 +123,9 @@ export function safeFileName(name: string): string | undefined {
   const clean = last
     // deno-lint-ignore no-control-regex
     .replace(/[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g, "")
-    .trim();
+    .replace(/[<>:"|?*]/g, "_")
+    .trim()
+    .replace(/[. ]+$/, "");
   if (clean === "" || clean === "." || clean === "..") return undefined;
   return clean.startsWith(".") || WINDOWS_DEVICE.test(clean) ? `_${clean}` : clean;
 }

@@ -15,7 +15,7 @@ Deno.test("fileNameOf() prefers filename*, unquotes filename, and keeps only a s
     fileNameOf(`attachment; filename="r_sum_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf`),
     "résumé.pdf",
   );
-  assert.equal(fileNameOf(`attachment; filename="a \\"b\\".txt"`), 'a "b".txt');
+  assert.equal(fileNameOf(`attachment; filename="a \\"b\\".txt"`), "a _b_.txt");
   assert.equal(fileNameOf("attachment; filename=plain.csv"), "plain.csv");
   assert.equal(fileNameOf(`attachment; filename="../../etc/passwd"`), "passwd");
   assert.equal(fileNameOf(`attachment; filename="..\\\\..\\\\boot.ini"`), "boot.ini");
@@ -31,12 +31,35 @@ Deno.test("safeFileName() drops control and direction characters that would disg
   assert.equal(safeFileName("   "), undefined);
 });
 
+Deno.test("safeFileName() gives a name every system takes as written: no colon, no trailing dot", () => {
+  for (
+    const [given, safe] of [
+      ["report.pdf:Zone.Identifier", "report.pdf_Zone.Identifier"],
+      ["C:evil.exe", "C_evil.exe"],
+      ["notes.txt.", "notes.txt"],
+      ["notes.txt . .", "notes.txt"],
+      ["what?.txt", "what_.txt"],
+      ['a<b>|c*"d".txt', "a_b__c__d_.txt"],
+      ["CON.", "_CON"],
+      ["nul. .", "_nul"],
+      ["aux .txt. ", "_aux .txt"],
+      ["NUL:", "NUL_"],
+    ]
+  ) {
+    assert.equal(safeFileName(given), safe, given);
+  }
+  for (const nothing of ["...", ". .", "..\u0000."]) assert.equal(safeFileName(nothing), undefined);
+  assert.equal(
+    fileNameOf(`attachment; filename*=UTF-8''invoice.pdf%3Ahidden%20.`),
+    "invoice.pdf_hidden",
+  );
+});
+
 Deno.test("safeFileName() keeps a hidden name or a Windows device name from being used as is", () => {
   for (
     const [given, safe] of [
       [".bashrc", "_.bashrc"],
       ["../../.ssh/.authorized_keys", "_.authorized_keys"],
-      ["...", "_..."],
       ["CON", "_CON"],
       ["con.txt", "_con.txt"],
       ["Nul.tar.gz", "_Nul.tar.gz"],

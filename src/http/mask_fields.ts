@@ -32,8 +32,8 @@ export function isSecretField(key: string): boolean {
  * @returns the masked copy
  * @example
  * ```ts
- * maskFields({ app_id: "cli_1", app_secret: "s3cr3t-value-long" });
- * // { app_id: "cli_1", app_secret: "s3cr…(17 chars)" }
+ * maskFields({ app_id: "cli_1", app_secret: "s3cr3t-value-long-enough" });
+ * // { app_id: "cli_1", app_secret: "s3cr…" }
  * ```
  */
 export function maskFields(value: unknown): unknown {

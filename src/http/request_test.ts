@@ -30,7 +30,7 @@ Deno.test("previewRequest() includes the body with secret fields masked, and a c
   assert.equal(preview.headers["Content-Type"], "application/json; charset=utf-8");
   assert.deepEqual(preview.body, {
     app_id: "cli_1",
-    app_secret: "abcd…(16 chars)",
+    app_secret: "****",
     nested: [{ access_token: "****" }],
   });
 });

@@ -130,6 +130,53 @@ Deno.test("FileKeychain asks for HARK_KEYCHAIN_PASSWORD when it is not set", asy
   });
 });
 
+Deno.test("FileKeychain refuses a file asking for too many or impossible iterations, deriving nothing", async () => {
+  await withDir(async (dir) => {
+    const keychain = new FileKeychain(context(dir), { iterations: 1_000 });
+    await keychain.set("hark/default/user_token", "t");
+    const file = join(dir, "keychain", fileNameOfPath("hark/default/user_token"));
+    const good = JSON.parse(await Deno.readTextFile(file));
+    for (const iterations of [40_000_000, 2 ** 32, 10_000_001, 0, -5, 1.5]) {
+      await Deno.writeTextFile(file, JSON.stringify({ ...good, iterations }));
+      const started = performance.now();
+      await assert.rejects(() => keychain.get("hark/default/user_token"), (error: unknown) => {
+        assert.ok(error instanceof KeychainError, String(error));
+        assert.equal(
+          error.message,
+          `Cannot read "hark/default/user_token" from the file keychain: "${file}" asks for ` +
+            `${iterations} PBKDF2 iterations, expected a whole number from 1 to 10000000`,
+        );
+        return true;
+      });
+      assert.ok(performance.now() - started < 1_000, `${iterations}: derived a key`);
+    }
+    await Deno.writeTextFile(file, JSON.stringify(good));
+    assert.equal(await keychain.get("hark/default/user_token"), "t");
+  });
+});
+
+Deno.test("FileKeychain stores nothing with a password shorter than 8 characters", async () => {
+  await withDir(async (dir) => {
+    const keychain = new FileKeychain(context(dir, "1234567"), { iterations: 1_000 });
+    await assert.rejects(() => keychain.set("hark/default/app_secret", "s"), (error: unknown) => {
+      assert.ok(error instanceof KeychainError);
+      assert.equal(
+        error.message,
+        'Cannot store "hark/default/app_secret" in the file keychain: HARK_KEYCHAIN_PASSWORD is ' +
+          "shorter than 8 characters",
+      );
+      assert.match(error.recovery.suggestion, /at least 8 characters/);
+      return true;
+    });
+    assert.deepEqual(await Array.fromAsync(Deno.readDir(dir)), [], "nothing written");
+    await new FileKeychain(context(dir, "12345678"), { iterations: 1_000 }).set("hark/x", "v");
+  });
+});
+
+Deno.test("FileKeychain derives the key of new files with OWASP's 600,000 PBKDF2 iterations", () => {
+  assert.equal(FILE_KEYCHAIN_ITERATIONS, 600_000);
+});
+
 Deno.test("FileKeychain binds each file to its path: a moved file does not decrypt", async () => {
   await withDir(async (dir) => {
     const keychain = new FileKeychain(context(dir), { iterations: 1_000 });
@@ -183,8 +230,6 @@ Deno.test("FileKeychain reports a record with a field missing or of another type
     const damaged = [
       { ...good, iterations: undefined },
       { ...good, iterations: "1000" },
-      { ...good, iterations: 0 },
-      { ...good, iterations: 1.5 },
       { ...good, salt: undefined },
       { ...good, iv: 7 },
       { ...good, ciphertext: null },
@@ -256,4 +301,37 @@ Deno.test({
       assert.ok((await Deno.lstat(`${entry}.tmp`)).isSymlink);
     });
   },
+});
+
+/** {@link context} with real random bytes: each keychain object draws salts of its own. */
+function random(dir: string, password?: string) {
+  return {
+    ...context(dir, password),
+    randomBytes: (length: number) => crypto.getRandomValues(new Uint8Array(length)),
+  };
+}
+
+Deno.test("FileKeychain writes with the salt of a file it opened: one key per command", async () => {
+  await withDir(async (dir) => {
+    await new FileKeychain(random(dir), { iterations: 1_000 }).set("hark/default/user_token", "t");
+    const saltOf = async (path: string) =>
+      JSON.parse(await Deno.readTextFile(join(dir, "keychain", fileNameOfPath(path)))).salt;
+    const first = await saltOf("hark/default/user_token");
+    // Keys are cached per salt: writing with the salt just opened derives no second key.
+    const keychain = new FileKeychain(random(dir), { iterations: 1_000 });
+    assert.equal(await keychain.get("hark/default/user_token"), "t");
+    await keychain.set("hark/default/user_token", "t2");
+    await keychain.set("hark/default/tenant_token", "t3");
+    assert.equal(await saltOf("hark/default/user_token"), first);
+    assert.equal(await saltOf("hark/default/tenant_token"), first);
+    // A file of another count, or one that did not open, lends nothing.
+    const other = new FileKeychain(random(dir), { iterations: 2_000 });
+    assert.equal(await other.get("hark/default/user_token"), "t2");
+    await other.set("hark/other", "x");
+    assert.notEqual(await saltOf("hark/other"), first);
+    const wrong = new FileKeychain(random(dir, "wrong password"), { iterations: 1_000 });
+    await assert.rejects(() => wrong.get("hark/default/user_token"), KeychainError);
+    await wrong.set("hark/wrong", "x");
+    assert.notEqual(await saltOf("hark/wrong"), first);
+  });
 });

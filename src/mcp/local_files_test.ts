@@ -5,6 +5,7 @@ import { loadServices } from "../shortcuts/services.ts";
 import { realFileSystem } from "../runtime/real_file_system.ts";
 import { createTestContext } from "../../tests/support/test_context.ts";
 import {
+  checkConfined,
   type FilesFolder,
   isInside,
   localPathOf,
@@ -76,7 +77,86 @@ Deno.test("resolveLocalPath() takes relative paths from the folder and keeps a t
   assert.equal(await resolve("sub/new.pdf"), "/data/files/sub/new.pdf");
   assert.equal(await resolve("new/deeper/x.pdf"), "/data/files/new/deeper/x.pdf");
   // A tilde is a name like any other here: never the home folder.
-  assert.equal(await resolve("~/.ssh/id_rsa"), "/data/files/~/.ssh/id_rsa");
+  assert.equal(await resolve("~/notes.txt"), "/data/files/~/notes.txt");
+});
+
+Deno.test("resolveLocalPath() refuses a hidden name below the folder, as spelled or once resolved", async () => {
+  const fs = fakeFs([...PRESENT, "/data/files/.git", "/data/files/.git/config"], {
+    "/data/files/notes": "/data/files/.git/config",
+  });
+  const cases: [string, "read" | "write", string][] = [
+    [".git/config", "write", ".git"],
+    ["./.git/", "write", ".git"],
+    ["sub/.envrc", "write", ".envrc"],
+    ["/data/files/.ssh/id_rsa", "read", ".ssh"],
+    ["~/.ssh/id_rsa", "read", ".ssh"],
+    ["sub/../.vscode/tasks.json", "write", ".vscode"],
+    ["notes", "read", ".git"],
+  ];
+  for (const [value, access, hidden] of cases) {
+    const error = await refusal(resolveLocalPath(rules(FOLDER, fs), "file", access, value));
+    assert.equal(error.param, "file");
+    assert.equal(
+      error.message,
+      `Cannot ${access} ${JSON.stringify(value)} (file): it names the hidden "${hidden}": hark ` +
+        "mcp never lets tools read or write hidden files or folders (names starting with a " +
+        "dot, such as .git, .envrc or .ssh)",
+    );
+    assert.equal(
+      error.recovery.suggestion,
+      'Give a path inside "/data/files" with no name starting with a dot',
+    );
+  }
+  // Above the folder a dot is the person's choice, and a dot inside a name is no hidden name.
+  const dotted: FilesFolder = { real: "/home/u/.agent/files" };
+  const inDot = fakeFs(["/", "/home", "/home/u", "/home/u/.agent", "/home/u/.agent/files"]);
+  assert.equal(
+    await resolveLocalPath(rules(dotted, inDot), "file", "write", "a.b.txt"),
+    "/home/u/.agent/files/a.b.txt",
+  );
+});
+
+Deno.test("resolveLocalPath() keeps tools out of hark's own folders inside the folder", async () => {
+  const folder: FilesFolder = {
+    real: "/data/files",
+    fenced: [{ real: "/data/files/hark", what: "hark's config folder" }],
+  };
+  const fs = fakeFs([...PRESENT, "/data/files/hark", "/data/files/hark/config.json"], {
+    "/data/files/cfg": "/data/files/hark/config.json",
+  });
+  for (const value of ["hark/config.json", "hark/", "hark", "cfg", "hark/new.json"]) {
+    const error = await refusal(resolveLocalPath(rules(folder, fs), "file", "write", value));
+    assert.equal(
+      error.message,
+      `Cannot write ${JSON.stringify(value)} (file): it reaches hark's config folder ` +
+        '"/data/files/hark", which hark mcp never lets tools reach',
+    );
+  }
+  assert.equal(
+    await resolveLocalPath(rules(folder, fs), "file", "write", "harkness.txt"),
+    "/data/files/harkness.txt",
+  );
+});
+
+Deno.test("checkConfined() applies the same rules to the real path of a file opened", () => {
+  const folder: FilesFolder = {
+    real: "/data/files",
+    fenced: [{ real: "/data/files/keys", what: "hark's keychain folder" }],
+  };
+  checkConfined(folder, "linux", "a.txt", "/data/files/sub/a.txt");
+  const refused = (real: string, how: RegExp) =>
+    assert.throws(() => checkConfined(folder, "linux", "x.txt", real), (error: unknown) => {
+      assert.ok(error instanceof ValidationError);
+      assert.match(error.message, how);
+      return true;
+    });
+  refused("/etc/passwd", /^Cannot use "x.txt": it leads through a link outside "\/data\/files"/);
+  refused("/data/files/.git/config", /^Cannot use "x.txt": it names the hidden "\.git"/);
+  refused("/data/files/keys/a.json", /it reaches hark's keychain folder "\/data\/files\/keys"/);
+  assert.throws(
+    () => checkConfined(undefined, "linux", "x.txt", "/data/files/a.txt"),
+    /^ValidationError: Cannot use "x.txt": local files are off for agents/,
+  );
 });
 
 Deno.test("resolveLocalPath() refuses what leads outside, touching nothing outside", async () => {
@@ -243,6 +323,60 @@ Deno.test("on a real disk: links inside that lead out are refused, links that st
     assert.match((await refusal(resolve("../outside/secret"))).message, /is outside/);
     assert.equal(await Deno.readTextFile(join(outside, "secret")), "out");
     assert.deepEqual([...Deno.readDirSync(outside)].map((e) => e.name), ["secret"]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("openFilesFolder() refuses the root, the home folder and what holds it, and hark's own folders", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    const home = join(root, "home");
+    await Deno.mkdir(join(home, "work", "hark-config"), { recursive: true });
+    await Deno.mkdir(join(home, "work", "data", "keychain"), { recursive: true });
+    const ctx = createTestContext({
+      homeDir: home,
+      env: {
+        HARK_CONFIG: join(home, "work", "hark-config", "config.json"),
+        HARK_DATA_DIR: join(home, "work", "data"),
+      },
+    });
+    const cases: [string, string][] = [
+      ["/", "it is the root of the disk, and tools could reach every file"],
+      ["~", "it is your home folder, and tools could reach your keys and start-up files"],
+      ["~/", "it is your home folder, and tools could reach your keys and start-up files"],
+      [home, "it is your home folder, and tools could reach your keys and start-up files"],
+      [root, "it holds your home folder, and tools could reach your keys and start-up files"],
+      [
+        join(home, "work", "hark-config"),
+        `it is inside hark's config folder "${join(home, "work", "hark-config")}", which tools ` +
+        "never reach",
+      ],
+      [
+        join(home, "work", "data", "keychain"),
+        `it is inside hark's keychain folder "${join(home, "work", "data", "keychain")}", ` +
+        "which tools never reach",
+      ],
+    ];
+    for (const [given, problem] of cases) {
+      const error = await refusal(openFilesFolder(ctx, given));
+      assert.equal(error.param, "--files");
+      assert.equal(error.message, `Cannot use ${JSON.stringify(given)} for --files: ${problem}`);
+      assert.match(error.recovery.suggestion, /mkdir ~\/hark-files, then --files ~\/hark-files/);
+    }
+    // A folder holding hark's folders is taken, with them fenced off.
+    const work = await openFilesFolder(ctx, "~/work");
+    assert.deepEqual(work, {
+      real: join(home, "work"),
+      fenced: [
+        { real: join(home, "work", "hark-config"), what: "hark's config folder" },
+        { real: join(home, "work", "data", "keychain"), what: "hark's keychain folder" },
+      ],
+    });
+    const plain = createTestContext({ homeDir: join(root, "other") });
+    await Deno.mkdir(join(root, "other", "files"), { recursive: true });
+    const other = await openFilesFolder(plain, join(root, "other", "files"));
+    assert.deepEqual(other, { real: join(root, "other", "files") });
   } finally {
     await Deno.remove(root, { recursive: true });
   }

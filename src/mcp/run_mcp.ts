@@ -11,6 +11,7 @@ import type { GlobalOptions } from "../session/global_options.ts";
 import { openSession } from "../session/session.ts";
 import { withDebug } from "../session/with_debug.ts";
 import { loadServices } from "../shortcuts/services.ts";
+import { confinedFiles } from "./confined_files.ts";
 import { type FilesFolder, openFilesFolder } from "./local_files.ts";
 import { EMPTY_STDIN, ToolRunner } from "./tool_runner.ts";
 import { selectTools, type ToolSetOptions } from "./tool_set.ts";
@@ -80,15 +81,18 @@ export function readMcpFlags(flags: McpFlagValues): McpFlags {
 /**
  * The server's context: stdin and stdout belong to the protocol, so nothing else reads stdin
  * (it is empty and not a terminal: nothing can prompt), anything else that would write to stdout
- * (by mistake) lands on stderr, and there is no status line.
+ * (by mistake) lands on stderr, and there is no status line; the files users name (uploads,
+ * downloads) are checked against the `--files` folder once opened ({@link confinedFiles}).
  *
  * @param ctx the command's context
+ * @param files the `--files` folder, or `undefined` when local files are off
  */
-export function protocolSafe(ctx: Context): Context {
+export function protocolSafe(ctx: Context, files: FilesFolder | undefined): Context {
   return Object.create(ctx, {
     stdin: { value: EMPTY_STDIN, enumerable: true },
     stdout: { value: ctx.stderr, enumerable: true },
     status: { value: () => undefined, enumerable: true },
+    fs: { value: confinedFiles(ctx.fs, files, ctx.os), enumerable: true },
   });
 }
 
@@ -112,7 +116,7 @@ export async function runMcpCommand(call: McpCall): Promise<void> {
     files: files?.real,
   };
   const tools = selectTools(await loadServices(), options);
-  const safe = protocolSafe(call.ctx);
+  const safe = protocolSafe(call.ctx, files);
   const ctx = call.globals.debug ? withDebug(safe) : safe;
   const runner = new ToolRunner(ctx, {
     openSession: () => openSession(safe, call.globals),

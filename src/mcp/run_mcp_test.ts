@@ -30,7 +30,7 @@ Deno.test("readMcpFlags() splits --tools and --services at commas, repeated or n
 
 Deno.test("protocolSafe() keeps stdin and stdout for the protocol", async () => {
   const ctx = createTestContext({ stdin: "protocol bytes", stderrIsTerminal: true });
-  const safe = protocolSafe(ctx);
+  const safe = protocolSafe(ctx, undefined);
   safe.stdout.write("stray line\n");
   safe.status("working…");
   assert.equal(ctx.stdout.text(), "");

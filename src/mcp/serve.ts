@@ -28,11 +28,13 @@ export const SERVER_INSTRUCTIONS =
   "hark works with Lark / Feishu: calendars, people and chats, as the signed-in user or the " +
   "app's bot. Each tool is one hark command; its result is the command's JSON output, with " +
   "times in RFC 3339 with an offset. Tools that change data take dry_run: true to preview the " +
-  "requests; tools that delete data run only with yes: true. Nothing ever prompts: when a " +
-  "tool answers with an auth or permission error, ask the person to run the command it names " +
-  "in a terminal, then try again. Files on this machine (uploads, downloads) are reachable " +
-  "only inside the one folder the person gave hark, which each such argument names, and not " +
-  "at all when none was given.";
+  "requests; tools that delete or overwrite data (in Lark, or a file on this machine) run only " +
+  "with yes: true. Identical calls of a tool that creates something, within 10 minutes, are " +
+  "applied once. Nothing ever prompts: when a tool answers with an auth or permission error, " +
+  "ask the person to run the command it names in a terminal, then try again. Files on this " +
+  "machine (uploads, downloads) are reachable only inside the one folder the person gave " +
+  "hark, which each such argument names, never a hidden one (a name starting with a dot), and " +
+  "not at all when none was given.";
 
 /** What {@link serveMcp} serves. */
 export interface ServeOptions {

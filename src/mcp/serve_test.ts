@@ -6,7 +6,9 @@ import { createTestContext, FetchStub, jsonResponse } from "../../tests/support/
 import { fakeGroups } from "../../tests/support/fake_shortcuts.ts";
 import { mcpScript } from "../../tests/support/mcp_script.ts";
 import { serveMcp, SERVER_INSTRUCTIONS } from "./serve.ts";
-import { StreamTransport } from "./stream_transport.ts";
+import { MAX_MESSAGE_LENGTH, StreamTransport } from "./stream_transport.ts";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { ToolRunner } from "./tool_runner.ts";
 import { selectTools } from "./tool_set.ts";
 
@@ -140,4 +142,54 @@ Deno.test("serveMcp() answers the calls in flight when the input ends, then stop
   });
   stub.verify();
   assert.ok(logs.some((l) => /answering 1 call in flight first/.test(l)), logs.join("\n"));
+});
+
+Deno.test("serveMcp() answers a message over 10 MiB with an error carrying its id, and goes on", async () => {
+  const { served, transport, toServer, toClient, logs } = start();
+  const client = new Client({ name: "test", version: "1" });
+  await client.connect(transport);
+  const huge = "x".repeat(MAX_MESSAGE_LENGTH + 1);
+  // The SDK's client writes the id last, after 10 MiB of arguments.
+  const call = client.callTool({ name: "demo_list", arguments: { prefix: huge } }, undefined, {
+    timeout: 20_000,
+  });
+  await assert.rejects(call, (error: unknown) => {
+    assert.ok(error instanceof McpError, String(error));
+    assert.equal(error.code, ErrorCode.InvalidRequest);
+    assert.match(error.message, /Request too large: the message is longer than 10485760 /);
+    return true;
+  });
+  // Without a readable id, a parse error without one.
+  toServer.output.write(`{"jsonrpc": "2.0", "method": "tools/call", "params": "${huge}"}\n`);
+  assert.equal((await client.listTools()).tools.length, 5, "the server goes on");
+  const answers = toClient.output.lines.join("").split("\n").filter((l) => l !== "")
+    .map((line) => JSON.parse(line));
+  const parseError = answers.find((a) => a.error?.code === ErrorCode.ParseError);
+  assert.equal(parseError.id, undefined);
+  assert.match(parseError.error.message, /^Parse error: the message is longer than/);
+  assert.ok(logs.some((l) => /longer than 10485760 characters/.test(l)), logs.join());
+  toServer.output.write("");
+  await served;
+  await client.close();
+});
+
+Deno.test("serveMcp() answers arguments nested 100,000 deep with a clear invalid-arguments error", async () => {
+  const { served, toServer, toClient } = start();
+  const depth = 100_000;
+  const nested = "[".repeat(depth) + "]".repeat(depth);
+  const call = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"demo_list",` +
+    `"arguments":{"prefix":${nested}}}}\n`;
+  toServer.output.write(mcpScript("deep", []) + call);
+  toServer.output.write("");
+  await served;
+  const answers = toClient.output.lines.join("").split("\n").filter((l) => l !== "")
+    .map((line) => JSON.parse(line));
+  const answer = answers.find((a) => a.id === 7);
+  assert.ok(answer, JSON.stringify(answers).slice(0, 500));
+  assert.equal(answer.result.isError, true, JSON.stringify(answer));
+  assert.equal(answer.result.structuredContent.error.type, "validation");
+  assert.equal(
+    answer.result.structuredContent.error.message,
+    "Invalid arguments: nested more than 32 levels deep",
+  );
 });

@@ -18,7 +18,9 @@ import { type ApiRequest, previewRequest } from "../http/request.ts";
 import { maskFields } from "../http/mask_fields.ts";
 import { isOneOf } from "../json/is_one_of.ts";
 import { runShortcut, type ShortcutSession } from "../shortcuts/lifecycle.ts";
+import { identitiesOf } from "../shortcuts/definition.ts";
 import { apiOptionsOf } from "./api_tool.ts";
+import { DerivedKeys } from "./derived_key.ts";
 import { type FilesFolder, localPathOf, resolveLocalPath } from "./local_files.ts";
 import { errorResult, successResult, type ToolOutput, type ToolResult } from "./tool_result.ts";
 import type { ExposedTool } from "./tool_set.ts";
@@ -43,10 +45,17 @@ export interface ToolRunnerOptions {
   files?: FilesFolder;
 }
 
+/**
+ * The deepest nesting of arguments taken: far beyond what any tool's arguments need, far below
+ * what would exhaust the stack of a recursive walk (masking, canonical JSON, binding).
+ */
+export const MAX_ARGUMENT_DEPTH = 32;
+
 /** Runs the calls of one server. */
 export class ToolRunner {
   readonly #ctx: Context;
   readonly #options: ToolRunnerOptions;
+  readonly #keys: DerivedKeys;
   #session?: Promise<Session>;
 
   /**
@@ -56,6 +65,7 @@ export class ToolRunner {
   constructor(ctx: Context, options: ToolRunnerOptions) {
     this.#ctx = ctx;
     this.#options = options;
+    this.#keys = new DerivedKeys(() => ctx.now());
   }
 
   /**
@@ -81,12 +91,24 @@ export class ToolRunner {
   async call(entry: ExposedTool, args: unknown, signal: AbortSignal): Promise<ToolResult> {
     const started = this.#ctx.now();
     const name = entry.tool.name;
-    this.#ctx.debug(`mcp: call ${name} ${JSON.stringify(maskFields(args ?? {}))}`);
+    // Nothing walks the arguments before their nesting is known to be bounded.
+    const deep = nestedDeeperThan(args, MAX_ARGUMENT_DEPTH);
+    this.#ctx.debug(
+      `mcp: call ${name} ${
+        deep ? "(arguments nested too deep)" : JSON.stringify(maskFields(args ?? {}))
+      }`,
+    );
     const rewrite = entry.kind === "shortcut"
       ? (text: string) => flagsToArguments(text, entry.shortcut.shortcut.params.map((p) => p.name))
       : (text: string) => text;
     let session: Session | undefined;
     try {
+      if (deep) {
+        throw new ValidationError(
+          `Invalid arguments: nested more than ${MAX_ARGUMENT_DEPTH} levels deep`,
+          { suggestion: `Give the arguments of ${name} as its input schema describes them` },
+        );
+      }
       const checked = checkArguments(entry, args);
       if (entry.kind === "shortcut") await this.#checkLocalPaths(entry.shortcut, checked);
       session = await this.session();
@@ -132,6 +154,53 @@ export class ToolRunner {
     }
   }
 
+  /**
+   * Refuses a call that deletes or overwrites without `yes: true`: a destructive tool's, or one
+   * with a switch on that replaces a file on this machine.
+   *
+   * @throws {ValidationError} naming `yes`
+   */
+  #requireYes(entry: ShortcutTool, args: CheckedArguments): void {
+    const replacing = entry.replaceSwitches.filter((name) => args.values[name] === true);
+    if (!entry.needsYes && replacing.length === 0) return;
+    const what = entry.shortcut.effect === "delete"
+      ? "it deletes data"
+      : entry.needsYes
+      ? "it may overwrite or remove data in Lark with no way back"
+      : `with ${replacing.map((name) => `${name}: true`).join(", ")} it replaces a file ` +
+        "already there";
+    throw new ValidationError(`Cannot run ${entry.tool.name} without confirmation: ${what}`, {
+      param: EXTRA_ARGUMENTS.yes,
+      suggestion: "Confirm with the person you act for, then call again with yes: true " +
+        (entry.needsYes ? "(or preview with dry_run: true)" : `(or leave out ${replacing[0]})`),
+    });
+  }
+
+  /**
+   * The arguments for a derived key, with the size and modification time of each file the call
+   * uploads: the same path with new content is another call.
+   */
+  async #withFileStamps(
+    entry: ShortcutTool,
+    values: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    const stamped: Record<string, unknown> = { ...values };
+    delete stamped[EXTRA_ARGUMENTS.yes];
+    delete stamped[EXTRA_ARGUMENTS.dryRun];
+    delete stamped[EXTRA_ARGUMENTS.as]; // the identity that acts is part of the key anyway
+    for (const [name, param] of entry.params) {
+      const path = values[name];
+      if (localPathOf(param) !== "read" || typeof path !== "string") continue;
+      const info = await this.#ctx.fs.stat(path).catch(() => undefined);
+      stamped[name] = {
+        path,
+        size: info?.size,
+        mtime: await this.#ctx.fs.mtime(path).catch(() => undefined),
+      };
+    }
+    return stamped;
+  }
+
   #forget(session: Session): void {
     const current = this.#session;
     current?.then((s) => {
@@ -153,18 +222,19 @@ export class ToolRunner {
   ): Promise<ToolOutput> {
     const { shortcut } = entry;
     const dryRun = this.#options.dryRun || args.dryRun;
+    if (!dryRun && args.values[EXTRA_ARGUMENTS.yes] !== true) this.#requireYes(entry, args);
+    const identity = this.#options.identity ?? args.as ?? identitiesOf(shortcut)[0];
+    const key = entry.keyArgument;
+    if (key !== undefined && args.values[key] === undefined) {
+      args.values[key] = await this.#keys.keyOf({
+        tool: entry.tool.name,
+        profile: session.profile,
+        identity,
+        arguments: await this.#withFileStamps(entry, args.values),
+      });
+    }
     const argv: Record<string, unknown> = {};
     for (const [name, param] of entry.params) argv[param.name] = args.values[name];
-    if (entry.needsYes && !dryRun && args.values[EXTRA_ARGUMENTS.yes] !== true) {
-      throw new ValidationError(
-        `Cannot run ${entry.tool.name} without confirmation: it deletes data`,
-        {
-          param: EXTRA_ARGUMENTS.yes,
-          suggestion: "Confirm with the person you act for, then call again with yes: true " +
-            "(or preview with dry_run: true)",
-        },
-      );
-    }
     const call = callContext(session.ctx, signal);
     const shortcutSession: ShortcutSession = {
       ctx: call.ctx,
@@ -269,6 +339,24 @@ function checkArguments(entry: ExposedTool, args: unknown): CheckedArguments {
     as,
     dryRun: values[EXTRA_ARGUMENTS.dryRun] === true,
   };
+}
+
+/**
+ * Whether a JSON value nests deeper than `limit` levels (a scalar is 0, `{}` is 1), found
+ * without recursion, so that no nesting can exhaust the stack.
+ *
+ * @param value the value
+ * @param limit the deepest nesting allowed
+ */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next;
+    if (item === null || typeof item !== "object") continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** The client of a call: every request is cancelled with the call (clean-ups excepted). */

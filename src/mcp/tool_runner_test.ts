@@ -10,7 +10,8 @@ import {
   jsonResponse,
   type TestContext,
 } from "../../tests/support/test_context.ts";
-import { fakeGroups } from "../../tests/support/fake_shortcuts.ts";
+import { fakeGroups, keyed, rewrite, save } from "../../tests/support/fake_shortcuts.ts";
+import type { AnyShortcut } from "../shortcuts/definition.ts";
 import type { FilesFolder } from "./local_files.ts";
 import { terminalAdvice, ToolRunner } from "./tool_runner.ts";
 import type { ToolResult } from "./tool_result.ts";
@@ -28,6 +29,7 @@ function setup(
     env?: Record<string, string>;
     tools?: Partial<ToolSetOptions>;
     runner?: { dryRun?: boolean; identity?: "user" | "bot"; files?: FilesFolder };
+    extra?: AnyShortcut[];
   } = {},
 ) {
   const stub = new FetchStub(expected);
@@ -47,7 +49,7 @@ function setup(
     identity: options.runner?.identity,
     files: options.runner?.files,
   });
-  const tools = selectTools(fakeGroups(), {
+  const tools = selectTools(fakeGroups(options.extra), {
     readOnly: false,
     allowRawApi: true,
     timeZone: "Europe/Paris",
@@ -200,6 +202,68 @@ Deno.test("a delete needs yes: true; the shortcut's confirmation is answered by 
   const done = await call("demo_remove", { note_id: "n1", yes: true });
   stub.verify();
   assert.deepEqual(done.structuredContent, { removed: true, note_id: "n1" });
+});
+
+Deno.test("a write that may destroy data, or a call replacing a file, needs yes: true", async () => {
+  const folder = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    const { call } = setup([], { extra: [rewrite, save], runner: { files: { real: folder } } });
+    const destructive = envelopeOf(await call("demo_rewrite", { text: "x" }));
+    assert.equal(
+      destructive.message,
+      "Cannot run demo_rewrite without confirmation: it may overwrite or remove data in Lark " +
+        "with no way back",
+    );
+    assert.equal(destructive.recovery.suggestion.endsWith("(or preview with dry_run: true)"), true);
+    const done = await call("demo_rewrite", { text: "x", yes: true });
+    assert.deepEqual(done.structuredContent, { rewritten: true });
+
+    const saved = await call("demo_save", { output: "a.txt" });
+    assert.deepEqual(saved.structuredContent, { path: join(folder, "a.txt"), force: false });
+    const replacing = envelopeOf(await call("demo_save", { output: "a.txt", force: true }));
+    assert.equal(
+      replacing.message,
+      "Cannot run demo_save without confirmation: with force: true it replaces a file already " +
+        "there",
+    );
+    assert.match(replacing.recovery.suggestion, /yes: true \(or leave out force\)$/);
+    const confirmed = await call("demo_save", { output: "a.txt", force: true, yes: true });
+    assert.deepEqual(confirmed.structuredContent, { path: join(folder, "a.txt"), force: true });
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});
+
+Deno.test("a keyed write gets a key derived from the call unless one is given", async () => {
+  const { ctx, call } = setup([], { extra: [keyed] });
+  const keyOf = async (args: Record<string, unknown>) =>
+    ((await call("demo_say", args)).structuredContent as { key: string }).key;
+  const first = await keyOf({ text: "hi" });
+  assert.match(first, /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-/);
+  assert.equal(await keyOf({ text: "hi" }), first, "an identical call, the same key");
+  assert.equal(await keyOf({ text: "hi", dry_run: false }), first);
+  assert.notEqual(await keyOf({ text: "hello" }), first);
+  assert.notEqual(await keyOf({ text: "hi", as: "bot" }), first, "another identity");
+  assert.equal(await keyOf({ text: "hi", as: "user" }), first, "the default identity named");
+  assert.equal(await keyOf({ text: "hi", idempotency_key: "mine" }), "mine");
+  const preview = await call("demo_say", { text: "hi", dry_run: true });
+  assert.match(JSON.stringify(preview.structuredContent), new RegExp(first));
+  ctx.advance(10 * 60_000);
+  assert.notEqual(await keyOf({ text: "hi" }), first, "ten minutes on, a new call");
+});
+
+Deno.test("arguments nested too deep are refused before anything walks them", async () => {
+  const { call, stub } = setup([]);
+  let deep: unknown = "x";
+  for (let i = 0; i < 100_000; i++) deep = i % 2 === 0 ? [deep] : { a: deep };
+  const error = envelopeOf(await call("demo_post", { text: deep }));
+  assert.equal(error.type, "validation");
+  assert.equal(error.message, "Invalid arguments: nested more than 32 levels deep");
+  let fine: unknown = "x";
+  for (let i = 0; i < 30; i++) fine = { a: fine };
+  const shallow = envelopeOf(await call("demo_post", { text: fine }));
+  assert.match(shallow.message, /^Invalid value .* for text/);
+  stub.verify();
 });
 
 Deno.test("bad arguments are validation errors in the tool's own names", async () => {
@@ -367,9 +431,10 @@ Deno.test("twenty concurrent calls on a token about to expire share one refresh"
   const dir = await Deno.makeTempDir({ prefix: "hark-mcp-" });
   try {
     const config = {
+      keychain_namespace: "mcp",
       apps: { default: { app_id: "cli_a", app_secret: "@plain:s3cret", base_url: BASE_URL } },
       users: {
-        default: { access_token: "@keychain:hark/default/user_token", user_type: "user" },
+        default: { access_token: "@keychain:hark/mcp/default/user_token", user_type: "user" },
       },
     };
     const configPath = join(dir, "config.json");
@@ -401,7 +466,7 @@ Deno.test("twenty concurrent calls on a token about to expire share one refresh"
       })),
     ]);
     const keychain = new MemoryKeychain({
-      "hark/default/user_token": JSON.stringify({
+      "hark/mcp/default/user_token": JSON.stringify({
         access_token: "u-old-0123456789",
         refresh_token: "ur-old",
         expires_at: now + 60_000,

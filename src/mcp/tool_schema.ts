@@ -10,12 +10,14 @@ import type { Identity } from "../auth/identity.ts";
 import {
   type AnyShortcut,
   identitiesOf,
+  isDestructive,
   isIdempotent,
   type ParamSpec,
   shortcutName,
 } from "../shortcuts/definition.ts";
 import { TIMEZONE_PARAM } from "../shortcuts/input_sources.ts";
 import { TIME_INPUT_FORMS } from "../time/mod.ts";
+import { KEY_WINDOW_MINUTES } from "./derived_key.ts";
 import { FILES_FLAG, localPathOf } from "./local_files.ts";
 
 /** The subset of JSON Schema (draft 2020-12) the tools' input schemas use. */
@@ -74,7 +76,10 @@ export const EXTRA_ARGUMENTS = {
   as: "as",
   /** On tools that change something: preview the requests, send nothing. */
   dryRun: "dry_run",
-  /** On tools that delete: the explicit confirmation a person would give at a prompt. */
+  /**
+   * On tools that delete or overwrite (data in Lark, or a file on this machine): the explicit
+   * confirmation a person would give at a prompt.
+   */
   yes: "yes",
 } as const;
 
@@ -90,8 +95,17 @@ export interface ShortcutTool {
   takesAs: boolean;
   /** Whether the tool takes `dry_run` (it changes something). */
   takesDryRun: boolean;
-  /** Whether the tool needs `yes: true` to run for real (it deletes). */
+  /** Whether the tool needs `yes: true` to run for real (it deletes or overwrites data). */
   needsYes: boolean;
+  /** Whether the tool writes files on the machine hark runs on (a download). */
+  writesFiles: boolean;
+  /** The switches that let it replace a file on this machine (`force`): on, `yes` is needed. */
+  replaceSwitches: string[];
+  /**
+   * The argument of the write's idempotency key, which the server derives from the other
+   * arguments when none is given (`derived_key.ts`).
+   */
+  keyArgument?: string;
 }
 
 /** What shapes the tools besides the definitions. */
@@ -198,8 +212,15 @@ export function paramSchema(
 export function shortcutTool(shortcut: AnyShortcut, options: ToolSchemaOptions): ShortcutTool {
   const identities = identitiesOf(shortcut);
   const takesAs = options.identity === undefined && identities.length > 1;
-  const takesDryRun = shortcut.effect !== "read";
-  const needsYes = shortcut.effect === "delete";
+  const writesFiles = shortcut.params.some((p) => localPathOf(p) === "write");
+  const readOnly = shortcut.effect === "read" && !writesFiles;
+  const takesDryRun = !readOnly;
+  const needsYes = isDestructive(shortcut);
+  const replaceSwitches = shortcut.params.filter((p) => p.replacesFiles && p.type === "bool")
+    .map(argumentNameOf);
+  const keyArgument = shortcut.idempotencyKey === undefined
+    ? undefined
+    : argumentNameOf({ name: shortcut.idempotencyKey });
   const describe = (text: string) => flagsToArguments(text, shortcut.params.map((p) => p.name));
   const zoneNote = shortcut.params.some((p) => p.name === TIMEZONE_PARAM)
     ? `; local times are read in ${argumentNameOf({ name: TIMEZONE_PARAM })} when given, else in ` +
@@ -216,7 +237,13 @@ export function shortcutTool(shortcut: AnyShortcut, options: ToolSchemaOptions):
   };
   for (const param of shortcut.params) {
     const name = argumentNameOf(param);
-    add(name, paramSchema(param, describe, { zone: zoneNote, files: options.files }));
+    const schema = paramSchema(param, describe, { zone: zoneNote, files: options.files });
+    if (name === keyArgument) {
+      schema.description = "the idempotency key: the service applies one key once. Default: " +
+        "derived from the other arguments, the profile and the identity, so identical calls " +
+        `within ${KEY_WINDOW_MINUTES} minutes are applied once`;
+    }
+    add(name, schema);
     params.set(name, param);
   }
   if (takesAs) {
@@ -234,11 +261,17 @@ export function shortcutTool(shortcut: AnyShortcut, options: ToolSchemaOptions):
       description: "return the requests it would send, and send nothing (no sign-in needed)",
     });
   }
-  if (needsYes && !params.has(EXTRA_ARGUMENTS.yes)) {
+  if ((needsYes || replaceSwitches.length > 0) && !params.has(EXTRA_ARGUMENTS.yes)) {
     add(EXTRA_ARGUMENTS.yes, {
       type: "boolean",
       default: false,
-      description: "confirm the deletion: without yes: true nothing is deleted",
+      description: shortcut.effect === "delete"
+        ? "confirm the deletion: without yes: true nothing is deleted"
+        : needsYes
+        ? "confirm the change, which may overwrite or remove data: without yes: true nothing " +
+          "is changed"
+        : `confirm replacing a file already there (${replaceSwitches.join(", ")}: true): ` +
+          "without yes: true no file is replaced",
     });
   }
   const required = shortcut.params.filter((p) => p.required).map(argumentNameOf);
@@ -253,12 +286,19 @@ export function shortcutTool(shortcut: AnyShortcut, options: ToolSchemaOptions):
     tool: {
       name: toolNameOf(shortcut),
       title: `hark ${shortcutName(shortcut)}`,
-      description: describeTool(shortcut, { takesAs, identity: options.identity, describe }),
+      description: describeTool(shortcut, {
+        takesAs,
+        identity: options.identity,
+        describe,
+        writesFiles,
+        replaceSwitches,
+        keyArgument,
+      }),
       inputSchema,
       annotations: {
         title: `hark ${shortcutName(shortcut)}`,
-        readOnlyHint: shortcut.effect === "read",
-        destructiveHint: shortcut.effect === "delete",
+        readOnlyHint: readOnly,
+        destructiveHint: needsYes || replaceSwitches.length > 0,
         idempotentHint: isIdempotent(shortcut),
         openWorldHint: true,
       },
@@ -268,23 +308,54 @@ export function shortcutTool(shortcut: AnyShortcut, options: ToolSchemaOptions):
     takesAs,
     takesDryRun,
     needsYes,
+    writesFiles,
+    replaceSwitches,
+    keyArgument,
   };
 }
 
 function describeTool(
   shortcut: AnyShortcut,
-  options: { takesAs: boolean; identity?: Identity; describe: (text: string) => string },
+  options: {
+    takesAs: boolean;
+    identity?: Identity;
+    describe: (text: string) => string;
+    writesFiles: boolean;
+    replaceSwitches: string[];
+    keyArgument?: string;
+  },
 ): string {
   const identities = identitiesOf(shortcut);
   const lines = [sentence(options.describe(shortcut.description))];
-  if (shortcut.effect === "read") {
+  const key = options.keyArgument;
+  if (shortcut.effect === "read" && !options.writesFiles) {
     lines.push("Use it to look things up in Lark: it only reads and changes nothing.");
-  } else if (shortcut.effect === "write") {
+  } else if (shortcut.effect === "read") {
+    const switches = options.replaceSwitches.map((s) => `${s}: true`).join(" or ");
+    lines.push(
+      "It reads from Lark and writes a file on the machine hark runs on, only inside the " +
+        "folder the person gave hark and never a hidden one" +
+        (switches === ""
+          ? "."
+          : `; it replaces a file already there only with ${switches} and yes: true, which ` +
+            "the person you act for must have agreed to."),
+    );
+  } else if (shortcut.effect === "write" && !isDestructive(shortcut)) {
     lines.push(
       "It changes data in Lark: pass dry_run: true first to see the requests it would send." +
-        (isIdempotent(shortcut)
+        (key !== undefined
+          ? ` Identical calls within ${KEY_WINDOW_MINUTES} minutes are applied once: unless ` +
+            `${key} is given, hark derives it from the arguments, the profile and the ` +
+            `identity; give a new ${key} to do the same again on purpose.`
+          : isIdempotent(shortcut)
           ? " Retrying it with the same arguments has no further effect."
           : ""),
+    );
+  } else if (shortcut.effect === "write") {
+    lines.push(
+      "It changes data in Lark and can overwrite or remove what was there with no way back: " +
+        "it runs only with yes: true, which the person you act for must have agreed to; " +
+        "dry_run: true previews it.",
     );
   } else {
     lines.push(

@@ -8,7 +8,10 @@ import {
   botOnly,
   everyType,
   fakeGroups,
+  keyed,
   remove,
+  rewrite,
+  save,
   streamed,
   write,
 } from "../../tests/support/fake_shortcuts.ts";
@@ -144,6 +147,63 @@ Deno.test("shortcutTool() hints and extra arguments follow the effect", () => {
   ]);
   assert.equal(removed.needsYes, true);
   assert.match(removed.tool.description, /runs only with yes: true/);
+});
+
+Deno.test("shortcutTool(): a tool that writes a file is no read-only tool; replacing needs yes", () => {
+  const saved = shortcutTool(save, { ...OPTIONS, files: "/data/files" });
+  assert.deepEqual(saved.tool.annotations, {
+    title: "hark demo +save",
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: true,
+  });
+  assert.deepEqual([saved.writesFiles, saved.needsYes, saved.replaceSwitches], [
+    true,
+    false,
+    ["force"],
+  ]);
+  assert.deepEqual(Object.keys(saved.tool.inputSchema.properties!), [
+    "output",
+    "force",
+    "dry_run",
+    "yes",
+  ]);
+  assert.equal(
+    saved.tool.inputSchema.properties!.yes.description,
+    "confirm replacing a file already there (force: true): without yes: true no file is replaced",
+  );
+  assert.match(
+    saved.tool.description,
+    /writes a file on the machine hark runs on, only inside the folder the person gave hark and never a hidden one; it replaces a file already there only with force: true and yes: true/,
+  );
+});
+
+Deno.test("shortcutTool(): a destructive write asks for yes; a keyed one says how retries go", () => {
+  const rewritten = shortcutTool(rewrite, OPTIONS);
+  assert.equal(rewritten.tool.annotations.destructiveHint, true);
+  assert.equal(rewritten.needsYes, true);
+  assert.equal(
+    rewritten.tool.inputSchema.properties!.yes.description,
+    "confirm the change, which may overwrite or remove data: without yes: true nothing is changed",
+  );
+  assert.match(
+    rewritten.tool.description,
+    /can overwrite or remove what was there with no way back: it runs only with yes: true/,
+  );
+
+  const said = shortcutTool(keyed, OPTIONS);
+  assert.equal(said.keyArgument, "idempotency_key");
+  assert.equal(said.tool.annotations.idempotentHint, true);
+  assert.match(
+    said.tool.description,
+    /Identical calls within 10 minutes are applied once: unless idempotency_key is given, hark derives it from the arguments, the profile and the identity; give a new idempotency_key to do the same again on purpose\./,
+  );
+  assert.doesNotMatch(said.tool.description, /no further effect/);
+  assert.match(
+    said.tool.inputSchema.properties!.idempotency_key.description!,
+    /^the idempotency key: the service applies one key once\. Default: derived from/,
+  );
 });
 
 Deno.test("shortcutTool() drops as when the server fixes the identity", () => {

@@ -21,7 +21,10 @@ export type ExposedTool =
 
 /** What narrows the tool set (the flags of `hark mcp`). */
 export interface ToolSetOptions {
-  /** `--read-only`: only tools that change nothing (and `api` with GET only). */
+  /**
+   * `--read-only`: only tools that change nothing, in Lark or on this machine (and `api` with
+   * GET only).
+   */
   readOnly: boolean;
   /** `--tools`: only these tools, by name. */
   tools?: readonly string[];
@@ -124,6 +127,9 @@ function whyHidden(
   if (wanted && !wanted.has(entry.tool.name)) return "it is not named by --tools";
   if (options.readOnly && shortcut.effect !== "read") {
     return "hark mcp runs with --read-only and this tool changes data";
+  }
+  if (options.readOnly && entry.shortcut.writesFiles) {
+    return "hark mcp runs with --read-only and this tool writes files on this machine";
   }
   if (options.identity && !identitiesOf(shortcut).includes(options.identity)) {
     return `hark mcp runs with --as ${options.identity} and this tool acts as ` +

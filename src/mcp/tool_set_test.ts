@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { ValidationError } from "../errors/mod.ts";
 import { loadServices } from "../shortcuts/services.ts";
 import { toolNameOf } from "./tool_schema.ts";
-import { fakeGroups } from "../../tests/support/fake_shortcuts.ts";
+import { fakeGroups, save } from "../../tests/support/fake_shortcuts.ts";
 import { selectTools, type ToolSetOptions } from "./tool_set.ts";
 
 const BASE: ToolSetOptions = { readOnly: false, allowRawApi: false, timeZone: "UTC" };
@@ -49,6 +49,20 @@ Deno.test("selectTools() narrows by --read-only, --services, --tools and --as", 
     demo_remove: "hark mcp runs with --read-only and this tool changes data",
     other_status: "hark mcp runs with --as user and this tool acts as bot",
   });
+});
+
+Deno.test("selectTools() --read-only leaves out a tool that writes files on this machine", () => {
+  const set = selectTools(fakeGroups([save]), { ...BASE, readOnly: true });
+  assert.ok(!set.exposed.has("demo_save"));
+  assert.equal(
+    set.hidden.get("demo_save"),
+    "hark mcp runs with --read-only and this tool writes files on this machine",
+  );
+  assert.ok(selectTools(fakeGroups([save]), BASE).exposed.has("demo_save"));
+  assert.throws(
+    () => selectTools(fakeGroups([save]), { ...BASE, readOnly: true, tools: ["demo_save"] }),
+    /Cannot expose demo_save: hark mcp runs with --read-only and this tool writes files/,
+  );
 });
 
 Deno.test("selectTools() adds the api tool with --allow-raw-api, GET only when read-only", () => {

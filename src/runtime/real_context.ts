@@ -11,6 +11,7 @@
  */
 
 import type { Context, Env } from "../context.ts";
+import { ValidationError } from "../errors/mod.ts";
 import { keychainBackendName } from "../keychain/backend_name.ts";
 import type { Keychain } from "../keychain/keychain.ts";
 import { terminalSafe } from "../output/terminal_safe.ts";
@@ -36,10 +37,7 @@ export interface RealContextOptions {
  * @param options the cancellation signal
  */
 export function createRealContext(options: RealContextOptions): Context {
-  const env: Env = {
-    get: (name) => Deno.env.get(name),
-    toObject: () => Deno.env.toObject(),
-  };
+  const env: Env = { get: readVariable, toObject: () => Deno.env.toObject() };
   const os = SYSTEM_OS;
   let client: Deno.HttpClient | undefined;
   const sharedFetch: typeof fetch = (input, init) => {
@@ -47,7 +45,12 @@ export function createRealContext(options: RealContextOptions): Context {
     return fetch(input, { ...init, client });
   };
   const stderr = stream(Deno.stderr);
-  const debugOn = ["1", "true"].includes(env.get("HARK_DEBUG") ?? "");
+  let debugOn = false;
+  try {
+    debugOn = ["1", "true"].includes(env.get("HARK_DEBUG") ?? "");
+  } catch {
+    // A HARK_DEBUG that is not text asks for nothing; the command reports it if it reads it.
+  }
   const started = Date.now();
   let timeZone: string | undefined;
   let keychain: Keychain | undefined;
@@ -73,7 +76,9 @@ export function createRealContext(options: RealContextOptions): Context {
       return timeZone ??= systemTimeZone();
     },
     reclaim: reclaimer(() => Date.now(), exposedGc()),
-    run: runSubprocess,
+    // Ctrl-C stops a child (and what it started) as it stops everything else.
+    run: (cmd, args, runOptions) =>
+      runSubprocess(cmd, args, { signal: options.signal, ...runOptions }),
     fs: realFileSystem,
     os,
     homeDir: env.get(os === "windows" ? "USERPROFILE" : "HOME"),
@@ -87,6 +92,25 @@ export function createRealContext(options: RealContextOptions): Context {
     catalogueDir: options.catalogueDir ?? "",
   };
   return context;
+}
+
+/**
+ * `Env.get` of the real environment. A variable whose value is not valid UTF-8 is an error that
+ * names the variable and never quotes the value (Deno's own message does, and it may be a
+ * token).
+ *
+ * @throws {ValidationError} naming the variable
+ */
+function readVariable(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.InvalidData)) throw error;
+    throw new ValidationError(`The environment variable ${name} is not valid UTF-8 text`, {
+      param: name,
+      suggestion: `Set ${name} to UTF-8 text (a token is plain ASCII), or unset it`,
+    });
+  }
 }
 
 function stream(file: typeof Deno.stdout): Context["stdout"] {

@@ -6,9 +6,9 @@
  * @module
  */
 
-import type { FileInfo, FileSystem } from "../context.ts";
+import type { Confine, FileInfo, FileSystem } from "../context.ts";
 import { ValidationError } from "../errors/mod.ts";
-import { parentFolder } from "../path.ts";
+import { baseName, joinPath, parentFolder } from "../path.ts";
 import { SYSTEM_OS } from "./system_os.ts";
 
 const encoder = new TextEncoder();
@@ -99,10 +99,24 @@ export const realFileSystem: FileSystem = {
   async stat(path): Promise<FileInfo | undefined> {
     try {
       const info = await Deno.stat(path);
-      return { isFile: info.isFile, isDirectory: info.isDirectory, size: info.size };
+      return {
+        isFile: info.isFile,
+        isDirectory: info.isDirectory,
+        size: info.size,
+        ...(info.mode === null ? {} : { mode: info.mode & 0o7777 }),
+        ...(info.uid === null ? {} : { uid: info.uid }),
+      };
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return undefined;
       throw error;
+    }
+  },
+  userId() {
+    try {
+      return Deno.uid() ?? undefined;
+    } catch {
+      // Without --allow-sys=uid (an older launcher): owners cannot be compared.
+      return undefined;
     }
   },
   async realPath(path) {
@@ -121,11 +135,12 @@ export const realFileSystem: FileSystem = {
       throw error; // a link whose target is missing
     }
   },
-  async openRead(path) {
+  async openRead(path, options = {}) {
     const file = await Deno.open(path, { read: true });
     try {
       const info = await file.stat();
       if (info.isDirectory) throw new Deno.errors.IsADirectory(`"${path}" is a folder`);
+      if (options.confine) await confirmOpened(path, info, options.confine, "read");
       return { size: info.size, stream: file.readable };
     } catch (error) {
       file.close();
@@ -135,12 +150,16 @@ export const realFileSystem: FileSystem = {
   async writeStreamAtomic(path, data, mode, options = {}) {
     let tmp: string | undefined;
     let written: number;
+    const { confine } = options;
     try {
-      const created = await createTempFile(path, mode);
+      // Confined, the file goes into its folder's real path, checked, and is renamed within it.
+      const target = confine ? await confinedTarget(path, confine) : path;
+      const created = await createTempFile(target, mode);
       tmp = created.tmp;
       const { file } = created;
       try {
-        await secureFolder(parentFolder(SYSTEM_OS, path), file, { allowSticky: true });
+        if (confine) await confirmOpened(tmp, await file.stat(), confine, "written");
+        await secureFolder(parentFolder(SYSTEM_OS, target), file, { allowSticky: true });
         await ensureMode(file, tmp, mode);
         // Piped, Deno moves the bytes of its own streams (an HTTP body) without JavaScript. The
         // pipe closes the file at the end, which flushes what its writable buffers (kept open,
@@ -155,15 +174,19 @@ export const realFileSystem: FileSystem = {
         throw error;
       }
       const again = await Deno.open(tmp, { write: true });
+      let info: Deno.FileInfo;
       try {
         await again.sync();
-        written = (await again.stat()).size;
+        info = await again.stat();
+        written = info.size;
       } finally {
         again.close();
       }
       options.check?.(written);
-      if (options.overwrite) await Deno.rename(tmp, path);
-      else await Deno.link(tmp, path);
+      // The folder may have been swapped since: the file must still be where it was checked.
+      if (confine) await confirmOpened(tmp, info, confine, "written");
+      if (options.overwrite) await Deno.rename(tmp, target);
+      else await Deno.link(tmp, target);
     } catch (error) {
       // Whatever failed, the source is released (a download's connection, say).
       await data.cancel(error).catch(() => {});
@@ -174,6 +197,53 @@ export const realFileSystem: FileSystem = {
     return written;
   },
 };
+
+/**
+ * Where a confined write goes: the file's name in the real path of its folder, which `confine`
+ * accepts.
+ *
+ * @throws `Deno.errors.NotFound` when the folder is missing; what `confine` throws
+ */
+async function confinedTarget(path: string, confine: Confine): Promise<string> {
+  const folder = await Deno.realPath(parentFolder(SYSTEM_OS, path));
+  const target = joinPath(SYSTEM_OS, folder, baseName(SYSTEM_OS, path));
+  confine(target);
+  return target;
+}
+
+/**
+ * Checks a file opened by `path` (`opened` is its own information, from the open handle):
+ * `confine` accepts the path's real path, and that real path leads to the very file opened
+ * through no link (neither it nor any folder above it is one), and still is the path's real
+ * path afterwards. A link swapped in before the open, or between the checks, is caught by one
+ * of them, whichever way it is swapped back.
+ *
+ * @throws what `confine` throws; a `ValidationError` naming the path when it changed
+ */
+async function confirmOpened(
+  path: string,
+  opened: Deno.FileInfo,
+  confine: Confine,
+  access: "read" | "written",
+): Promise<void> {
+  const changed = () =>
+    new ValidationError(
+      `Cannot use "${path}": it changed while it was opened (a link was swapped in), so ` +
+        `nothing was ${access}`,
+      { suggestion: "Make sure nothing else changes the folder while hark uses it, then retry" },
+    );
+  const real = await Deno.realPath(path);
+  confine(real);
+  const named = await Deno.lstat(real);
+  const same = named.ino === null || opened.ino === null ||
+    (named.ino === opened.ino && named.dev === opened.dev);
+  if (named.isSymlink || !same) throw changed();
+  for (let at = parentFolder(SYSTEM_OS, real);; at = parentFolder(SYSTEM_OS, at)) {
+    if ((await Deno.lstat(at)).isSymlink) throw changed();
+    if (parentFolder(SYSTEM_OS, at) === at) break;
+  }
+  if (await Deno.realPath(path) !== real) throw changed();
+}
 
 /** How many random temporary names {@link createTempFile} tries before giving up. */
 const TEMP_ATTEMPTS = 8;

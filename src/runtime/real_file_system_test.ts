@@ -238,7 +238,13 @@ Deno.test("stat() and openRead() describe and stream a file; a folder and a gap 
   await withDir(async (dir) => {
     const path = join(dir, "data.bin");
     await Deno.writeFile(path, new Uint8Array(70_000).fill(7));
-    assert.deepEqual(await fs.stat(path), { isFile: true, isDirectory: false, size: 70_000 });
+    await Deno.chmod(path, 0o640);
+    const info = await fs.stat(path);
+    assert.deepEqual(
+      { ...info, uid: undefined },
+      { isFile: true, isDirectory: false, size: 70_000, mode: 0o640, uid: undefined },
+    );
+    assert.equal(info?.uid, fs.userId(), "the file is the user's own");
     assert.equal((await fs.stat(dir))?.isDirectory, true);
     assert.equal(await fs.stat(join(dir, "absent")), undefined);
     const { size, stream } = await fs.openRead(path);

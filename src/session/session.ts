@@ -16,7 +16,6 @@ import {
   type Config,
   insecureWarning,
   loadConfig,
-  migrateKeychainNamespace,
   notConfigured,
   requireKnownProfile,
   resolveConfigPath,
@@ -26,7 +25,6 @@ import {
   type ServiceAddress,
 } from "../config/mod.ts";
 import { checkConfigValues } from "../config/config_keys.ts";
-import { HarkError } from "../errors/mod.ts";
 import { keychainBackendName } from "../keychain/select_keychain.ts";
 import { ApiClient } from "../http/api_client.ts";
 import { formatJson, type OutputOptions, resolveFormat } from "../output/output.ts";
@@ -233,8 +231,7 @@ export type ProfileUse = "use" | "create" | "none";
 
 /**
  * Loads the config and picks the profile for a command, warning about secrets kept in the clear.
- * `HARK_KEYCHAIN` is checked first, before anything could read a secret; a config written
- * before keychain namespaces gets its own entries (not on `--dry-run`).
+ * `HARK_KEYCHAIN` is checked first, before anything could read a secret.
  *
  * @param ctx the context
  * @param globals the global flags
@@ -250,39 +247,18 @@ export async function openSession(
   const context = globals.debug ? withDebug(ctx) : ctx;
   keychainBackendName(context);
   const configPath = resolveConfigPath(context);
-  let config = await loadConfig(context, configPath);
-  const session0 = new Session(context, globals, configPath, config);
+  const config = await loadConfig(context, configPath);
+  const session = new Session(context, globals, configPath, config);
   if ((options.profile ?? "use") === "use") {
-    if (config.apps?.[session0.profile] === undefined && session0.profileExplicit) {
-      requireKnownProfile(config, session0.profile, profileSource(ctx, globals));
+    if (config.apps?.[session.profile] === undefined && session.profileExplicit) {
+      requireKnownProfile(config, session.profile, profileSource(ctx, globals));
     }
-    checkConfigValues(config, session0.profile, configPath);
+    checkConfigValues(config, session.profile, configPath);
   }
-  if (!globals.dryRun) config = await migrateNamespace(context, configPath, config);
-  const session = config === session0.config
-    ? session0
-    : new Session(context, globals, configPath, config);
   for (const warning of secretWarnings(ctx.env, config, session.profile)) {
     ctx.stderr.write(`warning: ${warning}\n`);
   }
   return session;
-}
-
-/**
- * Gives a config written before keychain namespaces its own entries, once (see
- * `migrateKeychainNamespace`). A keychain that cannot be used leaves the config as it is: its
- * references still work, and the command reports the keychain's error if it needs it.
- */
-async function migrateNamespace(ctx: Context, configPath: string, config: Config): Promise<Config> {
-  try {
-    const { config: migrated, moved } = await migrateKeychainNamespace(ctx, configPath, config);
-    for (const { from, to } of moved) ctx.debug(`keychain entry ${from} copied to ${to}`);
-    return migrated;
-  } catch (error) {
-    if (!(error instanceof HarkError)) throw error;
-    ctx.debug(`keychain namespace not migrated: ${error.message}`);
-    return config;
-  }
 }
 
 /** What named the profile: `--profile`, `HARK_PROFILE` or `active_profile`. */

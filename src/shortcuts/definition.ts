@@ -111,6 +111,12 @@ export interface ShortcutFacts {
    * a write that carries an idempotency key); default true for reads, false otherwise.
    */
   idempotent?: boolean;
+  /**
+   * Whether a `write` can also destroy what was there without a way back (rewrite a whole
+   * recurring series, remove attendees); `hark mcp` then asks for `yes: true`, as for a
+   * `delete`. Every `delete` is destructive.
+   */
+  destructive?: boolean;
 }
 
 /** The hooks of a shortcut, receiving bound values of type `V`; `R` is what `run` resolves with. */
@@ -231,6 +237,16 @@ export function scopesFor(definition: AnyShortcut, identity: Identity): readonly
  */
 export function isIdempotent(definition: AnyShortcut): boolean {
   return definition.idempotent ?? definition.effect === "read";
+}
+
+/**
+ * Whether running a shortcut can destroy data without a way back: a `delete`, or a write
+ * declared {@link ShortcutFacts.destructive}.
+ *
+ * @param definition the shortcut
+ */
+export function isDestructive(definition: AnyShortcut): boolean {
+  return definition.effect === "delete" || definition.destructive === true;
 }
 
 /**

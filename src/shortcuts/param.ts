@@ -55,6 +55,12 @@ export interface ParamOptions {
    * parameter always reads one; it needs no mark.)
    */
   localPath?: "read" | "write";
+  /**
+   * Turned on, this switch lets the shortcut replace a file already on the machine (`--force`
+   * of a download). `hark mcp` takes it only with `yes: true`, the confirmation of other
+   * destructive calls.
+   */
+  replacesFiles?: boolean;
 }
 
 /** A parameter declaration as data: what help, completion, schema and MCP read. */

@@ -146,7 +146,8 @@ export async function parseParamValue(
       if (typeof raw !== "string" || raw.trim() === "") throw bad("a file path");
       let text: string;
       try {
-        text = await ctx.fs.readTextFile(raw);
+        // Through openRead, as every file a user names is read (hark mcp checks it there).
+        text = await new Response((await ctx.fs.openRead(raw)).stream).text();
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         throw new ValidationError(

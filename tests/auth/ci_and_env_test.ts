@@ -1,19 +1,19 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createHarkEnv } from "../support/hark_env.ts";
-import { requestLog, startWorld } from "./_support.ts";
+import { startWorld } from "../support/world.ts";
 
 Deno.test("auth login fails fast in CI without a terminal and names the alternatives", async () => {
   const world = await startWorld();
   try {
-    const run = await world.env.run(["auth", "login", "--json"], { env: { CI: "1" } });
+    const run = await world.run(["auth", "login", "--json"], { env: { CI: "1" } });
     assert.equal(run.code, 3);
     const error = JSON.parse(run.stderr).error;
     assert.match(error.recovery.command, /--no-wait/);
     assert.match(error.recovery.command, /--device-code/);
     assert.match(error.recovery.suggestion, /HARK_USER_ACCESS_TOKEN/);
-    assert.equal((await requestLog(world.sb)).length, 0, "no request was made");
-    const noWait = await world.env.run(["auth", "login", "--no-wait", "--json"], {
+    assert.equal((await world.requestLog()).length, 0, "no request was made");
+    const noWait = await world.run(["auth", "login", "--no-wait", "--json"], {
       env: { CI: "1" },
     });
     assert.equal(noWait.code, 0, noWait.stderr);
@@ -26,13 +26,13 @@ Deno.test("the env provider: HARK_USER_ACCESS_TOKEN is used and reported as the 
   const world = await startWorld();
   try {
     const env = { HARK_USER_ACCESS_TOKEN: "u-from-env-123456", HARK_BASE_URL: world.sb.baseUrl };
-    const status = await world.env.run(["auth", "status", "--json"], { env });
+    const status = await world.run(["auth", "status", "--json"], { env });
     assert.equal(status.code, 0, status.stderr);
     const report = JSON.parse(status.stdout);
     assert.equal(report.state, "valid");
     assert.equal(report.source, "env");
     assert.ok(!status.stdout.includes("u-from-env-123456"));
-    const token = await world.env.run(["auth", "token"], { env });
+    const token = await world.run(["auth", "token"], { env });
     assert.equal(token.stdout, "u-from-env-123456\n");
   } finally {
     await world.close();
@@ -43,13 +43,13 @@ Deno.test("auth login rejects a malformed --scope with exit 2 naming the scope",
   const world = await startWorld();
   try {
     for (const scope of ["calendar", "a:b:c:d", ""]) {
-      const run = await world.env.run(["auth", "login", "--no-wait", "--json", "--scope", scope]);
+      const run = await world.run(["auth", "login", "--no-wait", "--json", "--scope", scope]);
       assert.equal(run.code, 2, `${scope}: ${run.stderr}`);
       assert.match(JSON.parse(run.stderr).error.message, new RegExp(`Invalid scope "${scope}"`));
     }
     // Well formed but unknown to Lark (it was in an example of this help once): the service
     // refuses the whole list, and the error lists what was asked for.
-    const unknown = await world.env.run([
+    const unknown = await world.run([
       "auth",
       "login",
       "--no-wait",
@@ -72,7 +72,7 @@ Deno.test("auth login rejects a malformed --scope with exit 2 naming the scope",
 Deno.test("auth status --as bot reports the bot's token: app credentials, env, or why not", async () => {
   const world = await startWorld();
   try {
-    const fromApp = await world.env.run(["auth", "status", "--as", "bot", "--json"]);
+    const fromApp = await world.run(["auth", "status", "--as", "bot", "--json"]);
     assert.equal(fromApp.code, 0, fromApp.stderr);
     const report = JSON.parse(fromApp.stdout);
     assert.equal(report.identity, "bot");
@@ -80,15 +80,15 @@ Deno.test("auth status --as bot reports the bot's token: app credentials, env, o
     assert.equal(report.source, "app_credentials");
     assert.ok(report.expires_at);
 
-    const fromEnv = await world.env.run(["auth", "status", "--as", "bot", "--json"], {
+    const fromEnv = await world.run(["auth", "status", "--as", "bot", "--json"], {
       env: { HARK_TENANT_ACCESS_TOKEN: "t-from-env-123456", HARK_BASE_URL: world.sb.baseUrl },
     });
     assert.equal(JSON.parse(fromEnv.stdout).source, "env");
     assert.ok(!fromEnv.stdout.includes("t-from-env-123456"));
 
     // The tenant token is cached in the keychain; logout forgets it, so the next status asks.
-    assert.equal((await world.env.run(["auth", "logout"])).code, 0);
-    const refused = await world.env.run(["auth", "status", "--as", "bot", "--json"], {
+    assert.equal((await world.run(["auth", "logout"])).code, 0);
+    const refused = await world.run(["auth", "status", "--as", "bot", "--json"], {
       env: { HARK_TEST_APP_SECRET: "not-the-secret" },
     });
     assert.equal(refused.code, 3, refused.stderr);

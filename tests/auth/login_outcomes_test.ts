@@ -1,23 +1,31 @@
+/**
+ * How `hark auth login` ends when the person at the browser approves on the sandbox's page,
+ * denies, or lets the code expire: in process, on a clock that does not wait (the polling rules
+ * behind these ends are `src/auth/device_flow_test.ts`'s; the CLI subprocess wiring is
+ * `login_test.ts`'s).
+ */
+
 import assert from "node:assert/strict";
-import { control, spawnHark, startWorld } from "./_support.ts";
+import { startWorld } from "../support/world.ts";
 
 Deno.test("auth login succeeds after approval through the sandbox's HTML page", async () => {
   const world = await startWorld();
   try {
-    const live = spawnHark(world.env, ["auth", "login", "--json"]);
-    const [, userCode] = await live.waitFor(/enter the code: (\S+)/);
-    const page = await fetch(`${world.sb.baseUrl}/sandbox/verify`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        user_code: userCode,
-        open_id: world.sb.users[1].open_id,
-        decision: "approve",
-      }),
+    const run = await world.runInProcess(["auth", "login", "--json"], {
+      async onCode(userCode) {
+        const page = await fetch(`${world.sb.baseUrl}/sandbox/verify`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({
+            user_code: userCode,
+            open_id: world.sb.users[1].open_id,
+            decision: "approve",
+          }),
+        });
+        assert.equal(page.status, 200);
+        assert.match(await page.text(), /approved/);
+      },
     });
-    assert.equal(page.status, 200);
-    assert.match(await page.text(), /approved/);
-    const run = await live.done;
     assert.equal(run.code, 0, run.stderr);
     assert.equal(JSON.parse(run.stdout).user.open_id, world.sb.users[1].open_id);
   } finally {
@@ -28,25 +36,26 @@ Deno.test("auth login succeeds after approval through the sandbox's HTML page", 
 Deno.test("auth login stops with exit 3 when the request is denied", async () => {
   const world = await startWorld();
   try {
-    const live = spawnHark(world.env, ["auth", "login", "--json"]);
-    const [, userCode] = await live.waitFor(/enter the code: (\S+)/);
-    await control(world.sb, "/sandbox/approve", { user_code: userCode, decision: "deny" });
-    const run = await live.done;
+    const run = await world.runInProcess(["auth", "login", "--json"], {
+      async onCode(userCode) {
+        await world.control("/sandbox/approve", { user_code: userCode, decision: "deny" });
+      },
+    });
     assert.equal(run.code, 3);
     assert.match(
       JSON.parse(run.stderr.split("\n").find((l) => l.startsWith("{"))!).error.message,
       /denied/,
     );
-    assert.equal((await world.env.readConfig()).users, undefined);
+    assert.equal((await world.home.readConfig()).users, undefined);
   } finally {
     await world.close();
   }
 });
 
 Deno.test("auth login stops with a clear message when the device code expires", async () => {
-  const world = await startWorld({ deviceCodeTtl: 2 });
+  const world = await startWorld({ sandbox: { deviceCodeTtl: 2 } });
   try {
-    const run = await world.env.run(["auth", "login"]);
+    const run = await world.runInProcess(["auth", "login"]);
     assert.equal(run.code, 3);
     assert.match(run.stderr, /code expired/);
   } finally {

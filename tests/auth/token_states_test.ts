@@ -1,25 +1,25 @@
 import assert from "node:assert/strict";
-import { loginApproved, requestLog, startWorld } from "./_support.ts";
+import { startWorld } from "../support/world.ts";
 
+// A lifetime of 1 ms: the sandbox announces 0 s, so the token is past its expiry at once.
 const PROFILES = {
-  fresh: { access_token_ttl: 3600 },
-  soon: { access_token_ttl: 200 },
-  stale: { access_token_ttl: 1 },
-  dead: { access_token_ttl: 1, refresh_token_ttl: 1 },
+  fresh: { accessTokenTtl: 3600 },
+  soon: { accessTokenTtl: 200 },
+  stale: { accessTokenTtl: 0.001 },
+  dead: { accessTokenTtl: 0.001, refreshTokenTtl: 0.001 },
 };
 
 Deno.test("token states: status in every state, refresh with rotation, expiry and single spending", async () => {
   // "nobody" has an app but never signs in.
-  const world = await startWorld({}, [...Object.keys(PROFILES), "nobody"]);
+  const world = await startWorld({ profiles: [...Object.keys(PROFILES), "nobody"] });
   try {
     const logins = await Promise.all(
-      Object.entries(PROFILES).map(([profile, ttl]) => loginApproved(world, profile, ttl)),
+      Object.entries(PROFILES).map(([profile, ttl]) => world.signIn({ profile, ...ttl })),
     );
     for (const login of logins) assert.equal(login.code, 0, login.stderr);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
 
     const status = async (profile: string) => {
-      const run = await world.env.run(["auth", "status", "--json", "--profile", profile]);
+      const run = await world.run(["auth", "status", "--json", "--profile", profile]);
       return { code: run.code, report: JSON.parse(run.stdout) };
     };
     const [fresh, soon, stale, dead, none] = await Promise.all(
@@ -30,25 +30,23 @@ Deno.test("token states: status in every state, refresh with rotation, expiry an
     assert.deepEqual([stale.code, stale.report.state, stale.report.usable], [0, "expired", true]);
     assert.deepEqual([dead.code, dead.report.state, dead.report.usable], [3, "expired", false]);
     assert.deepEqual([none.code, none.report.state], [3, "signed_out"]);
-    const unknown = await world.env.run(["auth", "status", "--json", "--profile", "nboody"]);
+    const unknown = await world.run(["auth", "status", "--json", "--profile", "nboody"]);
     assert.equal(unknown.code, 2, "a mistyped profile is a usage error, not a sign-in state");
     assert.equal(unknown.stdout, "");
     assert.match(JSON.parse(unknown.stderr).error.message, /^Unknown profile "nboody" .*nobody/);
 
     // Refresh on expiry, with rotation: the old refresh token no longer works.
-    await fetch(`${world.sb.baseUrl}/sandbox/requests`, { method: "DELETE" }).then((r) =>
-      r.body?.cancel()
-    );
-    const before = await world.env.run(["auth", "status", "--json", "--profile", "stale"]);
+    await world.clearRequests();
+    const before = await world.run(["auth", "status", "--json", "--profile", "stale"]);
     assert.equal(JSON.parse(before.stdout).state, "expired");
-    const token = await world.env.run(["auth", "token", "--profile", "stale"]);
+    const token = await world.run(["auth", "token", "--profile", "stale"]);
     assert.equal(token.code, 0, token.stderr);
     assert.match(token.stdout, /^u-\S+\n$/);
-    const refreshes = (await requestLog(world.sb)).filter((r) =>
+    const refreshes = (await world.requestLog()).filter((r) =>
       r.body?.grant_type === "refresh_token"
     );
     assert.equal(refreshes.length, 1);
-    const second = await world.env.run(["auth", "token", "--profile", "stale"]);
+    const second = await world.run(["auth", "token", "--profile", "stale"]);
     assert.equal(second.code, 0, second.stderr);
     assert.notEqual(
       second.stdout,
@@ -57,30 +55,28 @@ Deno.test("token states: status in every state, refresh with rotation, expiry an
     );
 
     // The refresh token expired too: sign in again, exit 3, never silent.
-    const expired = await world.env.run(["auth", "token", "--profile", "dead", "--json"]);
+    const expired = await world.run(["auth", "token", "--profile", "dead", "--json"]);
     assert.equal(expired.code, 3);
     const envelope = JSON.parse(expired.stderr).error;
     assert.match(envelope.message, /sign in again/);
     assert.equal(envelope.recovery.command, "hark auth login --profile dead");
 
     // Two processes refreshing the same token spend the refresh token once.
-    await fetch(`${world.sb.baseUrl}/sandbox/requests`, { method: "DELETE" }).then((r) =>
-      r.body?.cancel()
-    );
+    await world.clearRequests();
     const [a, b] = await Promise.all([
-      world.env.run(["auth", "token", "--profile", "soon"]),
-      world.env.run(["auth", "token", "--profile", "soon"]),
+      world.run(["auth", "token", "--profile", "soon"]),
+      world.run(["auth", "token", "--profile", "soon"]),
     ]);
     assert.equal(a.code, 0, a.stderr);
     assert.equal(b.code, 0, b.stderr);
-    const spent = (await requestLog(world.sb)).filter((r) => r.body?.grant_type === "refresh_token")
+    const spent = (await world.requestLog()).filter((r) => r.body?.grant_type === "refresh_token")
       .map((r) => r.body!.refresh_token);
     assert.equal(new Set(spent).size, spent.length, "no refresh token is spent twice");
     // Overlapping, the two share one refresh. A process that starts after the other finished
     // refreshes again, rightly: "soon" lives 200 s, so a new token is within the 5 minutes of
     // its expiry at once. Which happens is up to the machine's timing.
     assert.equal(spent.length, a.stdout === b.stdout ? 1 : 2);
-    const refreshed = await world.env.run(["auth", "status", "--json", "--profile", "soon"]);
+    const refreshed = await world.run(["auth", "status", "--json", "--profile", "soon"]);
     assert.equal(JSON.parse(refreshed.stdout).state, "needs_refresh", "200 s lifetime again");
   } finally {
     await world.close();

@@ -6,10 +6,9 @@
  */
 
 import assert from "node:assert/strict";
-import { startSandbox } from "../../sandbox/mod.ts";
-import { createHarkEnv } from "../support/hark_env.ts";
 import { requires } from "../support/requires.ts";
 import { Terminal, terminalScript } from "../support/terminal.ts";
+import { sandboxConfig, startWorld } from "../support/world.ts";
 
 /** A colour or style code (SGR). */
 // deno-lint-ignore no-control-regex
@@ -19,22 +18,13 @@ Deno.test(requires(["tmux"], {
   name: "preferences.color false and TERM=dumb turn colour off in tables, errors and the spinner",
   ignore: Deno.build.os !== "linux",
   async fn() {
-    const sb = await startSandbox({ quiet: true });
-    const home = await createHarkEnv({ HARK_TEST_APP_SECRET: sb.appSecret });
+    const world = await startWorld({ profiles: [] });
+    const { sb, home } = world;
     try {
       const env: Record<string, string> = { ...home.env, TERM: "xterm-256color" };
       delete env.NO_COLOR;
       const screens = async (preferences: unknown, term: string) => {
-        await home.writeConfig({
-          apps: {
-            default: {
-              app_id: sb.appId,
-              app_secret: "@env:HARK_TEST_APP_SECRET",
-              base_url: sb.baseUrl,
-            },
-          },
-          preferences,
-        });
+        await home.writeConfig({ ...sandboxConfig(sb), preferences });
         const script = await terminalScript(home.dir, { ...env, TERM: term }, [
           "hark profile list",
           "hark calendar +agneda",
@@ -72,8 +62,7 @@ Deno.test(requires(["tmux"], {
         assert.doesNotMatch(plain, SGR, `${name}: no colour anywhere:\n${JSON.stringify(plain)}`);
       }
     } finally {
-      await home.cleanup();
-      await sb.close();
+      await world.close();
     }
   },
 }));

@@ -15,6 +15,7 @@ import type { FaultSpec, Sandbox } from "../../sandbox/mod.ts";
 import { startSandbox } from "../../sandbox/mod.ts";
 import { createTestContext, type TestContext } from "../support/test_context.ts";
 import { REPO_ROOT } from "../support/hark_env.ts";
+import { APP_SECRET_VAR, sandboxConfig } from "../support/world.ts";
 import { sandboxUserToken } from "../support/sandbox_token.ts";
 import { sourceLiterals, whyNotRunnable } from "./_recovery_check.ts";
 
@@ -51,19 +52,11 @@ interface Scenario {
   owner?: string;
 }
 
-const SECRET_VAR = "HARK_WALK_APP_SECRET";
+const SECRET_VAR = APP_SECRET_VAR;
 
 function appConfig(world: World, app: Record<string, unknown> = {}): unknown {
-  return {
-    apps: {
-      default: {
-        app_id: world.sb.appId,
-        app_secret: `@env:${SECRET_VAR}`,
-        base_url: world.sb.baseUrl,
-        ...app,
-      },
-    },
-  };
+  const config = sandboxConfig(world.sb);
+  return { apps: { default: { ...config.apps.default, ...app } } };
 }
 
 const SEARCH = ["contact", "+search-user", "--query", "a"];
@@ -80,7 +73,7 @@ async function fault(world: World, spec: FaultSpec): Promise<void> {
 async function signedIn(ctx: TestContext, scopes: string[], refreshExpired = false) {
   const now = ctx.now();
   await ctx.keychain.set(
-    "hark/default/user_token",
+    "hark/walk/default/user_token",
     JSON.stringify({
       access_token: "u-stored",
       refresh_token: "r-stored",
@@ -93,9 +86,11 @@ async function signedIn(ctx: TestContext, scopes: string[], refreshExpired = fal
 }
 
 function signedInConfig(world: World): unknown {
+  // At a path of its own, the config reads only the entries of its namespace.
   const config = appConfig(world) as Record<string, unknown>;
+  config.keychain_namespace = "walk";
   config.users = {
-    default: { access_token: "@keychain:hark/default/user_token", user_type: "user" },
+    default: { access_token: "@keychain:hark/walk/default/user_token", user_type: "user" },
   };
   return config;
 }
@@ -466,6 +461,8 @@ async function produce(world: World, scenario: Scenario, index: number): Promise
     env: {
       HARK_CONFIG: configPath,
       [SECRET_VAR]: world.sb.appSecret,
+      // The sandbox is trusted with the @env: app secret outside the config file.
+      HARK_TRUSTED_ORIGINS: world.sb.baseUrl,
       ...baseUrlEnv,
       ...scenarioEnv,
     },

@@ -13,21 +13,14 @@ import { buildRoot } from "../../src/cli/root.ts";
 import { loadCommandTree } from "../../src/cli/command_tree.ts";
 import { createTestContext } from "../support/test_context.ts";
 import { createHarkEnv } from "../support/hark_env.ts";
+import { sandboxConfig } from "../support/world.ts";
 import { type BadCase, buildCorpus, CONTROL, type CorpusFiles } from "./_bad_input_corpus.ts";
 import { assertEnvelope, assertNoTrace } from "./_envelope.ts";
 
 /** An address where nothing listens: anything that reaches the network fails there. */
 const NOWHERE = "http://127.0.0.1:9";
 
-const CONFIG = {
-  apps: {
-    default: {
-      app_id: "cli_bad_input",
-      app_secret: "@env:HARK_TEST_APP_SECRET",
-      base_url: NOWHERE,
-    },
-  },
-};
+const CONFIG = sandboxConfig({ appId: "cli_bad_input", baseUrl: NOWHERE });
 
 const ENV = {
   HARK_TEST_APP_SECRET: "bad-input-secret",

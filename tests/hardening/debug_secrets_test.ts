@@ -7,11 +7,8 @@
  */
 
 import assert from "node:assert/strict";
-import { FileKeychain } from "../../src/keychain/file_keychain.ts";
-import { realFileSystem } from "../../src/runtime/real_file_system.ts";
-import { createTestContext } from "../support/test_context.ts";
-import { control, requestLog, spawnHark, startWorld } from "../auth/_support.ts";
-import { type HarkRun, TEST_KEYCHAIN_PASSWORD } from "../support/hark_env.ts";
+import type { HarkRun } from "../support/hark_env.ts";
+import { homeKeychain, startWorld } from "../support/world.ts";
 
 /** The first 8-character piece of `secret` found in `text`, if any. */
 function leaked(text: string, secret: string): string | undefined {
@@ -29,26 +26,19 @@ Deno.test({
   async fn() {
     const world = await startWorld();
     try {
-      const keychain = new FileKeychain({
-        ...createTestContext({
-          env: {
-            HARK_DATA_DIR: world.env.env.HARK_DATA_DIR,
-            HARK_KEYCHAIN_PASSWORD: TEST_KEYCHAIN_PASSWORD,
-          },
-        }),
-        fs: realFileSystem,
-      });
+      const keychain = homeKeychain(world.home);
       const stderr: string[] = [];
       const run = async (args: string[], env: Record<string, string> = {}): Promise<HarkRun> => {
-        const result = await world.env.run([...args, "--debug"], { env });
+        const result = await world.run([...args, "--debug"], { env });
         stderr.push(result.stderr);
         return result;
       };
 
-      // Sign in with --debug: device code, client secret and tokens cross the wire.
-      const live = spawnHark(world.env, ["auth", "login", "--json", "--debug"]);
+      // Sign in with --debug: device code, client secret and tokens cross the wire. (The one
+      // sign-in through a subprocess outside tests/auth: what --debug prints is the subject.)
+      const live = world.start(["auth", "login", "--json", "--debug"]);
       const [, userCode] = await live.waitFor(/enter the code: (\S+)/);
-      await control(world.sb, "/sandbox/approve", {
+      await world.control("/sandbox/approve", {
         user_code: userCode,
         decision: "approve",
         access_token_ttl: 60,
@@ -57,7 +47,7 @@ Deno.test({
       assert.equal(login.code, 0, login.stderr);
       stderr.push(login.stderr);
       assert.match(login.stderr, /\[debug\] → POST .*\/oauth\/v1\/device_authorization/);
-      const { keychain_namespace: ns } = await world.env.readConfig();
+      const { keychain_namespace: ns } = await world.home.readConfig();
       const tokenPath = `hark/${ns}/default/user_token`;
       const first = JSON.parse((await keychain.get(tokenPath))!);
 
@@ -75,7 +65,7 @@ Deno.test({
 
       // A credential command whose answer is malformed JSON holding a token.
       const commandSecret = "u-from-a-vault-5f4e3d2c1b0a9988";
-      const config = await world.env.readConfig() as {
+      const config = await world.home.readConfig() as {
         apps: { default: Record<string, unknown> };
       };
       config.apps.default.credential_command = [
@@ -83,12 +73,12 @@ Deno.test({
         "-c",
         `printf '{"access_token": "${commandSecret}", oops}'`,
       ];
-      await Deno.writeTextFile(world.env.configPath, JSON.stringify(config));
+      await Deno.writeTextFile(world.home.configPath, JSON.stringify(config));
       const malformed = await run(["api", "GET", "/open-apis/authen/v1/user_info"]);
       assert.equal(malformed.code, 3, malformed.stderr);
       assert.match(malformed.stderr, /Malformed answer from the credential command/);
       delete config.apps.default.credential_command;
-      await Deno.writeTextFile(world.env.configPath, JSON.stringify(config));
+      await Deno.writeTextFile(world.home.configPath, JSON.stringify(config));
 
       // A corrupt token record in the keychain: a bare token where the record should be (V8's
       // SyntaxError quotes the start of such a text).
@@ -98,7 +88,7 @@ Deno.test({
       assert.equal(corrupt.code, 3, corrupt.stderr);
       assert.match(corrupt.stderr, /is not a token record/);
 
-      const deviceCode = (await requestLog(world.sb))
+      const deviceCode = (await world.requestLog())
         .find((r) => typeof r.body?.device_code === "string")?.body?.device_code;
       assert.ok(deviceCode, "the device code was polled with");
       const secrets: Record<string, string> = {

@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { MAX_JSON_BYTES } from "../../src/http/transport.ts";
 import { createHarkEnv, type HarkRun } from "../support/hark_env.ts";
+import { sandboxConfig } from "../support/world.ts";
 import { startHostileServer } from "./_hostile_server.ts";
 
 const CHUNK = 64 * 1024;
@@ -67,17 +68,12 @@ Deno.test("an endless answer to a business call stops at the body cap with a cle
 
 Deno.test("an endless answer from the tenant-token endpoint stops at the body cap too", async () => {
   const { server, sent } = endlessService();
-  const home = await createHarkEnv({ HARK_TEST_APP_SECRET: "endless-app-secret-0001" });
+  const home = await createHarkEnv({
+    HARK_TEST_APP_SECRET: "endless-app-secret-0001",
+    HARK_TRUSTED_ORIGINS: server.url,
+  });
   try {
-    await home.writeConfig({
-      apps: {
-        default: {
-          app_id: "cli_endless",
-          app_secret: "@env:HARK_TEST_APP_SECRET",
-          base_url: server.url,
-        },
-      },
-    });
+    await home.writeConfig(sandboxConfig({ appId: "cli_endless", baseUrl: server.url }));
     const run = await home.run(
       ["api", "GET", "/open-apis/im/v1/chats", "--as", "bot", "--json"],
       { timeoutMs: 30_000 },

@@ -1,8 +1,14 @@
 /**
- * Every shortcut and `hark api GET` under every sandbox fault kind, run as real subprocesses
- * with `--json`: the exit code is the documented one, a failure prints exactly one complete
- * envelope and never a stack trace, the faulted route sees at most 4 attempts, and nothing is
- * sent twice (a message or an event whose answer was lost exists once).
+ * Every shortcut and `hark api GET` under every sandbox fault kind, with `--json`: the exit code
+ * is the documented one, a failure prints exactly one complete envelope and never a stack trace,
+ * the faulted route sees at most 4 attempts, and nothing is sent twice (a message or an event
+ * whose answer was lost exists once).
+ *
+ * The commands run in process (`runInProcess`: the same command code, its own connection pool,
+ * the error printed as `main.ts` prints it), on a clock that does not wait: the back-off and
+ * Retry-After delays are `src/http/retry_test.ts`'s and `tests/http/api_client_sandbox_test.ts`'s
+ * rules, not something 320 runs should sit through. In each fault case one target, a different
+ * one case after case, runs as a real hark process: the wiring.
  *
  * Cases run concurrently: each command has its own route, so one fault per command can be active
  * at the same time. Commands whose requests would meet another's fault (the message list's path
@@ -11,9 +17,10 @@
  */
 
 import assert from "node:assert/strict";
-import { dirname, join } from "node:path";
-import { type FaultSpec, type Sandbox, startSandbox } from "../../sandbox/mod.ts";
-import { createHarkEnv, type HarkEnv, type HarkRun } from "../support/hark_env.ts";
+import { join } from "node:path";
+import type { FaultSpec, Sandbox } from "../../sandbox/mod.ts";
+import type { HarkEnv, HarkRun } from "../support/hark_env.ts";
+import { runInProcess, signIn, startWorld, type WorldOptions } from "../support/world.ts";
 import { ALL_TEST_SCOPES } from "../support/sandbox_token.ts";
 import { assertEnvelope, assertNoTrace } from "./_envelope.ts";
 
@@ -382,6 +389,9 @@ const KEYCHAIN_CASES: FaultCase[] = [
   },
 ];
 
+/** Every case: which target of a case runs as a subprocess goes round by its place here. */
+const CASES: FaultCase[] = [];
+
 interface Logged {
   method: string;
   path: string;
@@ -404,10 +414,11 @@ function postJson(sb: Sandbox, path: string, body: unknown): Promise<unknown> {
   });
 }
 
-async function newHome(sb: Sandbox): Promise<HarkEnv> {
-  const home = await createHarkEnv({ TZ: "UTC", HARK_TEST_APP_SECRET: sb.appSecret });
-  await Deno.mkdir(join(home.dir, "downloads"));
-  return home;
+/** A sandbox and a home for it (configured for it unless `profiles` is `[]`). */
+async function newWorld(options: WorldOptions): Promise<{ sb: Sandbox; home: HarkEnv }> {
+  const world = await startWorld({ ...options, env: { TZ: "UTC" } });
+  await Deno.mkdir(join(world.home.dir, "downloads"));
+  return world;
 }
 
 /** Reads the seeded things the IM targets act on, and writes a file to upload. */
@@ -442,21 +453,7 @@ async function fixturesOf(sb: Sandbox, home: HarkEnv): Promise<Fixtures> {
 
 /** A sandbox and a home whose user is an environment token minted by the sandbox. */
 async function envTokenWorld(): Promise<World> {
-  const sb = await startSandbox({ quiet: true, interval: 1 });
-  const home = await newHome(sb);
-  await Deno.mkdir(dirname(home.configPath), { recursive: true });
-  await Deno.writeTextFile(
-    home.configPath,
-    JSON.stringify({
-      apps: {
-        default: {
-          app_id: sb.appId,
-          app_secret: "@env:HARK_TEST_APP_SECRET",
-          base_url: sb.baseUrl,
-        },
-      },
-    }),
-  );
+  const { sb, home } = await newWorld({});
   const grant = await postJson(sb, "/sandbox/token", {
     scopes: [...ALL_TEST_SCOPES, "offline_access"],
   }) as { access_token: string };
@@ -467,8 +464,8 @@ async function envTokenWorld(): Promise<World> {
     env: { HARK_USER_ACCESS_TOKEN: grant.access_token, HARK_BASE_URL: sb.baseUrl },
     fixtures: await fixturesOf(sb, home),
     async close() {
-      await sb.close();
       await home.cleanup();
+      await sb.close();
     },
   };
 }
@@ -478,8 +475,7 @@ async function envTokenWorld(): Promise<World> {
  * (file) keychain, `auth login` signs in through the device flow and stores the token record.
  */
 async function keychainWorld(): Promise<World> {
-  const sb = await startSandbox({ quiet: true, interval: 1, autoApproveAfter: 0 });
-  const home = await newHome(sb);
+  const { sb, home } = await newWorld({ sandbox: { autoApproveAfter: 0 }, profiles: [] });
   const init = await home.run([
     "config",
     "init",
@@ -491,8 +487,8 @@ async function keychainWorld(): Promise<World> {
     sb.baseUrl,
   ], { stdin: sb.appSecret });
   assert.equal(init.code, 0, init.stderr);
-  const login = await home.run(["auth", "login", "--json"]);
-  assert.equal(login.code, 0, login.stderr);
+  // In process: the device flow's 5 s before the first poll is not this test's subject.
+  await signIn(home, sb);
   const grant = await postJson(sb, "/sandbox/token", {
     scopes: ALL_TEST_SCOPES,
   }) as { access_token: string };
@@ -503,8 +499,8 @@ async function keychainWorld(): Promise<World> {
     env: {},
     fixtures: await fixturesOf(sb, home),
     async close() {
-      await sb.close();
       await home.cleanup();
+      await sb.close();
     },
   };
 }
@@ -567,15 +563,26 @@ async function chatsNamed(world: World, name: string): Promise<number> {
   return items.filter((c) => c.name === name).length;
 }
 
-/** Runs one fault case on every target, wave after wave, in one world. */
+/**
+ * Runs one fault case on every target, wave after wave, in one world: in process, but for the
+ * target `asSubprocess` names, which runs as a real hark process.
+ */
 async function runCase(world: World, fc: FaultCase): Promise<string[]> {
   const failures: string[] = [];
-  for (const wave of waves(ALL_TARGETS)) failures.push(...await runWave(world, fc, wave));
+  const asSubprocess = ALL_TARGETS[CASES.indexOf(fc) % ALL_TARGETS.length];
+  for (const wave of waves(ALL_TARGETS)) {
+    failures.push(...await runWave(world, fc, wave, asSubprocess));
+  }
   return failures;
 }
 
 /** Runs one fault case on the targets of a wave at once. */
-async function runWave(world: World, fc: FaultCase, targets: Target[]): Promise<string[]> {
+async function runWave(
+  world: World,
+  fc: FaultCase,
+  targets: Target[],
+  asSubprocess: Target,
+): Promise<string[]> {
   const { sb } = world;
   await sandboxJson(sb, "/sandbox/faults", { method: "DELETE" });
   const ids = await Promise.all(targets.map((t) => t.prepare?.(world) ?? ""));
@@ -584,11 +591,12 @@ async function runWave(world: World, fc: FaultCase, targets: Target[]): Promise<
   await postJson(sb, "/sandbox/faults", routes.map((route) => ({ ...fc.fault, route })));
   const stamp = crypto.randomUUID().slice(0, 8);
   const runs: HarkRun[] = await Promise.all(
-    targets.map((t, i) =>
-      world.home.run([...t.args(world, `${fc.name} ${stamp}`, ids[i]), "--json"], {
-        env: world.env,
-      })
-    ),
+    targets.map((t, i) => {
+      const args = [...t.args(world, `${fc.name} ${stamp}`, ids[i]), "--json"];
+      return t === asSubprocess
+        ? world.home.run(args, { env: world.env })
+        : runInProcess(world.home, args, { env: world.env });
+    }),
   );
   await sandboxJson(sb, "/sandbox/faults", { method: "DELETE" });
   const log = await sandboxJson<Logged[]>(sb, "/sandbox/requests");
@@ -686,6 +694,8 @@ async function runAll(worlds: World[], cases: FaultCase[]): Promise<string[]> {
   }));
   return failures;
 }
+
+CASES.push(...ENV_TOKEN_CASES, ...KEYCHAIN_CASES);
 
 Deno.test("every shortcut and api GET under every fault kind ends as documented", async () => {
   const started = Date.now();

@@ -8,10 +8,10 @@
 
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
-import { loginApproved, startWorld } from "../auth/_support.ts";
 import { createHarkEnv, type HarkRun } from "../support/hark_env.ts";
 import { sandboxUserToken } from "../support/sandbox_token.ts";
 import { startSandbox } from "../../sandbox/mod.ts";
+import { startWorld } from "../support/world.ts";
 import { larkOk, startHostileServer } from "./_hostile_server.ts";
 
 const USER_INFO = ["api", "GET", "/open-apis/authen/v1/user_info", "--json"];
@@ -25,9 +25,9 @@ Deno.test("a stored sign-in is never sent to a base_url that did not issue it", 
   const hostile = startHostileServer(() => larkOk({ open_id: "ou_evil" }));
   try {
     // A token within 5 minutes of expiry: every command would refresh it first.
-    const login = await loginApproved(world, "default", { access_token_ttl: 60 });
+    const login = await world.signIn({ accessTokenTtl: 60 });
     assert.equal(login.code, 0, login.stderr);
-    const moved = await world.env.run(["config", "set", "apps.default.base_url", hostile.url]);
+    const moved = await world.run(["config", "set", "apps.default.base_url", hostile.url]);
     assert.equal(moved.code, 0, moved.stderr);
 
     for (
@@ -38,21 +38,21 @@ Deno.test("a stored sign-in is never sent to a base_url that did not issue it", 
         ["auth", "token", "--json"],
       ]
     ) {
-      const run = await world.env.run(args);
+      const run = await world.run(args);
       assert.equal(run.code, 3, `${args.join(" ")}: ${run.stderr}`);
       const error = envelope(run);
       assert.match(error.message, /its token was issued by "http:\/\/127\.0\.0\.1:\d+"/);
       assert.equal(error.recovery.command, "hark auth login");
     }
-    const status = await world.env.run(["auth", "status", "--json"]);
+    const status = await world.run(["auth", "status", "--json"]);
     assert.equal(status.code, 3);
     assert.match(JSON.parse(status.stdout).reason, /issued by/);
     // Neither the access token nor the refresh token went anywhere.
     assert.equal(hostile.received.length, 0, hostile.transcript());
 
     // Pointed back at the issuer, the sign-in works again (and refreshes there).
-    await world.env.run(["config", "set", "apps.default.base_url", world.sb.baseUrl]);
-    const back = await world.env.run(USER_INFO);
+    await world.run(["config", "set", "apps.default.base_url", world.sb.baseUrl]);
+    const back = await world.run(USER_INFO);
     assert.equal(back.code, 0, back.stderr);
     assert.equal(JSON.parse(back.stdout).open_id, world.sb.users[0].open_id);
   } finally {
@@ -65,8 +65,8 @@ Deno.test("HARK_BASE_URL elsewhere does not receive a stored sign-in either", as
   const world = await startWorld();
   const hostile = startHostileServer(() => larkOk({}));
   try {
-    assert.equal((await loginApproved(world)).code, 0);
-    const run = await world.env.run(USER_INFO, { env: { HARK_BASE_URL: hostile.url } });
+    assert.equal((await world.signIn()).code, 0);
+    const run = await world.run(USER_INFO, { env: { HARK_BASE_URL: hostile.url } });
     assert.equal(run.code, 3, run.stderr);
     assert.match(envelope(run).message, /HARK_BASE_URL changed since the sign-in/);
     assert.equal(hostile.received.length, 0, hostile.transcript());
@@ -166,7 +166,7 @@ Deno.test("the config's app secret never goes to a HARK_BASE_URL other than the 
     Response.json({ code: 0, msg: "ok", tenant_access_token: "t-evil-0001", expire: 7200 })
   );
   try {
-    assert.equal((await loginApproved(world)).code, 0);
+    assert.equal((await world.signIn()).code, 0);
     const away = { HARK_BASE_URL: hostile.url };
     for (
       const args of [
@@ -175,7 +175,7 @@ Deno.test("the config's app secret never goes to a HARK_BASE_URL other than the 
         ["auth", "login", "--no-wait", "--json"],
       ]
     ) {
-      const run = await world.env.run(args, { env: away });
+      const run = await world.run(args, { env: away });
       assert.equal(run.code, 3, `${args.join(" ")}: ${run.stderr}`);
       const error = envelope(run);
       assert.equal(error.type, "auth");
@@ -187,13 +187,13 @@ Deno.test("the config's app secret never goes to a HARK_BASE_URL other than the 
     assert.equal(hostile.received.length, 0, hostile.transcript());
 
     // HARK_BASE_URL naming the profile's own service is no change.
-    const same = await world.env.run(["calendar", "+agenda", "--as", "bot", "--json"], {
+    const same = await world.run(["calendar", "+agenda", "--as", "bot", "--json"], {
       env: { HARK_BASE_URL: world.sb.baseUrl },
     });
     assert.equal(same.code, 0, same.stderr);
 
     // Credentials given in the environment go where HARK_BASE_URL says.
-    const fromEnv = await world.env.run(["api", "GET", "/open-apis/im/v1/chats", "--as", "bot"], {
+    const fromEnv = await world.run(["api", "GET", "/open-apis/im/v1/chats", "--as", "bot"], {
       env: { ...away, HARK_APP_ID: "cli_env", HARK_APP_SECRET: "env-secret-0001" },
     });
     assert.equal(fromEnv.code, 0, fromEnv.stderr);

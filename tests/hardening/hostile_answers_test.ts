@@ -7,9 +7,8 @@
  */
 
 import assert from "node:assert/strict";
-import { dirname } from "node:path";
-import { spawnHark } from "../auth/_support.ts";
 import { createHarkEnv, type HarkRun } from "../support/hark_env.ts";
+import { runInProcess, sandboxConfig } from "../support/world.ts";
 import { larkOk, startHostileServer } from "./_hostile_server.ts";
 
 /** Retitles the terminal, clears the screen, paints red, and reverses the text after it. */
@@ -55,24 +54,17 @@ Deno.test("a hostile service's redirects and terminal escapes reach nothing", as
     if (path === "/open-apis/im/v1/messages") return away(302);
     return Response.json({ code: 1234, msg: `Denied ${ATTACK}` }, { status: 400 });
   });
-  const home = await createHarkEnv({ HARK_TEST_APP_SECRET: "hostile-app-secret-0001" });
+  // A deployment the user trusted, turned hostile: its answers are what is under test.
+  const home = await createHarkEnv({
+    HARK_TEST_APP_SECRET: "hostile-app-secret-0001",
+    HARK_TRUSTED_ORIGINS: service.url,
+  });
   try {
-    await Deno.mkdir(dirname(home.configPath), { recursive: true });
-    await Deno.writeTextFile(
-      home.configPath,
-      JSON.stringify({
-        apps: {
-          default: {
-            app_id: "cli_hostile",
-            app_secret: "@env:HARK_TEST_APP_SECRET",
-            base_url: service.url,
-          },
-        },
-      }),
-    );
+    await home.writeConfig(sandboxConfig({ appId: "cli_hostile", baseUrl: service.url }));
     const runs: HarkRun[] = [];
-    // Sign in (the hostile service approves at once), in text mode: "Signed in as <name>".
-    const login = await spawnHark(home, ["auth", "login", "--format", "table"]).done;
+    // Sign in (the hostile service approves at once), in text mode: "Signed in as <name>". In
+    // process: the device flow's 5 s before the first poll is not this test's subject.
+    const login = await runInProcess(home, ["auth", "login", "--format", "table"]);
     runs.push(login);
     assert.equal(login.code, 0, login.stderr);
     assert.match(login.stderr, /Signed in as Mallory /);

@@ -2,23 +2,18 @@
  * Issue 12, item 3: two config files never share keychain entries. One home, one file keychain,
  * two configs: the default one (no HARK_CONFIG) and a second one (HARK_CONFIG). Whatever the
  * second one does (config init, sign in as someone else, sign out, remove a profile), the first
- * keeps its own app secret and its own user; a config written before namespaces is migrated on
- * first use; and nothing replaces an entry this config does not refer to without --force.
+ * keeps its own app secret and its own user; a config that refers to the first one's entries is
+ * refused (issue 21: it used to be migrated by copying them); and nothing replaces an entry this
+ * config does not refer to without --force.
  */
 
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { FileKeychain } from "../../src/keychain/file_keychain.ts";
-import { realFileSystem } from "../../src/runtime/real_file_system.ts";
-import { type Sandbox, startSandbox } from "../../sandbox/mod.ts";
-import { createTestContext } from "../support/test_context.ts";
-import { control, requestLog, spawnHark } from "../auth/_support.ts";
-import {
-  createHarkEnv,
-  type HarkEnv,
-  type HarkRun,
-  TEST_KEYCHAIN_PASSWORD,
-} from "../support/hark_env.ts";
+import { readStoredAppSecret } from "../../src/config/stored_secret.ts";
+import type { FileKeychain } from "../../src/keychain/file_keychain.ts";
+import type { Sandbox } from "../../sandbox/mod.ts";
+import type { HarkEnv, HarkRun } from "../support/hark_env.ts";
+import { homeKeychain, requestLog, signIn, startWorld } from "../support/world.ts";
 
 /** Two configs in one home: `first` at the default path, `second` at HARK_CONFIG. */
 interface Homes {
@@ -30,8 +25,8 @@ interface Homes {
 }
 
 async function twoConfigs(): Promise<Homes> {
-  const sb = await startSandbox({ quiet: true, interval: 1 });
-  const second = await createHarkEnv();
+  const world = await startWorld({ profiles: [] });
+  const { sb, home: second } = world;
   const firstEnv: Record<string, string> = { ...second.env };
   delete firstEnv.HARK_CONFIG;
   const firstPath = join(second.env.XDG_CONFIG_HOME, "hark", "config.json");
@@ -41,30 +36,26 @@ async function twoConfigs(): Promise<Homes> {
     env: firstEnv,
     run: (args, options = {}) =>
       second.run(args, { ...options, env: { HARK_CONFIG: undefined, ...options.env } }),
+    start: (args, options = {}) =>
+      second.start(args, { ...options, env: { HARK_CONFIG: undefined, ...options.env } }),
     readConfig: async () => JSON.parse(await Deno.readTextFile(firstPath)),
   };
-  const keychain = new FileKeychain({
-    ...createTestContext({
-      env: {
-        HARK_DATA_DIR: second.env.HARK_DATA_DIR,
-        HARK_KEYCHAIN_PASSWORD: TEST_KEYCHAIN_PASSWORD,
-      },
-    }),
-    fs: realFileSystem,
-  });
+  const keychain = homeKeychain(second);
   return {
     sb,
     first,
     second,
     keychain,
-    async close() {
-      await second.cleanup();
-      await sb.close();
-    },
+    close: () => world.close(),
   };
 }
 
-async function init(home: HarkEnv, sb: Sandbox, secret = sb.appSecret): Promise<void> {
+async function init(
+  home: HarkEnv,
+  sb: Sandbox,
+  secret = sb.appSecret,
+  extra: string[] = [],
+): Promise<void> {
   const run = await home.run([
     "config",
     "init",
@@ -74,23 +65,14 @@ async function init(home: HarkEnv, sb: Sandbox, secret = sb.appSecret): Promise<
     "--app-secret-stdin",
     "--base-url",
     sb.baseUrl,
+    ...extra,
   ], { stdin: secret });
   assert.equal(run.code, 0, run.stderr);
 }
 
-/** Signs in through the device flow, approved as `openId`. */
+/** Signs in (in process: the device flow's waits are not this test's), approved as `openId`. */
 async function login(home: HarkEnv, sb: Sandbox, openId: string, extra: string[] = []) {
-  const live = spawnHark(home, ["auth", "login", "--json", ...extra]);
-  const [, userCode] = await live.waitFor(/enter the code: (\S+)/);
-  const answer = await control(sb, "/sandbox/approve", {
-    user_code: userCode,
-    decision: "approve",
-    open_id: openId,
-  });
-  assert.equal(answer.ok, true, JSON.stringify(answer));
-  const run = await live.done;
-  assert.equal(run.code, 0, run.stderr);
-  return run;
+  return await signIn(home, sb, { openId, args: extra });
 }
 
 async function whoAmI(home: HarkEnv): Promise<HarkRun & { openId?: string }> {
@@ -108,11 +90,17 @@ Deno.test("config init of a second config file never overwrites the first one's 
     assert.equal(JSON.parse(bot.stdout).state, "valid");
     const second = await homes.second.readConfig();
     assert.match(second.keychain_namespace as string, /^[0-9a-f]{10}$/);
-    assert.equal(
-      await homes.keychain.get(`hark/${second.keychain_namespace}/default/app_secret`),
-      "the-second-config-s-own-secret",
+    // Each secret is kept with the service it was stored for.
+    assert.deepEqual(
+      readStoredAppSecret(
+        (await homes.keychain.get(`hark/${second.keychain_namespace}/default/app_secret`))!,
+      ),
+      { secret: "the-second-config-s-own-secret", origin: homes.sb.baseUrl },
     );
-    assert.equal(await homes.keychain.get("hark/default/app_secret"), homes.sb.appSecret);
+    assert.deepEqual(
+      readStoredAppSecret((await homes.keychain.get("hark/default/app_secret"))!),
+      { secret: homes.sb.appSecret, origin: homes.sb.baseUrl },
+    );
   } finally {
     await homes.close();
   }
@@ -146,31 +134,34 @@ Deno.test("a second config that signs in as someone else never changes whose tok
   }
 });
 
-Deno.test("a config written before namespaces is migrated on first use, the old entries kept", async () => {
+Deno.test("a config that refers to the default config's entries is refused until it has its own", async () => {
   const homes = await twoConfigs();
   const [ana, bob] = homes.sb.users;
   try {
     await init(homes.first, homes.sb);
     await login(homes.first, homes.sb, ana.open_id);
-    // The second config as hark wrote it before: the same references as the first.
+    // The second config as hark wrote it before namespaces: the same references as the first.
     await Deno.mkdir(dirname(homes.second.configPath), { recursive: true });
     await Deno.copyFile(homes.first.configPath, homes.second.configPath);
-    const oldToken = await homes.keychain.get("hark/default/user_token");
+    const before = await homes.keychain.list();
 
-    assert.equal((await whoAmI(homes.second)).openId, ana.open_id, "still readable");
-    const migrated = await homes.second.readConfig() as {
-      keychain_namespace: string;
-      apps: { default: { app_secret: string } };
-      users: { default: { access_token: string } };
-    };
-    const ns = migrated.keychain_namespace;
-    assert.match(ns, /^[0-9a-f]{10}$/);
-    assert.equal(migrated.apps.default.app_secret, `@keychain:hark/${ns}/default/app_secret`);
-    assert.equal(migrated.users.default.access_token, `@keychain:hark/${ns}/default/user_token`);
-    assert.equal(await homes.keychain.get(`hark/${ns}/default/user_token`), oldToken);
-    assert.equal(await homes.keychain.get("hark/default/user_token"), oldToken, "kept");
+    const refused = await whoAmI(homes.second);
+    assert.equal(refused.code, 2, refused.stderr);
+    const error = JSON.parse(refused.stderr).error;
+    assert.equal(
+      error.message,
+      `Refusing users.default.access_token in "${homes.second.configPath}": ` +
+        `"@keychain:hark/default/user_token" is not an entry of this config file (it has no ` +
+        "keychain entries of its own yet); a config file reads only its own keychain entries",
+    );
+    assert.equal(error.recovery.command, "hark auth login");
+    const bot = await homes.second.run(["auth", "status", "--as", "bot", "--json"]);
+    assert.equal(bot.code, 2, bot.stderr);
+    assert.match(JSON.parse(bot.stderr).error.message, /^Refusing apps\.default\.app_secret in/);
+    assert.deepEqual(await homes.keychain.list(), before, "nothing copied, nothing changed");
 
-    // From now on the second config's sign-in is its own.
+    // Once it stores its own secret and signs in, it works, and the first is untouched.
+    await init(homes.second, homes.sb, homes.sb.appSecret, ["--force"]);
     await login(homes.second, homes.sb, bob.open_id);
     assert.equal((await whoAmI(homes.second)).openId, bob.open_id);
     assert.equal((await whoAmI(homes.first)).openId, ana.open_id);

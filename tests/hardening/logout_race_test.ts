@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { control, loginApproved, requestLog, spawnHark, startWorld } from "../auth/_support.ts";
+import { control, requestLog, startWorld } from "../support/world.ts";
 
 const TOKEN_PATH = "/open-apis/authen/v2/oauth/token";
 
@@ -13,12 +13,12 @@ Deno.test("auth logout during a refresh in another process leaves the profile si
   const world = await startWorld();
   try {
     // A token within 5 minutes of expiry: the next command refreshes it first.
-    const login = await loginApproved(world, "default", { access_token_ttl: 60 });
+    const login = await world.signIn({ accessTokenTtl: 60 });
     assert.equal(login.code, 0, login.stderr);
     await control(world.sb, "/sandbox/faults", [
       { route: `POST ${TOKEN_PATH}`, kind: "latency", ms: 3000, times: 1 },
     ]);
-    const refreshing = spawnHark(world.env, ["auth", "token"]);
+    const refreshing = world.start(["auth", "token"]);
     // Wait until the refresh request is at the token endpoint (held there by the latency).
     const deadline = Date.now() + 15_000;
     for (;;) {
@@ -27,16 +27,16 @@ Deno.test("auth logout during a refresh in another process leaves the profile si
       assert.ok(Date.now() < deadline, "the refresh never reached the token endpoint");
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const logout = await world.env.run(["auth", "logout", "--json"]);
+    const logout = await world.run(["auth", "logout", "--json"]);
     assert.equal(logout.code, 0, logout.stderr);
     const refreshed = await refreshing.done;
     // Whichever way the refresh ended, the sign-out wins.
     assert.ok([0, 3].includes(refreshed.code), refreshed.stderr);
 
-    const status = await world.env.run(["auth", "status", "--json"]);
+    const status = await world.run(["auth", "status", "--json"]);
     assert.equal(status.code, 3, `the session came back: ${status.stdout}`);
     assert.equal(JSON.parse(status.stdout).state, "signed_out");
-    const token = await world.env.run(["auth", "token"]);
+    const token = await world.run(["auth", "token"]);
     assert.equal(token.code, 3, token.stdout);
   } finally {
     await world.close();

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { createShortcutEnv, type ShortcutEnv } from "../shortcuts/_shortcut_env.ts";
 import type { HarkRun } from "../support/hark_env.ts";
+import { runInProcess } from "../support/world.ts";
 
 /** The words of a command line quoted for a POSIX shell (bare and single-quoted words). */
 function shellWords(command: string): string[] {
@@ -28,7 +29,11 @@ async function lostAnswer(
   args: string[],
 ): Promise<{ error: { recovery: { command: string; suggestion: string } }; key: string }> {
   await env.post("/sandbox/faults", [{ route, kind: "drop", stage: "after" }]);
-  const run = await env.run([...args, "--json"]);
+  // In process, on a clock that does not wait: the four attempts' back-off (3.5 s of real time)
+  // is src/http/retry_test.ts's rule. The printed retry then runs as a real hark process.
+  const run = await runInProcess(env.hark, [...args, "--json"], {
+    env: { HARK_USER_ACCESS_TOKEN: env.token },
+  });
   await fetch(`${env.sb.baseUrl}/sandbox/faults`, { method: "DELETE" }).then((r) =>
     r.body?.cancel()
   );

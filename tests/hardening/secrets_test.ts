@@ -14,6 +14,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startSandbox } from "../../sandbox/mod.ts";
+import { readStoredAppSecret } from "../../src/config/stored_secret.ts";
 import { SECRET_SERVICE_PROGRAMS, startSecretService } from "../keychain/secret_service.ts";
 import { denoDirEnv, type HarkRun, runHark } from "../support/hark_env.ts";
 import { requires } from "../support/requires.ts";
@@ -156,7 +157,12 @@ Deno.test(requires(SECRET_SERVICE_PROGRAMS, {
         await Deno.readTextFile(env.HARK_CONFIG),
       );
       account = `${namespace}/default`;
-      assert.equal(await lookup(`${account}/app_secret`), appSecret, "app secret in the keychain");
+      // Kept with the origin it was stored for (issue 21).
+      assert.deepEqual(
+        readStoredAppSecret((await lookup(`${account}/app_secret`)) ?? ""),
+        { secret: appSecret, origin: sb.baseUrl },
+        "app secret in the keychain",
+      );
       await hark(["auth", "login", "--json"]);
       await hark(["auth", "status", "--json"]);
       await hark(["auth", "status"]);

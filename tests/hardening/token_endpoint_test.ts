@@ -6,9 +6,8 @@
  */
 
 import assert from "node:assert/strict";
-import { dirname } from "node:path";
-import { control, loginApproved, requestLog, startWorld } from "../auth/_support.ts";
 import { createHarkEnv, type HarkRun } from "../support/hark_env.ts";
+import { control, requestLog, runInProcess, sandboxConfig, startWorld } from "../support/world.ts";
 import { startHostileServer } from "./_hostile_server.ts";
 
 const TOKEN_PATH = "/open-apis/authen/v2/oauth/token";
@@ -32,28 +31,20 @@ Deno.test("a device flow asking for a 99999 s interval stops when its code expir
     }
     return Response.json({ error: "authorization_pending" }, { status: 400 });
   });
-  const home = await createHarkEnv({ HARK_TEST_APP_SECRET: "s3cret" });
+  const home = await createHarkEnv({
+    HARK_TEST_APP_SECRET: "s3cret",
+    HARK_TRUSTED_ORIGINS: hostile.url,
+  });
   try {
-    await Deno.mkdir(dirname(home.configPath), { recursive: true });
-    await Deno.writeTextFile(
-      home.configPath,
-      JSON.stringify({
-        apps: {
-          default: {
-            app_id: "cli_x",
-            app_secret: "@env:HARK_TEST_APP_SECRET",
-            base_url: hostile.url,
-          },
-        },
-      }),
-    );
-    const started = Date.now();
-    const run = await home.run(["auth", "login", "--json"], { timeoutMs: 40_000 });
-    const elapsed = Date.now() - started;
+    await home.writeConfig(sandboxConfig({ appId: "cli_x", baseUrl: hostile.url }));
+    // In process, on a clock that does not wait: the cap and the expiry are
+    // src/auth/device_flow_test.ts's rules; this is the hostile answer's way through login.
+    const run = await runInProcess(home, ["auth", "login", "--json"]);
+    const waited = run.sleeps.reduce((sum, ms) => sum + ms, 0);
     assert.equal(run.code, 3, run.stderr);
     assert.match(envelope(run).message, /expired before it was approved/);
-    assert.ok(elapsed < 20_000, `waited ${elapsed} ms`);
     // It slept until the code expired (3 s), not 60 s or 99999 s, and never polled a dead code.
+    assert.equal(waited, 3_000);
     assert.ok(!hostile.received.some((r) => r.path === TOKEN_PATH), hostile.transcript());
   } finally {
     await hostile.close();
@@ -104,7 +95,7 @@ Deno.test("a refresh's failures end as a business call's would, and dead refresh
   const world = await startWorld();
   try {
     // A token within 5 minutes of expiry: `auth token` refreshes it first.
-    const login = await loginApproved(world, "default", { access_token_ttl: 60 });
+    const login = await world.signIn({ accessTokenTtl: 60 });
     assert.equal(login.code, 0, login.stderr);
     const failures: string[] = [];
     for (const c of REFRESH_CASES) {
@@ -112,7 +103,7 @@ Deno.test("a refresh's failures end as a business call's would, and dead refresh
         r.body?.cancel()
       );
       await control(world.sb, "/sandbox/faults", [{ ...c.fault, route: `POST ${TOKEN_PATH}` }]);
-      const run = await world.env.run(["auth", "token", "--json"]);
+      const run = await world.run(["auth", "token", "--json"]);
       await fetch(`${world.sb.baseUrl}/sandbox/faults`, { method: "DELETE" }).then((r) =>
         r.body?.cancel()
       );
@@ -132,11 +123,11 @@ Deno.test("a refresh's failures end as a business call's would, and dead refresh
     }
     // Busy once (20050) is retried, and the refresh then succeeds. (A new sign-in first: the
     // truncated answer above was served, so its refresh token is spent, as with Lark.)
-    assert.equal((await loginApproved(world, "default", { access_token_ttl: 60 })).code, 0);
+    assert.equal((await world.signIn({ accessTokenTtl: 60 })).code, 0);
     await control(world.sb, "/sandbox/faults", [
       { route: `POST ${TOKEN_PATH}`, kind: "status", status: 500, code: 20050, times: 1 },
     ]);
-    const busyOnce = await world.env.run(["auth", "token"]);
+    const busyOnce = await world.run(["auth", "token"]);
     if (busyOnce.code !== 0) failures.push(`code 20050 once: ${busyOnce.stderr}`);
     assert.deepEqual(failures, []);
   } finally {
@@ -150,7 +141,7 @@ Deno.test("the tenant-token endpoint's 429 is a rate limit (exit 1), not a refus
     await control(world.sb, "/sandbox/faults", [
       { route: `POST ${TENANT_PATH}`, kind: "status", status: 429, retry_after: 1 },
     ]);
-    const run = await world.env.run([
+    const run = await world.run([
       "api",
       "GET",
       "/open-apis/im/v1/chats",

@@ -4,11 +4,12 @@
  */
 
 import assert from "node:assert/strict";
-import { dirname, join } from "node:path";
-import { type Sandbox, startSandbox } from "../../sandbox/mod.ts";
+import { join } from "node:path";
+import type { Sandbox } from "../../sandbox/mod.ts";
 import type { FaultSpec, LoggedRequest } from "../../sandbox/mod.ts";
-import { createHarkEnv, type HarkEnv } from "../support/hark_env.ts";
+import type { HarkEnv } from "../support/hark_env.ts";
 import { sandboxUserToken } from "../support/sandbox_token.ts";
+import { startWorld } from "../support/world.ts";
 
 const USER_INFO = "/open-apis/authen/v1/user_info";
 const MESSAGES = "/open-apis/im/v1/messages";
@@ -25,27 +26,18 @@ async function withHark(
   test: (h: Harness) => Promise<void>,
   scopes?: string[],
 ): Promise<void> {
-  const sb = await startSandbox({ quiet: true });
-  const granted = await sandboxUserToken(sb, { scopes });
-  const env = await createHarkEnv({
-    HARK_TEST_APP_SECRET: "sandbox-secret",
-    HARK_USER_ACCESS_TOKEN: granted.accessToken,
-    HARK_BASE_URL: sb.baseUrl,
-  });
+  const world = await startWorld({ env: (sb) => ({ HARK_BASE_URL: sb.baseUrl }) });
+  const { sb, home } = world;
   try {
-    await Deno.mkdir(dirname(env.configPath), { recursive: true });
-    await Deno.writeTextFile(
-      env.configPath,
-      JSON.stringify({
-        apps: {
-          default: {
-            app_id: sb.appId,
-            app_secret: "@env:HARK_TEST_APP_SECRET",
-            base_url: sb.baseUrl,
-          },
-        },
-      }),
-    );
+    const granted = await sandboxUserToken(sb, { scopes });
+    const env: HarkEnv = {
+      ...home,
+      run: (args, options = {}) =>
+        home.run(args, {
+          ...options,
+          env: { HARK_USER_ACCESS_TOKEN: granted.accessToken, ...options.env },
+        }),
+    };
     await fetch(`${sb.baseUrl}/sandbox/requests`, { method: "DELETE" }).then((r) =>
       r.body?.cancel()
     );
@@ -67,8 +59,7 @@ async function withHark(
       },
     });
   } finally {
-    await env.cleanup();
-    await sb.close();
+    await world.close();
   }
 }
 

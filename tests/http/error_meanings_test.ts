@@ -7,11 +7,11 @@
  */
 
 import assert from "node:assert/strict";
-import { dirname } from "node:path";
-import { CHAT_WITHOUT_BOT, type FaultSpec, type Sandbox, startSandbox } from "../../sandbox/mod.ts";
+import { CHAT_WITHOUT_BOT, type FaultSpec, type Sandbox } from "../../sandbox/mod.ts";
 import { KNOWN_SCOPES } from "../../sandbox/oauth/lark_scopes.ts";
-import { createHarkEnv, type HarkEnv, type HarkRun } from "../support/hark_env.ts";
+import type { HarkEnv, HarkRun } from "../support/hark_env.ts";
 import { ALL_TEST_SCOPES, sandboxUserToken } from "../support/sandbox_token.ts";
+import { startWorld } from "../support/world.ts";
 
 interface World {
   sb: Sandbox;
@@ -23,29 +23,11 @@ interface World {
 
 /** A sandbox whose app has every scope but `disabled`, and a home configured for it. */
 async function world(disabled: string[] = []): Promise<World> {
-  const sb = await startSandbox({
-    quiet: true,
-    appScopes: [...KNOWN_SCOPES].filter((s) => !disabled.includes(s)),
+  const world = await startWorld({
+    sandbox: { appScopes: [...KNOWN_SCOPES].filter((s) => !disabled.includes(s)) },
+    env: (sb) => ({ HARK_BASE_URL: sb.baseUrl, TZ: "UTC" }),
   });
-  const home = await createHarkEnv({
-    HARK_TEST_APP_SECRET: sb.appSecret,
-    HARK_BASE_URL: sb.baseUrl,
-    TZ: "UTC",
-  });
-  await Deno.mkdir(dirname(home.configPath), { recursive: true });
-  await Deno.writeTextFile(
-    home.configPath,
-    JSON.stringify({
-      apps: {
-        default: {
-          app_id: sb.appId,
-          app_secret: "@env:HARK_TEST_APP_SECRET",
-          // The config's secret goes only to the profile's own service.
-          base_url: sb.baseUrl,
-        },
-      },
-    }),
-  );
+  const { sb, home } = world;
   const tokens = new Map<string, string>();
   return {
     sb,
@@ -68,10 +50,7 @@ async function world(disabled: string[] = []): Promise<World> {
       });
       await response.body?.cancel();
     },
-    async close() {
-      await home.cleanup();
-      await sb.close();
-    },
+    close: () => world.close(),
   };
 }
 

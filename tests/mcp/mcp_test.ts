@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { HarkSchema } from "../../src/cli/schema/describe.ts";
 import { loadServices } from "../../src/shortcuts/services.ts";
-import { loginApproved, requestLog, startWorld } from "../auth/_support.ts";
+import { homeKeychain, startWorld } from "../support/world.ts";
 import { createShortcutEnv, jsonOf } from "../shortcuts/_shortcut_env.ts";
 import { mcpScript } from "../support/mcp_script.ts";
 import { connectHarkMcp } from "./_mcp_client.ts";
@@ -92,14 +92,21 @@ Deno.test("hark mcp serves every shortcut to the SDK's client against the sandbo
         const extras = Object.keys(properties).filter(
           (name) => !shortcut.params.some((p) => p.name.replaceAll("-", "_") === name),
         );
+        // A tool that writes a file here is no read-only tool; one that may replace a file, or
+        // destroy data in Lark, is destructive and asks for yes.
+        const writesFiles = shortcut.params.some((p) => p.local_path === "write");
+        const replacesFiles = shortcut.params.some((p) => p.replaces_files);
+        const readOnly = shortcut.effect === "read" && !writesFiles;
         const expected = [
           ...(shortcut.identities.length > 1 ? ["as"] : []),
-          ...(shortcut.effect !== "read" ? ["dry_run"] : []),
-          ...(shortcut.effect === "delete" && !shortcut.params.some((p) => p.name === "yes")
+          ...(!readOnly ? ["dry_run"] : []),
+          ...((shortcut.destructive || replacesFiles) &&
+              !shortcut.params.some((p) => p.name === "yes")
             ? ["yes"]
             : []),
         ];
         assert.deepEqual(extras, expected, tool.name);
+        if (shortcut.effect === "delete") assert.equal(shortcut.destructive, true, tool.name);
         assert.deepEqual(
           tool.annotations && {
             readOnlyHint: tool.annotations.readOnlyHint,
@@ -107,8 +114,8 @@ Deno.test("hark mcp serves every shortcut to the SDK's client against the sandbo
             idempotentHint: tool.annotations.idempotentHint,
           },
           {
-            readOnlyHint: shortcut.effect === "read",
-            destructiveHint: shortcut.effect === "delete",
+            readOnlyHint: readOnly,
+            destructiveHint: shortcut.destructive || replacesFiles,
             idempotentHint: shortcut.idempotent,
           },
           tool.name,
@@ -284,18 +291,18 @@ Deno.test("hark mcp: no sign-in, --read-only and --as bot", async (t) => {
 Deno.test("hark mcp: twenty concurrent calls on a token about to expire refresh it once", async () => {
   const world = await startWorld();
   try {
-    const login = await loginApproved(world, "default", { access_token_ttl: 305 });
+    // Tokens live 305 s: a new one has 5 s before its last 5 minutes, when hark refreshes it.
+    const login = await world.signIn({ accessTokenTtl: 305 });
     assert.equal(login.code, 0, login.stderr);
-    const signedIn = Date.now();
-    const mcp = await connectHarkMcp(world.env.env);
+    // The stored token is 6 s older than it is (no waiting): it is in its last 5 minutes.
+    const keychain = homeKeychain(world.home);
+    const { keychain_namespace: ns } = await world.home.readConfig();
+    const path = `hark/${ns}/default/user_token`;
+    const record = JSON.parse((await keychain.get(path))!);
+    await keychain.set(path, JSON.stringify({ ...record, expires_at: Date.now() + 299_000 }));
+    const mcp = await connectHarkMcp(world.home.env);
     try {
-      // The token enters its last 5 minutes 5 s after it was issued; the new one has 5 s again.
-      await new Promise((resolve) =>
-        setTimeout(resolve, Math.max(0, signedIn + 5_500 - Date.now()))
-      );
-      await fetch(`${world.sb.baseUrl}/sandbox/requests`, { method: "DELETE" }).then((r) =>
-        r.body?.cancel()
-      );
+      await world.clearRequests();
       const results = await Promise.all(
         Array.from(
           { length: 20 },
@@ -307,7 +314,7 @@ Deno.test("hark mcp: twenty concurrent calls on a token about to expire refresh 
         ),
       );
       for (const result of results) assert.equal(result.isError, undefined, JSON.stringify(result));
-      const log = await requestLog(world.sb);
+      const log = await world.requestLog();
       assert.equal(log.filter((r) => r.body?.grant_type === "refresh_token").length, 1);
       assert.equal(log.filter((r) => r.path.endsWith("/instance_view")).length, 20);
     } finally {

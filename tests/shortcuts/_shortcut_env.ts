@@ -5,15 +5,10 @@
  * @module
  */
 
-import { join } from "node:path";
-import { type Sandbox, type SandboxOptions, startSandbox } from "../../sandbox/mod.ts";
-import {
-  createHarkEnv,
-  type HarkEnv,
-  type HarkRun,
-  type RunHarkOptions,
-} from "../support/hark_env.ts";
+import type { Sandbox, SandboxOptions } from "../../sandbox/mod.ts";
+import type { HarkEnv, HarkRun, RunHarkOptions } from "../support/hark_env.ts";
 import { sandboxUserToken } from "../support/sandbox_token.ts";
+import { startWorld } from "../support/world.ts";
 
 /** One logged sandbox request. */
 export interface Logged {
@@ -46,34 +41,21 @@ export interface ShortcutEnv {
 }
 
 /**
- * Starts everything.
+ * Starts everything: a {@link startWorld} world whose runs also get `TZ=UTC` and
+ * `HARK_BASE_URL`, and a user token of the sandbox.
  *
  * @param options the sandbox's options, such as the seed data's anchor day (default today)
  */
 export async function createShortcutEnv(
   options: Partial<SandboxOptions> = {},
 ): Promise<ShortcutEnv> {
-  const sb = await startSandbox({ quiet: true, interval: 1, ...options });
   // HARK_BASE_URL: the environment token goes to the sandbox only.
-  const hark = await createHarkEnv({
-    TZ: "UTC",
-    HARK_TEST_APP_SECRET: sb.appSecret,
-    HARK_BASE_URL: sb.baseUrl,
+  const world = await startWorld({
+    sandbox: options,
+    env: (sb) => ({ TZ: "UTC", HARK_BASE_URL: sb.baseUrl }),
   });
+  const { sb, home: hark } = world;
   try {
-    await Deno.mkdir(join(hark.dir, "config"), { recursive: true });
-    await Deno.writeTextFile(
-      hark.configPath,
-      JSON.stringify({
-        apps: {
-          default: {
-            app_id: sb.appId,
-            app_secret: "@env:HARK_TEST_APP_SECRET",
-            base_url: sb.baseUrl,
-          },
-        },
-      }),
-    );
     const { accessToken } = await sandboxUserToken(sb);
     const call = async (path: string, init?: RequestInit) => {
       const response = await fetch(`${sb.baseUrl}${path}`, init);
@@ -99,9 +81,7 @@ export async function createShortcutEnv(
         ((await call("/sandbox/requests")) as Logged[]).filter((r) =>
           r.path.startsWith("/open-apis/")
         ),
-      clearRequests: async () => {
-        await call("/sandbox/requests", { method: "DELETE" });
-      },
+      clearRequests: () => world.clearRequests(),
       get: (path) => call(path),
       post: (path, body, token) =>
         call(path, {
@@ -112,14 +92,10 @@ export async function createShortcutEnv(
           },
           body: JSON.stringify(body),
         }),
-      async close() {
-        await sb.close();
-        await hark.cleanup();
-      },
+      close: () => world.close(),
     };
   } catch (error) {
-    await sb.close();
-    await hark.cleanup();
+    await world.close();
     throw error;
   }
 }

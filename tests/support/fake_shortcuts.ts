@@ -116,6 +116,59 @@ export const remove: AnyShortcut = defineShortcut({
   },
 });
 
+/** A write with an idempotency key, echoing the key (not in {@link fakeGroups}). */
+export const keyed = defineShortcut({
+  service: "demo",
+  verb: "+say",
+  description: "Say something once",
+  examples: ["hark demo +say --text hi"],
+  identities: ["user", "bot"],
+  scopes: { user: [], bot: [] },
+  effect: "write",
+  idempotent: true,
+  idempotencyKey: "idempotency-key",
+  params: {
+    text: param.string({ description: "what to say", required: true }),
+    "idempotency-key": param.string({ description: "the key (default: a new UUID)" }),
+  },
+  requests: (input) => [{
+    method: "POST",
+    path: "/open-apis/demo/say",
+    body: { text: input.values.text, uuid: input.values["idempotency-key"] },
+  }],
+  run: (input) => Promise.resolve({ key: input.values["idempotency-key"] }),
+});
+
+/** A write that can destroy data (not in {@link fakeGroups}: pass it as `extra`). */
+export const rewrite = defineShortcut({
+  service: "demo",
+  verb: "+rewrite",
+  description: "Rewrite a series",
+  examples: ["hark demo +rewrite --text hi"],
+  scopes: { user: [] },
+  effect: "write",
+  destructive: true,
+  params: { text: param.string({ description: "the new text", required: true }) },
+  requests: () => [],
+  run: () => Promise.resolve({ rewritten: true }),
+});
+
+/** A download that writes a local file and can replace one (not in {@link fakeGroups}). */
+export const save = defineShortcut({
+  service: "demo",
+  verb: "+save",
+  description: "Save a file",
+  examples: ["hark demo +save --output a.txt"],
+  scopes: { user: [] },
+  effect: "read",
+  params: {
+    output: param.string({ description: "where", required: true, localPath: "write" }),
+    force: param.bool({ description: "replace", default: false, replacesFiles: true }),
+  },
+  requests: () => [],
+  run: (input) => Promise.resolve({ path: input.values.output, force: input.values.force }),
+});
+
 /** A bot-only read shortcut. */
 export const botOnly = defineShortcut({
   service: "other",

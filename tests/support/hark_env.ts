@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FROM_SOURCE_FLAGS, HARK_RUN_FLAGS } from "../../scripts/permissions.ts";
+import { type LiveProcess, startProcess } from "./subprocess.ts";
 
 export { HARK_RUN_FLAGS };
 
@@ -43,6 +44,8 @@ export interface HarkEnv {
   env: Record<string, string>;
   /** Runs `hark <args>` as a subprocess. */
   run(args: string[], options?: RunHarkOptions): Promise<HarkRun>;
+  /** Starts `hark <args>` as a subprocess whose stderr can be awaited while it runs. */
+  start(args: string[], options?: RunHarkOptions): LiveProcess;
   /** Reads and parses the config file. */
   readConfig(): Promise<Record<string, unknown>>;
   /** Writes the config file (its folder made first). */
@@ -83,6 +86,7 @@ export async function createHarkEnv(extraEnv: Record<string, string> = {}): Prom
     configPath,
     env,
     run: (args, options = {}) => runHark(args, { ...options, env: { ...env, ...options.env } }),
+    start: (args, options = {}) => startHark(args, { ...options, env: { ...env, ...options.env } }),
     async readConfig() {
       return JSON.parse(await Deno.readTextFile(configPath));
     },
@@ -142,15 +146,26 @@ function denoDir(): string | undefined {
   return join(Deno.env.get("XDG_CACHE_HOME") ?? join(home, ".cache"), "deno");
 }
 
+/** The `deno` arguments that run hark from source, before hark's own (as `deno task hark`). */
+export const HARK_DENO_ARGS: readonly string[] = [
+  "run",
+  "--quiet",
+  "--no-check",
+  ...FROM_SOURCE_FLAGS,
+  ...HARK_RUN_FLAGS,
+  MAIN_TS,
+];
+
 /**
- * Runs `deno run <FROM_SOURCE_FLAGS> <HARK_RUN_FLAGS> main.ts <args>` (as `deno task hark`
+ * Starts `deno run <FROM_SOURCE_FLAGS> <HARK_RUN_FLAGS> main.ts <args>` (as `deno task hark`
  * does) with the given environment and nothing else of this process's but `PATH` and
- * {@link denoDirEnv} (which the given one may override or unset).
+ * {@link denoDirEnv} (which the given one may override or unset); its stderr can be awaited
+ * line by line while it runs.
  *
  * @param args the arguments after `hark`
  * @param options environment, stdin and timeout
  */
-export async function runHark(args: string[], options: RunHarkOptions = {}): Promise<HarkRun> {
+export function startHark(args: string[], options: RunHarkOptions = {}): LiveProcess {
   const env: Record<string, string> = {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     ...denoDirEnv(),
@@ -159,41 +174,21 @@ export async function runHark(args: string[], options: RunHarkOptions = {}): Pro
     if (v === undefined) delete env[k];
     else env[k] = v;
   }
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--quiet",
-      "--no-check",
-      ...FROM_SOURCE_FLAGS,
-      ...HARK_RUN_FLAGS,
-      MAIN_TS,
-      ...args,
-    ],
+  return startProcess(Deno.execPath(), [...HARK_DENO_ARGS, ...args], {
     env,
-    clearEnv: true,
     cwd: REPO_ROOT,
-    stdin: options.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const timer = setTimeout(() => {
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // Already exited.
-    }
-  }, options.timeoutMs ?? 60_000);
-  if (options.stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(options.stdin));
-    await writer.close();
-  }
-  const output = await child.output();
-  clearTimeout(timer);
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+    stdin: options.stdin,
+    timeoutMs: options.timeoutMs,
+  });
+}
+
+/**
+ * Runs hark to its end (see {@link startHark}).
+ *
+ * @param args the arguments after `hark`
+ * @param options environment, stdin and timeout
+ */
+export async function runHark(args: string[], options: RunHarkOptions = {}): Promise<HarkRun> {
+  const { code, stdout, stderr } = await startHark(args, options).done;
+  return { code, stdout, stderr };
 }

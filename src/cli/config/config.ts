@@ -77,7 +77,10 @@ export const configCommand: CommandSpec = {
       notes: "Settable keys:\n  preferences.output_format  table, json or csv\n" +
         "  preferences.color          true or false\n  active_profile             a profile name\n" +
         "  apps.<profile>.app_id, app_secret (@keychain: or @env: reference), base_url,\n" +
-        "  accounts_url, device_authorization_path, credential_command (JSON array)",
+        "  accounts_url, device_authorization_path, credential_command (JSON array)\n\n" +
+        "An @env: secret is sent only to Lark's services (open.feishu.cn, open.larksuite.com) " +
+        "or to an origin listed in HARK_TRUSTED_ORIGINS (or HARK_BASE_URL); a @keychain: " +
+        "reference must name this config file's own entry.",
       run: async (call) => (await import("./set.ts")).runConfigSet(call),
     },
   ],

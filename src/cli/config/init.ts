@@ -8,11 +8,13 @@
 import {
   adoptKeychainNamespace,
   checkProfileName,
+  claimKeychainNamespace,
   DEFAULT_BASE_URL,
   namespaceFor,
   OUTPUT_FORMATS,
   type OutputFormat,
   refersTo,
+  storedAppSecretText,
   updateConfig,
 } from "../../config/mod.ts";
 import { findKeySpec } from "../../config/config_keys.ts";
@@ -108,8 +110,34 @@ export async function configInit(session: Session, options: ConfigInitOptions): 
   const previous = await session.ctx.keychain.get(plan.secretPath);
   if (!(await mayReplaceSecret(session, options, plan, previous, interactive))) return;
   if (!(await mayReplaceProfile(session, options, plan))) return;
-  await save(session, answers, plan, previous);
-  report(session, answers, plan.secretPath);
+  const settled = await settleNamespace(session, plan, previous);
+  await save(session, answers, settled.plan, settled.previous);
+  report(session, answers, settled.plan.secretPath);
+}
+
+/**
+ * Records a new keychain namespace in the config before the secret is stored under it: when a
+ * concurrent command gave the config one first, the secret goes under that one (and what the
+ * keychain holds there is what a failure puts back).
+ */
+async function settleNamespace(
+  session: Session,
+  plan: Plan,
+  previous: string | undefined,
+): Promise<{ plan: Plan; previous: string | undefined }> {
+  if (plan.namespace === undefined || session.config.keychain_namespace !== undefined) {
+    return { plan, previous };
+  }
+  const { ctx } = session;
+  const namespace = await claimKeychainNamespace(
+    ctx,
+    session.config,
+    session.configPath,
+    plan.namespace,
+  );
+  if (namespace === plan.namespace) return { plan, previous };
+  const secretPath = keychainPath(plan.profile, "app_secret", namespace);
+  return { plan: { ...plan, namespace, secretPath }, previous: await ctx.keychain.get(secretPath) };
 }
 
 /** What `config init` will write, decided before anything is. */
@@ -226,7 +254,11 @@ async function save(
 ): Promise<void> {
   const { ctx } = session;
   const { secretPath, namespace } = plan;
-  await ctx.keychain.set(secretPath, answers.appSecret);
+  // The secret goes only to the service it is stored for (and that service's sign-in host).
+  await ctx.keychain.set(
+    secretPath,
+    storedAppSecretText(answers.appSecret, new URL(answers.baseUrl).origin),
+  );
   try {
     await updateConfig(ctx, (config) => {
       adoptKeychainNamespace(config, namespace);

@@ -8,8 +8,15 @@ import {
 import { MemoryKeychain } from "../../keychain/memory_keychain.ts";
 import { ValidationError } from "../../errors/mod.ts";
 import { runCli } from "../run_cli.ts";
+import { storedAppSecretText } from "../../config/mod.ts";
 
 const SECRET = "app-secret-0123456789";
+const LARK = "https://open.larksuite.com";
+
+/** The keychain entry config init writes: the secret and the origin it is for. */
+function stored(secret: string, origin = LARK): string {
+  return storedAppSecretText(secret, origin);
+}
 
 async function withInit(
   fn: (ctx: TestContext, path: string) => Promise<void>,
@@ -51,7 +58,7 @@ Deno.test("config init --app-secret-stdin stores the secret in the keychain and 
   await withInit(async (ctx, path) => {
     const outcome = await runCli(ctx, INIT);
     assert.equal(outcome.code, 0, outcome.error?.message);
-    assert.deepEqual([...ctx.keychain.entries], [["hark/default/app_secret", SECRET]]);
+    assert.deepEqual([...ctx.keychain.entries], [["hark/default/app_secret", stored(SECRET)]]);
     assert.deepEqual(await readJson(path), {
       apps: {
         default: {
@@ -94,7 +101,10 @@ Deno.test("config init --json prints the result without the secret", async () =>
     });
     const config = await readJson(path);
     assert.equal(config.active_profile, "cn", "a first named profile becomes the active one");
-    assert.equal(ctx.keychain.entries.get("hark/cn/app_secret"), SECRET);
+    assert.equal(
+      ctx.keychain.entries.get("hark/cn/app_secret"),
+      stored(SECRET, "https://open.feishu.cn"),
+    );
   }, { stdin: SECRET });
 });
 
@@ -177,7 +187,7 @@ Deno.test("config init --app-secret warns about shell history outside CI only", 
       /warning: --app-secret leaves the secret in your shell history/,
     );
     assert.ok(!ctx.stderr.text().includes(SECRET));
-    assert.equal(ctx.keychain.entries.get("hark/default/app_secret"), SECRET);
+    assert.equal(ctx.keychain.entries.get("hark/default/app_secret"), stored(SECRET));
   });
   await withInit(async (ctx) => {
     assert.equal((await runCli(ctx, argv)).code, 0);
@@ -235,7 +245,10 @@ Deno.test("config init over an existing profile needs --force without a terminal
       },
       future: 1,
     });
-    assert.equal(ctx.keychain.entries.get("hark/default/app_secret"), SECRET);
+    assert.equal(
+      ctx.keychain.entries.get("hark/default/app_secret"),
+      stored(SECRET, "https://lark.example.com"),
+    );
   }, { stdin: SECRET, config, keychain: keychain() });
 });
 
@@ -290,8 +303,8 @@ Deno.test("config init of a second config file keeps its secret apart from the d
     const ownPath = `hark/${written.keychain_namespace}/default/app_secret`;
     assert.equal(written.apps.default.app_secret, `@keychain:${ownPath}`);
     assert.deepEqual(Object.fromEntries(ctx.keychain.entries), {
-      "hark/default/app_secret": SECRET,
-      [ownPath]: "second-secret",
+      "hark/default/app_secret": stored(SECRET),
+      [ownPath]: stored("second-secret"),
     });
     assert.equal(
       ((await readJson(path)).apps as Record<string, { app_secret: string }>).default.app_secret,
@@ -314,6 +327,6 @@ Deno.test("config init never overwrites a secret this config does not refer to w
   }, { stdin: SECRET, keychain: keychain() });
   await withInit(async (ctx) => {
     assert.equal((await runCli(ctx, [...INIT, "--force"])).code, 0);
-    assert.equal(ctx.keychain.entries.get("hark/default/app_secret"), SECRET);
+    assert.equal(ctx.keychain.entries.get("hark/default/app_secret"), stored(SECRET));
   }, { stdin: SECRET, keychain: keychain() });
 });

@@ -19,7 +19,9 @@ export const MCP_HOST_CONFIG = `{
 
 /** The flags of `hark mcp`; `runMcpCommand` takes their values as `McpFlagValues`. */
 export const MCP_FLAGS = {
-  "read-only": flag.bool({ description: "expose only the tools that change nothing" }),
+  "read-only": flag.bool({
+    description: "expose only the tools that change nothing, in Lark or on this machine",
+  }),
   tools: flag.list("<names>", {
     description: "expose only these tools, comma-separated (calendar_agenda,im_send)",
   }),
@@ -31,8 +33,8 @@ export const MCP_FLAGS = {
       "--read-only)",
   }),
   files: flag.string("<folder>", {
-    description: "the one folder tools may read from and write to (uploads, downloads); " +
-      "without it, none",
+    description: "the one folder tools may read from and write to (uploads, downloads), " +
+      "neither / nor your home; without it, none",
   }),
 };
 
@@ -52,14 +54,19 @@ export const mcpCommand: CommandSpec = defineCommand({
     'the host does not find it on its PATH; add flags to "args"):\n' +
     MCP_HOST_CONFIG.split("\n").map((line) => `  ${line}`).join("\n") + "\n\n" +
     "Sign in first in a terminal (hark auth login): the server never prompts. A tool that " +
-    "changes data takes dry_run: true to preview it, a tool that deletes runs only with " +
-    "yes: true, and a failed call is a tool error carrying hark's error envelope. Tools are " +
-    "named after their shortcut (calendar +agenda is calendar_agenda) and take its parameters " +
-    "as arguments (--chat-id is chat_id). --as and --profile fix the identity and profile of " +
-    "every call; --debug logs each call on stderr. stdout carries the protocol only. Tools " +
-    "that read or write files on this machine (uploads, downloads) reach only the --files " +
-    "folder (a leading ~ is your home, also in a host's config), links and .. resolved, and " +
-    "no file at all without it: a message an agent reads cannot make it upload your keys or " +
-    "overwrite your shell profile.",
+    "changes data takes dry_run: true to preview it, a tool that deletes or overwrites " +
+    "(calendar_update, im_download with force) runs only with yes: true, and a failed call is " +
+    "a tool error carrying hark's error envelope. A tool that creates (im_send, im_reply, " +
+    "calendar_create, im_chat_create) applies identical calls within 10 minutes once: unless " +
+    "given, its idempotency key is derived from the arguments, the profile and the identity. " +
+    "Tools are named after their shortcut (calendar +agenda is calendar_agenda) and take its " +
+    "parameters as arguments (--chat-id is chat_id). --as and --profile fix the identity and " +
+    "profile of every call; --debug logs each call on stderr. stdout carries the protocol " +
+    "only. Tools that read or write files on this machine (uploads, downloads) reach only the " +
+    "--files folder (a leading ~ is your home, also in a host's config), links and .. " +
+    "resolved, each file checked again once opened; never a hidden name in it (.git, .envrc, " +
+    ".ssh), nor hark's own config and keychain folders; and no file at all without it: a " +
+    "message an agent reads cannot make it upload your keys or overwrite .git/config or your " +
+    "shell profile. --read-only leaves out the tools that write files too.",
   run: async (call) => (await import("../../mcp/run_mcp.ts")).runMcpCommand(call),
 });

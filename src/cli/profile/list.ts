@@ -4,8 +4,10 @@
  * @module
  */
 
-import { baseUrl, type Config } from "../../config/mod.ts";
+import { type Config, DEFAULT_BASE_URL } from "../../config/mod.ts";
 import { resolveFormat, writeData } from "../../output/output.ts";
+import { terminalSafe } from "../../output/terminal_safe.ts";
+import { shellQuote } from "../../errors/shell_quote.ts";
 import type { CommandCall } from "../command_spec.ts";
 import { openSession, type Session } from "../../session/session.ts";
 
@@ -28,7 +30,9 @@ export interface ProfileRow {
 }
 
 /**
- * The profiles of a config, sorted by name, with the active one marked.
+ * The profiles of a config, sorted by name, with the active one marked. A hand-edited value of
+ * the wrong type (an `app_id` of 42) is shown as JSON, never trusted as text; see
+ * {@link badValues}.
  *
  * @param config the config
  * @param active the profile in use
@@ -38,14 +42,44 @@ export function listProfiles(config: Config, active: string): ProfileRow[] {
   return [...names].sort().map((name) => {
     const app = config.apps?.[name] ?? {};
     const user = config.users?.[name];
+    const base = app.base_url === undefined ? DEFAULT_BASE_URL : app.base_url;
     return {
       name,
       active: name === active,
-      app_id: app.app_id ?? "",
-      base_url: baseUrl(app),
-      user: user ? (user.name ?? user.open_id ?? "signed in") : "",
+      app_id: app.app_id === undefined ? "" : shown(app.app_id),
+      base_url: typeof base === "string" ? base.replace(/\/+$/, "") : shown(base),
+      user: user ? shown(user.name ?? user.open_id ?? "signed in") : "",
     };
   });
+}
+
+/**
+ * The settings `profile list` shows whose value has the wrong type, each with the command that
+ * sets a good one.
+ *
+ * @param config the config
+ * @returns one warning per bad value, without the `warning: ` prefix
+ */
+export function badValues(config: Config): string[] {
+  const warnings: string[] = [];
+  for (const [name, app] of Object.entries(config.apps ?? {})) {
+    for (const key of ["app_id", "base_url"] as const) {
+      const value = app[key];
+      if (value === undefined || typeof value === "string") continue;
+      const setting = `apps.${name}.${key}`;
+      const flag = name === "default" ? "" : ` --profile ${shellQuote(name)}`;
+      const fix = key === "app_id"
+        ? `hark config init --force${flag}`
+        : `hark config set ${shellQuote(setting)} ${DEFAULT_BASE_URL}`;
+      warnings.push(`${setting} is ${shown(value)}, not text; set it with: ${fix}`);
+    }
+  }
+  return warnings;
+}
+
+/** A config value as text: itself when it is a string, else its JSON. */
+function shown(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
 }
 
 /**
@@ -55,6 +89,9 @@ export function listProfiles(config: Config, active: string): ProfileRow[] {
  */
 export function profileList(session: Session): void {
   const rows = listProfiles(session.config, session.profile);
+  for (const warning of badValues(session.config)) {
+    session.ctx.stderr.write(`warning: ${terminalSafe(warning, { breaks: "escape" })}\n`);
+  }
   if (rows.length === 0 && resolveFormat(session.ctx, session.output) !== "json") {
     session.ctx.stderr.write("No profiles yet. Create one with: hark config init\n");
   }

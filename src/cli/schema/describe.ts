@@ -9,6 +9,7 @@ import { ValidationError } from "../../errors/mod.ts";
 import {
   type AnyShortcut,
   identitiesOf,
+  isDestructive,
   isIdempotent,
   scopesFor,
   shortcutName,
@@ -44,6 +45,8 @@ export interface ParamSchema {
    * download); `hark mcp` lets tools use it only inside its `--files` folder.
    */
   local_path?: "read" | "write";
+  /** Turned on, it lets the shortcut replace a file already on this machine. */
+  replaces_files?: boolean;
 }
 
 /** A shortcut. */
@@ -66,6 +69,8 @@ export interface ShortcutSchema {
   effect: string;
   /** Whether running it twice has the effect of running it once. */
   idempotent: boolean;
+  /** Whether it can destroy data without a way back (`hark mcp` asks for `yes: true`). */
+  destructive: boolean;
   /** The parameters; every shortcut also takes `--input <path>`. */
   params: ParamSchema[];
   /** Example command lines. */
@@ -164,6 +169,7 @@ export function shortcutSchema(shortcut: AnyShortcut): ShortcutSchema {
     ),
     effect: shortcut.effect,
     idempotent: isIdempotent(shortcut),
+    destructive: isDestructive(shortcut),
     params: shortcut.params.map((p) => {
       const param: ParamSchema = {
         name: p.name,
@@ -177,6 +183,7 @@ export function shortcutSchema(shortcut: AnyShortcut): ShortcutSchema {
       if (p.allowed) param.allowed = [...p.allowed];
       if (p.stdin) param.stdin = true;
       if (p.localPath) param.local_path = p.localPath;
+      if (p.replacesFiles) param.replaces_files = true;
       return param;
     }),
     examples: shortcut.examples,

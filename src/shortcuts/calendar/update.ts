@@ -306,6 +306,8 @@ export const update = defineShortcut({
   scopes: { user: [EVENT_READ, EVENT_UPDATE], bot: [EVENT_READ, EVENT_UPDATE] },
   effect: "write",
   idempotent: true,
+  // It can rewrite a whole recurring series and remove attendees.
+  destructive: true,
   params: PARAMS,
   validate(input) {
     checkCalendarId(input);

@@ -159,6 +159,7 @@ export const chatCreate = defineShortcut({
   scopes: SCOPES,
   effect: "write",
   idempotent: true,
+  idempotencyKey: "idempotency-key",
   params: PARAMS,
   validate: checkChat,
   requests: (input) => [createChatRequest(input, keyOf(input))],

@@ -50,7 +50,11 @@ const PARAMS = {
     valueName: "<path>",
     localPath: "write",
   }),
-  force: param.bool({ description: "replace a file already at --output", default: false }),
+  force: param.bool({
+    description: "replace a file already at --output",
+    default: false,
+    replacesFiles: true,
+  }),
 };
 
 /** The values of `+download`. */

@@ -73,6 +73,7 @@ export const reply = defineShortcut({
   scopes: SEND_SCOPES,
   effect: "write",
   idempotent: true,
+  idempotencyKey: "idempotency-key",
   params: PARAMS,
   async validate(input) {
     checkId(input.values["message-id"], "--message-id", MESSAGE_ID);
