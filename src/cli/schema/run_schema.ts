@@ -13,6 +13,7 @@ import type { Context } from "../../context.ts";
 import { ValidationError } from "../../errors/mod.ts";
 import { formatJson } from "../../output/output.ts";
 import type { CommandSpec } from "../command_spec.ts";
+import type { SchemaKind } from "./schema.ts";
 import {
   buildSchema,
   type HarkSchema,
@@ -27,11 +28,6 @@ import {
   resourceSchema,
   serviceMethods,
 } from "./describe_api.ts";
-
-/** What `--kind` keeps of the listing. */
-export const SCHEMA_KINDS = ["shortcut", "api", "command"] as const;
-/** One of {@link SCHEMA_KINDS}. */
-export type SchemaKind = typeof SCHEMA_KINDS[number];
 
 /** Whatever `hark schema` prints. */
 export type SchemaPart =

@@ -7,9 +7,14 @@
 import type { CatalogueRef } from "../catalogue/catalogue_ref.ts";
 import { type CommandSpec, defineCommand, flag } from "../command_spec.ts";
 
+/** What `--kind` keeps of the listing. */
+export const SCHEMA_KINDS = ["shortcut", "api", "command"] as const;
+/** One of {@link SCHEMA_KINDS}. */
+export type SchemaKind = typeof SCHEMA_KINDS[number];
+
 /** The flags of `hark schema`. */
 export const SCHEMA_FLAGS = {
-  kind: flag.choice("<kind>", ["shortcut", "api", "command"], {
+  kind: flag.choice("<kind>", SCHEMA_KINDS, {
     description: "list only shortcuts, API methods, or system commands",
   }),
 };
