@@ -35,7 +35,10 @@ async function main(): Promise<number> {
     if (interrupts > 1) Deno.exit(130);
     controller.abort(new DOMException("Cancelled by Ctrl-C", "AbortError"));
   });
-  const ctx = createRealContext({ signal: controller.signal });
+  // The generated API catalogue sits beside this file: gen/catalogue/ from source, and in the
+  // bundle (and the binary compiled from it) beside its entry.
+  const catalogueDir = `${import.meta.dirname ?? "."}/gen/catalogue`;
+  const ctx = createRealContext({ signal: controller.signal, catalogueDir });
   try {
     const outcome = await runCli(ctx, Deno.args);
     if (outcome.error) {

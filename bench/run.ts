@@ -36,6 +36,7 @@ import { benchAgendaSplit } from "./agenda_split.ts";
 import { benchConnectionReuse } from "./connection_reuse.ts";
 import { benchSendOverhead } from "./send_overhead.ts";
 import { historyLine, resultsMarkdown, type RunInfo, targetsText } from "./report.ts";
+import { ensureCatalogue } from "../scripts/catalogue/ensure.ts";
 
 /** The options every benchmark gets: the common ones and an optional baseline tree. */
 type RunOptions = BenchOptions & { baseline?: { bundle: HarkTarget; root: string } };
@@ -113,6 +114,8 @@ async function main(): Promise<number> {
     console.error((error as Error).message);
     return 2;
   }
+  // hark's code imports the generated API catalogue: bring it up to date first.
+  await ensureCatalogue({ quiet: true });
   const commit = await gitCommit(REPO_ROOT);
   const scratch = await Deno.makeTempDir({ prefix: "hark-bench-" });
   try {

@@ -20,6 +20,7 @@
 import { join } from "node:path";
 import denoJson from "../deno.json" with { type: "json" };
 import { startSandbox } from "../sandbox/mod.ts";
+import { BUNDLE_CATALOGUE_DIR, BUNDLE_ENTRY, chunkNames, staticGraph } from "../scripts/bundle.ts";
 import {
   type BenchOptions,
   type BenchResult,
@@ -45,6 +46,13 @@ export const TIMING_ROUNDS = 30;
 export const TIMING_WARMUPS = 3;
 /** Measured rounds of the memory commands. */
 export const MEMORY_ROUNDS = 5;
+/** The API command of the `api_dry_run` row: a write of the catalogue's largest group. */
+export const API_DRY_RUN = ["docx", "document", "create", "--title", "Notes", "--dry-run"];
+/**
+ * The most `api_dry_run` may cost over `--version`: it reads the config (as `+agenda
+ * --dry-run` does) and parses the catalogue's index and its largest group (0.75 MB).
+ */
+export const API_DRY_RUN_TARGET = 2;
 /** Extra seeded events per day, so that 365 days hold more than 20,000 events. */
 export const EVENTS_PER_DAY = 58;
 /** The least number of events the year-long agenda must return. */
@@ -149,6 +157,7 @@ export async function benchTargets(options: TargetOptions): Promise<BenchResult>
   if (!time) notes.push("GNU time is missing: peak RSS was sampled from VmHWM every 2 ms");
 
   const timing = await measureStartup(options, bundle, gh);
+  notes.push(await catalogueSizeNote(bundle));
   const memory = await measureMemory(options, bundle, time, notes);
   const rows = [...timing.rows, ...memory.rows];
   return {
@@ -163,6 +172,28 @@ export async function benchTargets(options: TargetOptions): Promise<BenchResult>
     memory_cases: memory.cases,
     notes,
   };
+}
+
+/**
+ * What the API catalogue costs the binary: its generated files in the bundle, beside the bundle's
+ * code and what start-up loads of it (none of the catalogue).
+ *
+ * @param bundle the stand-in, whose folder is the bundle
+ */
+export async function catalogueSizeNote(bundle: HarkTarget): Promise<string> {
+  const dir = bundle.cwd;
+  let total = 0;
+  for (const name of await chunkNames(dir)) total += (await Deno.stat(join(dir, name))).size;
+  let catalogue = 0;
+  const data = join(dir, BUNDLE_CATALOGUE_DIR);
+  for await (const entry of Deno.readDir(data)) {
+    if (entry.isFile) catalogue += (await Deno.stat(join(data, entry.name))).size;
+  }
+  const startup = (await staticGraph(dir, BUNDLE_ENTRY)).chunks.reduce((n, c) => n + c.bytes, 0);
+  const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(2)} MiB`;
+  return `API catalogue: ${mb(catalogue)} of generated files beside a bundle of ${mb(total)} ` +
+    `of code (the compiled binary embeds both); start-up loads ${mb(startup)} of the code and ` +
+    "none of the catalogue";
 }
 
 /** A target for any program (gh, or deno with other arguments), described by its base name. */
@@ -247,6 +278,15 @@ async function measureStartup(options: TargetOptions, bundle: HarkTarget, gh: st
         check: (out) => out === "" ? undefined : "expected no output",
       },
       ...tree("", bundle, REPO_ROOT),
+      {
+        // An API command (issue 24): the catalogue's index and one group, the largest (docx).
+        id: "api_dry_run",
+        target: bundle,
+        args: API_DRY_RUN,
+        command: `${bundle.describe} ${shellJoin(API_DRY_RUN)}`,
+        check: (stdout: string) =>
+          /\/open-apis\/docx\/v1\/documents"/.test(stdout) ? undefined : "expected the preview",
+      },
       ...(options.baseline
         ? tree("baseline_", options.baseline.bundle, options.baseline.root)
         : []),
@@ -283,6 +323,17 @@ async function measureStartup(options: TargetOptions, bundle: HarkTarget, gh: st
         1.0,
       ),
       ratioRow("source_version", "from source `deno task hark --version` / `gh --version`", 1.0),
+      compare(
+        {
+          id: "api_dry_run",
+          measure: "stand-in `hark docx document create --dry-run` (catalogue index and its " +
+            "largest group, config read) / stand-in `hark --version`",
+          unit: "ms",
+          target: API_DRY_RUN_TARGET,
+        },
+        samples.get("api_dry_run")!,
+        samples.get("version")!,
+      ),
     ];
     return {
       ghVersion,

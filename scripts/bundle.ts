@@ -18,12 +18,19 @@
 
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureCatalogue } from "./catalogue/ensure.ts";
 
 /** The repository root. */
 export const REPO_ROOT: string = fileURLToPath(new URL("../", import.meta.url));
 
 /** The entry chunk's file name in the bundle folder. */
 export const BUNDLE_ENTRY = "main.js";
+
+/**
+ * Where the API catalogue's files go in the bundle folder: beside the entry as they are beside
+ * `main.ts` (`main.ts` points the context there), and embedded from there by `deno compile`.
+ */
+export const BUNDLE_CATALOGUE_DIR = "gen/catalogue";
 
 /** What Deno's bundler writes to define `__require` (two lines, in the shared helper chunk). */
 const EAGER_REQUIRE =
@@ -49,6 +56,8 @@ export async function bundleHark(
   outDir: string,
   options: { env?: Record<string, string> } = {},
 ): Promise<string> {
+  // The bundle embeds the generated API catalogue: bring it up to date first.
+  await ensureCatalogue({ quiet: true });
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "bundle",
@@ -79,7 +88,25 @@ export async function bundleHark(
     const deferred = deferNodeModule(text);
     if (deferred !== text) await Deno.writeTextFile(path, deferred);
   }
+  await copyCatalogue(join(outDir, BUNDLE_CATALOGUE_DIR));
   return join(outDir, BUNDLE_ENTRY);
+}
+
+/**
+ * Copies the generated API catalogue's data files (the index and the groups, not the stamp or
+ * the manifest) into the bundle, replacing any copied before.
+ *
+ * @param to the catalogue folder in the bundle
+ */
+async function copyCatalogue(to: string): Promise<void> {
+  const from = join(REPO_ROOT, "gen", "catalogue");
+  await Deno.remove(to, { recursive: true }).catch(() => {});
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    if (entry.isFile && entry.name.endsWith(".json") && entry.name !== "manifest.json") {
+      await Deno.copyFile(join(from, entry.name), join(to, entry.name));
+    }
+  }
 }
 
 /**

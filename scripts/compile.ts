@@ -17,7 +17,7 @@
  */
 
 import { join } from "node:path";
-import { bundleHark } from "./bundle.ts";
+import { BUNDLE_CATALOGUE_DIR, bundleHark } from "./bundle.ts";
 import { HARK_RUN_FLAGS } from "./permissions.ts";
 
 /** Every `deno compile --target` hark ships for. */
@@ -54,6 +54,9 @@ export function compileArgs(target: string, outDir: string, entry: string): stri
     "--quiet",
     "--no-config",
     ...HARK_RUN_FLAGS,
+    // The API catalogue's files, which hark reads (not imports) beside its entry.
+    "--include",
+    join(entry, "..", BUNDLE_CATALOGUE_DIR),
     "--target",
     target,
     "--output",

@@ -13,6 +13,7 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { startSandbox } from "../sandbox/mod.ts";
+import { ensureCatalogue } from "./catalogue/ensure.ts";
 import { FROM_SOURCE_FLAGS, HARK_RUN_FLAGS } from "./permissions.ts";
 
 const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
@@ -49,6 +50,7 @@ function printHead(text: string, max: number): void {
 }
 
 async function main(): Promise<number> {
+  await ensureCatalogue({ quiet: true });
   const dir = await Deno.makeTempDir({ prefix: "hark-demo-" });
   const sandbox = await startSandbox({ port: 0, quiet: true, autoApproveAfter: 1 });
   const env: Record<string, string> = {

@@ -23,6 +23,7 @@ import {
   type TestPackage,
 } from "./test_packages.ts";
 import { declaredRequirements, type Requirement } from "../tests/support/requires.ts";
+import { ensureCatalogue } from "./catalogue/ensure.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("../", import.meta.url));
 /** The file names `deno test` picks up in a folder. */
@@ -171,6 +172,11 @@ export function report(
 }
 
 async function main(args: readonly string[]): Promise<number> {
+  // The tests type-check and run hark's code, which imports the generated API catalogue.
+  const catalogue = await ensureCatalogue({ quiet: true });
+  if (catalogue.status === "generated") {
+    console.log(`The API catalogue was generated first (${Math.round(catalogue.ms)} ms)`);
+  }
   const packages = readTestPackages();
   if (missingPrograms(packages).length > 0 && canInstall()) await install();
   if (missingPrograms(packages).length > 0) {

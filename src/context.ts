@@ -275,4 +275,9 @@ export interface Context {
   randomBytes(length: number): Uint8Array;
   /** This process's id (lock files). */
   pid: number;
+  /**
+   * The folder of the generated API catalogue's files (`gen/catalogue/` beside `main.ts`; in the
+   * binary, embedded beside its entry), read only by the commands that need it.
+   */
+  catalogueDir: string;
 }

@@ -189,6 +189,7 @@ const FRONT_ENDS = ["src/cli/", "src/mcp/"];
 const BELOW_FRONT_ENDS = [
   "session",
   "api_call",
+  "catalogue",
   "shortcuts",
   "auth",
   "http",
@@ -311,6 +312,20 @@ Deno.test("the MCP SDK loads only with hark mcp: main.ts's static graph has none
   assert.ok([...main].some((m) => m.endsWith("/src/cli/mcp/mcp.ts")), "the command is listed");
   assert.deepEqual(sdk(main), []);
   assert.notDeepEqual(sdk(await staticGraph("src/mcp/serve.ts")), [], "the check can see the SDK");
+});
+
+Deno.test("the API catalogue loads only when a command needs it: main.ts's static graph has none of it", async () => {
+  const main = await staticGraph("main.ts");
+  assert.ok([...main].some((m) => m.endsWith("/src/cli/catalogue/catalogue_ref.ts")), "the handle");
+  const catalogue = [...main].filter((m) =>
+    /\/gen\/catalogue\/|\/src\/catalogue\/|\/src\/cli\/catalogue\/(?!catalogue_ref\.ts)/.test(m)
+  );
+  assert.deepEqual(catalogue, []);
+  const loader = await staticGraph("src/catalogue/catalogue.ts");
+  assert.ok(
+    [...loader].some((m) => m.endsWith("/src/catalogue/read_catalogue.ts")),
+    "the check sees it",
+  );
 });
 
 Deno.test("ARCHITECTURE.md stays true: every path it names exists, every folder of src/ is in it", async () => {

@@ -147,6 +147,39 @@ Deno.test("the bundled CLI runs with exactly the compile-time permissions", asyn
   }
 });
 
+Deno.test("the bundle reads the API catalogue beside it, only for API commands", async () => {
+  const { dir, entry } = await builtBundle();
+  const home = await createHarkEnv();
+  // A copy of the bundle without its catalogue folder.
+  const bare = await Deno.makeTempDir({ prefix: "hark-bundle-bare-" });
+  try {
+    for (const name of await chunkNames(dir)) {
+      await Deno.copyFile(join(dir, name), join(bare, name));
+    }
+    const hark = (bundle: string, args: string[]) =>
+      run(
+        ["run", "--no-prompt", "--no-config", ...HARK_RUN_FLAGS, bundle, ...args],
+        home.env,
+        home.dir,
+      );
+    const api = ["docx", "document", "create", "--title", "Notes", "--dry-run"];
+    const preview = await hark(entry, api);
+    assert.equal(preview.code, 0, preview.stderr);
+    assert.match(JSON.parse(preview.stdout).url, /\/open-apis\/docx\/v1\/documents$/);
+    const bareEntry = join(bare, BUNDLE_ENTRY);
+    for (const args of [["--version"], ["--help"], ["calendar", "+agenda", "--help"]]) {
+      const out = await hark(bareEntry, args);
+      assert.equal(out.code, 0, `${args.join(" ")} needs no catalogue: ${out.stderr}`);
+    }
+    const missing = await hark(bareEntry, api);
+    assert.equal(missing.code, 5);
+    assert.match(missing.stderr, /The API catalogue is missing: no index\.json in/);
+  } finally {
+    await Deno.remove(bare, { recursive: true });
+    await home.cleanup();
+  }
+});
+
 Deno.test("--version and --help read no config and open no keychain", async () => {
   const { entry } = await builtBundle();
   const home = await createHarkEnv({ HARK_KEYCHAIN: "vault" }); // not a backend
@@ -244,7 +277,7 @@ Deno.test("deferNodeModule() defers createRequire and refuses an unknown way of 
 Deno.test("the hark task, the compile script and the tests share one list of flags", () => {
   const task = denoJson.tasks.hark;
   const flags = [...FROM_SOURCE_FLAGS, ...HARK_RUN_FLAGS].join(" ");
-  assert.equal(task, `HARK_TASK_CWD="$INIT_CWD" deno run ${flags} main.ts`);
+  assert.equal(task, `HARK_TASK_CWD="$INIT_CWD" deno run ${flags} scripts/hark_task.ts`);
   for (const target of TARGETS) {
     const args = compileArgs(target, "dist", "/tmp/bundle/main.js");
     for (const flag of HARK_RUN_FLAGS) assert.ok(args.includes(flag), `${target} lacks ${flag}`);

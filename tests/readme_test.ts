@@ -28,6 +28,8 @@ const NOT_RUN: Record<string, string> = {
   "deno task test": "the test suite this test is in",
   "deno task check && deno task lint && deno task fmt": "run by CI (.ci/run) on every change",
   "deno task bench": "benchmarks take minutes; bench/run_test.ts checks the runner",
+  "deno task catalogue": "the test task generated the catalogue first; " +
+    "scripts/gen_catalogue_test.ts tests the generator",
 };
 
 /** One `sh` block of the README. */

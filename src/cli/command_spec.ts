@@ -70,6 +70,8 @@ export interface CommandSpec {
   aliases?: readonly string[];
   /** One line saying what it does. */
   description: string;
+  /** More about what it does, shown in its help after the description. */
+  details?: string;
   /** Its own flags (the global flags are accepted everywhere). */
   flags?: readonly FlagSpec[];
   /** Its positional arguments, required ones first. */
@@ -85,6 +87,17 @@ export interface CommandSpec {
    * need them never load their code.
    */
   loadCommands?: () => Promise<readonly CommandSpec[]>;
+  /**
+   * More sub-commands, loaded only when a word names none of the others: a service's API
+   * resources and the API-only services, read from the catalogue, so that a shortcut or
+   * `--help` at the root never loads it.
+   */
+  moreCommands?: () => Promise<readonly CommandSpec[]>;
+  /**
+   * The heading under which help lists {@link moreCommands}, after the others; absent, help
+   * does not list them (the root, whose help must not load the catalogue).
+   */
+  moreHeading?: string;
   /** The shortcut this command runs, for `hark schema` and completion. */
   shortcut?: AnyShortcut;
   /** Does the work; imports the command's implementation when called. */
@@ -232,7 +245,27 @@ export async function subcommandsOf(command: CommandSpec): Promise<readonly Comm
  * @param command the command
  */
 export function isGroup(command: CommandSpec): boolean {
-  return (command.commands?.length ?? 0) > 0 || command.loadCommands !== undefined;
+  return (command.commands?.length ?? 0) > 0 || command.loadCommands !== undefined ||
+    command.moreCommands !== undefined;
+}
+
+/**
+ * The sub-command a word names: one of the sub-commands, else one of the more ones.
+ *
+ * @param command the command
+ * @param word the name or alias
+ * @returns the sub-command, and every sub-command looked at (for "did you mean")
+ */
+export async function findSubcommand(
+  command: CommandSpec,
+  word: string,
+): Promise<{ found?: CommandSpec; known: readonly CommandSpec[] }> {
+  const named = (c: CommandSpec) => c.name === word || c.aliases?.includes(word) === true;
+  const children = await subcommandsOf(command);
+  const found = children.find(named);
+  if (found || !command.moreCommands) return { found, known: children };
+  const more = await command.moreCommands();
+  return { found: more.find(named), known: [...children, ...more] };
 }
 
 /**

@@ -13,6 +13,8 @@ import { BUILTIN_FLAGS, chainName, type CommandChain, commandOf } from "./parse_
 export interface HelpOptions {
   /** The width to wrap at; default 80. */
   width?: number;
+  /** More sub-commands, listed after the others under their own heading (API resources). */
+  more?: { heading: string; commands: readonly CommandSpec[] };
 }
 
 /**
@@ -39,6 +41,7 @@ export function renderHelp(
     (command.aliases?.length && !atRoot ? `|${command.aliases.join("|")}` : "");
   sections.push(`Usage: ${name} ${usageTail(command)}`.trimEnd());
   sections.push(wrap(command.description, width));
+  if (command.details) sections.push(wrap(command.details, width));
   if (command.args && command.args.length > 0) {
     const rows = command.args.map((a) => [
       a.name,
@@ -53,6 +56,10 @@ export function renderHelp(
     const rows = subcommands.map((c) => [commandTerm(c), c.description]);
     rows.push(["help [command]", "display help for command"]);
     sections.push("Commands:\n" + table(rows, width));
+  }
+  if (options.more && options.more.commands.length > 0) {
+    const rows = options.more.commands.map((c) => [commandTerm(c), c.description]);
+    sections.push(`${options.more.heading}:\n` + table(rows, width));
   }
   if (!atRoot) sections.push(globalsParagraph(root, width));
   if (command.examples && command.examples.length > 0) {

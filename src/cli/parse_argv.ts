@@ -9,11 +9,11 @@
 import { ValidationError } from "../errors/mod.ts";
 import {
   type CommandSpec,
+  findSubcommand,
   flagName,
   type FlagSpec,
   flagUsage,
   isGroup,
-  subcommandsOf,
 } from "./command_spec.ts";
 import { suggest } from "./suggest.ts";
 
@@ -234,15 +234,14 @@ async function readWord(state: ParseState, word: string): Promise<void> {
     return;
   }
   if (isGroup(command) && parsed.args.length === 0 && !state.onlyArgs) {
-    const children = await subcommandsOf(command);
-    const next = children.find((c) => c.name === word || c.aliases?.includes(word));
+    const { found: next, known } = await findSubcommand(command, word);
     if (next) {
       parsed.chain.push(next);
       parsed.flags = {};
       return;
     }
     if (!command.run || state.helpCommand) {
-      const hint = suggest(word, children.flatMap((c) => [c.name, ...(c.aliases ?? [])]));
+      const hint = suggest(word, known.flatMap((c) => [c.name, ...(c.aliases ?? [])]));
       state.unknownCommand ??= new ValidationError(
         `Unknown command '${word}'${hint ? ` (did you mean ${hint}?)` : ""}`,
         usage(parsed.chain, word),

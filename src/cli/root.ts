@@ -7,6 +7,7 @@
 
 import { apiCommand } from "./api/api.ts";
 import { authCommand } from "./auth/auth.ts";
+import type { CatalogueRef } from "./catalogue/catalogue_ref.ts";
 import type { CommandSpec } from "./command_spec.ts";
 import { completionCommand } from "./completion/completion.ts";
 import { configCommand } from "./config/config.ts";
@@ -17,11 +18,16 @@ import { schemaCommand } from "./schema/schema.ts";
 import { serviceCommands } from "./shortcut_commands.ts";
 
 /**
- * Builds the whole command tree.
+ * Builds the whole command tree. The API services and resources are found in the catalogue only
+ * when a command names one, so describing the tree loads nothing of it.
  *
- * @param services the service groups; default every registered one
+ * @param services the service groups; default every registered one, listing their API
+ *   resources after their shortcuts
+ * @param catalogue the API catalogue (`catalogueRef(ctx)` for the one beside hark); without
+ *   it, the tree has the system commands and the shortcuts only
  */
-export function buildRoot(services: CommandSpec[] = serviceCommands()): CommandSpec {
+export function buildRoot(services?: CommandSpec[], catalogue?: CatalogueRef): CommandSpec {
+  const groups = services ?? serviceCommands(undefined, catalogue);
   const root: CommandSpec = {
     name: "hark",
     description:
@@ -33,7 +39,10 @@ export function buildRoot(services: CommandSpec[] = serviceCommands()): CommandS
       "hark calendar +agenda --start 2026-11-01 --end 2026-11-30",
       "hark im +send --chat-id oc_123 --text 'Deploy finished'",
     ],
-    notes: "Environment: HARK_CONFIG, HARK_PROFILE, HARK_KEYCHAIN, HARK_USER_ACCESS_TOKEN, " +
+    notes: "Every Open Platform API method is a command too: hark <service> <resource> <method> " +
+      "(docx, drive, task, wiki, …; hark <service> --help lists them, hark schema --kind api " +
+      "describes them all)\n" +
+      "Environment: HARK_CONFIG, HARK_PROFILE, HARK_KEYCHAIN, HARK_USER_ACCESS_TOKEN, " +
       "HARK_TENANT_ACCESS_TOKEN, HARK_TRUSTED_ORIGINS, NO_COLOR, HARK_DEBUG\n\n" +
       "Secrets from the environment (@env: in a config file, HARK_APP_SECRET) go only to " +
       "Lark's services or to origins you trust in HARK_TRUSTED_ORIGINS (comma separated) or " +
@@ -43,11 +52,18 @@ export function buildRoot(services: CommandSpec[] = serviceCommands()): CommandS
       configCommand,
       profileCommand,
       apiCommand,
-      ...services,
-      schemaCommand(() => root),
+      ...groups,
+      schemaCommand(() => root, catalogue),
       mcpCommand,
       completionCommand(() => root),
     ],
+    ...(catalogue && {
+      moreCommands: async () =>
+        (await import("./catalogue/api_commands.ts")).apiServiceCommands(
+          catalogue,
+          groups.map((g) => g.name),
+        ),
+    }),
   };
   return root;
 }

@@ -16,6 +16,7 @@ import { readGlobals } from "./globals.ts";
 import { renderHelp } from "./help.ts";
 import { chainName, commandOf, parseArgv, type ParsedArgv } from "./parse_argv.ts";
 import { buildRoot } from "./root.ts";
+import { catalogueRef } from "./catalogue/catalogue_ref.ts";
 
 /** What a run ended with. */
 export interface CliOutcome {
@@ -43,12 +44,13 @@ export interface CliOutcome {
  *
  * @param ctx the context
  * @param argv the arguments
- * @param root the command tree; default {@link buildRoot}
+ * @param root the command tree; default {@link buildRoot} with the API catalogue of the
+ *   context's catalogue folder
  */
 export async function runCli(
   ctx: Context,
   argv: string[],
-  root: CommandSpec = buildRoot(),
+  root: CommandSpec = buildRoot(undefined, catalogueRef(ctx)),
 ): Promise<CliOutcome> {
   let parsed: ParsedArgv | undefined;
   const outcome = (error?: HarkError): CliOutcome => ({
@@ -61,6 +63,12 @@ export async function runCli(
     rerunCommand: rerunCommand(argv),
   });
   try {
+    if (argv[0] === "__complete") {
+      // The completion scripts' question about API words: not a command of the tree.
+      const { runComplete } = await import("./completion/complete_words.ts");
+      await runComplete(ctx, root, argv.slice(1));
+      return outcome();
+    }
     parsed = await parseArgv(root, argv);
     if (parsed.error) throw parsed.error;
     if (parsed.version && !parsed.help) {
@@ -70,7 +78,10 @@ export async function runCli(
     const command = commandOf(parsed.chain);
     if (parsed.help || argv.length === 0 || !command.run) {
       const columns = ctx.stdout.isTerminal ? ctx.stdout.columns : undefined;
-      const text = renderHelp(parsed.chain, await subcommandsOf(command), { width: columns });
+      const more = command.moreHeading && command.moreCommands
+        ? { heading: command.moreHeading, commands: await command.moreCommands() }
+        : undefined;
+      const text = renderHelp(parsed.chain, await subcommandsOf(command), { width: columns, more });
       ctx.stdout.write(text);
       return outcome();
     }

@@ -24,7 +24,7 @@ import { FILES_FLAG, localPathOf } from "./local_files.ts";
 /** The subset of JSON Schema (draft 2020-12) the tools' input schemas use. */
 export interface JsonSchema {
   /** The JSON type. */
-  type?: "object" | "string" | "integer" | "boolean" | "array";
+  type?: "object" | "string" | "integer" | "number" | "boolean" | "array";
   /** What the value is. */
   description?: string;
   /** The values allowed. */
@@ -180,6 +180,9 @@ export function paramSchema(
   switch (param.type) {
     case "int":
       schema.type = "integer";
+      break;
+    case "number":
+      schema.type = "number";
       break;
     case "bool":
       schema.type = "boolean";

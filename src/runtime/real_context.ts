@@ -27,6 +27,8 @@ const encoder = new TextEncoder();
 export interface RealContextOptions {
   /** Aborted on Ctrl-C; `main.ts` owns the signal listener. */
   signal: AbortSignal;
+  /** The folder of the generated API catalogue; default none (API commands then fail). */
+  catalogueDir?: string;
 }
 
 /**
@@ -87,6 +89,7 @@ export function createRealContext(options: RealContextOptions): Context {
     randomUUID: () => crypto.randomUUID(),
     randomBytes: (length) => crypto.getRandomValues(new Uint8Array(length)),
     pid: Deno.pid,
+    catalogueDir: options.catalogueDir ?? "",
   };
   return context;
 }

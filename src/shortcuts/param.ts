@@ -21,7 +21,7 @@
 import type { TimeInput } from "../time/mod.ts";
 
 /** The parameter types of the spec. */
-export const PARAM_TYPES = ["string", "int", "bool", "enum", "datetime", "file"] as const;
+export const PARAM_TYPES = ["string", "int", "number", "bool", "enum", "datetime", "file"] as const;
 /** One of {@link PARAM_TYPES}. */
 export type ParamType = typeof PARAM_TYPES[number];
 
@@ -114,7 +114,7 @@ type AlwaysOf<O> = O extends { required: true } ? true
 type WithDefault<D> = ParamOptions & { default?: D };
 
 /**
- * The parameter constructors: `param.string`, `param.int`, `param.bool`, `param.enumOf`,
+ * The parameter constructors: `param.string`, `param.int`, `param.number`, `param.bool`, `param.enumOf`,
  * `param.datetime`, `param.file`.
  */
 export const param = {
@@ -135,6 +135,14 @@ export const param = {
     options: O,
   ): Param<number, AlwaysOf<O>> {
     return { type: "int", ...options };
+  },
+  /**
+   * A number, whole or not.
+   *
+   * @param options help, presence and default
+   */
+  number<const O extends WithDefault<number>>(options: O): Param<number, AlwaysOf<O>> {
+    return { type: "number", ...options };
   },
   /**
    * A switch: `--flag` is true; `true`/`false` from `--input` or the environment.

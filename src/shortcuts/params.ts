@@ -61,7 +61,7 @@ export function valueNameOf(spec: ParamSpec): string {
   if (spec.valueName) return spec.valueName;
   if (spec.type === "enum") return "<value>";
   if (spec.type === "file") return "<path>";
-  if (spec.type === "int") return "<n>";
+  if (spec.type === "int" || spec.type === "number") return "<n>";
   if (spec.type === "datetime") return "<time>";
   return "<text>";
 }
@@ -106,6 +106,16 @@ export async function parseParamValue(
         ? Number(raw)
         : NaN;
       if (!Number.isSafeInteger(n)) throw bad("a whole number");
+      return n;
+    }
+    case "number": {
+      const n = typeof raw === "number"
+        ? raw
+        // One way to match each text, so a long one costs linear time.
+        : typeof raw === "string" && /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?\s*$/i.test(raw)
+        ? Number(raw)
+        : NaN;
+      if (!Number.isFinite(n)) throw bad("a number");
       return n;
     }
     case "bool": {

@@ -32,6 +32,18 @@ Deno.test("parseParamValue() parses strings, ints and bools from text and JSON",
   assert.equal(await parseParamValue(ctx, spec("bool"), false), false);
 });
 
+Deno.test("parseParamValue() parses a number, whole or not, and names a bad one", async () => {
+  assert.equal(await parseParamValue(ctx, spec("number"), "1.5"), 1.5);
+  assert.equal(await parseParamValue(ctx, spec("number"), " -2e3 "), -2000);
+  assert.equal(await parseParamValue(ctx, spec("number"), 7), 7);
+  await rejects(
+    parseParamValue(ctx, spec("number"), "1.5.2"),
+    /Invalid value "1\.5\.2" for --value: expected a number/,
+  );
+  await rejects(parseParamValue(ctx, spec("number"), ""), /expected a number/);
+  await rejects(parseParamValue(ctx, spec("number"), "Infinity"), /expected a number/);
+});
+
 Deno.test("parseParamValue() names the flag and the bad value", async () => {
   await rejects(parseParamValue(ctx, spec("int"), "4x"), /Invalid value "4x" for --value: .*whole/);
   await rejects(parseParamValue(ctx, spec("int"), 1.5), /1\.5/);

@@ -13,12 +13,15 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { buildRoot } from "../../src/cli/root.ts";
+import { catalogueRef } from "../../src/cli/catalogue/catalogue_ref.ts";
+import { createTestContext } from "../support/test_context.ts";
 import type { CommandSpec } from "../../src/cli/command_spec.ts";
 import { loadCommandTree, type TreeNode } from "../../src/cli/command_tree.ts";
 import type { Shell } from "../../src/cli/completion/completion.ts";
 import { fishQuote, shellQuote } from "../../src/cli/completion/model.ts";
 import { completionScript } from "../../src/cli/completion/script.ts";
 import { denoDirEnv } from "../support/hark_env.ts";
+import { harkCommandLine } from "../support/terminal.ts";
 import { requires } from "../support/requires.ts";
 
 /**
@@ -32,9 +35,9 @@ type Words = string[];
 
 const MARK = "@@case ";
 
-/** The real tree. */
+/** The real tree, with the API catalogue this checkout generated. */
 function realRoot(): CommandSpec {
-  return buildRoot();
+  return buildRoot(undefined, catalogueRef(createTestContext()));
 }
 
 const noop = () => Promise.resolve();
@@ -77,6 +80,16 @@ function awkwardRoot(): CommandSpec {
   };
 }
 
+/**
+ * A folder with a `hark` that runs hark from source: the scripts ask it (`hark __complete`) for
+ * the API words they do not hold.
+ */
+const HARK_BIN = await Deno.makeTempDir({ prefix: "hark-completion-bin-" });
+await Deno.writeTextFile(join(HARK_BIN, "hark"), `#!/bin/sh\nexec ${harkCommandLine()} "$@"\n`, {
+  mode: 0o755,
+});
+globalThis.addEventListener("unload", () => Deno.removeSync(HARK_BIN, { recursive: true }));
+
 async function run(
   shell: Shell,
   args: string[],
@@ -89,7 +102,8 @@ async function run(
     env: {
       ...denoDirEnv(),
       HOME: dir,
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HARK_CONFIG: join(dir, "no-config.json"),
+      PATH: `${HARK_BIN}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
       TERM: "dumb",
     },
     stdin: "null",
@@ -266,6 +280,29 @@ async function realCases(root: CommandSpec): Promise<Expect[]> {
   return cases;
 }
 
+/**
+ * The cases of the API commands, which the scripts ask `hark __complete` for (issue 24): API
+ * services beside the static commands, a service's resources, a resource's methods, a method's
+ * flags and choices; a shortcut verb is still completed from the script alone.
+ */
+const API_CASES: Expect[] = [
+  { words: ["hark", "do"], includes: ["docs", "docx"] },
+  { words: ["hark", "co"], includes: ["config", "contact", "completion", "corehr"] },
+  { words: ["hark", "docx", ""], includes: ["document", "document-block", "help"] },
+  { words: ["hark", "docx", "document", "cr"], exactly: ["create"] },
+  { words: ["hark", "calendar", "ev"], exactly: ["event-attendees", "events"] },
+  { words: ["hark", "calendar", "+ag"], exactly: ["+agenda"] },
+  {
+    words: ["hark", "calendar", "events", "instance-view", "--user-"],
+    exactly: ["--user-id-type"],
+  },
+  {
+    words: ["hark", "calendar", "events", "instance-view", "--user-id-type", ""],
+    exactly: ["open_id", "union_id", "user_id"],
+  },
+  { words: ["hark", "--as", "bot", "im", "messages", "cr"], exactly: ["create"] },
+];
+
 /** The cases on the awkward tree; `files` is what a file-name completion of "no" gives. */
 function awkwardCases(files: string[]): Expect[] {
   return [
@@ -300,6 +337,7 @@ Deno.test({
     { words: ["hark", "--format", "=", ""], exactly: ["csv", "json", "ndjson", "table"] },
     { words: ["hark", "--format", "=", "c"], exactly: ["csv"] },
     { words: ["hark", "--format", "=", "csv", "conf"], exactly: ["config"] },
+    ...API_CASES,
   ];
   check("bash", expects, await completeBash(root, expects.map((e) => e.words)));
 });
@@ -340,6 +378,7 @@ for (const mode of ["source", "fpath"] as const) {
         ...(await realCases(root)),
         { words: ["hark", "--format=c"], exactly: ["--format=csv"] },
         { words: ["hark", "--format=csv", "conf"], exactly: ["config"] },
+        ...(mode === "source" ? API_CASES : []),
       ];
       check(`zsh (${mode})`, expects, await completeZsh(root, expects.map((e) => e.words), mode));
     },
@@ -368,6 +407,7 @@ Deno.test(
       ...(await realCases(root)),
       { words: ["hark", "--format=c"], exactly: ["--format=csv"] },
       { words: ["hark", "--format=csv", "conf"], exactly: ["config"] },
+      ...API_CASES,
     ];
     check("fish", expects, await completeFish(root, expects.map((e) => e.words)));
   },

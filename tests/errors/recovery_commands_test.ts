@@ -33,6 +33,8 @@ const SAMPLES: Record<string, string> = {
   'group.shortcuts[0]?.verb ?? ""': "+agenda",
   "src/config/profile.ts:name": "work",
   "src/cli/schema/describe.ts:name": "calendar",
+  "src/cli/schema/run_schema.ts:name": "calendar",
+  "src/cli/schema/describe_api.ts:entry.name": "events",
   "src/config/service_address.ts:source": "apps.work.base_url",
   "src/config/service_address.ts:value": "https://open.feishu.cn",
   "src/config/config_keys.ts:value": "https://open.feishu.cn",

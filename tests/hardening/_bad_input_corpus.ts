@@ -1063,6 +1063,109 @@ export function buildCorpus(root: TreeNode, files: CorpusFiles): BadCase[] {
   for (const shell of ["", "powershell", "BASH", "bash\u0000", "sh", HUGE]) {
     add("bad completion shell", ["completion", shell]);
   }
+  cases.push(...apiCommandCases(files));
+  return cases;
+}
+
+/**
+ * Malformed API commands (issue 24), on a read with path, query and paging, and a write with
+ * a typed body and nested objects: every mistake is caught before anything is sent.
+ */
+function apiCommandCases(files: CorpusFiles): BadCase[] {
+  const cases: BadCase[] = [];
+  const add = (why: string, argv: string[], extra: Partial<BadCase> = {}) =>
+    cases.push({ why, argv, ...extra });
+  const view = ["calendar", "events", "instance-view"];
+  const viewOk = [...view, "--calendar-id", "primary", "--start-time", "1", "--end-time", "2"];
+  const create = ["calendar", "events", "create", "--calendar-id", "primary"];
+  const send = ["im", "messages", "create", "--receive-id-type", "chat_id", "--receive-id", "oc_1"];
+  add("a required path parameter missing", [...view, "--start-time", "1", "--end-time", "2"]);
+  add("a required query parameter missing", [...view, "--calendar-id", "primary"]);
+  for (const id of ["", " ", ".", ".."]) {
+    add("a path id that is empty or a dot segment", [...viewOk, "--calendar-id", id]);
+  }
+  for (const value of ["email", "", "OPEN_ID", "open_id\u0000", HUGE]) {
+    add("a value outside an enum", [...viewOk, "--user-id-type", value]);
+  }
+  for (const value of ["ten", "", "1e", "0x10", "1,5", "\u202e5", HUGE_DIGITS + "x"]) {
+    add("a number flag that is not a number", [
+      "calendar",
+      "events",
+      "list",
+      "--calendar-id",
+      "c",
+      "--page-size",
+      value,
+    ]);
+  }
+  for (const value of ["yes", "1", "", "TRUE\n"]) {
+    add("a boolean flag that is not true or false", [...create, "--need-notification", value]);
+  }
+  for (const json of BAD_JSON) {
+    add("bad JSON in --data of an API command", [...create, "--data", json]);
+  }
+  for (const json of BAD_JSON) {
+    add("bad JSON in --params of an API command", [...viewOk, "--params", json]);
+  }
+  const badBodies: [string, unknown][] = [
+    ["the required body field missing", { summary: "x" }],
+    ["an unknown body field", {
+      start_time: { timestamp: "1" },
+      end_time: { timestamp: "2" },
+      colour: 1,
+    }],
+    ["a nested unknown field", { start_time: { timestmp: "1" }, end_time: { timestamp: "2" } }],
+    ["a body field of the wrong type", { start_time: "1", end_time: { timestamp: "2" } }],
+    ["a nested list of the wrong type", {
+      start_time: { timestamp: "1" },
+      end_time: { timestamp: "2" },
+      attendee_ability: 3,
+    }],
+  ];
+  for (const [why, body] of badBodies) add(why, [...create, "--data", JSON.stringify(body)]);
+  // As JSON text: an object literal's __proto__ would set the prototype, not a field.
+  add("a field named like a prototype", [
+    ...create,
+    "--data",
+    '{"start_time": {"timestamp": "1"}, "end_time": {"timestamp": "2"}, "__proto__": {"a": 1}}',
+  ]);
+  add("an unknown query parameter in --params", [...viewOk, "--params", '{"page_sise": 1}']);
+  add("a query parameter that is an object", [...viewOk, "--params", '{"user_id_type": {"a": 1}}']);
+  add("a body sent to a method that takes none", [...viewOk, "--data", "{}"]);
+  for (const file of [files.missing, files.dir, files.notJson, files.jsonArray, files.empty]) {
+    add("a bad --data file of an API command", [...create, "--data", `@${file}`]);
+  }
+  add("--params and --data of an API command both on stdin", [
+    ...create,
+    "--params",
+    "-",
+    "--data",
+    "-",
+  ], { stdin: "{}" });
+  add("an identity the method does not accept", [...send, "--msg-type", "text", "--as", "user"]);
+  add("--page-all on a method without pages", [...viewOk, "--page-all"]);
+  add("--max-pages below one", [
+    "calendar",
+    "events",
+    "list",
+    "--calendar-id",
+    "c",
+    "--page-all",
+    "--max-pages",
+    "0",
+  ]);
+  for (
+    const argv of [
+      ["calendar", "evnts", "list"],
+      ["calendar", "events", "lst"],
+      ["docx", "document", "create\u0000"],
+      ["dcx", "document", "create"],
+      ["docx", HUGE],
+      ["schema", "calendar.v4.calendarEvent.nope"],
+      ["schema", "calendar", "events", "nope"],
+      ["schema", "docx", "nope"],
+    ]
+  ) add("an unknown API service, resource or method", argv);
   return cases;
 }
 

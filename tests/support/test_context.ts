@@ -6,6 +6,7 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
 import type { Context, OsName, RunOptions, RunResult } from "../../src/context.ts";
 import { MemoryKeychain } from "../../src/keychain/memory_keychain.ts";
 import { realFileSystem } from "../../src/runtime/real_file_system.ts";
@@ -61,7 +62,14 @@ export interface TestContextOptions {
   timeout?: (ms: number) => AbortSignal;
   /** The user's time zone; default `UTC`. */
   timeZone?: string;
+  /** The API catalogue's folder; default the generated one of this checkout. */
+  catalogueDir?: string;
 }
+
+/** The API catalogue the test task generates, `gen/catalogue/` of this checkout. */
+export const GENERATED_CATALOGUE_DIR: string = fileURLToPath(
+  new URL("../../gen/catalogue", import.meta.url),
+);
 
 /** A test context with its recordings. */
 export interface TestContext extends Context {
@@ -165,6 +173,7 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
     randomUUID: () => `00000000-0000-4000-8000-${String(++uuid).padStart(12, "0")}`,
     randomBytes: (length) => new Uint8Array(length).map((_, i) => (i * 37 + 11) & 0xff),
     pid: 4242,
+    catalogueDir: options.catalogueDir ?? GENERATED_CATALOGUE_DIR,
     sleeps,
     runs,
     statuses,

@@ -81,9 +81,32 @@ export async function runApi(session: Session, options: ApiOptions): Promise<voi
   } catch (error) {
     throw error instanceof HarkError ? apiRetryAdvice(error, options) : error;
   }
+  writeAnswer(session, data);
+}
+
+/**
+ * Writes an answer's data as `hark api` does: JSON unless a format is asked for (the raw answer
+ * rarely fits a table), its list when a table or CSV is.
+ *
+ * @param session the command's session
+ * @param data the answer's data
+ */
+export function writeAnswer(session: Session, data: unknown): void {
+  writeData(
+    session.ctx,
+    answerOutput(session),
+    session.wantsJson() ? (data ?? {}) : tableData(data),
+  );
+}
+
+/**
+ * The output options of a raw answer: the format asked for (flags, then preferences), else JSON.
+ *
+ * @param session the command's session
+ */
+export function answerOutput(session: Session): Session["output"] {
   const format = session.output.format ?? session.output.preferences?.output_format ?? "json";
-  const output = { ...session.output, format };
-  writeData(ctx, output, session.wantsJson() ? (data ?? {}) : tableData(data));
+  return { ...session.output, format };
 }
 
 /**

@@ -97,6 +97,28 @@ export function posixCore(tree: CompletionNode, zsh: boolean): string {
       }),
     ),
     fn(
+      "dynamic",
+      "Succeeds when command $1 has sub-commands only hark knows (API services and resources).",
+      `  case $1 in\n` +
+        (nodes.some((n) => n.dynamic)
+          ? `    ${nodes.filter((n) => n.dynamic).map(key).join("|")}) return 0 ;;\n`
+          : "") +
+        "  esac\n  return 1\n",
+    ),
+    fn(
+      "ask",
+      `Sets the candidates to what \`${
+        tree.path[0]
+      } __complete\` offers for the words $@ (the last is\n` +
+        "# under the cursor): API services, resources, methods and their flags.",
+      `  local val desc\n  ${p}_vals=() ${p}_descs=() ${p}_files=0 ${p}_cur=''\n` +
+        `  for val in "$@"; do ${p}_cur=$val; done\n` +
+        `  while IFS=$'\\t' read -r val desc; do\n` +
+        `    ${p}_vals+=("$val")\n    ${p}_descs+=("$desc")\n` +
+        `  done < <(command ${shellQuote(tree.path[0])} __complete -- "$@" 2>/dev/null)\n` +
+        "  return 0\n",
+    ),
+    fn(
       "candidates",
       `Completes the words after ${
         tree.path[0]
@@ -104,6 +126,8 @@ export function posixCore(tree: CompletionNode, zsh: boolean): string {
         `# and ${p}_descs (side by side), ${p}_files (1 when file names fit) and ${p}_cur (the text\n` +
         "# the candidates must start with).",
       `  local cmd=${shellQuote(tree.path[0])} word expect='' nargs=0 dashdash=0
+  local -a all
+  all=("$@")
   ${p}_vals=() ${p}_descs=() ${p}_files=0
   while (( $# > 1 )); do
     word=$1
@@ -114,6 +138,9 @@ export function posixCore(tree: CompletionNode, zsh: boolean): string {
     elif (( dashdash )) || [[ $word != -?* ]]; then
       if (( ! dashdash && nargs == 0 )) && ${p}_resolve "$cmd" "$word"; then
         cmd="$cmd $${p}_next"
+      elif (( ! dashdash && nargs == 0 )) && ${p}_dynamic "$cmd"; then
+        ${p}_ask "\${all[@]}"
+        return 0
       else
         nargs=$((nargs + 1))
       fi
@@ -133,6 +160,8 @@ export function posixCore(tree: CompletionNode, zsh: boolean): string {
     else
       ${p}_flags "$cmd"
     fi
+  elif (( ! dashdash && nargs == 0 )) && [[ $${p}_cur != +* ]] && ${p}_dynamic "$cmd"; then
+    ${p}_ask "\${all[@]}"
   else
     (( dashdash || nargs > 0 )) || ${p}_subcommands "$cmd"
     ${p}_values "$cmd" "#$nargs" ''

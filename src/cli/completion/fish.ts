@@ -98,7 +98,17 @@ ${
         });
       },
     )
-  }# Prints the candidates for the words after ${name}; the last one is under the cursor.
+  }# Succeeds when command $argv[1] has sub-commands only ${name} knows (API services, resources).
+function ${p}_dynamic
+    contains -- $argv[1] ${nodes.filter((n) => n.dynamic).map((n) => q(n.path.join(" "))).join(" ")}
+end
+
+# Prints what \`${name} __complete\` offers for the words $argv (the last is under the cursor).
+function ${p}_ask
+    command ${q(name)} __complete -- $argv 2>/dev/null
+end
+
+# Prints the candidates for the words after ${name}; the last one is under the cursor.
 function ${p}_candidates
     set -l cur $argv[-1]
     set -l words $argv
@@ -114,6 +124,9 @@ function ${p}_candidates
         else if test $dashdash = 1; or not string match -q -- '-?*' $word
             if test $dashdash = 0 -a $nargs = 0; and set next (${p}_resolve $cmd $word)
                 set cmd "$cmd $next"
+            else if test $dashdash = 0 -a $nargs = 0; and ${p}_dynamic $cmd
+                ${p}_ask $argv
+                return
             else
                 set nargs (math $nargs + 1)
             end
@@ -132,6 +145,8 @@ function ${p}_candidates
         else
             ${p}_flags $cmd
         end
+    else if test $dashdash = 0 -a $nargs = 0; and not string match -q -- '+*' $cur; and ${p}_dynamic $cmd
+        ${p}_ask $argv
     else
         if test $dashdash = 0 -a $nargs = 0
             ${p}_subcommands $cmd

@@ -1,7 +1,8 @@
 /**
  * What shell completion knows of the command tree, and the quoting the generated scripts share.
  * The scripts are static: every command, alias, flag and allowed value is written into them
- * when they are generated, so completing costs no hark process.
+ * when they are generated, so completing costs no hark process; only the words of the API
+ * commands (over a thousand, with their flags) are asked of `hark __complete` when typed.
  *
  * @module
  */
@@ -47,6 +48,11 @@ export interface CompletionNode {
   flags: CompletionFlag[];
   /** Its positional arguments, in order. */
   args: CompletionArgument[];
+  /**
+   * Whether it has sub-commands the script cannot list (API services and resources, found in
+   * the catalogue): their words are asked of `hark __complete`.
+   */
+  dynamic: boolean;
 }
 
 const FILE_VALUE = /file|dir/i;
@@ -87,6 +93,7 @@ function walk(node: TreeNode, globals: CompletionFlag[]): CompletionNode {
       commands: [],
       flags: globals,
       args: [{ choices: commands.map((c) => c.name), files: false }],
+      dynamic: false,
     });
   }
   return {
@@ -100,6 +107,7 @@ function walk(node: TreeNode, globals: CompletionFlag[]): CompletionNode {
       choices: [...(arg.choices ?? [])],
       files: !arg.choices && FILE_VALUE.test(arg.name),
     })),
+    dynamic: node.spec.moreCommands !== undefined,
   };
 }
 function oneLine(text: string): string {

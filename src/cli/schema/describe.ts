@@ -5,9 +5,7 @@
  * @module
  */
 
-import type { Context } from "../../context.ts";
 import { ValidationError } from "../../errors/mod.ts";
-import { formatJson } from "../../output/output.ts";
 import {
   type AnyShortcut,
   identitiesOf,
@@ -21,6 +19,7 @@ import { envVarOf, flagOf } from "../../shortcuts/params.ts";
 import { VERSION } from "../../version.ts";
 import { type CommandSpec, flagName, type FlagSpec, flagUsage } from "../command_spec.ts";
 import { loadCommandTree, type TreeNode } from "../command_tree.ts";
+import type { ApiMethodSchema } from "./describe_api.ts";
 
 /** A shortcut parameter. */
 export interface ParamSchema {
@@ -55,6 +54,8 @@ export interface ParamSchema {
 
 /** A shortcut. */
 export interface ShortcutSchema {
+  /** Tells shortcuts from API methods. */
+  kind: "shortcut";
   /** `calendar +agenda`. */
   name: string;
   /** `calendar`. */
@@ -137,7 +138,7 @@ export interface CommandSchema {
   commands: CommandSchema[];
 }
 
-/** A service group and its shortcuts. */
+/** A service: its shortcuts and its API methods. */
 export interface ServiceSchema {
   /** `calendar`. */
   name: string;
@@ -147,6 +148,8 @@ export interface ServiceSchema {
   examples: string[];
   /** Its shortcuts. */
   shortcuts: ShortcutSchema[];
+  /** Its API methods (`hark <service> <resource> <method>`), when the catalogue was read. */
+  methods?: ApiMethodSchema[];
 }
 
 /** The whole of hark. */
@@ -173,6 +176,7 @@ export function shortcutSchema(shortcut: AnyShortcut): ShortcutSchema {
   const optional = identities.filter((id) => optionalScopesFor(shortcut, id).length > 0);
   const { tenantCalls, alternatives } = shortcut.scopes;
   return {
+    kind: "shortcut",
     name: shortcutName(shortcut),
     service: shortcut.service,
     verb: shortcut.verb,
@@ -323,23 +327,4 @@ export function selectSchema(
     suggestion: `Known: ${known.join(", ")}`,
     command: "hark schema",
   });
-}
-
-/**
- * Writes the schema (or the part asked for) to stdout as JSON.
- *
- * @param ctx the context
- * @param root the root command
- * @param name a service or command name
- * @param verb a verb or sub-command
- * @throws {ValidationError} for an unknown name
- */
-export async function runSchema(
-  ctx: Context,
-  root: CommandSpec,
-  name?: string,
-  verb?: string,
-): Promise<void> {
-  const schema = selectSchema(await buildSchema(root), name, verb);
-  ctx.stdout.write(formatJson(schema, ctx.stdout.isTerminal) + "\n");
 }

@@ -2,13 +2,8 @@ import assert from "node:assert/strict";
 import { ValidationError } from "../../errors/mod.ts";
 import { createTestContext } from "../../../tests/support/test_context.ts";
 import { buildRoot } from "../root.ts";
-import {
-  buildSchema,
-  type HarkSchema,
-  runSchema,
-  selectSchema,
-  type ShortcutSchema,
-} from "./describe.ts";
+import { buildSchema, type HarkSchema, selectSchema, type ShortcutSchema } from "./describe.ts";
+import { runSchema } from "./run_schema.ts";
 
 const root = buildRoot();
 
@@ -106,7 +101,7 @@ Deno.test("selectSchema() lists the known names for an unknown one", async () =>
 
 Deno.test("runSchema() writes JSON to stdout", async () => {
   const out = createTestContext();
-  await runSchema(out, root, "calendar", "+freebusy");
+  await runSchema(out, root, ["calendar", "+freebusy"]);
   assert.equal(JSON.parse(out.stdout.text()).name, "calendar +freebusy");
 });
 

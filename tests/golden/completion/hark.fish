@@ -5,7 +5,7 @@
 # Prints the sub-commands of command $argv[1] with their descriptions.
 function __hark_subcommands
     if test "$argv[1]" = 'hark'
-        printf '%s\t%s\n' 'auth' 'Sign in and out, and inspect the sign-in' 'config' 'Read and change settings' 'profile' 'List, switch and remove app profiles' 'api' 'Call any Open Platform endpoint with hark\'s auth, retries and errors; prints the answer\'s data' 'calendar' 'Calendar: agenda, new events, free/busy' 'contact' 'Contacts: find people, look them up, who you are' 'im' 'Instant messaging: read, send and reply, files, chats' 'schema' 'Describe every command and shortcut as JSON (parameters, types, defaults, identities, scopes)' 'mcp' 'Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)' 'completion' 'Print the shell completion script for bash, zsh or fish' 'help' 'display help for command'
+        printf '%s\t%s\n' 'auth' 'Sign in and out, and inspect the sign-in' 'config' 'Read and change settings' 'profile' 'List, switch and remove app profiles' 'api' 'Call any Open Platform endpoint with hark\'s auth, retries and errors; prints the answer\'s data' 'calendar' 'Calendar: agenda, new events, free/busy' 'contact' 'Contacts: find people, look them up, who you are' 'im' 'Instant messaging: read, send and reply, files, chats' 'schema' 'Describe every command, shortcut and API method as JSON (parameters, types, defaults, identities, scopes)' 'mcp' 'Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)' 'completion' 'Print the shell completion script for bash, zsh or fish' 'help' 'display help for command'
     else if test "$argv[1]" = 'hark auth'
         printf '%s\t%s\n' 'login' 'Sign in with the device flow: approve in a browser, on any device' 'logout' 'Sign out: delete the stored tokens and the user entry; a hark still running (hark mcp too) stops using them at its next call' 'status' 'Show the sign-in state: valid, needs_refresh, expired or signed_out' 'check' 'Check that the signed-in user granted the scopes a shortcut needs, or the given ones' 'token' 'Print the current access token, refreshed first if needed (for piping); --json adds its expiry and identity' 'help' 'display help for command'
     else if test "$argv[1]" = 'hark config'
@@ -114,7 +114,7 @@ function __hark_flags
     else if test "$argv[1]" = 'hark im help'
         printf '%s\t%s\n' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark schema'
-        printf '%s\t%s\n' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+        printf '%s\t%s\n' '--kind' 'list only shortcuts, API methods, or system commands' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark mcp'
         printf '%s\t%s\n' '--read-only' 'expose only the tools that change nothing, in Lark or on this machine' '--tools' 'expose only these tools, comma-separated (calendar_agenda,im_send)' '--services' 'expose only the tools of these services, comma-separated (calendar,im)' '--allow-raw-api' 'also expose hark api as the tool api (any endpoint; GET only with --read-only)' '--files' 'the one folder tools may read from and write to (uploads, downloads), neither / nor your home; without it, none' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark completion'
@@ -278,7 +278,7 @@ function __hark_takes_value
     else if test "$argv[1]" = 'hark im help'
         contains -- $argv[2] '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark schema'
-        contains -- $argv[2] '--format' '--profile' '--as'; and return 0
+        contains -- $argv[2] '--kind' '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark mcp'
         contains -- $argv[2] '--tools' '--services' '--files' '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark completion'
@@ -626,6 +626,9 @@ function __hark_values
             printf '%s\n' $argv[4]'+send' $argv[4]'+reply' $argv[4]'+messages' $argv[4]'+thread' $argv[4]'+get' $argv[4]'+download' $argv[4]'+chats' $argv[4]'+chat-create'
         end
     else if test "$argv[1]" = 'hark schema'
+        if contains -- $argv[2] '--kind'
+            printf '%s\n' $argv[4]'shortcut' $argv[4]'api' $argv[4]'command'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
@@ -662,6 +665,16 @@ function __hark_values
     end
 end
 
+# Succeeds when command $argv[1] has sub-commands only hark knows (API services, resources).
+function __hark_dynamic
+    contains -- $argv[1] 'hark' 'hark calendar' 'hark contact' 'hark im'
+end
+
+# Prints what `hark __complete` offers for the words $argv (the last is under the cursor).
+function __hark_ask
+    command 'hark' __complete -- $argv 2>/dev/null
+end
+
 # Prints the candidates for the words after hark; the last one is under the cursor.
 function __hark_candidates
     set -l cur $argv[-1]
@@ -678,6 +691,9 @@ function __hark_candidates
         else if test $dashdash = 1; or not string match -q -- '-?*' $word
             if test $dashdash = 0 -a $nargs = 0; and set next (__hark_resolve $cmd $word)
                 set cmd "$cmd $next"
+            else if test $dashdash = 0 -a $nargs = 0; and __hark_dynamic $cmd
+                __hark_ask $argv
+                return
             else
                 set nargs (math $nargs + 1)
             end
@@ -696,6 +712,8 @@ function __hark_candidates
         else
             __hark_flags $cmd
         end
+    else if test $dashdash = 0 -a $nargs = 0; and not string match -q -- '+*' $cur; and __hark_dynamic $cmd
+        __hark_ask $argv
     else
         if test $dashdash = 0 -a $nargs = 0
             __hark_subcommands $cmd

@@ -20,7 +20,7 @@ __hark_subcommands() {
   case $1 in
     'hark')
       __hark_vals+=('auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'schema' 'mcp' 'completion' 'help')
-      __hark_descs+=('Sign in and out, and inspect the sign-in' 'Read and change settings' 'List, switch and remove app profiles' 'Call any Open Platform endpoint with hark'\''s auth, retries and errors; prints the answer'\''s data' 'Calendar: agenda, new events, free/busy' 'Contacts: find people, look them up, who you are' 'Instant messaging: read, send and reply, files, chats' 'Describe every command and shortcut as JSON (parameters, types, defaults, identities, scopes)' 'Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)' 'Print the shell completion script for bash, zsh or fish' 'display help for command')
+      __hark_descs+=('Sign in and out, and inspect the sign-in' 'Read and change settings' 'List, switch and remove app profiles' 'Call any Open Platform endpoint with hark'\''s auth, retries and errors; prints the answer'\''s data' 'Calendar: agenda, new events, free/busy' 'Contacts: find people, look them up, who you are' 'Instant messaging: read, send and reply, files, chats' 'Describe every command, shortcut and API method as JSON (parameters, types, defaults, identities, scopes)' 'Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)' 'Print the shell completion script for bash, zsh or fish' 'display help for command')
       ;;
     'hark auth')
       __hark_vals+=('login' 'logout' 'status' 'check' 'token' 'help')
@@ -234,8 +234,8 @@ __hark_flags() {
       __hark_descs+=('print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark schema')
-      __hark_vals+=('--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_vals+=('--kind' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('list only shortcuts, API methods, or system commands' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark mcp')
       __hark_vals+=('--read-only' '--tools' '--services' '--allow-raw-api' '--files' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
@@ -477,7 +477,7 @@ __hark_takes_value() {
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark schema')
-      case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
+      case $2 in '--kind'|'--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark mcp')
       case $2 in '--tools'|'--services'|'--files'|'--format'|'--profile'|'--as') return 0 ;; esac
@@ -775,6 +775,7 @@ __hark_values() {
       ;;
     'hark schema')
       case $2 in
+        '--kind') __hark_add "$3" 'shortcut' 'api' 'command' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
@@ -802,12 +803,37 @@ __hark_values() {
   esac
 }
 
+# Succeeds when command $1 has sub-commands only hark knows (API services and resources).
+__hark_dynamic() {
+  emulate -L zsh
+  case $1 in
+    'hark'|'hark calendar'|'hark contact'|'hark im') return 0 ;;
+  esac
+  return 1
+}
+
+# Sets the candidates to what `hark __complete` offers for the words $@ (the last is
+# under the cursor): API services, resources, methods and their flags.
+__hark_ask() {
+  emulate -L zsh
+  local val desc
+  __hark_vals=() __hark_descs=() __hark_files=0 __hark_cur=''
+  for val in "$@"; do __hark_cur=$val; done
+  while IFS=$'\t' read -r val desc; do
+    __hark_vals+=("$val")
+    __hark_descs+=("$desc")
+  done < <(command 'hark' __complete -- "$@" 2>/dev/null)
+  return 0
+}
+
 # Completes the words after hark; the last one is under the cursor. Sets __hark_vals
 # and __hark_descs (side by side), __hark_files (1 when file names fit) and __hark_cur (the text
 # the candidates must start with).
 __hark_candidates() {
   emulate -L zsh
   local cmd='hark' word expect='' nargs=0 dashdash=0
+  local -a all
+  all=("$@")
   __hark_vals=() __hark_descs=() __hark_files=0
   while (( $# > 1 )); do
     word=$1
@@ -818,6 +844,9 @@ __hark_candidates() {
     elif (( dashdash )) || [[ $word != -?* ]]; then
       if (( ! dashdash && nargs == 0 )) && __hark_resolve "$cmd" "$word"; then
         cmd="$cmd $__hark_next"
+      elif (( ! dashdash && nargs == 0 )) && __hark_dynamic "$cmd"; then
+        __hark_ask "${all[@]}"
+        return 0
       else
         nargs=$((nargs + 1))
       fi
@@ -837,6 +866,8 @@ __hark_candidates() {
     else
       __hark_flags "$cmd"
     fi
+  elif (( ! dashdash && nargs == 0 )) && [[ $__hark_cur != +* ]] && __hark_dynamic "$cmd"; then
+    __hark_ask "${all[@]}"
   else
     (( dashdash || nargs > 0 )) || __hark_subcommands "$cmd"
     __hark_values "$cmd" "#$nargs" ''

@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  catalogueKey,
+  ensureCatalogue,
+  GENERATOR_SOURCES,
+  inputsSeen,
+  pinnedPackage,
+  readStamp,
+  REPO_ROOT,
+} from "./ensure.ts";
+
+/** A copy of the generator's inputs in a temp folder. */
+async function copyInputs(): Promise<string> {
+  const root = await Deno.makeTempDir({ prefix: "hark-ensure-" });
+  for (const path of ["deno.json", ...GENERATOR_SOURCES]) {
+    await Deno.mkdir(join(root, path, ".."), { recursive: true });
+    await Deno.copyFile(join(REPO_ROOT, path), join(root, path));
+  }
+  return root;
+}
+
+Deno.test("catalogueKey() changes with the pin and with every generator source", async () => {
+  const root = await copyInputs();
+  try {
+    const first = await catalogueKey(root);
+    assert.equal(await catalogueKey(root), first);
+    const config = join(root, "deno.json");
+    const text = await Deno.readTextFile(config);
+    await Deno.writeTextFile(config, text.replace(/lark-mcp@[\d.]+"/, 'lark-mcp@9.9.9"'));
+    const bumped = await catalogueKey(root);
+    assert.notEqual(bumped, first);
+    await Deno.writeTextFile(join(root, GENERATOR_SOURCES[1]), "// changed\n", { append: true });
+    assert.notEqual(await catalogueKey(root), bumped);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("pinnedPackage() wants an exact version of the package", async () => {
+  const root = await copyInputs();
+  try {
+    assert.match(await pinnedPackage(root), /^npm:@larksuiteoapi\/lark-mcp@\d+\.\d+\.\d+$/);
+    const config = join(root, "deno.json");
+    const text = await Deno.readTextFile(config);
+    await Deno.writeTextFile(config, text.replace(/lark-mcp@[\d.]+"/, 'lark-mcp@^0.5"'));
+    await assert.rejects(
+      pinnedPackage(root),
+      /must map "@larksuiteoapi\/lark-mcp" to an exact version/,
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("ensureCatalogue() finds the catalogue current without regenerating it", async () => {
+  // The test task generated it first (this makes sure); a second check changes nothing.
+  await ensureCatalogue({ quiet: true });
+  const before = await readStamp();
+  const result = await ensureCatalogue({ quiet: true });
+  assert.equal(result.status, "fresh");
+  assert.deepEqual(await readStamp(), before);
+  assert.equal(before?.key, await catalogueKey());
+  assert.deepEqual(before?.inputs, await inputsSeen());
+});
+
+Deno.test("GENERATOR_SOURCES lists every module of ours the generator loads", async () => {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "scripts/gen_catalogue.ts"],
+    cwd: REPO_ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  const info = JSON.parse(new TextDecoder().decode(output.stdout));
+  const root = new URL(`file://${REPO_ROOT}`).href;
+  const ours = (info.modules as { specifier: string }[]).map((m) => m.specifier)
+    .filter((s) => s.startsWith(root)).map((s) => s.slice(root.length).replace(/^\//, ""))
+    // The key's own code decides nothing about the catalogue's content.
+    .filter((path) => path !== "scripts/catalogue/ensure.ts");
+  assert.deepEqual(ours.sort(), [...GENERATOR_SOURCES].sort());
+});

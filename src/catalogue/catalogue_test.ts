@@ -1,0 +1,113 @@
+import assert from "node:assert/strict";
+import {
+  CREATE_DOCUMENT,
+  CREATE_EVENT,
+  FIXTURE_INDEX,
+  fixtureSource,
+  LIST_EVENTS,
+} from "../../tests/support/catalogue_fixture.ts";
+import { InternalError } from "../errors/mod.ts";
+import { createTestContext } from "../../tests/support/test_context.ts";
+import { join } from "node:path";
+import { Catalogue, fileCatalogueSource } from "./catalogue.ts";
+import { groupOfId } from "./format.ts";
+
+Deno.test("Catalogue.method() loads only the method's group, once", async () => {
+  const source = fixtureSource();
+  const catalogue = new Catalogue(source);
+  assert.deepEqual(await catalogue.method(LIST_EVENTS.id), LIST_EVENTS);
+  assert.deepEqual(await catalogue.method(LIST_EVENTS.id), LIST_EVENTS);
+  assert.deepEqual(source.reads, ["calendar_v4"]);
+  assert.deepEqual(catalogue.loaded(), { index: false, groups: ["calendar_v4"] });
+  assert.equal(await catalogue.method("calendar.v4.calendarEvent.nope"), undefined);
+  assert.equal(await catalogue.method("nope.v1.thing.get"), undefined);
+  assert.equal(await catalogue.method("not an id"), undefined);
+});
+
+Deno.test("Catalogue.index(), service() and allMethods() read the index and every group", async () => {
+  const source = fixtureSource();
+  const catalogue = new Catalogue(source);
+  assert.deepEqual(await catalogue.index(), FIXTURE_INDEX);
+  assert.equal((await catalogue.service("docx"))?.resources[0].name, "document");
+  assert.equal(await catalogue.service("nope"), undefined);
+  assert.deepEqual(source.reads, ["index"]);
+  const all = await catalogue.allMethods();
+  assert.deepEqual(
+    all.map((m) => m.id).sort(),
+    [
+      "calendar.v4.calendarEvent.create",
+      CREATE_DOCUMENT.id,
+      LIST_EVENTS.id,
+    ].sort(),
+  );
+});
+
+Deno.test("a damaged catalogue is an internal error naming the file and the place", async () => {
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ index: "{" }, /the index at the start: not JSON/],
+    [{ index: '{"format": 99, "services": []}' }, /the index at index\.format: expected format 1/],
+    [{ calendar_v4: '{"format":1,"group":"docx_v1","methods":[]}' }, /expected "calendar_v4"/],
+    [
+      {
+        calendar_v4: JSON.stringify({
+          format: 1,
+          group: "calendar_v4",
+          methods: [{ ...LIST_EVENTS, http: "TRACE" }],
+        }),
+      },
+      /group calendar_v4 at methods\[0\]\.http: expected one of GET/,
+    ],
+  ];
+  for (const [override, message] of cases) {
+    const catalogue = new Catalogue(fixtureSource(override));
+    const read = override.index ? catalogue.index() : catalogue.method(LIST_EVENTS.id);
+    await assert.rejects(read, (error: unknown) => {
+      assert.ok(error instanceof InternalError);
+      assert.match(error.message, /^The API catalogue is damaged: /);
+      assert.match(error.message, message);
+      return true;
+    });
+  }
+});
+
+Deno.test("Catalogue.method() checks only the method asked for; group() checks them all", async () => {
+  const damaged = JSON.stringify({
+    format: 1,
+    group: "calendar_v4",
+    methods: [LIST_EVENTS, { ...CREATE_EVENT, identities: [] }],
+  });
+  const catalogue = new Catalogue(fixtureSource({ calendar_v4: damaged }));
+  assert.deepEqual(await catalogue.method(LIST_EVENTS.id), LIST_EVENTS);
+  await assert.rejects(catalogue.method(CREATE_EVENT.id), /methods\[1\]\.identities: no identity/);
+  await assert.rejects(catalogue.group("calendar_v4"), InternalError);
+});
+
+Deno.test("groupOfId() names the group file of an id", () => {
+  assert.equal(groupOfId("calendar.v4.calendarEvent.get"), "calendar_v4");
+  assert.equal(groupOfId("speech_to_text.v1.speech.fileRecognize"), "speech_to_text_v1");
+  assert.equal(groupOfId("../etc.v1.a.b"), undefined);
+  assert.equal(groupOfId("a.b.c"), undefined);
+});
+
+Deno.test("fileCatalogueSource() reads the catalogue's files, only names a group can have", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hark-catalogue-" });
+  try {
+    await Deno.writeTextFile(join(dir, "index.json"), JSON.stringify(FIXTURE_INDEX));
+    await Deno.writeTextFile(join(dir, "docx_v1.json"), '{"format": 1}');
+    const source = fileCatalogueSource(createTestContext({ catalogueDir: dir }));
+    assert.deepEqual(JSON.parse(await source.index()), FIXTURE_INDEX);
+    assert.equal(await source.group("docx_v1"), '{"format": 1}');
+    assert.equal(await source.group("calendar_v4"), undefined, "absent");
+    for (const name of ["../index", "docx_v1.json", "..", "a/b", ""]) {
+      assert.equal(await source.group(name), undefined, name);
+    }
+    const missing = fileCatalogueSource(createTestContext({ catalogueDir: join(dir, "nope") }));
+    await assert.rejects(missing.index(), (error: unknown) => {
+      assert.ok(error instanceof InternalError);
+      assert.match(error.message, /^The API catalogue is missing: no index\.json in ".*nope"/);
+      return true;
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

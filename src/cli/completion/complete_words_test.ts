@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { fixtureSource } from "../../../tests/support/catalogue_fixture.ts";
+import { createTestContext } from "../../../tests/support/test_context.ts";
+import { Catalogue } from "../../catalogue/catalogue.ts";
+import { catalogueRef } from "../catalogue/catalogue_ref.ts";
+import { buildRoot } from "../root.ts";
+import { runCli } from "../run_cli.ts";
+import { completeWords } from "./complete_words.ts";
+
+const root = () => buildRoot(undefined, catalogueRef(new Catalogue(fixtureSource())));
+const values = async (words: string[]) => (await completeWords(root(), words)).map((c) => c.value);
+
+Deno.test("completeWords() offers API services beside the commands, and their resources", async () => {
+  assert.deepEqual(await values(["d"]), ["docx"]);
+  assert.deepEqual(await values(["co"]), ["config", "contact", "completion"]);
+  assert.deepEqual(await values(["docx", ""]), ["document", "help"]);
+  assert.deepEqual(await values(["calendar", "ev"]), ["events"]);
+  assert.deepEqual(await values(["calendar", "calendar-event", ""]), ["create", "list", "help"]);
+});
+
+Deno.test("completeWords() offers a method's flags and their choices, after global flags too", async () => {
+  const flags = await values(["--as", "user", "calendar", "events", "list", "--p"]);
+  assert.deepEqual(flags, ["--page-size", "--page-token", "--params", "--page-all", "--profile"]);
+  assert.deepEqual(await values(["calendar", "events", "list", "--user-id-type", ""]), [
+    "open_id",
+    "user_id",
+  ]);
+  assert.deepEqual(await values(["calendar", "events", "list", "--user-id-type=u"]), [
+    "--user-id-type=user_id",
+  ]);
+  assert.deepEqual(await values(["calendar", "events", "list", "--user-id-type", "=", "o"]), [
+    "open_id",
+  ]);
+  assert.deepEqual(await values(["docx", "document", "create", "--title", "x", ""]), []);
+});
+
+Deno.test("hark __complete prints word<TAB>description lines and no help or error", async () => {
+  const ctx = createTestContext({ env: { HARK_CONFIG: "/nonexistent/hark/config.json" } });
+  const outcome = await runCli(ctx, ["__complete", "--", "docx", ""], root());
+  assert.equal(outcome.code, 0);
+  assert.equal(ctx.stdout.text(), "document\tMethod: create\nhelp\tdisplay help for command\n");
+});
