@@ -14,7 +14,11 @@ import { createHarkEnv } from "../support/hark_env.ts";
 import { assertEnvelope } from "./_envelope.ts";
 
 const MiB = 1024 * 1024;
-const ENV = { HARK_USER_ACCESS_TOKEN: "u-upload-limits-0001" };
+// Uploads go with the tenant token (as Lark requires), the message with the user token.
+const ENV = {
+  HARK_USER_ACCESS_TOKEN: "u-upload-limits-0001",
+  HARK_TENANT_ACCESS_TOKEN: "t-upload-limits-0001",
+};
 
 Deno.test("a file that grows past 30 MB while it is sent is stopped there, and sent once", async () => {
   const home = await createHarkEnv();
