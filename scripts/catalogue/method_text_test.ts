@@ -2,16 +2,17 @@ import assert from "node:assert/strict";
 import { methodTexts, stripPrefix } from "./method_text.ts";
 
 Deno.test("methodTexts() takes the title before the first sentence, and the text after it", () => {
-  const { title, methods } = methodTexts("events", [
-    "[Feishu/Lark]-Calendar-Event management-Query event view-Call this interface with user " +
-    "identity to query the event view under a specified calendar. Unlike the list, it expands",
-    "[Feishu/Lark]-Calendar-Event management-Delete Event",
+  const { title, methods } = methodTexts("gadgets", [
+    // Invented text of the package's shape: the test carries none of Lark's descriptions.
+    "[Feishu/Lark]-Widgets-Gadget handling-Look up gadgets-Reads the gadgets of one widget. " +
+    "Unlike the plain listing, it opens every box",
+    "[Feishu/Lark]-Widgets-Gadget handling-Drop Gadget",
   ]);
-  assert.equal(title, "Event management");
-  assert.equal(methods[0].summary, "Query event view");
-  assert.match(methods[0].description, /^Call this interface with user identity/);
-  assert.equal(methods[1].summary, "Delete Event");
-  assert.equal(methods[1].description, "Calendar-Event management-Delete Event");
+  assert.equal(title, "Gadget handling");
+  assert.equal(methods[0].summary, "Look up gadgets");
+  assert.match(methods[0].description, /^Reads the gadgets of one widget/);
+  assert.equal(methods[1].summary, "Drop Gadget");
+  assert.equal(methods[1].description, "Widgets-Gadget handling-Drop Gadget");
 });
 
 Deno.test("methodTexts() keeps dashes inside words and falls back to the resource's name", () => {

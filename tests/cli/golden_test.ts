@@ -66,12 +66,14 @@ async function commandPaths(): Promise<string[][]> {
   return [...paths, ...API_HELP];
 }
 
-/** The API commands whose help has a golden file. */
+/**
+ * The API commands whose help has a golden file: listings of resources and methods only. A
+ * method's own help quotes Lark's description from the package, which the repository must not
+ * hold, so it is checked over every method in tests/catalogue/ instead.
+ */
 const API_HELP = [
   ["docx"],
   ["calendar", "events"],
-  ["calendar", "events", "instance-view"],
-  ["im", "messages", "create"],
 ];
 
 Deno.test("--help of every command matches its golden file", async () => {
