@@ -206,8 +206,9 @@ function fillPath(method: CatalogueMethod, values: JsonObject, checker: Checker)
  * @param method the method
  * @param input the values by wire name
  * @param options how errors name a field, and what a mistyped name meant
- * @returns the request: method, filled path, query, body (only when fields were given or the
- *   method needs some), and the idempotency key when its parameter was given
+ * @returns the request: method, filled path, query, body (the fields given; `{}` for a method
+ *   other than GET given none, as the official SDK sends), and the idempotency key when its
+ *   parameter was given
  * @throws {ValidationError} naming the field: an unknown field, a missing required one, a value
  *   of the wrong type or outside its allowed set, a body for a method that takes none
  * @example
@@ -247,6 +248,9 @@ export function buildMethodRequest(
   } else {
     const required = method.body?.find((f) => f.required);
     if (required) bodyChecker.missing(required, required.name);
+    // The official SDK sends a JSON object with every call but GET: an empty one when no field
+    // is given (tests/catalogue/sdk_judge_test.ts holds hark to the same request).
+    if (method.http !== "GET") request.body = {};
   }
   const key = method.idempotencyKey;
   if (key) {

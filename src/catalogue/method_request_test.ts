@@ -53,11 +53,16 @@ Deno.test("buildMethodRequest() sends the body as given and marks a write with i
     body,
     idempotencyKey: "k-1",
   });
-  // Without fields, a method whose body needs none sends none.
+  // Without fields, a write sends an empty object, as the official SDK does; a GET sends none.
   assert.deepEqual(buildMethodRequest(CREATE_DOCUMENT, {}), {
     method: "POST",
     path: "/open-apis/docx/v1/documents",
+    body: {},
   });
+  assert.equal(
+    buildMethodRequest(LIST_EVENTS, { path: { calendar_id: "c" } }).body,
+    undefined,
+  );
 });
 
 Deno.test("buildMethodRequest() names a missing required value", () => {

@@ -14,7 +14,14 @@ import { loadServices } from "../shortcuts/services.ts";
 import { confinedFiles } from "./confined_files.ts";
 import { type FilesFolder, openFilesFolder } from "./local_files.ts";
 import { EMPTY_STDIN, ToolRunner } from "./tool_runner.ts";
+import { selectMethodTools, splitToolEntries } from "./method_tools.ts";
 import { selectTools, type ToolSetOptions } from "./tool_set.ts";
+
+/** The API catalogue of the context, its code loaded only when `--tools` names methods. */
+async function openCatalogue(ctx: Context) {
+  const { Catalogue, fileCatalogueSource } = await import("../catalogue/catalogue.ts");
+  return new Catalogue(fileCatalogueSource(ctx));
+}
 
 /**
  * The flags of `hark mcp` as parsed, by name; absent when not given. The command line declares
@@ -109,13 +116,20 @@ export async function runMcpCommand(call: McpCall): Promise<void> {
   const files: FilesFolder | undefined = flags.files === undefined
     ? undefined
     : await openFilesFolder(call.ctx, flags.files);
+  const entries = splitToolEntries(flags.tools);
   const options: ToolSetOptions = {
     ...flags,
+    tools: entries.shortcuts,
     identity: call.globals.as,
     timeZone: call.ctx.timeZone,
     files: files?.real,
   };
-  const tools = selectTools(await loadServices(), options);
+  const methods = entries.methods.length === 0 ? undefined : await selectMethodTools(
+    await openCatalogue(call.ctx),
+    entries.methods,
+    { identity: call.globals.as },
+  );
+  const tools = selectTools(await loadServices(), options, methods);
   const safe = protocolSafe(call.ctx, files);
   const ctx = call.globals.debug ? withDebug(safe) : safe;
   const runner = new ToolRunner(ctx, {
@@ -128,6 +142,13 @@ export async function runMcpCommand(call: McpCall): Promise<void> {
   session.baseUrl();
   const { serveMcp } = await import("./serve.ts");
   const log = (line: string) => call.ctx.stderr.write(`hark mcp: ${line}\n`);
+  const leftOut = (methods?.tools ?? []).filter((m) => tools.hidden.has(m.tool.name));
+  if (leftOut.length > 0) {
+    log(
+      `left out ${leftOut.length} API method${leftOut.length === 1 ? "" : "s"} --tools named: ` +
+        leftOut.map((m) => `${m.tool.name} (${tools.hidden.get(m.tool.name)})`).join("; "),
+    );
+  }
   log(
     `serving ${tools.exposed.size} tools on stdin/stdout (profile "${session.profile}"` +
       `${call.globals.as ? `, as ${call.globals.as}` : ""}${flags.readOnly ? ", read-only" : ""}` +

@@ -12,7 +12,7 @@ import { IDENTITIES, type Identity } from "../auth/identity.ts";
 import { buildApiRequest } from "../api_call/api_request.ts";
 import type { Session } from "../session/session.ts";
 import type { Context, InputStream, OutputStream } from "../context.ts";
-import { type HarkError, singleLine, toHarkError, ValidationError } from "../errors/mod.ts";
+import { singleLine, toHarkError, ValidationError } from "../errors/mod.ts";
 import type { ApiCaller } from "../shortcuts/definition.ts";
 import { type ApiRequest, previewRequest } from "../http/request.ts";
 import { maskFields } from "../http/mask_fields.ts";
@@ -20,6 +20,8 @@ import { isOneOf } from "../json/is_one_of.ts";
 import { runShortcut, type ShortcutSession } from "../shortcuts/lifecycle.ts";
 import { identitiesOf } from "../shortcuts/definition.ts";
 import { apiOptionsOf } from "./api_tool.ts";
+import { runMethodCall } from "./method_call.ts";
+import { terminalAdvice } from "./terminal_advice.ts";
 import { DerivedKeys } from "./derived_key.ts";
 import { type FilesFolder, localPathOf, resolveLocalPath } from "./local_files.ts";
 import { errorResult, successResult, type ToolOutput, type ToolResult } from "./tool_result.ts";
@@ -119,6 +121,16 @@ export class ToolRunner {
       session = await this.session();
       const output = entry.kind === "shortcut"
         ? await this.#runShortcut(session, entry.shortcut, checked, signal)
+        : entry.kind === "method"
+        ? await runMethodCall({
+          session,
+          entry: entry.method,
+          values: checked.values,
+          identity: this.#options.identity ?? checked.as ?? entry.method.method.identities[0],
+          dryRun: this.#options.dryRun || checked.dryRun,
+          keys: this.#keys,
+          signal,
+        })
         : await this.#runApi(session, entry, checked, signal);
       this.#ctx.debug(`mcp: ${name} succeeded in ${this.#ctx.now() - started} ms`);
       return successResult(output);
@@ -216,6 +228,7 @@ export class ToolRunner {
 
   #helpCommand(entry: ExposedTool): string {
     if (entry.kind === "api") return "hark api --help";
+    if (entry.kind === "method") return `hark schema ${entry.method.method.id}`;
     const { service, verb } = entry.shortcut.shortcut;
     return `hark schema ${service} ${verb}`;
   }
@@ -421,26 +434,4 @@ function capture(): OutputStream & { text(): string } {
     write: (text) => void parts.push(text),
     text: () => parts.join(""),
   };
-}
-
-/**
- * Advice for someone who cannot answer a prompt, for a sign-in or permission error: signing in
- * or granting a scope happens in a terminal, never inside the server.
- *
- * @param error the error
- * @returns the sentences to add to the suggestion, or undefined for other errors
- */
-export function terminalAdvice(error: HarkError): string | undefined {
-  if (error.type !== "auth" && error.type !== "permission") return undefined;
-  const command = error.recovery.command;
-  if (/^hark auth login\b/.test(command)) {
-    const resume = command.replace(/ --scope .*$/, "");
-    return `hark mcp never prompts: ask the person you act for to run \`${command}\` in a ` +
-      `terminal (or, split in two: \`${command} --no-wait\` prints a code to approve in a ` +
-      `browser, then \`${resume} --device-code <device_code>\` finishes), then call the tool again.`;
-  }
-  return command
-    ? `hark mcp never prompts: ask the person you act for to run \`${command}\` in a terminal, ` +
-      "then call the tool again."
-    : undefined;
 }

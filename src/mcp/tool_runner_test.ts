@@ -13,7 +13,8 @@ import {
 import { fakeGroups, keyed, rewrite, save } from "../../tests/support/fake_shortcuts.ts";
 import type { AnyShortcut } from "../shortcuts/definition.ts";
 import type { FilesFolder } from "./local_files.ts";
-import { terminalAdvice, ToolRunner } from "./tool_runner.ts";
+import { ToolRunner } from "./tool_runner.ts";
+import { terminalAdvice } from "./terminal_advice.ts";
 import type { ToolResult } from "./tool_result.ts";
 import { selectTools, type ToolSetOptions } from "./tool_set.ts";
 import { AuthError, PermissionError, ValidationError } from "../errors/mod.ts";

@@ -24,7 +24,7 @@ import { FILES_FLAG, localPathOf } from "./local_files.ts";
 /** The subset of JSON Schema (draft 2020-12) the tools' input schemas use. */
 export interface JsonSchema {
   /** The JSON type. */
-  type?: "object" | "string" | "integer" | "number" | "boolean" | "array";
+  type?: "object" | "string" | "integer" | "number" | "boolean" | "array" | "null";
   /** What the value is. */
   description?: string;
   /** The values allowed. */

@@ -5,7 +5,8 @@
 
 import assert from "node:assert/strict";
 import { flagList, type FlagValuesOf } from "../../src/cli/command_spec.ts";
-import { MCP_FLAGS } from "../../src/cli/mcp/mcp.ts";
+import { MCP_FLAGS, MCP_TOOL_PRESETS, mcpCommand } from "../../src/cli/mcp/mcp.ts";
+import { presetList } from "../../src/catalogue/tool_name.ts";
 import { type McpFlagValues, readMcpFlags } from "../../src/mcp/run_mcp.ts";
 
 /**
@@ -28,4 +29,10 @@ Deno.test("hark mcp's declared flags have exactly the value types the server rea
     "allow-raw-api",
     "files",
   ]);
+});
+
+Deno.test("hark mcp --help names the presets --tools takes, as defined", () => {
+  assert.equal(MCP_TOOL_PRESETS, presetList());
+  assert.ok(mcpCommand.notes?.includes(`presets: ${presetList()}.`));
+  assert.ok(mcpCommand.examples?.includes("hark mcp --tools docs,tasks"));
 });

@@ -338,7 +338,8 @@ Deno.test("hark mcp: a flag mistake exits 2 before serving; --help shows the hos
       `Known tools: ${
         groups.flatMap((g) => g.shortcuts).map((s) => expectedToolName(s.service, s.verb))
           .join(", ")
-      }`,
+      }; API methods by id (docx.v1.document.create), glob (docx.*) or preset: calendar ` +
+        "(calendar), im (im), docs (docx, drive, wiki, sheets), tasks (task), base (bitable, base)",
     );
     assert.equal(tools.stdout, "");
 

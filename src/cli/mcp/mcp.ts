@@ -17,13 +17,23 @@ export const MCP_HOST_CONFIG = `{
   }
 }`;
 
+/**
+ * The presets of `hark mcp --tools`, as help shows them; `TOOL_PRESETS` in
+ * `src/catalogue/tool_name.ts` defines them (a test holds the two together; the command tree
+ * loads nothing of the catalogue).
+ */
+export const MCP_TOOL_PRESETS =
+  "calendar (calendar), im (im), docs (docx, drive, wiki, sheets), tasks (task), base " +
+  "(bitable, base)";
+
 /** The flags of `hark mcp`; `runMcpCommand` takes their values as `McpFlagValues`. */
 export const MCP_FLAGS = {
   "read-only": flag.bool({
     description: "expose only the tools that change nothing, in Lark or on this machine",
   }),
   tools: flag.list("<names>", {
-    description: "expose only these tools, comma-separated (calendar_agenda,im_send)",
+    description: "expose only these tools, comma-separated (calendar_agenda,im_send); API " +
+      "methods by id, glob or preset add tools (docx.*, docs,tasks)",
   }),
   services: flag.list("<names>", {
     description: "expose only the tools of these services, comma-separated (calendar,im)",
@@ -48,6 +58,8 @@ export const mcpCommand: CommandSpec = defineCommand({
     "hark mcp --read-only --services calendar,contact",
     "hark mcp --tools calendar_agenda,im_send --as bot --profile work",
     "hark mcp --files ~/hark-files",
+    "hark mcp --tools docs,tasks",
+    "hark mcp --read-only --tools calendar_agenda,docx.v1.document.rawContent,wiki.v2.space.*",
   ],
   notes: "Add hark to an MCP host: in Claude Desktop's claude_desktop_config.json, or the " +
     '"mcpServers" section most hosts read, put (with the full path of hark as "command" if ' +
@@ -67,6 +79,14 @@ export const mcpCommand: CommandSpec = defineCommand({
     "resolved, each file checked again once opened; never a hidden name in it (.git, .envrc, " +
     ".ssh), nor hark's own config and keychain folders; and no file at all without it: a " +
     "message an agent reads cannot make it upload your keys or overwrite .git/config or your " +
-    "shell profile. --read-only leaves out the tools that write files too.",
+    "shell profile. --read-only leaves out the tools that write files too.\n\n" +
+    "API methods as tools: --tools also takes method ids (docx.v1.document.create), globs " +
+    "over ids (docx.*, task.v2.task.*) and presets: " + MCP_TOOL_PRESETS + ". With only " +
+    "such entries every shortcut tool stays too. A method's tool is its id with underscores " +
+    "(docx_v1_document_create; hark schema <method id> gives it as mcp_tool); it takes path, " +
+    "params and data as the method types them, dry_run, as where both identities work, and " +
+    "yes for DELETE, PUT, PATCH and removing POSTs; a write with an idempotency key gets one " +
+    "derived from its arguments. --read-only keeps the GET methods and names the others on " +
+    "stderr. Only the named API groups of the catalogue are loaded.",
   run: async (call) => (await import("../../mcp/run_mcp.ts")).runMcpCommand(call),
 });

@@ -15,6 +15,7 @@ import type {
   Place,
 } from "../../catalogue/format.ts";
 import { methodFlags } from "../../catalogue/method_flags.ts";
+import { methodToolName } from "../../catalogue/tool_name.ts";
 import { ValidationError } from "../../errors/mod.ts";
 import { methodExamples, reservedFlagNames } from "../catalogue/method_command.ts";
 
@@ -75,6 +76,8 @@ export interface ApiMethodSchema {
   params: ApiParamSchema[];
   /** An example command line. */
   example: string;
+  /** Its tool's name when `hark mcp --tools` exposes it (every method can be): `docx_v1_document_create`. */
+  mcp_tool: string;
 }
 
 /** A resource: its names and methods. */
@@ -142,6 +145,7 @@ export function methodSchema(method: CatalogueMethod): ApiMethodSchema {
     paged: method.paging !== undefined,
     params,
     example: methodExamples(method, flags)[0],
+    mcp_tool: methodToolName(method.id),
   };
   if (method.idempotencyKey) schema.idempotency_key = method.idempotencyKey.name;
   return schema;

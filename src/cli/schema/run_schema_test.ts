@@ -70,6 +70,8 @@ Deno.test("hark schema <method id> describes one method, reading only its group"
     "user_id",
   ]);
   assert.equal(method.example, "hark calendar events list --calendar-id CALENDAR_ID");
+  // Every method can be an MCP tool (hark mcp --tools calendar.v4.calendarEvent.list), named so.
+  assert.equal(method.mcp_tool, "calendar_v4_calendarEvent_list");
   await assert.rejects(describe(["calendar.v4.calendarEvent.nope"]), {
     message: 'Unknown API method "calendar.v4.calendarEvent.nope"',
   });

@@ -1,0 +1,30 @@
+/**
+ * What a tool error adds for an agent that cannot answer a prompt: signing in or granting a
+ * scope happens in a terminal, never inside the server.
+ *
+ * @module
+ */
+
+import type { HarkError } from "../errors/mod.ts";
+
+/**
+ * Advice for someone who cannot answer a prompt, for a sign-in or permission error: signing in
+ * or granting a scope happens in a terminal, never inside the server.
+ *
+ * @param error the error
+ * @returns the sentences to add to the suggestion, or undefined for other errors
+ */
+export function terminalAdvice(error: HarkError): string | undefined {
+  if (error.type !== "auth" && error.type !== "permission") return undefined;
+  const command = error.recovery.command;
+  if (/^hark auth login\b/.test(command)) {
+    const resume = command.replace(/ --scope .*$/, "");
+    return `hark mcp never prompts: ask the person you act for to run \`${command}\` in a ` +
+      `terminal (or, split in two: \`${command} --no-wait\` prints a code to approve in a ` +
+      `browser, then \`${resume} --device-code <device_code>\` finishes), then call the tool again.`;
+  }
+  return command
+    ? `hark mcp never prompts: ask the person you act for to run \`${command}\` in a terminal, ` +
+      "then call the tool again."
+    : undefined;
+}
