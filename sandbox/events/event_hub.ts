@@ -85,6 +85,9 @@ export interface HubStats {
 
 const encoder = new TextEncoder();
 
+/** The most events a connection has unanswered at once; the rest wait their turn. */
+const WINDOW = 32;
+
 /** The event hub of one sandbox. */
 export class EventHub {
   readonly #config: ClientConfig;
@@ -297,7 +300,7 @@ export class EventHub {
     }
     while (this.#queue.length > 0) {
       const open = [...this.#connections].filter((c) =>
-        !c.silent && c.socket.readyState === WebSocket.OPEN
+        !c.silent && c.socket.readyState === WebSocket.OPEN && this.#unanswered(c) < WINDOW
       );
       if (open.length === 0) break;
       const conn = open[this.#turn++ % open.length];
@@ -309,6 +312,12 @@ export class EventHub {
     this.#timer = this.#inFlight.size > 0
       ? setTimeout(() => this.#pump(), Math.min(this.#ackTimeoutMs, 250))
       : undefined;
+  }
+
+  #unanswered(conn: Connection): number {
+    let n = 0;
+    for (const d of this.#inFlight.values()) if (d.conn === conn) n++;
+    return n;
   }
 
   #deliver(conn: Connection, event: Record<string, unknown>, now: number): void {

@@ -144,7 +144,7 @@ export function calendarEventChanged(
 
 /**
  * `/sandbox/events`: `POST` injects an event (a whole envelope with `header` and `event`, or
- * `{"event_type", "event"}` to be wrapped, or `{"reaction": {message_id, emoji_type,
+ * `{"event_type", "event", "count"?}` to be wrapped (`count` copies, each its own id), or `{"reaction": {message_id, emoji_type,
  * operator}}`); `GET` answers the hub's counts. `/sandbox/events/faults`: `POST` a fault or a
  * list of them, `DELETE` clears them.
  */
@@ -189,7 +189,14 @@ export function serveEventOps(ctx: SandboxContext, incoming: Incoming): Response
     return json({ ok: true });
   }
   if (typeof body.event_type !== "string") return bad("give header and event, or event_type");
-  const event = envelope(ctx, body.event_type, body.event ?? {});
-  ctx.events.publish(event);
-  return json({ ok: true, event_id: stringField(event.header, "event_id") });
+  const count = typeof body.count === "number" && body.count >= 1
+    ? Math.min(body.count, 100_000)
+    : 1;
+  const ids: (string | undefined)[] = [];
+  for (let i = 0; i < count; i++) {
+    const event = envelope(ctx, body.event_type, body.event ?? {});
+    ctx.events.publish(event);
+    ids.push(stringField(event.header, "event_id"));
+  }
+  return json({ ok: true, event_id: ids[0], event_ids: ids });
 }
