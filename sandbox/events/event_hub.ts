@@ -36,7 +36,7 @@ export const LARK_CLIENT_CONFIG: ClientConfig = {
   ReconnectNonce: 30,
 };
 
-/** A fault of the long connection (`POST /sandbox/events/faults`). */
+/** A fault of the long connection (`POST /sandbox/event_stream/faults`). */
 export interface EventFault {
   /**
    * `close`: the server closes the connection; `drop`: it goes silent on it (no frames out, none

@@ -3,8 +3,9 @@
  * (`POST /callback/ws/endpoint` with `{AppID, AppSecret}`, answered `{code, msg, data: {URL,
  * ClientConfig}}`), the events the sandbox's own state raises (a user's message in a chat the
  * bot is in, a reaction, a calendar event's change) in Lark's schema 2.0 envelope, and the
- * operations routes: `POST /sandbox/events` injects any event, `GET` counts,
- * `POST|DELETE /sandbox/events/faults` sets and clears faults.
+ * operations routes: `POST /sandbox/events` injects any event (`GET /sandbox/events` is the
+ * calendar's), `GET /sandbox/event_stream` counts, `POST|DELETE /sandbox/event_stream/faults`
+ * sets and clears faults.
  *
  * @module
  */
@@ -145,13 +146,15 @@ export function calendarEventChanged(
 /**
  * `/sandbox/events`: `POST` injects an event (a whole envelope with `header` and `event`, or
  * `{"event_type", "event", "count"?}` to be wrapped (`count` copies, each its own id), or `{"reaction": {message_id, emoji_type,
- * operator}}`); `GET` answers the hub's counts. `/sandbox/events/faults`: `POST` a fault or a
+ * operator}}`). `GET /sandbox/event_stream`: the hub's counts. `/sandbox/event_stream/faults`: `POST` a fault or a
  * list of them, `DELETE` clears them.
  */
 export function serveEventOps(ctx: SandboxContext, incoming: Incoming): Response {
   const path = incoming.path.replace(/\/$/, "");
-  if (path === "/sandbox/events" && incoming.method === "GET") return json(ctx.events.stats());
-  if (path === "/sandbox/events/faults" && incoming.method === "DELETE") {
+  if (path === "/sandbox/event_stream" && incoming.method === "GET") {
+    return json(ctx.events.stats());
+  }
+  if (path === "/sandbox/event_stream/faults" && incoming.method === "DELETE") {
     ctx.events.clearFaults();
     return json({ ok: true });
   }
@@ -161,7 +164,7 @@ export function serveEventOps(ctx: SandboxContext, incoming: Incoming): Response
   const body = jsonBody(incoming);
   if (body instanceof Response) return body;
   const bad = (why: string) => json({ error: "invalid_request", error_description: why }, 400);
-  if (path === "/sandbox/events/faults") {
+  if (path === "/sandbox/event_stream/faults") {
     const list = Array.isArray(body.faults) ? body.faults : [body];
     const kinds = ["close", "drop", "ignore_acks", "delay_acks", "split", "refuse"];
     const faults: EventFault[] = [];

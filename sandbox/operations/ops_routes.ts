@@ -267,7 +267,11 @@ const OPS: Record<string, Record<string, OpsRoute>> = {
 
 /** Serves one /sandbox/ request. */
 export function serveOps(ctx: SandboxContext, incoming: Incoming): Response {
-  if (incoming.path.startsWith("/sandbox/events")) return serveEventOps(ctx, incoming);
+  const injects = incoming.path.replace(/\/$/, "") === "/sandbox/events" &&
+    incoming.method === "POST";
+  if (injects || incoming.path.startsWith("/sandbox/event_stream")) {
+    return serveEventOps(ctx, incoming);
+  }
   const route = OPS[incoming.path.replace(/\/$/, "")];
   const handler = route?.[incoming.method];
   if (!handler) {

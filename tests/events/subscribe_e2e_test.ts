@@ -29,7 +29,7 @@ async function post(
 }
 
 async function hubStats(sandbox: Sandbox): Promise<Record<string, number>> {
-  return await (await fetch(`${sandbox.baseUrl}/sandbox/events`)).json();
+  return await (await fetch(`${sandbox.baseUrl}/sandbox/event_stream`)).json();
 }
 
 async function until(check: () => Promise<boolean>, what: string, ms = 15_000): Promise<void> {
@@ -124,7 +124,7 @@ Deno.test("event +subscribe refuses a second subscriber of the app, and --force 
 
 Deno.test("event +subscribe loses and repeats no event over 1,000 events and 5 forced reconnects", async () => {
   await withWorld({ eventAckTimeoutMs: 1000 }, async (sandbox, env) => {
-    await post(sandbox, "/sandbox/events/faults", {
+    await post(sandbox, "/sandbox/event_stream/faults", {
       faults: [
         { kind: "close", after: 150, count: 4 },
         { kind: "drop", after: 150, count: 1 },

@@ -24,7 +24,7 @@ async function post(sandbox: Sandbox, path: string, body: unknown): Promise<unkn
 }
 
 async function stats(sandbox: Sandbox): Promise<{ acked: number; accepted: number }> {
-  return await (await fetch(`${sandbox.baseUrl}/sandbox/events`)).json();
+  return await (await fetch(`${sandbox.baseUrl}/sandbox/event_stream`)).json();
 }
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
@@ -86,7 +86,7 @@ Deno.test({
           },
         },
       });
-      await post(sandbox, "/sandbox/events/faults", { kind: "split", parts: 4 });
+      await post(sandbox, "/sandbox/event_stream/faults", { kind: "split", parts: 4 });
       await post(sandbox, "/sandbox/events", {
         event_type: "calendar.calendar.event.changed_v4",
         event: { calendar_id: "feishu.cn_x@group.calendar.feishu.cn", change_type: "create" },
