@@ -10,6 +10,7 @@
  * @module
  */
 
+import { messageReceived } from "../events/event_routes.ts";
 import {
   findUser,
   type Incoming,
@@ -235,6 +236,7 @@ function remember(ctx: SandboxContext, key: string | undefined, message: SentMes
   ctx.im.append(message);
   ctx.messages.push(message);
   if (key) ctx.messageByUuid.set(key, { message, at: ctx.now() });
+  messageReceived(ctx, message);
 }
 
 function sendMessage(ctx: SandboxContext, incoming: Incoming, caller: Caller): Response {

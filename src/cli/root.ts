@@ -11,6 +11,7 @@ import type { CatalogueRef } from "./catalogue/catalogue_ref.ts";
 import type { CommandSpec } from "./command_spec.ts";
 import { completionCommand } from "./completion/completion.ts";
 import { configCommand } from "./config/config.ts";
+import { eventCommand } from "./event/event.ts";
 import { GLOBAL_FLAGS } from "./globals.ts";
 import { mcpCommand } from "./mcp/mcp.ts";
 import { profileCommand } from "./profile/profile.ts";
@@ -53,6 +54,7 @@ export function buildRoot(services?: CommandSpec[], catalogue?: CatalogueRef): C
       profileCommand,
       apiCommand,
       ...groups,
+      eventCommand(catalogue),
       schemaCommand(() => root, catalogue),
       mcpCommand,
       completionCommand(() => root),
@@ -61,7 +63,7 @@ export function buildRoot(services?: CommandSpec[], catalogue?: CatalogueRef): C
       moreCommands: async () =>
         (await import("./catalogue/api_commands.ts")).apiServiceCommands(
           catalogue,
-          groups.map((g) => g.name),
+          [...groups.map((g) => g.name), "event"],
         ),
     }),
   };

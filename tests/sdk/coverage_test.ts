@@ -163,6 +163,12 @@ const ENDPOINTS: Endpoint[] = [
     path: "/open-apis/im/v1/chats",
     test: "SDK: chat list, search, create and get",
   },
+  // Events (src/events): the long connection's endpoint, then its WebSocket.
+  {
+    method: "POST",
+    path: "/callback/ws/endpoint",
+    test: "SDK: the WSClient receives and answers the sandbox's events, whole and in parts",
+  },
 ];
 
 /** The non-test source files of the given folders. */

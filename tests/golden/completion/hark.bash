@@ -15,8 +15,8 @@ __hark_add() {
 __hark_subcommands() {
   case $1 in
     'hark')
-      __hark_vals+=('auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'schema' 'mcp' 'completion' 'help')
-      __hark_descs+=('Sign in and out, and inspect the sign-in' 'Read and change settings' 'List, switch and remove app profiles' 'Call any Open Platform endpoint with hark'\''s auth, retries and errors; prints the answer'\''s data' 'Calendar: agenda, new events, free/busy' 'Contacts: find people, look them up, who you are' 'Instant messaging: read, send and reply, files, chats' 'Describe every command, shortcut and API method as JSON (parameters, types, defaults, identities, scopes)' 'Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)' 'Print the shell completion script for bash, zsh or fish' 'display help for command')
+      __hark_vals+=('auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'event' 'schema' 'mcp' 'completion' 'help')
+      __hark_descs+=('Sign in and out, and inspect the sign-in' 'Read and change settings' 'List, switch and remove app profiles' 'Call any Open Platform endpoint with hark'\''s auth, retries and errors; prints the answer'\''s data' 'Calendar: agenda, new events, free/busy' 'Contacts: find people, look them up, who you are' 'Instant messaging: read, send and reply, files, chats' 'Events: subscribe to the app'\''s events over the long connection' 'Describe every command, shortcut and API method as JSON (parameters, types, defaults, identities, scopes)' 'Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)' 'Print the shell completion script for bash, zsh or fish' 'display help for command')
       ;;
     'hark auth')
       __hark_vals+=('login' 'logout' 'status' 'check' 'token' 'help')
@@ -41,6 +41,10 @@ __hark_subcommands() {
     'hark im')
       __hark_vals+=('+send' '+reply' '+messages' '+thread' '+get' '+download' '+chats' '+chat-create' 'help')
       __hark_descs+=('Send a message, an image or a file to a chat or a person (safe to retry: it carries an idempotency key)' 'Reply to a message, in the chat or in its thread (safe to retry: it carries an idempotency key)' 'List a chat'\''s messages, newest first, with their senders and readable text' 'List the messages of a thread, its first message first' 'Get messages by id, with their senders and readable text' 'Save an image or a file of a message to disk (never over a file without --force)' 'List the group chats you are in, or search chats by name or member' 'Create a group chat with members (safe to retry: it carries an idempotency key)' 'display help for command')
+      ;;
+    'hark event')
+      __hark_vals+=('+subscribe' 'help')
+      __hark_descs+=('Receive the app'\''s events over Lark'\''s long connection, one JSON line per event' 'display help for command')
       ;;
   esac
 }
@@ -228,6 +232,18 @@ __hark_flags() {
       __hark_vals+=('--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
       __hark_descs+=('print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
+    'hark event')
+      __hark_vals+=('--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark event +subscribe')
+      __hark_vals+=('--event-types' '--filter' '--output-dir' '--route' '--compact' '--quiet' '--force' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('only these event types, comma separated (im.message.receive_v1,…); default all' 'only event types matching this pattern' 'write each event to its own file in this folder (atomically) instead of stdout' 'events whose type matches go to files in that folder; first match wins' 'flat events: a message'\''s text extracted, noise dropped' 'no status lines on stderr (warnings still show)' 'run beside another subscriber of the same app (each then gets only some events)' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark event help')
+      __hark_vals+=('--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
     'hark schema')
       __hark_vals+=('--kind' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
       __hark_descs+=('list only shortcuts, API methods, or system commands' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
@@ -260,6 +276,7 @@ __hark_resolve() {
         'calendar') __hark_next='calendar' ;;
         'contact') __hark_next='contact' ;;
         'im') __hark_next='im' ;;
+        'event') __hark_next='event' ;;
         'schema') __hark_next='schema' ;;
         'mcp') __hark_next='mcp' ;;
         'completion') __hark_next='completion' ;;
@@ -324,6 +341,12 @@ __hark_resolve() {
         '+download') __hark_next='+download' ;;
         '+chats') __hark_next='+chats' ;;
         '+chat-create') __hark_next='+chat-create' ;;
+        'help') __hark_next='help' ;;
+      esac
+      ;;
+    'hark event')
+      case $2 in
+        '+subscribe') __hark_next='+subscribe' ;;
         'help') __hark_next='help' ;;
       esac
       ;;
@@ -467,6 +490,15 @@ __hark_takes_value() {
       case $2 in '--name'|'--members'|'--description'|'--type'|'--idempotency-key'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark im help')
+      case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark event')
+      case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark event +subscribe')
+      case $2 in '--event-types'|'--filter'|'--output-dir'|'--route'|'--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark event help')
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark schema')
@@ -765,6 +797,27 @@ __hark_values() {
         '#0') __hark_add "$3" '+send' '+reply' '+messages' '+thread' '+get' '+download' '+chats' '+chat-create' ;;
       esac
       ;;
+    'hark event')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark event +subscribe')
+      case $2 in
+        '--output-dir') __hark_files=1 ;;
+        '--route') __hark_files=1 ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark event help')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+        '#0') __hark_add "$3" '+subscribe' ;;
+      esac
+      ;;
     'hark schema')
       case $2 in
         '--kind') __hark_add "$3" 'shortcut' 'api' 'command' ;;
@@ -789,7 +842,7 @@ __hark_values() {
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
-        '#0') __hark_add "$3" 'auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'schema' 'mcp' 'completion' ;;
+        '#0') __hark_add "$3" 'auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'event' 'schema' 'mcp' 'completion' ;;
       esac
       ;;
   esac
@@ -798,7 +851,7 @@ __hark_values() {
 # Succeeds when command $1 has sub-commands only hark knows (API services and resources).
 __hark_dynamic() {
   case $1 in
-    'hark'|'hark calendar'|'hark contact'|'hark im') return 0 ;;
+    'hark'|'hark calendar'|'hark contact'|'hark im'|'hark event') return 0 ;;
   esac
   return 1
 }

@@ -5,7 +5,7 @@
 # Prints the sub-commands of command $argv[1] with their descriptions.
 function __hark_subcommands
     if test "$argv[1]" = 'hark'
-        printf '%s\t%s\n' 'auth' 'Sign in and out, and inspect the sign-in' 'config' 'Read and change settings' 'profile' 'List, switch and remove app profiles' 'api' 'Call any Open Platform endpoint with hark\'s auth, retries and errors; prints the answer\'s data' 'calendar' 'Calendar: agenda, new events, free/busy' 'contact' 'Contacts: find people, look them up, who you are' 'im' 'Instant messaging: read, send and reply, files, chats' 'schema' 'Describe every command, shortcut and API method as JSON (parameters, types, defaults, identities, scopes)' 'mcp' 'Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)' 'completion' 'Print the shell completion script for bash, zsh or fish' 'help' 'display help for command'
+        printf '%s\t%s\n' 'auth' 'Sign in and out, and inspect the sign-in' 'config' 'Read and change settings' 'profile' 'List, switch and remove app profiles' 'api' 'Call any Open Platform endpoint with hark\'s auth, retries and errors; prints the answer\'s data' 'calendar' 'Calendar: agenda, new events, free/busy' 'contact' 'Contacts: find people, look them up, who you are' 'im' 'Instant messaging: read, send and reply, files, chats' 'event' 'Events: subscribe to the app\'s events over the long connection' 'schema' 'Describe every command, shortcut and API method as JSON (parameters, types, defaults, identities, scopes)' 'mcp' 'Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)' 'completion' 'Print the shell completion script for bash, zsh or fish' 'help' 'display help for command'
     else if test "$argv[1]" = 'hark auth'
         printf '%s\t%s\n' 'login' 'Sign in with the device flow: approve in a browser, on any device' 'logout' 'Sign out: delete the stored tokens and the user entry; a hark still running (hark mcp too) stops using them at its next call' 'status' 'Show the sign-in state: valid, needs_refresh, expired or signed_out' 'check' 'Check that the signed-in user granted the scopes a shortcut needs, or the given ones' 'token' 'Print the current access token, refreshed first if needed (for piping); --json adds its expiry and identity' 'help' 'display help for command'
     else if test "$argv[1]" = 'hark config'
@@ -18,6 +18,8 @@ function __hark_subcommands
         printf '%s\t%s\n' '+search-user' 'Search people by name or email' '+get-user' 'Show a person\'s profile: name, email, departments, status' '+me' 'Show who you are signed in as: name, email and ids' 'help' 'display help for command'
     else if test "$argv[1]" = 'hark im'
         printf '%s\t%s\n' '+send' 'Send a message, an image or a file to a chat or a person (safe to retry: it carries an idempotency key)' '+reply' 'Reply to a message, in the chat or in its thread (safe to retry: it carries an idempotency key)' '+messages' 'List a chat\'s messages, newest first, with their senders and readable text' '+thread' 'List the messages of a thread, its first message first' '+get' 'Get messages by id, with their senders and readable text' '+download' 'Save an image or a file of a message to disk (never over a file without --force)' '+chats' 'List the group chats you are in, or search chats by name or member' '+chat-create' 'Create a group chat with members (safe to retry: it carries an idempotency key)' 'help' 'display help for command'
+    else if test "$argv[1]" = 'hark event'
+        printf '%s\t%s\n' '+subscribe' 'Receive the app\'s events over Lark\'s long connection, one JSON line per event' 'help' 'display help for command'
     end
 end
 
@@ -113,6 +115,12 @@ function __hark_flags
         printf '%s\t%s\n' '--name' 'the chat\'s name (string; required)' '--members' 'people to add, separated by commas: open ids (ou_…), union ids (on_…) or user ids, one kind, at most 50 (string)' '--description' 'what the chat is for (string)' '--type' 'public chats can be found and joined by anyone in the company (enum; default: private; allowed: private, public)' '--idempotency-key' 'sent as uuid; the same key within 10 hours creates once (default: a new UUID) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark im help'
         printf '%s\t%s\n' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark event'
+        printf '%s\t%s\n' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark event +subscribe'
+        printf '%s\t%s\n' '--event-types' 'only these event types, comma separated (im.message.receive_v1,…); default all' '--filter' 'only event types matching this pattern' '--output-dir' 'write each event to its own file in this folder (atomically) instead of stdout' '--route' 'events whose type matches go to files in that folder; first match wins' '--compact' 'flat events: a message\'s text extracted, noise dropped' '--quiet' 'no status lines on stderr (warnings still show)' '--force' 'run beside another subscriber of the same app (each then gets only some events)' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark event help'
+        printf '%s\t%s\n' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark schema'
         printf '%s\t%s\n' '--kind' 'list only shortcuts, API methods, or system commands' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark mcp'
@@ -134,6 +142,7 @@ function __hark_resolve
         contains -- $argv[2] 'calendar'; and echo 'calendar'; and return 0
         contains -- $argv[2] 'contact'; and echo 'contact'; and return 0
         contains -- $argv[2] 'im'; and echo 'im'; and return 0
+        contains -- $argv[2] 'event'; and echo 'event'; and return 0
         contains -- $argv[2] 'schema'; and echo 'schema'; and return 0
         contains -- $argv[2] 'mcp'; and echo 'mcp'; and return 0
         contains -- $argv[2] 'completion'; and echo 'completion'; and return 0
@@ -180,6 +189,9 @@ function __hark_resolve
         contains -- $argv[2] '+download'; and echo '+download'; and return 0
         contains -- $argv[2] '+chats'; and echo '+chats'; and return 0
         contains -- $argv[2] '+chat-create'; and echo '+chat-create'; and return 0
+        contains -- $argv[2] 'help'; and echo 'help'; and return 0
+    else if test "$argv[1]" = 'hark event'
+        contains -- $argv[2] '+subscribe'; and echo '+subscribe'; and return 0
         contains -- $argv[2] 'help'; and echo 'help'; and return 0
     end
     return 1
@@ -276,6 +288,12 @@ function __hark_takes_value
     else if test "$argv[1]" = 'hark im +chat-create'
         contains -- $argv[2] '--name' '--members' '--description' '--type' '--idempotency-key' '--input' '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark im help'
+        contains -- $argv[2] '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark event'
+        contains -- $argv[2] '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark event +subscribe'
+        contains -- $argv[2] '--event-types' '--filter' '--output-dir' '--route' '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark event help'
         contains -- $argv[2] '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark schema'
         contains -- $argv[2] '--kind' '--format' '--profile' '--as'; and return 0
@@ -625,6 +643,36 @@ function __hark_values
         if contains -- $argv[2] '#0'
             printf '%s\n' $argv[4]'+send' $argv[4]'+reply' $argv[4]'+messages' $argv[4]'+thread' $argv[4]'+get' $argv[4]'+download' $argv[4]'+chats' $argv[4]'+chat-create'
         end
+    else if test "$argv[1]" = 'hark event'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark event +subscribe'
+        if contains -- $argv[2] '--output-dir'
+            for f in (__fish_complete_path $argv[3]); echo $argv[4]$f; end
+        end
+        if contains -- $argv[2] '--route'
+            for f in (__fish_complete_path $argv[3]); echo $argv[4]$f; end
+        end
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark event help'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+        if contains -- $argv[2] '#0'
+            printf '%s\n' $argv[4]'+subscribe'
+        end
     else if test "$argv[1]" = 'hark schema'
         if contains -- $argv[2] '--kind'
             printf '%s\n' $argv[4]'shortcut' $argv[4]'api' $argv[4]'command'
@@ -660,14 +708,14 @@ function __hark_values
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
         if contains -- $argv[2] '#0'
-            printf '%s\n' $argv[4]'auth' $argv[4]'config' $argv[4]'profile' $argv[4]'api' $argv[4]'calendar' $argv[4]'contact' $argv[4]'im' $argv[4]'schema' $argv[4]'mcp' $argv[4]'completion'
+            printf '%s\n' $argv[4]'auth' $argv[4]'config' $argv[4]'profile' $argv[4]'api' $argv[4]'calendar' $argv[4]'contact' $argv[4]'im' $argv[4]'event' $argv[4]'schema' $argv[4]'mcp' $argv[4]'completion'
         end
     end
 end
 
 # Succeeds when command $argv[1] has sub-commands only hark knows (API services, resources).
 function __hark_dynamic
-    contains -- $argv[1] 'hark' 'hark calendar' 'hark contact' 'hark im'
+    contains -- $argv[1] 'hark' 'hark calendar' 'hark contact' 'hark im' 'hark event'
 end
 
 # Prints what `hark __complete` offers for the words $argv (the last is under the cursor).
