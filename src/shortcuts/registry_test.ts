@@ -30,6 +30,10 @@ Deno.test("the registry holds every shortcut and no problem", async () => {
       "im +download",
       "im +chats",
       "im +chat-create",
+      "im +chat-update",
+      "im +chat-members",
+      "im +chat-members-add",
+      "im +chat-members-remove",
     ],
   );
 });

@@ -163,6 +163,26 @@ const ENDPOINTS: Endpoint[] = [
     path: "/open-apis/im/v1/chats",
     test: "SDK: chat list, search, create and get",
   },
+  {
+    method: "PUT",
+    path: "/open-apis/im/v1/chats/:chat_id",
+    test: "SDK: chat update, and chat members get, create and delete",
+  },
+  {
+    method: "GET",
+    path: "/open-apis/im/v1/chats/:chat_id/members",
+    test: "SDK: chat update, and chat members get, create and delete",
+  },
+  {
+    method: "POST",
+    path: "/open-apis/im/v1/chats/:chat_id/members",
+    test: "SDK: chat update, and chat members get, create and delete",
+  },
+  {
+    method: "DELETE",
+    path: "/open-apis/im/v1/chats/:chat_id/members",
+    test: "SDK: chat update, and chat members get, create and delete",
+  },
 ];
 
 /** The non-test source files of the given folders. */

@@ -6,6 +6,8 @@
 
 import type { AnyShortcut } from "../definition.ts";
 import { chatCreate } from "./chat_create.ts";
+import { chatMembers, chatMembersAdd, chatMembersRemove } from "./chat_members.ts";
+import { chatUpdate } from "./chat_update.ts";
 import { chats } from "./chats.ts";
 import { download } from "./download.ts";
 import { get } from "./get.ts";
@@ -24,4 +26,8 @@ export const IM_SHORTCUTS: readonly AnyShortcut[] = [
   download,
   chats,
   chatCreate,
+  chatUpdate,
+  chatMembers,
+  chatMembersAdd,
+  chatMembersRemove,
 ];
