@@ -27,6 +27,7 @@ import {
 } from "./im_common.ts";
 import { CHAT_ROUTES } from "./_im_chat_routes.ts";
 import { CHAT_ADMIN_ROUTES } from "./_im_chat_admin_routes.ts";
+import { SEARCH_ROUTES } from "./_im_search_routes.ts";
 import {
   fieldViolation,
   IM_ERRORS,
@@ -112,6 +113,7 @@ const MESSAGE_ROUTES: Route[] = [
 
 /** Every IM route: messages, chats, uploads and message resources. */
 export const IM_ROUTES: Route[] = [
+  ...SEARCH_ROUTES,
   ...MESSAGE_ROUTES,
   ...CHAT_ROUTES,
   ...CHAT_ADMIN_ROUTES,

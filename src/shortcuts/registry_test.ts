@@ -25,6 +25,7 @@ Deno.test("the registry holds every shortcut and no problem", async () => {
       "im +send",
       "im +reply",
       "im +messages",
+      "im +messages-search",
       "im +thread",
       "im +get",
       "im +download",

@@ -183,6 +183,11 @@ const ENDPOINTS: Endpoint[] = [
     path: "/open-apis/im/v1/chats/:chat_id/members",
     test: "SDK: chat update, and chat members get, create and delete",
   },
+  {
+    method: "POST",
+    path: "/open-apis/im/v1/messages/search",
+    test: "SDK request: message search (not in the SDK)",
+  },
 ];
 
 /** The non-test source files of the given folders. */

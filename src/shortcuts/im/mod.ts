@@ -12,6 +12,7 @@ import { chats } from "./chats.ts";
 import { download } from "./download.ts";
 import { get } from "./get.ts";
 import { messages } from "./messages.ts";
+import { messagesSearch } from "./messages_search.ts";
 import { reply } from "./reply.ts";
 import { send } from "./send.ts";
 import { thread } from "./thread.ts";
@@ -21,6 +22,7 @@ export const IM_SHORTCUTS: readonly AnyShortcut[] = [
   send,
   reply,
   messages,
+  messagesSearch,
   thread,
   get,
   download,
