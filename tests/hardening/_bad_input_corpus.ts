@@ -888,6 +888,26 @@ export function buildCorpus(root: TreeNode, files: CorpusFiles): BadCase[] {
   for (const value of ["", "k".repeat(51)]) {
     add("bad --idempotency-key for +chat-create", [...create, "--idempotency-key", value]);
   }
+  // +messages-search.
+  const search = ["im", "+messages-search"];
+  add("+messages-search of nothing", search);
+  add("+messages-search as bot", [...search, "--query", "x", "--as", "bot"]);
+  for (const query of ["a\u0007b", "x".repeat(201), HUGE]) {
+    add("bad --query for +messages-search", [...search, "--query", query]);
+  }
+  for (const sender of ["", "on_1", "ou 1"]) {
+    add("bad --sender for +messages-search", [...search, "--query", "x", "--sender", sender]);
+  }
+  for (const kind of ["", "pdf", "IMAGE"]) {
+    add("bad --attachment for +messages-search", [...search, "--query", "x", "--attachment", kind]);
+  }
+  add("the same --sender-type kept and left out", [
+    ...search,
+    "--sender-type",
+    "bot",
+    "--exclude-sender-type",
+    "bot",
+  ]);
   // +chat-update and +chat-members, -add, -remove.
   const update = ["im", "+chat-update", "--chat-id", "oc_1"];
   add("+chat-update of nothing", update);
