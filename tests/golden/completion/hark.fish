@@ -17,7 +17,7 @@ function __hark_subcommands
     else if test "$argv[1]" = 'hark contact'
         printf '%s\t%s\n' '+search-user' 'Search people by name or email' '+get-user' 'Show a person\'s profile: name, email, departments, status' '+me' 'Show who you are signed in as: name, email and ids' 'help' 'display help for command'
     else if test "$argv[1]" = 'hark im'
-        printf '%s\t%s\n' '+send' 'Send a message, an image or a file to a chat or a person (safe to retry: it carries an idempotency key)' '+reply' 'Reply to a message, in the chat or in its thread (safe to retry: it carries an idempotency key)' '+messages' 'List a chat\'s messages, newest first, with their senders and readable text' '+thread' 'List the messages of a thread, its first message first' '+get' 'Get messages by id, with their senders and readable text' '+download' 'Save an image or a file of a message to disk (never over a file without --force)' '+chats' 'List the group chats you are in, or search chats by name or member' '+chat-create' 'Create a group chat with members (safe to retry: it carries an idempotency key)' 'help' 'display help for command'
+        printf '%s\t%s\n' '+send' 'Send a message, an image or a file to a chat or a person (safe to retry: it carries an idempotency key)' '+reply' 'Reply to a message, in the chat or in its thread (safe to retry: it carries an idempotency key)' '+messages' 'List a chat\'s messages, newest first, with their senders and readable text' '+messages-search' 'Search messages across your chats by words, chat, sender, kind and time' '+thread' 'List the messages of a thread, its first message first' '+get' 'Get messages by id, with their senders and readable text' '+download' 'Save an image or a file of a message to disk (never over a file without --force)' '+chats' 'List the group chats you are in, or search chats by name or member' '+chat-create' 'Create a group chat with members (safe to retry: it carries an idempotency key)' '+chat-update' 'Rename a group chat, change its description or permissions, or hand it over' '+chat-members' 'List the people in a group chat' '+chat-members-add' 'Add people to a group chat' '+chat-members-remove' 'Remove people from a group chat (asks first)' 'help' 'display help for command'
     else if test "$argv[1]" = 'hark event'
         printf '%s\t%s\n' '+subscribe' 'Receive the app\'s events over Lark\'s long connection, one JSON line per event' 'help' 'display help for command'
     end
@@ -103,6 +103,8 @@ function __hark_flags
         printf '%s\t%s\n' '--message-id' 'the message to reply to (string; required)' '--in-thread' 'reply in the message\'s thread, starting one if it has none (bool; default: false)' '--text' 'the text of a text message (string; or piped stdin)' '--markdown' 'Markdown, sent as a post shaped for Lark (paragraphs kept, headings scaled; images only as uploaded img_ keys) (string)' '--content' 'the raw content JSON, with --msg-type (string)' '--msg-type' 'the type of --content (enum; allowed: text, post, image, interactive, file, audio, media, sticker, share_chat, share_user)' '--image' 'an image to upload and send (JPEG, PNG, WEBP, GIF, TIFF, BMP, ICO, HEIC; up to 10 MB); the upload goes with the app\'s tenant token, the only one Lark takes (string)' '--file' 'a file to upload and send (up to 30 MB); the upload goes with the app\'s tenant token, the only one Lark takes (string)' '--idempotency-key' 'sent as uuid; the same key within an hour sends once (default: a new UUID) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark im +messages'
         printf '%s\t%s\n' '--chat-id' 'the chat to read (string; required)' '--start' 'the earliest messages to list (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--end' 'the latest messages to list (a date: all of it) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--order' 'desc lists the newest first, so --limit gives the last messages (enum; default: desc; allowed: asc, desc)' '--limit' 'the most messages to return (int; default: 20)' '--page-all' 'follow every page to the end, ignoring --limit (bool; default: false)' '--max-pages' 'stop after this many pages (a safety limit) (int; default: 1000)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +messages-search'
+        printf '%s\t%s\n' '--query' 'words the messages hold (string)' '--chat-id' 'only these chats, separated by commas (at most 50) (string)' '--sender' 'only messages from these people (open ids, separated by commas) (string)' '--attachment' 'only messages with this kind (enum; allowed: file, image, video, link)' '--chat-type' 'only group or one-to-one chats (enum; allowed: group, p2p)' '--sender-type' 'only messages from people or bots (enum; allowed: user, bot)' '--exclude-sender-type' 'leave out messages from people or bots (enum; allowed: user, bot)' '--at-me' 'only messages that mention me (bool; default: false)' '--start' 'the earliest messages (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--end' 'the latest messages (a date: all of it) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--page-token' 'start at this page: the token a previous, shorter listing printed (string)' '--limit' 'the most messages to return (int; default: 20)' '--page-all' 'follow every page to the end, ignoring --limit (bool; default: false)' '--max-pages' 'stop after this many pages (a safety limit) (int; default: 1000)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark im +thread'
         printf '%s\t%s\n' '--message-id' 'a message that starts or is in the thread (string)' '--thread-id' 'the thread (string)' '--order' 'asc lists the thread as it was written (enum; default: asc; allowed: asc, desc)' '--limit' 'the most messages to return (int; default: 50)' '--page-all' 'follow every page to the end, ignoring --limit (bool; default: false)' '--max-pages' 'stop after this many pages (a safety limit) (int; default: 1000)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark im +get'
@@ -113,6 +115,14 @@ function __hark_flags
         printf '%s\t%s\n' '--query' 'words of the chat\'s name or of a member\'s name (public chats too) (string)' '--limit' 'the most chats to return (int; default: 20)' '--page-all' 'follow every page to the end, ignoring --limit (bool; default: false)' '--max-pages' 'stop after this many pages (a safety limit) (int; default: 1000)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark im +chat-create'
         printf '%s\t%s\n' '--name' 'the chat\'s name (string; required)' '--members' 'people to add, separated by commas: open ids (ou_…), union ids (on_…) or user ids, one kind, at most 50 (string)' '--description' 'what the chat is for (string)' '--type' 'public chats can be found and joined by anyone in the company (enum; default: private; allowed: private, public)' '--idempotency-key' 'sent as uuid; the same key within 10 hours creates once (default: a new UUID) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +chat-update'
+        printf '%s\t%s\n' '--chat-id' 'the group chat (oc_…) (string; required)' '--name' 'the new name (at most 60 characters) (string)' '--description' 'the new description (at most 100 characters; "" clears it) (string)' '--edit-permission' 'who may change the chat\'s name, description and avatar (enum; allowed: only_owner, all_members)' '--at-all-permission' 'who may mention everyone (enum; allowed: only_owner, all_members)' '--owner' 'hand the chat over to this member (ou_…, on_… or a user id); asks first (string)' '--yes' 'hand the chat over without asking (bool)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +chat-members'
+        printf '%s\t%s\n' '--chat-id' 'the group chat (oc_…) (string; required)' '--page-token' 'start at this page: the token a previous, shorter listing printed (string)' '--limit' 'the most members to return (int; default: 100)' '--page-all' 'follow every page to the end, ignoring --limit (bool; default: false)' '--max-pages' 'stop after this many pages (a safety limit) (int; default: 1000)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +chat-members-add'
+        printf '%s\t%s\n' '--chat-id' 'the group chat (oc_…) (string; required)' '--members' 'people, separated by commas: open ids (ou_…), union ids (on_…) or user ids, one kind, at most 50 (string; required)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +chat-members-remove'
+        printf '%s\t%s\n' '--chat-id' 'the group chat (oc_…) (string; required)' '--members' 'people, separated by commas: open ids (ou_…), union ids (on_…) or user ids, one kind, at most 50 (string; required)' '--yes' 'remove without asking (bool)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark im help'
         printf '%s\t%s\n' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark event'
@@ -184,11 +194,16 @@ function __hark_resolve
         contains -- $argv[2] '+send'; and echo '+send'; and return 0
         contains -- $argv[2] '+reply'; and echo '+reply'; and return 0
         contains -- $argv[2] '+messages'; and echo '+messages'; and return 0
+        contains -- $argv[2] '+messages-search'; and echo '+messages-search'; and return 0
         contains -- $argv[2] '+thread'; and echo '+thread'; and return 0
         contains -- $argv[2] '+get'; and echo '+get'; and return 0
         contains -- $argv[2] '+download'; and echo '+download'; and return 0
         contains -- $argv[2] '+chats'; and echo '+chats'; and return 0
         contains -- $argv[2] '+chat-create'; and echo '+chat-create'; and return 0
+        contains -- $argv[2] '+chat-update'; and echo '+chat-update'; and return 0
+        contains -- $argv[2] '+chat-members'; and echo '+chat-members'; and return 0
+        contains -- $argv[2] '+chat-members-add'; and echo '+chat-members-add'; and return 0
+        contains -- $argv[2] '+chat-members-remove'; and echo '+chat-members-remove'; and return 0
         contains -- $argv[2] 'help'; and echo 'help'; and return 0
     else if test "$argv[1]" = 'hark event'
         contains -- $argv[2] '+subscribe'; and echo '+subscribe'; and return 0
@@ -277,6 +292,8 @@ function __hark_takes_value
         contains -- $argv[2] '--message-id' '--text' '--markdown' '--content' '--msg-type' '--image' '--file' '--idempotency-key' '--input' '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark im +messages'
         contains -- $argv[2] '--chat-id' '--start' '--end' '--order' '--limit' '--max-pages' '--input' '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark im +messages-search'
+        contains -- $argv[2] '--query' '--chat-id' '--sender' '--attachment' '--chat-type' '--sender-type' '--exclude-sender-type' '--start' '--end' '--page-token' '--limit' '--max-pages' '--input' '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark im +thread'
         contains -- $argv[2] '--message-id' '--thread-id' '--order' '--limit' '--max-pages' '--input' '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark im +get'
@@ -287,6 +304,14 @@ function __hark_takes_value
         contains -- $argv[2] '--query' '--limit' '--max-pages' '--input' '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark im +chat-create'
         contains -- $argv[2] '--name' '--members' '--description' '--type' '--idempotency-key' '--input' '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark im +chat-update'
+        contains -- $argv[2] '--chat-id' '--name' '--description' '--edit-permission' '--at-all-permission' '--owner' '--input' '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark im +chat-members'
+        contains -- $argv[2] '--chat-id' '--page-token' '--limit' '--max-pages' '--input' '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark im +chat-members-add'
+        contains -- $argv[2] '--chat-id' '--members' '--input' '--format' '--profile' '--as'; and return 0
+    else if test "$argv[1]" = 'hark im +chat-members-remove'
+        contains -- $argv[2] '--chat-id' '--members' '--input' '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark im help'
         contains -- $argv[2] '--format' '--profile' '--as'; and return 0
     else if test "$argv[1]" = 'hark event'
@@ -598,6 +623,13 @@ function __hark_values
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
+    else if test "$argv[1]" = 'hark im +messages-search'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
     else if test "$argv[1]" = 'hark im +thread'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
@@ -633,6 +665,34 @@ function __hark_values
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
+    else if test "$argv[1]" = 'hark im +chat-update'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark im +chat-members'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark im +chat-members-add'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark im +chat-members-remove'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
     else if test "$argv[1]" = 'hark im help'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
@@ -641,7 +701,7 @@ function __hark_values
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
         if contains -- $argv[2] '#0'
-            printf '%s\n' $argv[4]'+send' $argv[4]'+reply' $argv[4]'+messages' $argv[4]'+thread' $argv[4]'+get' $argv[4]'+download' $argv[4]'+chats' $argv[4]'+chat-create'
+            printf '%s\n' $argv[4]'+send' $argv[4]'+reply' $argv[4]'+messages' $argv[4]'+messages-search' $argv[4]'+thread' $argv[4]'+get' $argv[4]'+download' $argv[4]'+chats' $argv[4]'+chat-create' $argv[4]'+chat-update' $argv[4]'+chat-members' $argv[4]'+chat-members-add' $argv[4]'+chat-members-remove'
         end
     else if test "$argv[1]" = 'hark event'
         if contains -- $argv[2] '--format'

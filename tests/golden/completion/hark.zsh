@@ -43,8 +43,8 @@ __hark_subcommands() {
       __hark_descs+=('Search people by name or email' 'Show a person'\''s profile: name, email, departments, status' 'Show who you are signed in as: name, email and ids' 'display help for command')
       ;;
     'hark im')
-      __hark_vals+=('+send' '+reply' '+messages' '+thread' '+get' '+download' '+chats' '+chat-create' 'help')
-      __hark_descs+=('Send a message, an image or a file to a chat or a person (safe to retry: it carries an idempotency key)' 'Reply to a message, in the chat or in its thread (safe to retry: it carries an idempotency key)' 'List a chat'\''s messages, newest first, with their senders and readable text' 'List the messages of a thread, its first message first' 'Get messages by id, with their senders and readable text' 'Save an image or a file of a message to disk (never over a file without --force)' 'List the group chats you are in, or search chats by name or member' 'Create a group chat with members (safe to retry: it carries an idempotency key)' 'display help for command')
+      __hark_vals+=('+send' '+reply' '+messages' '+messages-search' '+thread' '+get' '+download' '+chats' '+chat-create' '+chat-update' '+chat-members' '+chat-members-add' '+chat-members-remove' 'help')
+      __hark_descs+=('Send a message, an image or a file to a chat or a person (safe to retry: it carries an idempotency key)' 'Reply to a message, in the chat or in its thread (safe to retry: it carries an idempotency key)' 'List a chat'\''s messages, newest first, with their senders and readable text' 'Search messages across your chats by words, chat, sender, kind and time' 'List the messages of a thread, its first message first' 'Get messages by id, with their senders and readable text' 'Save an image or a file of a message to disk (never over a file without --force)' 'List the group chats you are in, or search chats by name or member' 'Create a group chat with members (safe to retry: it carries an idempotency key)' 'Rename a group chat, change its description or permissions, or hand it over' 'List the people in a group chat' 'Add people to a group chat' 'Remove people from a group chat (asks first)' 'display help for command')
       ;;
     'hark event')
       __hark_vals+=('+subscribe' 'help')
@@ -213,6 +213,10 @@ __hark_flags() {
       __hark_vals+=('--chat-id' '--start' '--end' '--order' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
       __hark_descs+=('the chat to read (string; required)' 'the earliest messages to list (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'the latest messages to list (a date: all of it) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'desc lists the newest first, so --limit gives the last messages (enum; default: desc; allowed: asc, desc)' 'the most messages to return (int; default: 20)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
+    'hark im +messages-search')
+      __hark_vals+=('--query' '--chat-id' '--sender' '--attachment' '--chat-type' '--sender-type' '--exclude-sender-type' '--at-me' '--start' '--end' '--page-token' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('words the messages hold (string)' 'only these chats, separated by commas (at most 50) (string)' 'only messages from these people (open ids, separated by commas) (string)' 'only messages with this kind (enum; allowed: file, image, video, link)' 'only group or one-to-one chats (enum; allowed: group, p2p)' 'only messages from people or bots (enum; allowed: user, bot)' 'leave out messages from people or bots (enum; allowed: user, bot)' 'only messages that mention me (bool; default: false)' 'the earliest messages (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'the latest messages (a date: all of it) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'start at this page: the token a previous, shorter listing printed (string)' 'the most messages to return (int; default: 20)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
     'hark im +thread')
       __hark_vals+=('--message-id' '--thread-id' '--order' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
       __hark_descs+=('a message that starts or is in the thread (string)' 'the thread (string)' 'asc lists the thread as it was written (enum; default: asc; allowed: asc, desc)' 'the most messages to return (int; default: 50)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
@@ -232,6 +236,22 @@ __hark_flags() {
     'hark im +chat-create')
       __hark_vals+=('--name' '--members' '--description' '--type' '--idempotency-key' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
       __hark_descs+=('the chat'\''s name (string; required)' 'people to add, separated by commas: open ids (ou_…), union ids (on_…) or user ids, one kind, at most 50 (string)' 'what the chat is for (string)' 'public chats can be found and joined by anyone in the company (enum; default: private; allowed: private, public)' 'sent as uuid; the same key within 10 hours creates once (default: a new UUID) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark im +chat-update')
+      __hark_vals+=('--chat-id' '--name' '--description' '--edit-permission' '--at-all-permission' '--owner' '--yes' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the group chat (oc_…) (string; required)' 'the new name (at most 60 characters) (string)' 'the new description (at most 100 characters; "" clears it) (string)' 'who may change the chat'\''s name, description and avatar (enum; allowed: only_owner, all_members)' 'who may mention everyone (enum; allowed: only_owner, all_members)' 'hand the chat over to this member (ou_…, on_… or a user id); asks first (string)' 'hand the chat over without asking (bool)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark im +chat-members')
+      __hark_vals+=('--chat-id' '--page-token' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the group chat (oc_…) (string; required)' 'start at this page: the token a previous, shorter listing printed (string)' 'the most members to return (int; default: 100)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark im +chat-members-add')
+      __hark_vals+=('--chat-id' '--members' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the group chat (oc_…) (string; required)' 'people, separated by commas: open ids (ou_…), union ids (on_…) or user ids, one kind, at most 50 (string; required)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark im +chat-members-remove')
+      __hark_vals+=('--chat-id' '--members' '--yes' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the group chat (oc_…) (string; required)' 'people, separated by commas: open ids (ou_…), union ids (on_…) or user ids, one kind, at most 50 (string; required)' 'remove without asking (bool)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark im help')
       __hark_vals+=('--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--debug' '--allow-insecure-http' '--csv-raw')
@@ -342,11 +362,16 @@ __hark_resolve() {
         '+send') __hark_next='+send' ;;
         '+reply') __hark_next='+reply' ;;
         '+messages') __hark_next='+messages' ;;
+        '+messages-search') __hark_next='+messages-search' ;;
         '+thread') __hark_next='+thread' ;;
         '+get') __hark_next='+get' ;;
         '+download') __hark_next='+download' ;;
         '+chats') __hark_next='+chats' ;;
         '+chat-create') __hark_next='+chat-create' ;;
+        '+chat-update') __hark_next='+chat-update' ;;
+        '+chat-members') __hark_next='+chat-members' ;;
+        '+chat-members-add') __hark_next='+chat-members-add' ;;
+        '+chat-members-remove') __hark_next='+chat-members-remove' ;;
         'help') __hark_next='help' ;;
       esac
       ;;
@@ -481,6 +506,9 @@ __hark_takes_value() {
     'hark im +messages')
       case $2 in '--chat-id'|'--start'|'--end'|'--order'|'--limit'|'--max-pages'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
       ;;
+    'hark im +messages-search')
+      case $2 in '--query'|'--chat-id'|'--sender'|'--attachment'|'--chat-type'|'--sender-type'|'--exclude-sender-type'|'--start'|'--end'|'--page-token'|'--limit'|'--max-pages'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
     'hark im +thread')
       case $2 in '--message-id'|'--thread-id'|'--order'|'--limit'|'--max-pages'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
       ;;
@@ -495,6 +523,18 @@ __hark_takes_value() {
       ;;
     'hark im +chat-create')
       case $2 in '--name'|'--members'|'--description'|'--type'|'--idempotency-key'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark im +chat-update')
+      case $2 in '--chat-id'|'--name'|'--description'|'--edit-permission'|'--at-all-permission'|'--owner'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark im +chat-members')
+      case $2 in '--chat-id'|'--page-token'|'--limit'|'--max-pages'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark im +chat-members-add')
+      case $2 in '--chat-id'|'--members'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
+      ;;
+    'hark im +chat-members-remove')
+      case $2 in '--chat-id'|'--members'|'--input'|'--format'|'--profile'|'--as') return 0 ;; esac
       ;;
     'hark im help')
       case $2 in '--format'|'--profile'|'--as') return 0 ;; esac
@@ -768,6 +808,12 @@ __hark_values() {
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
+    'hark im +messages-search')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
     'hark im +thread')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
@@ -798,11 +844,35 @@ __hark_values() {
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
+    'hark im +chat-update')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark im +chat-members')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark im +chat-members-add')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark im +chat-members-remove')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
     'hark im help')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
-        '#0') __hark_add "$3" '+send' '+reply' '+messages' '+thread' '+get' '+download' '+chats' '+chat-create' ;;
+        '#0') __hark_add "$3" '+send' '+reply' '+messages' '+messages-search' '+thread' '+get' '+download' '+chats' '+chat-create' '+chat-update' '+chat-members' '+chat-members-add' '+chat-members-remove' ;;
       esac
       ;;
     'hark event')
