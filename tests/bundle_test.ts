@@ -139,7 +139,22 @@ Deno.test("the bundled CLI runs with exactly the compile-time permissions", asyn
     const requests = JSON.parse(preview.stdout) as { method: string; url: string }[];
     assert.ok(requests.length > 0);
     for (const r of requests) assert.match(`${r.method} ${r.url}`, /^GET .*\/instance_view\?/);
-    for (const out of [version, help, set, get, init, stored, reference, mcp, preview]) {
+    // --jq loads jq (WebAssembly inside its JavaScript) from its chunk, nothing from the network.
+    const filtered = await hark([
+      "calendar",
+      "+agenda",
+      "--start",
+      "2026-01-01",
+      "--end",
+      "2026-01-02",
+      "--dry-run",
+      "--jq",
+      ".[].method",
+    ]);
+    assert.equal(filtered.code, 0, filtered.stderr);
+    assert.equal(filtered.stdout, "GET\n");
+    const outs = [version, help, set, get, init, stored, reference, mcp, preview, filtered];
+    for (const out of outs) {
       assert.doesNotMatch(out.stderr, /PermissionDenied|Requires .* access|\s{4}at /);
     }
   } finally {
