@@ -153,7 +153,11 @@ Deno.test("the bundled CLI runs with exactly the compile-time permissions", asyn
     ]);
     assert.equal(filtered.code, 0, filtered.stderr);
     assert.equal(filtered.stdout, "GET\n");
-    const outs = [version, help, set, get, init, stored, reference, mcp, preview, filtered];
+    // The skills' text is in the bundle, not read from beside it.
+    const skills = await hark(["skills", "list", "--jq", ".[].name"]);
+    assert.equal(skills.code, 0, skills.stderr);
+    assert.equal(skills.stdout, "hark-calendar\nhark-contact\nhark-im\nhark-api\n");
+    const outs = [version, help, set, get, init, stored, reference, mcp, preview, filtered, skills];
     for (const out of outs) {
       assert.doesNotMatch(out.stderr, /PermissionDenied|Requires .* access|\s{4}at /);
     }

@@ -41,7 +41,7 @@ export const ERROR_TYPES = {
     meaning: "the service failed or is unavailable; retry later",
   },
   invalid_response: {
-    codes: [ExitCode.General, ExitCode.Network],
+    codes: [ExitCode.General],
     meaning: "the service's answer could not be read or broke a limit",
   },
   network: { codes: [ExitCode.Network], meaning: "the service could not be reached in time" },

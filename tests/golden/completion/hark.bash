@@ -15,8 +15,8 @@ __hark_add() {
 __hark_subcommands() {
   case $1 in
     'hark')
-      __hark_vals+=('auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'schema' 'mcp' 'completion' 'help')
-      __hark_descs+=('Sign in and out, and inspect the sign-in' 'Read and change settings' 'List, switch and remove app profiles' 'Call any Open Platform endpoint with hark'\''s auth, retries and errors; prints the answer'\''s data' 'Calendar: agenda, new events, free/busy' 'Contacts: find people, look them up, who you are' 'Instant messaging: read, send and reply, files, chats' 'Describe every command, shortcut and API method as JSON (parameters, types, defaults, identities, scopes)' 'Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)' 'Print the shell completion script for bash, zsh or fish' 'display help for command')
+      __hark_vals+=('auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'schema' 'mcp' 'skills' 'completion' 'help')
+      __hark_descs+=('Sign in and out, and inspect the sign-in' 'Read and change settings' 'List, switch and remove app profiles' 'Call any Open Platform endpoint with hark'\''s auth, retries and errors; prints the answer'\''s data' 'Calendar: agenda, new events, free/busy' 'Contacts: find people, look them up, who you are' 'Instant messaging: read, send and reply, files, chats' 'Describe every command, shortcut and API method as JSON (parameters, types, defaults, identities, scopes)' 'Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)' 'The agent skills (SKILL.md) for calendar, contact, im and the API commands' 'Print the shell completion script for bash, zsh or fish' 'display help for command')
       ;;
     'hark auth')
       __hark_vals+=('login' 'logout' 'status' 'check' 'token' 'help')
@@ -41,6 +41,10 @@ __hark_subcommands() {
     'hark im')
       __hark_vals+=('+send' '+reply' '+messages' '+thread' '+get' '+download' '+chats' '+chat-create' 'help')
       __hark_descs+=('Send a message, an image or a file to a chat or a person (safe to retry: it carries an idempotency key)' 'Reply to a message, in the chat or in its thread (safe to retry: it carries an idempotency key)' 'List a chat'\''s messages, newest first, with their senders and readable text' 'List the messages of a thread, its first message first' 'Get messages by id, with their senders and readable text' 'Save an image or a file of a message to disk (never over a file without --force)' 'List the group chats you are in, or search chats by name or member' 'Create a group chat with members (safe to retry: it carries an idempotency key)' 'display help for command')
+      ;;
+    'hark skills')
+      __hark_vals+=('list' 'install' 'help')
+      __hark_descs+=('List the skills built into hark' 'Write each skill to <dir>/<name>/SKILL.md, where an agent host finds it' 'display help for command')
       ;;
   esac
 }
@@ -236,6 +240,22 @@ __hark_flags() {
       __hark_vals+=('--read-only' '--tools' '--services' '--allow-raw-api' '--files' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
       __hark_descs+=('expose only the tools that change nothing, in Lark or on this machine' 'expose only these tools, comma-separated (calendar_agenda,im_send)' 'expose only the tools of these services, comma-separated (calendar,im)' 'also expose hark api as the tool api (any endpoint; GET only with --read-only)' 'the one folder tools may read from and write to (uploads, downloads), neither / nor your home; without it, none' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
+    'hark skills')
+      __hark_vals+=('--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark skills list')
+      __hark_vals+=('--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark skills install')
+      __hark_vals+=('--force' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('replace skill files that were changed since they were installed' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark skills help')
+      __hark_vals+=('--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
     'hark completion')
       __hark_vals+=('--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
       __hark_descs+=('display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
@@ -262,6 +282,7 @@ __hark_resolve() {
         'im') __hark_next='im' ;;
         'schema') __hark_next='schema' ;;
         'mcp') __hark_next='mcp' ;;
+        'skills') __hark_next='skills' ;;
         'completion') __hark_next='completion' ;;
         'help') __hark_next='help' ;;
       esac
@@ -324,6 +345,13 @@ __hark_resolve() {
         '+download') __hark_next='+download' ;;
         '+chats') __hark_next='+chats' ;;
         '+chat-create') __hark_next='+chat-create' ;;
+        'help') __hark_next='help' ;;
+      esac
+      ;;
+    'hark skills')
+      case $2 in
+        'list'|'ls') __hark_next='list' ;;
+        'install') __hark_next='install' ;;
         'help') __hark_next='help' ;;
       esac
       ;;
@@ -474,6 +502,18 @@ __hark_takes_value() {
       ;;
     'hark mcp')
       case $2 in '--tools'|'--services'|'--files'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      ;;
+    'hark skills')
+      case $2 in '--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      ;;
+    'hark skills list')
+      case $2 in '--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      ;;
+    'hark skills install')
+      case $2 in '--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      ;;
+    'hark skills help')
+      case $2 in '--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
       ;;
     'hark completion')
       case $2 in '--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
@@ -778,6 +818,32 @@ __hark_values() {
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
+    'hark skills')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark skills list')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark skills install')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+        '#0') __hark_files=1 ;;
+      esac
+      ;;
+    'hark skills help')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+        '#0') __hark_add "$3" 'list' 'install' ;;
+      esac
+      ;;
     'hark completion')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
@@ -789,7 +855,7 @@ __hark_values() {
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
-        '#0') __hark_add "$3" 'auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'schema' 'mcp' 'completion' ;;
+        '#0') __hark_add "$3" 'auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'schema' 'mcp' 'skills' 'completion' ;;
       esac
       ;;
   esac

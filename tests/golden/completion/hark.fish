@@ -5,7 +5,7 @@
 # Prints the sub-commands of command $argv[1] with their descriptions.
 function __hark_subcommands
     if test "$argv[1]" = 'hark'
-        printf '%s\t%s\n' 'auth' 'Sign in and out, and inspect the sign-in' 'config' 'Read and change settings' 'profile' 'List, switch and remove app profiles' 'api' 'Call any Open Platform endpoint with hark\'s auth, retries and errors; prints the answer\'s data' 'calendar' 'Calendar: agenda, new events, free/busy' 'contact' 'Contacts: find people, look them up, who you are' 'im' 'Instant messaging: read, send and reply, files, chats' 'schema' 'Describe every command, shortcut and API method as JSON (parameters, types, defaults, identities, scopes)' 'mcp' 'Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)' 'completion' 'Print the shell completion script for bash, zsh or fish' 'help' 'display help for command'
+        printf '%s\t%s\n' 'auth' 'Sign in and out, and inspect the sign-in' 'config' 'Read and change settings' 'profile' 'List, switch and remove app profiles' 'api' 'Call any Open Platform endpoint with hark\'s auth, retries and errors; prints the answer\'s data' 'calendar' 'Calendar: agenda, new events, free/busy' 'contact' 'Contacts: find people, look them up, who you are' 'im' 'Instant messaging: read, send and reply, files, chats' 'schema' 'Describe every command, shortcut and API method as JSON (parameters, types, defaults, identities, scopes)' 'mcp' 'Serve every shortcut as a tool to AI agents (Model Context Protocol on stdio)' 'skills' 'The agent skills (SKILL.md) for calendar, contact, im and the API commands' 'completion' 'Print the shell completion script for bash, zsh or fish' 'help' 'display help for command'
     else if test "$argv[1]" = 'hark auth'
         printf '%s\t%s\n' 'login' 'Sign in with the device flow: approve in a browser, on any device' 'logout' 'Sign out: delete the stored tokens and the user entry; a hark still running (hark mcp too) stops using them at its next call' 'status' 'Show the sign-in state: valid, needs_refresh, expired or signed_out' 'check' 'Check that the signed-in user granted the scopes a shortcut needs, or the given ones' 'token' 'Print the current access token, refreshed first if needed (for piping); --json adds its expiry and identity' 'help' 'display help for command'
     else if test "$argv[1]" = 'hark config'
@@ -18,6 +18,8 @@ function __hark_subcommands
         printf '%s\t%s\n' '+search-user' 'Search people by name or email' '+get-user' 'Show a person\'s profile: name, email, departments, status' '+me' 'Show who you are signed in as: name, email and ids' 'help' 'display help for command'
     else if test "$argv[1]" = 'hark im'
         printf '%s\t%s\n' '+send' 'Send a message, an image or a file to a chat or a person (safe to retry: it carries an idempotency key)' '+reply' 'Reply to a message, in the chat or in its thread (safe to retry: it carries an idempotency key)' '+messages' 'List a chat\'s messages, newest first, with their senders and readable text' '+thread' 'List the messages of a thread, its first message first' '+get' 'Get messages by id, with their senders and readable text' '+download' 'Save an image or a file of a message to disk (never over a file without --force)' '+chats' 'List the group chats you are in, or search chats by name or member' '+chat-create' 'Create a group chat with members (safe to retry: it carries an idempotency key)' 'help' 'display help for command'
+    else if test "$argv[1]" = 'hark skills'
+        printf '%s\t%s\n' 'list' 'List the skills built into hark' 'install' 'Write each skill to <dir>/<name>/SKILL.md, where an agent host finds it' 'help' 'display help for command'
     end
 end
 
@@ -117,6 +119,14 @@ function __hark_flags
         printf '%s\t%s\n' '--kind' 'list only shortcuts, API methods, or system commands' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark mcp'
         printf '%s\t%s\n' '--read-only' 'expose only the tools that change nothing, in Lark or on this machine' '--tools' 'expose only these tools, comma-separated (calendar_agenda,im_send)' '--services' 'expose only the tools of these services, comma-separated (calendar,im)' '--allow-raw-api' 'also expose hark api as the tool api (any endpoint; GET only with --read-only)' '--files' 'the one folder tools may read from and write to (uploads, downloads), neither / nor your home; without it, none' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark skills'
+        printf '%s\t%s\n' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark skills list'
+        printf '%s\t%s\n' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark skills install'
+        printf '%s\t%s\n' '--force' 'replace skill files that were changed since they were installed' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark skills help'
+        printf '%s\t%s\n' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark completion'
         printf '%s\t%s\n' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark help'
@@ -136,6 +146,7 @@ function __hark_resolve
         contains -- $argv[2] 'im'; and echo 'im'; and return 0
         contains -- $argv[2] 'schema'; and echo 'schema'; and return 0
         contains -- $argv[2] 'mcp'; and echo 'mcp'; and return 0
+        contains -- $argv[2] 'skills'; and echo 'skills'; and return 0
         contains -- $argv[2] 'completion'; and echo 'completion'; and return 0
         contains -- $argv[2] 'help'; and echo 'help'; and return 0
     else if test "$argv[1]" = 'hark auth'
@@ -180,6 +191,10 @@ function __hark_resolve
         contains -- $argv[2] '+download'; and echo '+download'; and return 0
         contains -- $argv[2] '+chats'; and echo '+chats'; and return 0
         contains -- $argv[2] '+chat-create'; and echo '+chat-create'; and return 0
+        contains -- $argv[2] 'help'; and echo 'help'; and return 0
+    else if test "$argv[1]" = 'hark skills'
+        contains -- $argv[2] 'list' 'ls'; and echo 'list'; and return 0
+        contains -- $argv[2] 'install'; and echo 'install'; and return 0
         contains -- $argv[2] 'help'; and echo 'help'; and return 0
     end
     return 1
@@ -281,6 +296,14 @@ function __hark_takes_value
         contains -- $argv[2] '--kind' '--format' '--profile' '--as' '--jq' '--fields'; and return 0
     else if test "$argv[1]" = 'hark mcp'
         contains -- $argv[2] '--tools' '--services' '--files' '--format' '--profile' '--as' '--jq' '--fields'; and return 0
+    else if test "$argv[1]" = 'hark skills'
+        contains -- $argv[2] '--format' '--profile' '--as' '--jq' '--fields'; and return 0
+    else if test "$argv[1]" = 'hark skills list'
+        contains -- $argv[2] '--format' '--profile' '--as' '--jq' '--fields'; and return 0
+    else if test "$argv[1]" = 'hark skills install'
+        contains -- $argv[2] '--format' '--profile' '--as' '--jq' '--fields'; and return 0
+    else if test "$argv[1]" = 'hark skills help'
+        contains -- $argv[2] '--format' '--profile' '--as' '--jq' '--fields'; and return 0
     else if test "$argv[1]" = 'hark completion'
         contains -- $argv[2] '--format' '--profile' '--as' '--jq' '--fields'; and return 0
     else if test "$argv[1]" = 'hark help'
@@ -642,6 +665,40 @@ function __hark_values
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
+    else if test "$argv[1]" = 'hark skills'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark skills list'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark skills install'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+        if contains -- $argv[2] '#0'
+            for f in (__fish_complete_path $argv[3]); echo $argv[4]$f; end
+        end
+    else if test "$argv[1]" = 'hark skills help'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+        if contains -- $argv[2] '#0'
+            printf '%s\n' $argv[4]'list' $argv[4]'install'
+        end
     else if test "$argv[1]" = 'hark completion'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
@@ -660,7 +717,7 @@ function __hark_values
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
         if contains -- $argv[2] '#0'
-            printf '%s\n' $argv[4]'auth' $argv[4]'config' $argv[4]'profile' $argv[4]'api' $argv[4]'calendar' $argv[4]'contact' $argv[4]'im' $argv[4]'schema' $argv[4]'mcp' $argv[4]'completion'
+            printf '%s\n' $argv[4]'auth' $argv[4]'config' $argv[4]'profile' $argv[4]'api' $argv[4]'calendar' $argv[4]'contact' $argv[4]'im' $argv[4]'schema' $argv[4]'mcp' $argv[4]'skills' $argv[4]'completion'
         end
     end
 end
