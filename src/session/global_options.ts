@@ -58,6 +58,6 @@ export function outputOptions(globals: GlobalOptions, config: Config): OutputOpt
     color: globals.color,
     preferences: config.preferences,
     csvRaw: globals.csvRaw === true,
-    fields: globals.fields,
+    ...(globals.fields !== undefined ? { fields: globals.fields } : {}),
   };
 }
