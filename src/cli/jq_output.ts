@@ -6,6 +6,10 @@
  */
 
 import type { Context } from "../context.ts";
+import { ValidationError } from "../errors/mod.ts";
+
+/** Commands whose stdout is not JSON data: a protocol (`hark mcp`), a shell script. */
+const NOT_JSON = new Set(["hark mcp", "hark completion"]);
 
 /**
  * Runs `command` with its stdout captured, then prints the captured JSON through `filter`. When
@@ -15,14 +19,23 @@ import type { Context } from "../context.ts";
  * @param ctx the context
  * @param filter the `--jq` expression
  * @param command runs the command with the context it is given
- * @throws {ValidationError} when the expression does not compile (before the command runs) or
- *   fails on the output; whatever the command throws
+ * @param name the command's name, `hark calendar +agenda`
+ * @throws {ValidationError} when the command prints no JSON, or the expression does not compile
+ *   (both before the command runs), or it fails on the output; whatever the command throws
  */
 export async function runWithJq(
   ctx: Context,
   filter: string,
   command: (ctx: Context) => Promise<void>,
+  name: string,
 ): Promise<void> {
+  const top = name.split(" ").slice(0, 2).join(" ");
+  if (NOT_JSON.has(top)) {
+    throw new ValidationError(`--jq does not apply to ${top}: it prints no JSON data`, {
+      param: "--jq",
+      suggestion: `Run ${top} without --jq`,
+    });
+  }
   const { applyJq, checkJqFilter, loadJq } = await import("../output/jq.ts");
   const engine = await loadJq();
   await checkJqFilter(engine, filter);

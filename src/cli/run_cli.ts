@@ -93,7 +93,7 @@ export async function runCli(
     if (globals.jq === undefined) await run(ctx);
     else {
       const { runWithJq } = await import("./jq_output.ts");
-      await runWithJq(ctx, globals.jq, run);
+      await runWithJq(ctx, globals.jq, run, chainName(chain));
     }
     return outcome();
   } catch (thrown) {
