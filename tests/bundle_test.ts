@@ -236,6 +236,18 @@ Deno.test("start-up loads no node: module: the entry's static imports stay in th
   const { dir } = await builtBundle();
   const graph = await staticGraph(dir, BUNDLE_ENTRY);
   assert.deepEqual(graph.external, [], "a node: import here costs 10-20 ms of every start-up");
+  // jq (1.3 MB of WebAssembly as base64) and the skills' text load only when asked for.
+  const loaded = await Promise.all(
+    graph.chunks.map(({ name }) => Deno.readTextFile(join(dir, name))),
+  );
+  const jqChunks = await Promise.all(
+    (await chunkNames(dir)).map(async (name) =>
+      (await Deno.readTextFile(join(dir, name))).includes("data:application/octet-stream;base64")
+    ),
+  );
+  assert.ok(jqChunks.some(Boolean), "the check can see jq's chunk");
+  assert.ok(!loaded.some((text) => text.includes("data:application/octet-stream;base64")));
+  assert.ok(!loaded.some((text) => text.includes("name: hark-calendar")));
   // The prompt library and the spinner exist, in chunks of their own loaded on demand.
   const lazy = (await Promise.all(
     (await chunkNames(dir)).map(async (name) =>
