@@ -17,6 +17,7 @@ import { mcpCommand } from "./mcp/mcp.ts";
 import { profileCommand } from "./profile/profile.ts";
 import { schemaCommand } from "./schema/schema.ts";
 import { serviceCommands } from "./shortcut_commands.ts";
+import { skillsCommand } from "./skills/skills.ts";
 
 /**
  * Builds the whole command tree. The API services and resources are found in the catalogue only
@@ -57,6 +58,7 @@ export function buildRoot(services?: CommandSpec[], catalogue?: CatalogueRef): C
       eventCommand(catalogue),
       schemaCommand(() => root, catalogue),
       mcpCommand,
+      skillsCommand,
       completionCommand(() => root),
     ],
     ...(catalogue && {
