@@ -35,7 +35,21 @@ Deno.test("buildSchema() lists global flags, system commands and every shortcut"
       ["contact", ["+search-user", "+get-user", "+me"]],
       [
         "im",
-        ["+send", "+reply", "+messages", "+thread", "+get", "+download", "+chats", "+chat-create"],
+        [
+          "+send",
+          "+reply",
+          "+messages",
+          "+messages-search",
+          "+thread",
+          "+get",
+          "+download",
+          "+chats",
+          "+chat-create",
+          "+chat-update",
+          "+chat-members",
+          "+chat-members-add",
+          "+chat-members-remove",
+        ],
       ],
     ],
   );
