@@ -25,6 +25,7 @@
 import { parseRule, seriesOccurrence, timeToSeconds } from "./expand_event.ts";
 import type { Attendee, CalendarEvent, EventTime } from "../core/seed_data.ts";
 import { eventView } from "./_calendar_view.ts";
+import { eventChanged } from "./_subscription_routes.ts";
 import {
   booleanParam,
   both,
@@ -328,6 +329,7 @@ function createEvent(
   const event = ctx.calendars.create(found.calendar, caller.owner, fields, ctx.now(), key);
   // The key's event was deleted since: the key creates nothing new (unverified against Lark).
   if (event.deleted) return eventDeleted(event.event_id);
+  eventChanged(ctx, found.calendar.calendar_id, event.event_id, "create");
   return larkOk({
     event: eventView(ctx, event, undefined, { who: caller.owner, rsvp: "accept", idType }),
   });
@@ -444,6 +446,7 @@ function patchEvent(
     event.end_time = span.end;
   }
   applyFields(event, body);
+  eventChanged(ctx, event.calendar_id, event.event_id, "update");
   return larkOk({ event: eventView(ctx, event, undefined, viewerOf(ctx, found, caller, idType)) });
 }
 
@@ -468,6 +471,7 @@ function deleteEvent(
   } else {
     ctx.calendars.remove(found.event);
   }
+  eventChanged(ctx, found.event.calendar_id, found.event.event_id, "delete");
   return larkOk({});
 }
 

@@ -28,6 +28,7 @@ import { EVENT_ROUTES } from "./_event_routes.ts";
 import type { FieldSpec } from "../core/body_check.ts";
 import type { Caller, Route } from "../core/route.ts";
 import { ATTENDEE_ROUTES } from "./_attendee_routes.ts";
+import { SUBSCRIPTION_ROUTES } from "./_subscription_routes.ts";
 import { BOT_OWNER } from "./calendar_store.ts";
 
 const DAY = 86_400;
@@ -90,6 +91,7 @@ export const CALENDAR_ROUTES: Route[] = [
   },
   ...EVENT_ROUTES,
   ...ATTENDEE_ROUTES,
+  ...SUBSCRIPTION_ROUTES,
   {
     method: "POST",
     pattern: /^\/open-apis\/calendar\/v4\/freebusy\/list$/,

@@ -81,7 +81,26 @@ Deno.test("event +subscribe writes a user's message and an injected event, and e
       event_type: "calendar.calendar.event.changed_v4",
       event: { calendar_id: "cal_1", change_type: "update" },
     });
-    await until(async () => (await hubStats(sandbox)).acked === 2, "two answers");
+    // A change from the sandbox's state: the user subscribes to the primary calendar's event
+    // changes, then creates an event there.
+    const calendarApi = `${sandbox.baseUrl}/open-apis/calendar/v4/calendars/primary/events`;
+    const auth = { authorization: `Bearer ${accessToken}`, "content-type": "application/json" };
+    const subscribed = await fetch(`${calendarApi}/subscription`, {
+      method: "POST",
+      headers: auth,
+    });
+    assert.equal((await subscribed.json()).code, 0);
+    const created = await (await fetch(calendarApi, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({
+        summary: "Retro",
+        start_time: { timestamp: "1796000000" },
+        end_time: { timestamp: "1796001800" },
+      }),
+    })).json();
+    assert.equal(created.code, 0, JSON.stringify(created));
+    await until(async () => (await hubStats(sandbox)).acked === 3, "three answers");
     Deno.kill(live.pid, "SIGINT");
     const run = await live.done;
     assert.equal(run.code, 0, run.stderr);
@@ -89,10 +108,14 @@ Deno.test("event +subscribe writes a user's message and an injected event, and e
     assert.deepEqual(events.map((e) => e.type), [
       "im.message.receive_v1",
       "calendar.calendar.event.changed_v4",
+      "calendar.calendar.event.changed_v4",
     ]);
     assert.equal(events[0].text, "deploy?");
     assert.equal(events[0].chat_id, chat.chat_id);
-    assert.match(run.stderr, /Stopped: 2 events written/);
+    assert.equal(events[2].calendar_event_id, created.data.event.event_id);
+    assert.equal(events[2].change_type, "create");
+    assert.equal(events[2].user_id_list[0].open_id, sandbox.users[0].open_id);
+    assert.match(run.stderr, /Stopped: 3 events written/);
   });
 });
 
