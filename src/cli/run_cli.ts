@@ -94,7 +94,12 @@ export async function runCli(
     });
     return outcome();
   } catch (thrown) {
-    return outcome(toHarkError(thrown));
+    const flag = parsed?.globals.profile;
+    // Loaded only on failure: the config module is not needed to print help or the version.
+    const { withProfileNamed } = await import("./profile_recovery.ts");
+    return outcome(
+      await withProfileNamed(ctx, toHarkError(thrown), typeof flag === "string" ? flag : undefined),
+    );
   }
 }
 

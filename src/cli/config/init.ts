@@ -41,6 +41,7 @@ export async function runConfigInit(
     baseUrl: flags["base-url"],
     outputFormat: flags["output-format"],
     force: flags.force === true,
+    namedProfile: call.globals.profile ?? call.ctx.env.get("HARK_PROFILE"),
   };
   if (options.appSecret !== undefined && options.appSecretStdin) {
     throw new ValidationError("Give either --app-secret or --app-secret-stdin, not both", {
@@ -64,8 +65,13 @@ export interface ConfigInitOptions {
   baseUrl?: string;
   /** The default output format to store in preferences; `auto` removes the preference. */
   outputFormat?: string;
-  /** Replace an existing profile without asking. */
+  /**
+   * Replace an existing profile without asking: at a prompt, only the profile named by
+   * `--profile` or `HARK_PROFILE` (another name typed or accepted there is asked about).
+   */
   force: boolean;
+  /** The profile named by `--profile` or `HARK_PROFILE`, if any. */
+  namedProfile?: string;
 }
 
 /**
@@ -84,7 +90,7 @@ export async function configInit(session: Session, options: ConfigInitOptions): 
   if (session.previewChange(plan.preview)) return;
   const previous = await session.ctx.keychain.get(plan.secretPath);
   if (!(await mayReplaceSecret(session, options, plan, previous, interactive))) return;
-  if (!(await mayReplaceProfile(session, options, plan))) return;
+  if (!(await mayReplaceProfile(session, options, plan, interactive))) return;
   const settled = await settleNamespace(session, plan, previous);
   await save(session, answers, settled.plan, settled.previous);
   report(session, answers, settled.plan.secretPath);
@@ -203,15 +209,24 @@ async function mayReplaceSecret(
   return false;
 }
 
-/** Whether an existing profile may be replaced: with `--force`, or when the person says yes. */
+/**
+ * Whether an existing profile may be replaced: when the person says yes, or with `--force`
+ * without a prompt or for the profile `--profile` / `HARK_PROFILE` named. `--force` never
+ * replaces a profile only accepted at the "Profile name" prompt: Enter there would replace
+ * `default` when another profile was meant.
+ */
 async function mayReplaceProfile(
   session: Session,
   options: ConfigInitOptions,
   plan: Plan,
+  interactive: boolean,
 ): Promise<boolean> {
-  if (!plan.replaces || options.force) return true;
+  if (!plan.replaces) return true;
+  if (options.force && (!interactive || plan.profile === options.namedProfile)) return true;
   const { ctx } = session;
-  const question = `Profile "${plan.profile}" exists. Replace it?`;
+  const question = `Profile "${plan.profile}" exists${
+    options.force ? " and --force named no profile (--profile)" : ""
+  }. Replace it?`;
   if (await confirm(ctx, question, "--force")) return true;
   ctx.stderr.write("Nothing changed\n");
   return false;
