@@ -240,7 +240,20 @@ const SCENARIOS: Scenario[] = [
     name: "auth check of a scope not granted",
     argv: ["auth", "check", "--scope", "drive:drive:readonly"],
     config: signedInConfig,
-    setup: (_world, ctx) => signedIn(ctx, ["contact:user:search"]),
+    // auth check asks the service whether the sign-in works: a session it issued.
+    setup: async (world, ctx) => {
+      const tokens = await sandboxUserToken(world.sb, { scopes: ["contact:user:search"] });
+      await ctx.keychain.set(
+        "hark/walk/default/user_token",
+        JSON.stringify({
+          access_token: tokens.accessToken,
+          refresh_token: tokens.refreshToken,
+          expires_at: ctx.now() + tokens.expiresIn * 1000,
+          scopes: tokens.scopes,
+          token_type: "Bearer",
+        }),
+      );
+    },
     type: "permission",
     code: 1,
     command: "hark auth login --scope drive:drive:readonly",
