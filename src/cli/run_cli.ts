@@ -85,6 +85,13 @@ export async function runCli(
       ctx.stdout.write(text);
       return outcome();
     }
+    if (ctx.stdin.isTerminal && ctx.stdout.isTerminal) {
+      // A person can give the file keychain's password (HARK_KEYCHAIN_PASSWORD unset).
+      ctx.configureKeychain?.({
+        askPassword: async (creating) =>
+          (await import("./keychain_password.ts")).askKeychainPassword(ctx, creating),
+      });
+    }
     await command.run({
       ctx,
       path: parsed.chain.slice(1).map((c) => c.name),

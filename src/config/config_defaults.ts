@@ -12,6 +12,7 @@ import { resolveServiceAddress } from "./service_address.ts";
 const TOP_LEVEL: Readonly<Record<string, string | boolean>> = {
   "preferences.output_format": "auto",
   "preferences.color": true,
+  "preferences.keychain": "auto",
   "active_profile": "default",
 };
 

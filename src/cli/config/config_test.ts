@@ -156,13 +156,18 @@ Deno.test("configSet() stores each kind of value, keeping unknown keys", async (
     const s = await session(ctx);
     await configSet(s, { key: "preferences.output_format", value: "csv" });
     await configSet(s, { key: "preferences.color", value: "on" });
+    await configSet(s, { key: "preferences.keychain", value: "file" });
+    await assert.rejects(
+      configSet(s, { key: "preferences.keychain", value: "memory" }),
+      /expected one of auto, macos, linux, windows, file/,
+    );
     await configSet(s, { key: "apps.work.base_url", value: "https://open.larksuite.com/" });
     await configSet(s, { key: "apps.work.app_secret", value: "@env:WORK_SECRET" });
     await configSet(s, { key: "apps.work.credential_command", value: '["vault","hark"]' });
     // A fresh session, as a new invocation would load the config with apps.work in it.
     await configSet(await session(ctx), { key: "active_profile", value: "work" });
     const written = JSON.parse(await Deno.readTextFile(path));
-    assert.deepEqual(written.preferences, { output_format: "csv", color: true });
+    assert.deepEqual(written.preferences, { output_format: "csv", color: true, keychain: "file" });
     assert.deepEqual(written.apps.work, {
       base_url: "https://open.larksuite.com",
       app_secret: "@env:WORK_SECRET",
