@@ -31,6 +31,7 @@ import {
 } from "./oauth/oauth_routes.ts";
 import { serveApi } from "./core/api_routes.ts";
 import { serveOps } from "./operations/ops_routes.ts";
+import { CONSOLE_PATHS, serveConsole } from "./operations/console_page.ts";
 
 /** How to start a sandbox. Every field is optional. */
 export interface SandboxOptions {
@@ -283,6 +284,9 @@ function start(options: SandboxOptions): Sandbox {
     };
     if (incoming.path === "/sandbox" || incoming.path.startsWith("/sandbox/")) {
       return serveOps(ctx, incoming);
+    }
+    if (CONSOLE_PATHS.has(incoming.path) && ["GET", "POST"].includes(incoming.method)) {
+      return serveConsole(ctx, incoming);
     }
     if (incoming.path === "/") {
       return Response.redirect(`${ctx.baseUrl}/sandbox/verify`, 302);
