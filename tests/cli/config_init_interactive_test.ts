@@ -133,9 +133,13 @@ Deno.test(requires(["tmux"], {
         const script = await terminalScript(home.dir, { ...home.env, TERM: "xterm" }, [line]);
         const terminal = await Terminal.start(script, { columns: 80, rows: 24 });
         try {
-          await terminal.waitFor(/Profile name/);
-          await terminal.type("Enter");
-          await terminal.waitFor(/App ID/);
+          // A profile named with --profile is not asked for.
+          if (!line.includes("--profile")) {
+            await terminal.waitFor(/Profile name/);
+            await terminal.type("Enter");
+          }
+          const appId = await terminal.waitFor(/App ID/);
+          assert.equal(/Profile name/.test(appId), !line.includes("--profile"));
           await terminal.type("C-u", "cli_new", "Enter");
           await terminal.waitFor(/App secret/);
           await terminal.type("new-secret-value", "Enter");
@@ -157,7 +161,7 @@ Deno.test(requires(["tmux"], {
       assert.match(kept, /Nothing changed/);
       assert.deepEqual(await appIds(), { default: "cli_default", bad: "cli_bad" });
 
-      // Named on the command line, the profile is the prompt's default and --force replaces it.
+      // Named on the command line, the profile is not asked for and --force replaces it.
       const replaced = await answer("hark config init --force --profile bad");
       assert.match(replaced, /EXIT=0/);
       assert.deepEqual(await appIds(), { default: "cli_default", bad: "cli_new" });
