@@ -48,6 +48,10 @@ async function main(args: string[]): Promise<number> {
     console.log(`app id: ${sandbox.appId}`);
     console.log(`app secret: ${sandbox.appSecret}`);
     console.log(`verification page: ${sandbox.baseUrl}/sandbox/verify`);
+    console.log(
+      `approve a code from a shell: curl -d '{"user_code": "ABCD-EFGH", "decision": "approve"}' ` +
+        `${sandbox.baseUrl}/sandbox/approve  (decision: "approve" or "deny")`,
+    );
   }
   const signal = await stopped;
   for (const [name, handler] of handlers) Deno.removeSignalListener(name, handler);

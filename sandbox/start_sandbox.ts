@@ -33,6 +33,7 @@ import { serveApi } from "./core/api_routes.ts";
 import { serveOps } from "./operations/ops_routes.ts";
 import { type ClientConfig, EventHub } from "./events/event_hub.ts";
 import { ENDPOINT_PATH, wsEndpoint } from "./events/event_routes.ts";
+import { CONSOLE_PATHS, serveConsole } from "./operations/console_page.ts";
 
 /** How to start a sandbox. Every field is optional. */
 export interface SandboxOptions {
@@ -297,6 +298,9 @@ function start(options: SandboxOptions): Sandbox {
     };
     if (incoming.path === "/sandbox" || incoming.path.startsWith("/sandbox/")) {
       return serveOps(ctx, incoming);
+    }
+    if (CONSOLE_PATHS.has(incoming.path) && ["GET", "POST"].includes(incoming.method)) {
+      return serveConsole(ctx, incoming);
     }
     if (incoming.path === "/") {
       return Response.redirect(`${ctx.baseUrl}/sandbox/verify`, 302);

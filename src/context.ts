@@ -199,6 +199,17 @@ export interface FileInfo {
   uid?: number;
 }
 
+/** See {@link Context.configureKeychain}; each field given replaces the earlier one. */
+export interface KeychainSettings {
+  /** `preferences.keychain`: `auto`, `macos`, `linux`, `windows` or `file`. */
+  preference?: string;
+  /**
+   * Asks a person for the file keychain's password; `creating` when nothing is stored yet (the
+   * password is then asked twice and must be long enough).
+   */
+  askPassword?: (creating: boolean) => Promise<string>;
+}
+
 /** A store of secrets by path; the backends are in `src/keychain/`. */
 export interface Keychain {
   /** The backend's name; for a lazily chosen keychain, the name once chosen. */
@@ -279,6 +290,12 @@ export interface Context {
   signal: AbortSignal;
   /** The keychain; the backend is chosen lazily, on first use. */
   keychain: Keychain;
+  /**
+   * Settles what the keychain is before its first use: the config's backend preference (which
+   * `HARK_KEYCHAIN` overrides) and, at a terminal, how the encrypted-file keychain asks for its
+   * password when `HARK_KEYCHAIN_PASSWORD` is not set. Absent where the keychain is fixed (tests).
+   */
+  configureKeychain?(settings: KeychainSettings): void;
   /** A random UUID (idempotency keys). */
   randomUUID(): string;
   /** Random bytes (nonces, salts). */

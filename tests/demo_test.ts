@@ -19,6 +19,12 @@ Deno.test("deno task demo runs every step, exits 0 and cleans up", async () => {
     const stdout = new TextDecoder().decode(output.stdout);
     const stderr = new TextDecoder().decode(output.stderr);
     assert.equal(output.code, 0, stdout + stderr);
+    // The first screen is hark's: no warning from Deno before it.
+    assert.match(
+      stdout,
+      /^hark demo — the real CLI against a local sandbox at http:\/\/127\.0\.0\.1:\d+\n/,
+    );
+    assert.doesNotMatch(stderr, /Ignored build scripts|lifecycle scripts/i);
     for (
       const step of [
         "hark config init",
@@ -70,4 +76,22 @@ Deno.test("deno task demo runs every step, exits 0 and cleans up", async () => {
   } finally {
     await Deno.remove(home, { recursive: true });
   }
+});
+
+Deno.test("every npm package with install scripts is denied them in deno.json, so Deno never warns", async () => {
+  // Deno warns "Ignored build scripts" (before the demo's first line) when it sets up a package
+  // whose install scripts it did not run, unless deno.json decides them (`allowScripts`). hark
+  // runs none: protobufjs's only checks its version, keytar (lark-mcp's, never loaded) builds an
+  // addon nothing here uses. The lockfile marks each package that has scripts.
+  const lock = JSON.parse(await Deno.readTextFile(`${REPO_ROOT}/deno.lock`));
+  const config = JSON.parse(await Deno.readTextFile(`${REPO_ROOT}/deno.json`));
+  const decided = new Set<string>([
+    ...(config.allowScripts?.deny ?? []),
+    ...(config.allowScripts?.allow ?? []),
+  ]);
+  const withScripts = Object.entries(lock.npm ?? {})
+    .filter(([, entry]) => (entry as { scripts?: boolean }).scripts === true)
+    .map(([key]) => `npm:${key.replace(/^(@?[^@]+)@.*$/, "$1")}`);
+  assert.ok(withScripts.length > 0, "the lockfile marks no package with scripts");
+  assert.deepEqual(withScripts.filter((name) => !decided.has(name)), []);
 });

@@ -24,6 +24,13 @@ const NOT_RUN: Record<string, string> = {
   "sha256sum --ignore-missing -c SHA256SUMS": "needs a release's files from GitHub",
   "install -m 0755 hark-x86_64-unknown-linux-gnu ~/.local/bin/hark": "needs a release's binary",
   "deno task sandbox --port 8080": "runs until stopped; the tests start the sandbox themselves",
+  "deno task install": "writes to ~/.local/bin; tests/install_test.ts installs into a temporary " +
+    "prefix and runs the launcher",
+  "deno task sandbox --port 8080 --auto-approve-after 1":
+    "runs until stopped; tests/readme_sandbox_test.ts runs it as printed, then the section's " +
+    "other lines in a terminal",
+  "hark config init --profile sandbox --app-id cli_sandbox --base-url http://127.0.0.1:8080 --output-format auto":
+    "asks for the app secret at a terminal; tests/readme_sandbox_test.ts answers it in tmux",
   "deno task hark --help": "a development task; tests/cli/golden_test.ts checks the help",
   "deno task test": "the test suite this test is in",
   "deno task check && deno task lint && deno task fmt": "run by CI (.ci/run) on every change",

@@ -551,3 +551,23 @@ Deno.test("a bot organizes events in its own calendar and invites users into the
     assert.equal(reply.body.code, 0);
   });
 });
+
+Deno.test("a seeded event waiting for an answer can be answered: its owner is an attendee", async () => {
+  await withSandbox({ startDay: START_DAY }, async (_sandbox, client) => {
+    const token = await client.userToken(ALL);
+    const items = (await view(client, token, ANCHOR, ANCHOR + 40 * DAY)).body.data.items as {
+      event_id: string;
+      self_rsvp_status: string;
+    }[];
+    const waiting = items.find((i) => i.self_rsvp_status === "needs_action");
+    assert.ok(waiting, "the seed has an event waiting for an answer in 40 days");
+    const reply = await client.json("POST", `${EVENTS}/${waiting.event_id}/reply`, {
+      rsvp_status: "accept",
+    }, token);
+    assert.equal(reply.body.code, 0, reply.text);
+    const after = (await view(client, token, ANCHOR, ANCHOR + 40 * DAY)).body.data.items.find((
+      i: { event_id: string },
+    ) => i.event_id === waiting.event_id);
+    assert.equal(after.self_rsvp_status, "accept");
+  });
+});

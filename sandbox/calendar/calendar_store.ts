@@ -203,9 +203,21 @@ export class CalendarStore {
       const index = this.#userIndex.get(calendar.owner);
       if (calendar.type === "primary" && index !== undefined) {
         const { seed, anchorDay, eventsPerDay } = this.options;
+        const owner = this.options.users[index];
         for (const e of createSeedCalendar(seed, index, anchorDay, eventsPerDay)) {
+          // An answer still open (or one given) is an invitation's: the owner is an attendee,
+          // so the RSVP it shows can be changed (Lark refuses a reply from a non-attendee).
+          const attendees: Attendee[] | undefined = e.self_rsvp_status === "accept" ? undefined : [{
+            attendee_id: `user_${attendeeNumber()}`,
+            type: "user",
+            open_id: owner.open_id,
+            rsvp_status: e.self_rsvp_status,
+            is_optional: false,
+            display_name: owner.name,
+          }];
           events.set(e.event_id, {
             ...e,
+            ...(attendees ? { attendees } : {}),
             calendar_id: calendar.calendar_id,
             organizer: calendar.owner,
           });

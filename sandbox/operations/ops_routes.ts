@@ -12,6 +12,7 @@ import { type FaultSpec, validateFault } from "./fault_registry.ts";
 import { publicMessage } from "../im/im_routes.ts";
 import { hasContentType, type Incoming, json, type SandboxContext } from "../core/context.ts";
 import { KNOWN_SCOPES, unknownScopes } from "../oauth/lark_scopes.ts";
+import { escapeHtml, page } from "./html_page.ts";
 
 function jsonInput(incoming: Incoming): unknown | Response {
   try {
@@ -27,22 +28,6 @@ function optionalTtl(value: unknown, field: string): number | undefined {
     throw new OAuthError("invalid_request", `"${field}" must be a positive number of seconds`);
   }
   return value;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-function page(title: string, body: string, status = 200): Response {
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}
-input,select,button{font-size:1.1rem;padding:.4rem;margin:.3rem 0}
-button{margin-right:.5rem}.code{font-family:monospace;letter-spacing:.1em}</style></head>
-<body><h1>${escapeHtml(title)}</h1>
-${body}
-</body></html>`;
-  return new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8" } });
 }
 
 function verifyForm(ctx: SandboxContext, userCode: string, note = ""): string {
@@ -130,6 +115,24 @@ function approve(ctx: SandboxContext, incoming: Incoming): Response {
     if (!(error instanceof OAuthError)) throw error;
     return json({ error: error.error, error_description: error.message }, error.status);
   }
+}
+
+/** `GET /sandbox/approve`: how to approve a sign-in from a shell, the `decision` explained. */
+function approveHelp(ctx: SandboxContext): Response {
+  return page(
+    "Approve a sign-in (sandbox)",
+    `<p>POST JSON to this address to answer the code <code>hark auth login</code> shows:</p>
+<pre>curl -d '{"user_code": "ABCD-EFGH", "decision": "approve"}' ${
+      escapeHtml(ctx.baseUrl)
+    }/sandbox/approve</pre>
+<ul><li><code>user_code</code>: the code from the terminal (required)</li>
+<li><code>decision</code>: <code>"approve"</code> signs in, <code>"deny"</code> refuses (required)</li>
+<li><code>open_id</code>: who signs in (default the first user, ${
+      escapeHtml(ctx.users[0].name)
+    })</li></ul>
+<p>Or use the <a href="/sandbox/verify">verification page</a>, or start the sandbox with
+<code>--auto-approve-after 1</code> to approve every code by itself.</p>`,
+  );
 }
 
 function mintToken(ctx: SandboxContext, incoming: Incoming): Response {
@@ -231,7 +234,7 @@ type OpsRoute = (ctx: SandboxContext, incoming: Incoming) => Response;
 
 const OPS: Record<string, Record<string, OpsRoute>> = {
   "/sandbox/verify": { GET: verifyPage, POST: verifyPage },
-  "/sandbox/approve": { POST: approve },
+  "/sandbox/approve": { GET: approveHelp, POST: approve },
   "/sandbox/token": { POST: mintToken },
   "/sandbox/revoke": { POST: revoke },
   "/sandbox/app_scopes": { GET: appScopes, POST: appScopes, DELETE: appScopes },

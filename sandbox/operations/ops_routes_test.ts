@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { withSandbox } from "../test_client.ts";
+import { consoleUrl } from "../../src/errors/api_code_map.ts";
 
 const INFO = "/open-apis/authen/v1/user_info";
 
@@ -311,5 +312,40 @@ Deno.test("token minting refuses scopes Lark does not know", async () => {
     const answer = await client.json("POST", "/sandbox/token", { scopes: ["im:message:send"] });
     assert.equal(answer.status, 400);
     assert.equal(answer.body.error, "invalid_scope");
+  });
+});
+
+Deno.test("the console pages hark links to are served: a scope not enabled is enabled there", async () => {
+  await withSandbox({ appScopes: ["contact:user.base:readonly"] }, async (sandbox) => {
+    // The link of a permission error, as hark builds it for the sandbox's app.
+    const link = consoleUrl(
+      { identity: "bot", profile: "default", appId: sandbox.appId, serviceOrigin: sandbox.baseUrl },
+      "im:message",
+    );
+    const before = await fetch(link);
+    assert.equal(before.status, 200);
+    assert.match(await before.text(), /<code>im:message<\/code>: not enabled/);
+    const enabled = await fetch(new URL(link).origin + new URL(link).pathname, {
+      method: "POST",
+      body: new URLSearchParams({ clientID: sandbox.appId, scopes: "im:message" }),
+    });
+    assert.match(await enabled.text(), /<code>im:message<\/code>: enabled/);
+    const scopes = await (await fetch(`${sandbox.baseUrl}/sandbox/app_scopes`)).json();
+    assert.ok(scopes.scopes.includes("im:message"));
+
+    const app = await fetch(
+      consoleUrl({ identity: "bot", profile: "default" }, undefined)
+        .replace("https://open.larksuite.com", sandbox.baseUrl),
+    );
+    assert.equal(app.status, 200);
+    assert.match(await app.text(), new RegExp(sandbox.appId));
+    const stranger = await fetch(`${sandbox.baseUrl}/page/scope-apply?clientID=cli_other&scopes=x`);
+    assert.equal(stranger.status, 404);
+    await stranger.body?.cancel();
+
+    // The approve address explains itself, the decision included.
+    const help = await fetch(`${sandbox.baseUrl}/sandbox/approve`);
+    assert.equal(help.status, 200);
+    assert.match(await help.text(), /<code>decision<\/code>: <code>"approve"<\/code>/);
   });
 });

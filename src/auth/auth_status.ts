@@ -26,7 +26,7 @@ import type { TokenOrigin } from "./token_source.ts";
 import type { Identity } from "./identity.ts";
 
 /** The states `auth status` reports. */
-export type StatusState = "valid" | "needs_refresh" | "expired" | "signed_out";
+export type StatusState = "valid" | "needs_refresh" | "expired" | "needs_login" | "signed_out";
 
 /** The report of `auth status`. Never holds a token. */
 export interface AuthStatus {
@@ -69,8 +69,9 @@ export interface AuthStatusOptions {
 }
 
 /**
- * Reports the sign-in state of the user identity without refreshing: `valid`, `needs_refresh`
- * (within 5 minutes of expiry), `expired` (`usable` when the refresh token is alive) or
+ * Reports the sign-in state of the user identity without refreshing or asking the service:
+ * `valid`, `needs_refresh` (within 5 minutes of expiry), `expired` (`usable` when the refresh
+ * token is alive), `needs_login` (the service refused a refresh for good, remembered) or
  * `signed_out`.
  *
  * @param ctx the context
@@ -120,6 +121,9 @@ export async function authStatus(ctx: Context, options: AuthStatusOptions): Prom
   const refreshable = credential.refreshable ?? false;
   const usable = state === "valid" || state === "needs_refresh" ||
     (state === "expired" && refreshable);
+  const reason = state === "needs_login"
+    ? "The service refused to refresh the session (revoked, expired or already used)"
+    : "The access token and the refresh token have expired";
   const user = account && (account.openId || account.name || account.email)
     ? { open_id: account.openId, name: account.name, email: account.email }
     : null;
@@ -134,7 +138,7 @@ export async function authStatus(ctx: Context, options: AuthStatusOptions): Prom
     expires_at: rfc3339(credential.expiresAt) ?? null,
     refresh_expires_at: rfc3339(credential.refreshExpiresAt) ?? null,
     refreshable,
-    ...(usable ? {} : { reason: "The access token and the refresh token have expired" }),
+    ...(usable ? {} : { reason }),
   };
 }
 

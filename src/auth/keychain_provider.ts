@@ -80,7 +80,7 @@ export class KeychainProvider implements CredentialProvider {
     if (refresh === "never") return credentialOf(record, ctx.now(), origin);
     const state = tokenState(record, ctx.now());
     if (refresh === "auto" && state === "valid") return credentialOf(record, ctx.now(), origin);
-    if (state === "refresh_expired") throw sessionExpired(spec.profile);
+    if (state === "refresh_expired" || state === "needs_login") throw sessionExpired(spec.profile);
     const rejected = typeof refresh === "object" ? refresh.rejected : undefined;
     // Under the lock, a token another caller or process replaced meanwhile is used as it is,
     // unless it is already dead: the same refresh token is never spent twice.

@@ -153,7 +153,14 @@ async function refreshLocked(
     let answer = await call();
     // Lark's "busy" (20050) is worth one more try (lark-cli RefreshTokenRetryable).
     if (answer.kind !== "tokens" && answer.code === TOKEN_ENDPOINT_BUSY) answer = await call();
-    if (answer.kind !== "tokens") throw refreshFailure(profile, answer);
+    if (answer.kind !== "tokens") {
+      const failure = refreshFailure(profile, answer);
+      // Refused for good: remembered, so the local view says "sign in again" too.
+      if (isDead(answer) && (await readTokenRecord(ctx.keychain, path))) {
+        await ctx.keychain.set(path, JSON.stringify({ ...record, needs_login: true }));
+      }
+      throw failure;
+    }
     const fresh = recordFromGrant(answer.grant, ctx.now(), record, [], service.origin);
     // A sign-out that ran while the token endpoint answered wins: the session stays closed.
     if (!(await readTokenRecord(ctx.keychain, path))) throw notSignedIn(profile);
@@ -185,12 +192,7 @@ function refreshFailure(
   if (answer.kind === "transient") {
     return answer.error.withRecovery({ suggestion: kept, command: answer.error.recovery.command });
   }
-  if (
-    (answer.code !== undefined && REFRESH_TOKEN_DEAD.has(answer.code)) ||
-    answer.error === "invalid_grant"
-  ) {
-    return sessionExpired(profile, answer);
-  }
+  if (isDead(answer)) return sessionExpired(profile, answer);
   if (answer.error === "invalid_client") {
     const flag = profile === "default" ? "" : ` --profile ${profile}`;
     return new AuthError(
@@ -214,6 +216,16 @@ function refreshFailure(
       suggestion: "Retry, or sign in again",
     },
   );
+}
+
+/**
+ * Whether a refusal of the token endpoint means the refresh token is dead (RFC 6749
+ * `invalid_grant`, or Lark's 20026, 20037, 20064, 20073): only a new sign-in helps.
+ */
+function isDead(answer: Exclude<TokenAnswer, { kind: "tokens" }>): boolean {
+  if (answer.kind === "transient") return false;
+  return (answer.code !== undefined && REFRESH_TOKEN_DEAD.has(answer.code)) ||
+    answer.error === "invalid_grant";
 }
 
 /**

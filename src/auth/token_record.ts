@@ -37,23 +37,32 @@ export interface TokenRecord {
    * then counts as the issuer, and the next refresh records it.
    */
   origin?: string;
+  /**
+   * Set when the service refused to refresh the session for good (its refresh token revoked,
+   * expired or already used): only a new sign-in helps, whatever the times say, and the local
+   * view (`auth status --offline`, `auth token`) says so without asking the service again.
+   */
+  needs_login?: true;
 }
 
 /**
  * The spec's token states, plus `refresh_expired` for an expired access token whose refresh
- * token is gone or expired too (sign in again).
+ * token is gone or expired too, and `needs_login` for a session the service refused to refresh
+ * (sign in again, both).
  */
-export type TokenState = "valid" | "needs_refresh" | "expired" | "refresh_expired";
+export type TokenState = "valid" | "needs_refresh" | "expired" | "refresh_expired" | "needs_login";
 
 /**
  * The state of a token record at `now`: `valid` before `expires_at` minus 5 minutes,
  * `needs_refresh` within the last 5 minutes, `expired` after `expires_at` while a refresh token
- * is still alive, and `refresh_expired` when it is not.
+ * is still alive, and `refresh_expired` when it is not; `needs_login` once the service refused
+ * a refresh for good.
  *
  * @param record the token record
  * @param now the current time, epoch ms
  */
 export function tokenState(record: TokenRecord, now: number): TokenState {
+  if (record.needs_login) return "needs_login";
   if (now < record.expires_at - REFRESH_BUFFER_MS) return "valid";
   if (now < record.expires_at) return "needs_refresh";
   return canRefresh(record, now) ? "expired" : "refresh_expired";
@@ -66,7 +75,7 @@ export function tokenState(record: TokenRecord, now: number): TokenState {
  * @param now the current time, epoch ms
  */
 export function canRefresh(record: TokenRecord, now: number): boolean {
-  if (!record.refresh_token) return false;
+  if (!record.refresh_token || record.needs_login) return false;
   return record.refresh_expires_at === undefined || now < record.refresh_expires_at;
 }
 
@@ -189,6 +198,7 @@ export function parseTokenRecord(text: string, path: string): TokenRecord {
     scopes: stringsField(value, "scopes"),
     token_type: typeof value.token_type === "string" ? value.token_type : "Bearer",
     ...(typeof value.origin === "string" ? { origin: value.origin } : {}),
+    ...(value.needs_login === true ? { needs_login: true } : {}),
   };
 }
 

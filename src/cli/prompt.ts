@@ -97,14 +97,19 @@ export function askText(
  * @param ctx the context
  * @param question the question
  * @param flag the flag that answers it without a terminal
+ * @param validate checks the answer: `true`, or what is wrong with it; default not empty
  */
-export function askSecret(ctx: Context, question: string, flag: string): Promise<string> {
+export function askSecret(
+  ctx: Context,
+  question: string,
+  flag: string,
+  validate: (value: string) => string | true = (v) => (v.length > 0 ? true : "Required"),
+): Promise<string> {
   requireTerminal(ctx, question, flag);
-  return guard(ctx, ({ password }, signal) =>
-    password(
-      { message: question, mask: "*", validate: (v) => (v.length > 0 ? true : "Required") },
-      { signal },
-    ));
+  return guard(
+    ctx,
+    ({ password }, signal) => password({ message: question, mask: "*", validate }, { signal }),
+  );
 }
 
 /**

@@ -85,6 +85,13 @@ export async function runCli(
       ctx.stdout.write(text);
       return outcome();
     }
+    if (ctx.stdin.isTerminal && ctx.stdout.isTerminal) {
+      // A person can give the file keychain's password (HARK_KEYCHAIN_PASSWORD unset).
+      ctx.configureKeychain?.({
+        askPassword: async (creating) =>
+          (await import("./keychain_password.ts")).askKeychainPassword(ctx, creating),
+      });
+    }
     const globals = readGlobals(ctx, parsed.globals);
     const { chain, flags, args } = parsed;
     const runCommand = command.run;
@@ -97,7 +104,12 @@ export async function runCli(
     }
     return outcome();
   } catch (thrown) {
-    return outcome(toHarkError(thrown));
+    const flag = parsed?.globals.profile;
+    // Loaded only on failure: the config module is not needed to print help or the version.
+    const { withProfileNamed } = await import("./profile_recovery.ts");
+    return outcome(
+      await withProfileNamed(ctx, toHarkError(thrown), typeof flag === "string" ? flag : undefined),
+    );
   }
 }
 

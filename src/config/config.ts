@@ -64,6 +64,11 @@ export interface Preferences {
   output_format?: OutputFormat;
   /** Colours on or off. */
   color?: boolean;
+  /**
+   * The keychain backend to keep secrets in (`auto`, `macos`, `linux`, `windows`, `file`), as
+   * `config init` chose it where the OS keychain cannot be used; `HARK_KEYCHAIN` overrides it.
+   */
+  keychain?: string;
   [key: string]: unknown;
 }
 

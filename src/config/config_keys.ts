@@ -15,6 +15,7 @@ import {
 } from "./config.ts";
 import { checkProfileName } from "./profile.ts";
 import { parseSecretInput } from "./secret_input.ts";
+import { PREFERENCE_CHOICES } from "../keychain/backend_name.ts";
 import { checkOrigin } from "./service_address.ts";
 
 /** A settable key. */
@@ -51,6 +52,13 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     describe: "true or false",
     fix: (key) => `hark config set ${key} true`,
     parse: (value, key) => bool(value, key),
+  },
+  {
+    key: "preferences.keychain",
+    describe: `one of ${PREFERENCE_CHOICES.join(", ")}: where secrets are kept ` +
+      "(HARK_KEYCHAIN overrides it)",
+    fix: (key) => `hark config set ${key} auto`,
+    parse: (value, key) => oneOf(value.toLowerCase(), key, PREFERENCE_CHOICES),
   },
   {
     key: "active_profile",

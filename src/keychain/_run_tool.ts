@@ -66,9 +66,10 @@ export async function runTool(
 }
 
 /** The ways out of an unusable OS keychain, as the end of a suggestion sentence. */
-export const WAYS_OUT = "or use the encrypted-file keychain (HARK_KEYCHAIN=file with " +
-  "HARK_KEYCHAIN_PASSWORD set), or in CI pass a token in HARK_USER_ACCESS_TOKEN / " +
-  "HARK_TENANT_ACCESS_TOKEN";
+export const WAYS_OUT = "or use the encrypted-file keychain (hark config init at a terminal " +
+  "offers it; or HARK_KEYCHAIN=file, kept with hark config set preferences.keychain file; its " +
+  "password typed at a terminal or in HARK_KEYCHAIN_PASSWORD), or in CI pass a token in " +
+  "HARK_USER_ACCESS_TOKEN / HARK_TENANT_ACCESS_TOKEN";
 
 /** The first line of a tool's stderr, or a placeholder when it printed nothing. */
 export function firstLine(text: string, fallback = "no error message"): string {

@@ -64,6 +64,11 @@ export interface FileKeychainOptions {
   dir?: string;
   /** PBKDF2 iterations for new files; default {@link FILE_KEYCHAIN_ITERATIONS}. */
   iterations?: number;
+  /**
+   * Asks a person for the password when `HARK_KEYCHAIN_PASSWORD` is not set (`creating`: no
+   * secret is stored yet); `undefined` (or no function) when nobody can be asked.
+   */
+  askPassword?: (creating: boolean) => Promise<string> | undefined;
 }
 
 /**
@@ -99,7 +104,8 @@ export function fileKeychainDir(ctx: Context): string {
 }
 
 /**
- * A {@link Keychain} of AES-GCM encrypted files, keyed by `HARK_KEYCHAIN_PASSWORD`. Derived keys
+ * A {@link Keychain} of AES-GCM encrypted files, keyed by `HARK_KEYCHAIN_PASSWORD` (or, at a
+ * terminal, a password asked for once per command: `askPassword`). Derived keys
  * are cached per salt for the life of the object, and new files reuse the salt of the first key
  * derived (read or written) with the current iteration count, so a command that reads and
  * writes several secrets derives one key. Each file has its own random nonce.
@@ -117,6 +123,8 @@ export class FileKeychain implements Keychain {
   readonly #dirOption: string | undefined;
   readonly #iterations: number;
   readonly #keys = new Map<string, Promise<CryptoKey>>();
+  readonly #askPassword: FileKeychainOptions["askPassword"];
+  #asked: Promise<string> | undefined;
   #writeSalt: Bytes | undefined;
 
   /**
@@ -129,6 +137,7 @@ export class FileKeychain implements Keychain {
     this.#ctx = ctx;
     this.#dirOption = options.dir;
     this.#iterations = options.iterations ?? FILE_KEYCHAIN_ITERATIONS;
+    this.#askPassword = options.askPassword;
   }
 
   /** The folder holding the files. */
@@ -149,7 +158,7 @@ export class FileKeychain implements Keychain {
       });
     }
     const record = parseRecord(text, path, file);
-    const password = this.#password(path);
+    const password = await this.#password(path, false);
     const key = await this.#key(password, record.salt, record.iterations);
     let plain: ArrayBuffer;
     try {
@@ -178,7 +187,7 @@ export class FileKeychain implements Keychain {
   /** {@inheritDoc Keychain.set} */
   async set(path: string, secret: string): Promise<void> {
     const file = this.#file(path);
-    const password = this.#password(path);
+    const password = await this.#password(path, true);
     if ([...password].length < MIN_KEYCHAIN_PASSWORD_LENGTH) {
       throw new KeychainError(
         BACKEND,
@@ -255,16 +264,24 @@ export class FileKeychain implements Keychain {
     return joinPath(this.#ctx.os, this.dir, fileNameOfPath(checkKeychainPath(path)));
   }
 
-  #password(path: string): string {
-    const password = this.#ctx.env.get("HARK_KEYCHAIN_PASSWORD");
+  /**
+   * `HARK_KEYCHAIN_PASSWORD`, else the password a person gives once for the object's life
+   * (asked as a new one when storing into an empty keychain).
+   */
+  async #password(path: string, storing: boolean): Promise<string> {
+    const fromEnv = this.#ctx.env.get("HARK_KEYCHAIN_PASSWORD");
+    if (fromEnv) return fromEnv;
+    const creating = storing && (await this.list().catch(() => [])).length === 0;
+    this.#asked ??= this.#askPassword?.(creating);
+    const password = await this.#asked;
     if (!password) {
       throw new KeychainError(
         BACKEND,
         `Cannot use the file keychain for "${path}": HARK_KEYCHAIN_PASSWORD is not set`,
         {
           suggestion: "Set HARK_KEYCHAIN_PASSWORD to the password that encrypts hark's " +
-            "secrets (keep it in your CI's secret store), or unset HARK_KEYCHAIN to use the " +
-            "OS keychain",
+            "secrets (keep it in your CI's secret store), or run the command at a terminal, " +
+            "which asks for it",
         },
       );
     }

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { Context } from "../context.ts";
+import type { Context, KeychainSettings } from "../context.ts";
 import { KEYCHAIN_CHOICES, keychainBackendName } from "./backend_name.ts";
 import { FileKeychain } from "./file_keychain.ts";
 import type { Keychain } from "./keychain.ts";
@@ -21,6 +21,7 @@ export { KEYCHAIN_CHOICES, keychainBackendName };
  * cheap: no subprocess runs and no file is read until the first call.
  *
  * @param ctx the context the backend works through
+ * @param settings the config's preference, and how the file keychain asks for its password
  * @throws {ValidationError} when `HARK_KEYCHAIN` holds an unknown value
  * @example
  * ```ts
@@ -28,8 +29,8 @@ export { KEYCHAIN_CHOICES, keychainBackendName };
  * await keychain.get("hark/default/app_secret");
  * ```
  */
-export function selectKeychain(ctx: Context): Keychain {
-  switch (keychainBackendName(ctx)) {
+export function selectKeychain(ctx: Context, settings: KeychainSettings = {}): Keychain {
+  switch (keychainBackendName(ctx, settings.preference)) {
     case "macos":
       return new MacosKeychain(ctx);
     case "windows":
@@ -37,7 +38,8 @@ export function selectKeychain(ctx: Context): Keychain {
     case "linux":
       return new LinuxKeychain(ctx);
     case "file":
-      return new FileKeychain(ctx);
+      // Read when asked: a terminal's prompt may be settled after the backend was chosen.
+      return new FileKeychain(ctx, { askPassword: (creating) => settings.askPassword?.(creating) });
     case "memory":
       return new MemoryKeychain();
   }

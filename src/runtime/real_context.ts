@@ -11,7 +11,7 @@
  */
 
 import { openWebSocket } from "./web_socket.ts";
-import type { Context, Env } from "../context.ts";
+import type { Context, Env, KeychainSettings } from "../context.ts";
 import { ValidationError } from "../errors/mod.ts";
 import { keychainBackendName } from "../keychain/backend_name.ts";
 import type { Keychain } from "../keychain/keychain.ts";
@@ -55,6 +55,7 @@ export function createRealContext(options: RealContextOptions): Context {
   const started = Date.now();
   let timeZone: string | undefined;
   let keychain: Keychain | undefined;
+  const keychainSettings: KeychainSettings = {};
   const context: Context = {
     now: () => Date.now(),
     sleep,
@@ -85,7 +86,10 @@ export function createRealContext(options: RealContextOptions): Context {
     homeDir: env.get(os === "windows" ? "USERPROFILE" : "HOME"),
     signal: options.signal,
     get keychain(): Keychain {
-      return (keychain ??= lazyKeychain(context));
+      return (keychain ??= lazyKeychain(context, keychainSettings));
+    },
+    configureKeychain(settings) {
+      Object.assign(keychainSettings, settings);
     },
     randomUUID: () => crypto.randomUUID(),
     randomBytes: (length) => crypto.getRandomValues(new Uint8Array(length)),
@@ -144,15 +148,23 @@ function stream(file: typeof Deno.stdout): Context["stdout"] {
 /**
  * The keychain `HARK_KEYCHAIN` chooses, its backend's code imported on the first call (the
  * backends and their helpers are most of the keychain code, and `--help` never needs them).
- * Its `backend` name is known at once.
+ * Its `backend` name is known at once. `settings` may change until the first call.
  */
-function lazyKeychain(ctx: Context): Keychain {
+function lazyKeychain(ctx: Context, settings: KeychainSettings): Keychain {
   let loading: Promise<Keychain> | undefined;
-  const load = () =>
-    loading ??= import("../keychain/select_keychain.ts").then((m) => m.selectKeychain(ctx));
+  let loadedFor: string | undefined;
+  const load = () => {
+    // A preference settled after a first call (config init switching to the file keychain)
+    // chooses the backend again.
+    if (loading !== undefined && loadedFor !== settings.preference) loading = undefined;
+    loadedFor = settings.preference;
+    return loading ??= import("../keychain/select_keychain.ts").then((m) =>
+      m.selectKeychain(ctx, settings)
+    );
+  };
   return {
     get backend() {
-      return keychainBackendName(ctx);
+      return keychainBackendName(ctx, settings.preference);
     },
     get: async (path) => (await load()).get(path),
     set: async (path, secret) => (await load()).set(path, secret),

@@ -248,6 +248,8 @@ export async function openSession(
   keychainBackendName(context);
   const configPath = resolveConfigPath(context);
   const config = await loadConfig(context, configPath);
+  // The keychain the config chose (`hark config init` remembers one), unless HARK_KEYCHAIN says.
+  context.configureKeychain?.({ preference: config.preferences?.keychain });
   const session = new Session(context, globals, configPath, config);
   if ((options.profile ?? "use") === "use") {
     if (config.apps?.[session.profile] === undefined && session.profileExplicit) {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { sandboxUserToken } from "../support/sandbox_token.ts";
 import { join } from "node:path";
 import { createHarkEnv } from "../support/hark_env.ts";
 import { startWorld } from "../support/world.ts";
@@ -25,15 +26,25 @@ Deno.test("auth login fails fast in CI without a terminal and names the alternat
 Deno.test("the env provider: HARK_USER_ACCESS_TOKEN is used and reported as the source", async () => {
   const world = await startWorld();
   try {
-    const env = { HARK_USER_ACCESS_TOKEN: "u-from-env-123456", HARK_BASE_URL: world.sb.baseUrl };
+    const { accessToken } = await sandboxUserToken(world.sb);
+    const env = { HARK_USER_ACCESS_TOKEN: accessToken, HARK_BASE_URL: world.sb.baseUrl };
     const status = await world.run(["auth", "status", "--json"], { env });
     assert.equal(status.code, 0, status.stderr);
     const report = JSON.parse(status.stdout);
     assert.equal(report.state, "valid");
     assert.equal(report.source, "env");
-    assert.ok(!status.stdout.includes("u-from-env-123456"));
+    assert.equal(report.checked, "service");
+    assert.ok(!status.stdout.includes(accessToken));
     const token = await world.run(["auth", "token"], { env });
-    assert.equal(token.stdout, "u-from-env-123456\n");
+    assert.equal(token.stdout, `${accessToken}\n`);
+
+    // A token the service refuses is not valid, whatever the variable says: its recovery unsets it.
+    const refused = await world.run(["auth", "status", "--json"], {
+      env: { ...env, HARK_USER_ACCESS_TOKEN: "u-not-a-token-123456" },
+    });
+    assert.equal(refused.code, 3, refused.stderr);
+    assert.equal(JSON.parse(refused.stdout).state, "needs_login");
+    assert.equal(JSON.parse(refused.stderr).error.recovery.command, "unset HARK_USER_ACCESS_TOKEN");
   } finally {
     await world.close();
   }

@@ -18,8 +18,10 @@ Deno.test("token states: status in every state, refresh with rotation, expiry an
     );
     for (const login of logins) assert.equal(login.code, 0, login.stderr);
 
+    // The stored sign-in's own state (--offline): with a lifetime of 1 ms, asking the service
+    // would find every refreshed token dead already.
     const status = async (profile: string) => {
-      const run = await world.run(["auth", "status", "--json", "--profile", profile]);
+      const run = await world.run(["auth", "status", "--json", "--offline", "--profile", profile]);
       return { code: run.code, report: JSON.parse(run.stdout) };
     };
     const [fresh, soon, stale, dead, none] = await Promise.all(
@@ -37,7 +39,7 @@ Deno.test("token states: status in every state, refresh with rotation, expiry an
 
     // Refresh on expiry, with rotation: the old refresh token no longer works.
     await world.clearRequests();
-    const before = await world.run(["auth", "status", "--json", "--profile", "stale"]);
+    const before = await world.run(["auth", "status", "--json", "--offline", "--profile", "stale"]);
     assert.equal(JSON.parse(before.stdout).state, "expired");
     const token = await world.run(["auth", "token", "--profile", "stale"]);
     assert.equal(token.code, 0, token.stderr);

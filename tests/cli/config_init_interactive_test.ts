@@ -101,3 +101,72 @@ Deno.test(requires(["tmux"], {
     }
   },
 }));
+
+Deno.test(requires(["tmux"], {
+  name: "config init --force replaces only the profile named: Enter at the name prompt asks first",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const home = await createHarkEnv();
+    try {
+      const setUp = (profile: string) =>
+        home.run([
+          "--profile",
+          profile,
+          "config",
+          "init",
+          "--non-interactive",
+          "--app-id",
+          `cli_${profile}`,
+          "--app-secret-stdin",
+        ], {
+          stdin: `${profile}-secret-value`,
+        });
+      for (const profile of ["default", "bad"]) assert.equal((await setUp(profile)).code, 0);
+      const appIds = async () => {
+        const config = await home.readConfig() as { apps: Record<string, { app_id: string }> };
+        return Object.fromEntries(Object.entries(config.apps).map(([k, v]) => [k, v.app_id]));
+      };
+
+      // The recovery of a bad secret on "bad", typed without --profile: Enter keeps "default",
+      // which --force did not name, so it is asked about, and "no" keeps it.
+      const answer = async (line: string, replace?: "y" | "n") => {
+        const script = await terminalScript(home.dir, { ...home.env, TERM: "xterm" }, [line]);
+        const terminal = await Terminal.start(script, { columns: 80, rows: 24 });
+        try {
+          // A profile named with --profile is not asked for.
+          if (!line.includes("--profile")) {
+            await terminal.waitFor(/Profile name/);
+            await terminal.type("Enter");
+          }
+          const appId = await terminal.waitFor(/App ID/);
+          assert.equal(/Profile name/.test(appId), !line.includes("--profile"));
+          await terminal.type("C-u", "cli_new", "Enter");
+          await terminal.waitFor(/App secret/);
+          await terminal.type("new-secret-value", "Enter");
+          await terminal.waitFor(/Service/);
+          await terminal.type("Enter");
+          await terminal.waitFor(/Default output format/);
+          await terminal.type("Enter");
+          if (replace) {
+            const asked = await terminal.waitFor(/Replace it\?/);
+            assert.match(asked, /Profile "default" exists and --force named no profile/);
+            await terminal.type(replace, "Enter");
+          }
+          return await terminal.waitFor(/EXIT=\d/);
+        } finally {
+          await terminal.close();
+        }
+      };
+      const kept = await answer("hark config init --force", "n");
+      assert.match(kept, /Nothing changed/);
+      assert.deepEqual(await appIds(), { default: "cli_default", bad: "cli_bad" });
+
+      // Named on the command line, the profile is not asked for and --force replaces it.
+      const replaced = await answer("hark config init --force --profile bad");
+      assert.match(replaced, /EXIT=0/);
+      assert.deepEqual(await appIds(), { default: "cli_default", bad: "cli_new" });
+    } finally {
+      await home.cleanup();
+    }
+  },
+}));

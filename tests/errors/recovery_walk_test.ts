@@ -70,10 +70,15 @@ async function fault(world: World, spec: FaultSpec): Promise<void> {
   assert.equal(response.status, 200, await response.text());
 }
 
-async function signedIn(ctx: TestContext, scopes: string[], refreshExpired = false) {
+async function signedIn(
+  ctx: TestContext,
+  scopes: string[],
+  refreshExpired = false,
+  profile = "default",
+) {
   const now = ctx.now();
   await ctx.keychain.set(
-    "hark/walk/default/user_token",
+    `hark/walk/${profile}/user_token`,
     JSON.stringify({
       access_token: "u-stored",
       refresh_token: "r-stored",
@@ -91,6 +96,26 @@ function signedInConfig(world: World): unknown {
   config.keychain_namespace = "walk";
   config.users = {
     default: { access_token: "@keychain:hark/walk/default/user_token", user_type: "user" },
+  };
+  return config;
+}
+
+/** Two profiles at the sandbox, `default` and `bad`, the one in use; `active` makes it active. */
+function badProfileConfig(world: World, active = false): unknown {
+  const config: Record<string, unknown> = sandboxConfig(world.sb, ["default", "bad"]);
+  if (active) config.active_profile = "bad";
+  return config;
+}
+
+/** {@link signedInConfig} on the active profile `bad`. */
+function signedInBadConfig(world: World): unknown {
+  const config = signedInConfig(world) as
+    & { apps: Record<string, unknown> }
+    & Record<string, unknown>;
+  config.apps.bad = config.apps.default;
+  config.active_profile = "bad";
+  config.users = {
+    bad: { access_token: "@keychain:hark/walk/bad/user_token", user_type: "user" },
   };
   return config;
 }
@@ -215,7 +240,20 @@ const SCENARIOS: Scenario[] = [
     name: "auth check of a scope not granted",
     argv: ["auth", "check", "--scope", "drive:drive:readonly"],
     config: signedInConfig,
-    setup: (_world, ctx) => signedIn(ctx, ["contact:user:search"]),
+    // auth check asks the service whether the sign-in works: a session it issued.
+    setup: async (world, ctx) => {
+      const tokens = await sandboxUserToken(world.sb, { scopes: ["contact:user:search"] });
+      await ctx.keychain.set(
+        "hark/walk/default/user_token",
+        JSON.stringify({
+          access_token: tokens.accessToken,
+          refresh_token: tokens.refreshToken,
+          expires_at: ctx.now() + tokens.expiresIn * 1000,
+          scopes: tokens.scopes,
+          token_type: "Bearer",
+        }),
+      );
+    },
     type: "permission",
     code: 1,
     command: "hark auth login --scope drive:drive:readonly",
@@ -433,6 +471,44 @@ const SCENARIOS: Scenario[] = [
     type: "cancelled",
     code: 1,
     command: "hark contact +search-user --query 'o'\\''brien jr'",
+  },
+
+  // Recovery commands name the profile they concern unless it is the default: run without it,
+  // they would act on the default profile (and `config init --force` would replace it).
+  {
+    name: "a wrong app secret at sign-in, on profile bad",
+    argv: ["--profile", "bad", "auth", "login", "--no-wait", "--json"],
+    config: (world) => badProfileConfig(world),
+    env: () => ({ [SECRET_VAR]: "not-the-secret" }),
+    type: "auth",
+    code: 3,
+    command: "hark config init --force --profile bad",
+  },
+  {
+    name: "a wrong app secret as the bot, on profile bad",
+    argv: ["--profile", "bad", "--as", "bot", "im", "+chats"],
+    config: (world) => badProfileConfig(world),
+    env: () => ({ [SECRET_VAR]: "not-the-secret" }),
+    type: "auth",
+    code: 3,
+    command: "hark config init --force --profile bad",
+  },
+  {
+    name: "a shortcut signed out, on the active profile bad",
+    argv: SEARCH,
+    config: (world) => badProfileConfig(world, true),
+    type: "auth",
+    code: 3,
+    command: "hark auth login --profile bad",
+  },
+  {
+    name: "a session whose refresh token expired, on the active profile bad",
+    argv: SEARCH,
+    config: signedInBadConfig,
+    setup: (_world, ctx) => signedIn(ctx, ["contact:user:search"], true, "bad"),
+    type: "auth",
+    code: 3,
+    command: "hark auth login --profile bad",
   },
 ];
 

@@ -33,6 +33,14 @@ export const LOGIN_FLAGS = {
 /** The flags of `auth check`. */
 export const CHECK_FLAGS = { scope: scopeFlag("a scope to check (space/comma separated too)") };
 
+/** The flags of `auth status`. */
+export const STATUS_FLAGS = {
+  offline: flag.bool({
+    description: "read the stored sign-in only, without asking the service whether it still " +
+      "works",
+  }),
+};
+
 /** `hark auth`. */
 export const authCommand: CommandSpec = {
   name: "auth",
@@ -59,12 +67,14 @@ export const authCommand: CommandSpec = {
       examples: ["hark auth logout", "hark auth logout --profile work"],
       run: async (call) => (await import("./logout.ts")).runLogout(call),
     },
-    {
+    defineCommand({
       name: "status",
-      description: "Show the sign-in state: valid, needs_refresh, expired or signed_out",
-      examples: ["hark auth status", "hark auth status --json"],
+      description: "Show the sign-in state: valid, needs_refresh, expired, needs_login or " +
+        "signed_out, checked with the service (at most 5 s; --offline: the stored sign-in only)",
+      flags: STATUS_FLAGS,
+      examples: ["hark auth status", "hark auth status --json", "hark auth status --offline"],
       run: async (call) => (await import("./status.ts")).runStatus(call),
-    },
+    }),
     defineCommand({
       name: "check",
       description:

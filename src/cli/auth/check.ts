@@ -12,6 +12,7 @@ import type { CommandCall, FlagValuesOf } from "../command_spec.ts";
 import type { CHECK_FLAGS } from "./auth.ts";
 import { loadServices, type UserScopeNeeds, userScopeNeedsOf } from "../../shortcuts/services.ts";
 import { openSession } from "../../session/session.ts";
+import { verifyWithService } from "./verify_session.ts";
 
 /**
  * Checks that the signed-in user holds the scopes a shortcut needs as the user
@@ -42,7 +43,12 @@ export async function runCheck(
   }
   const session = await openSession(call.ctx, call.globals);
   session.requireSetup("user");
-  const status = await authStatus(session.ctx, session);
+  // The service says whether the sign-in still works; its refusal says what to do.
+  const { status, error } = await verifyWithService(
+    session,
+    await authStatus(session.ctx, session),
+  );
+  if (error) throw error;
   const check = checkScopes(status, requested, needs?.alternatives);
   if (!needs) {
     writeData(session.ctx, session.output, check);

@@ -111,17 +111,43 @@ Deno.test("configGet() with --json prints {key, value}", async () => {
   });
 });
 
-Deno.test("configGet() of an unset key is a not_found error with exit 1", async () => {
+Deno.test("configGet() of an unset key without a default is a not_found error with exit 1", async () => {
   await withConfig(undefined, async (ctx) => {
     const s = await session(ctx);
-    assert.throws(() => configGet(s, { key: "apps.default.base_url" }), (error: unknown) => {
-      assert.ok(error instanceof HarkError);
-      assert.equal(error.code, 1);
-      assert.equal(error.type, "not_found");
-      assert.equal(error.message, '"apps.default.base_url" is not set');
-      return true;
-    });
+    // No such profile, so its base URL has no default either.
+    for (const key of ["apps.default.base_url", "apps.default.app_id"]) {
+      assert.throws(() => configGet(s, { key }), (error: unknown) => {
+        assert.ok(error instanceof HarkError);
+        assert.equal(error.code, 1);
+        assert.equal(error.type, "not_found");
+        assert.equal(error.message, `"${key}" is not set`);
+        return true;
+      });
+    }
     assert.equal(ctx.stdout.text(), "");
+  });
+});
+
+Deno.test("configGet() of an unset key with a default prints it and says it is the default", async () => {
+  const config = { apps: { work: { app_id: "cli_w", base_url: "https://open.feishu.cn" } } };
+  await withConfig(config, async (ctx) => {
+    const s = await session(ctx);
+    configGet(s, { key: "preferences.output_format" });
+    configGet(s, { key: "apps.work.accounts_url" });
+    configGet(s, { key: "apps.work.device_authorization_path" });
+    assert.equal(
+      ctx.stdout.text(),
+      "auto\nhttps://accounts.feishu.cn\n/oauth/v1/device_authorization\n",
+    );
+    assert.match(ctx.stderr.text(), /"preferences\.output_format" is not set: this is the default/);
+  });
+  await withConfig(config, async (ctx) => {
+    configGet(await session(ctx, { json: true, format: "json" }), { key: "active_profile" });
+    assert.deepEqual(JSON.parse(ctx.stdout.text()), {
+      key: "active_profile",
+      value: "default",
+      default: true,
+    });
   });
 });
 
@@ -130,13 +156,18 @@ Deno.test("configSet() stores each kind of value, keeping unknown keys", async (
     const s = await session(ctx);
     await configSet(s, { key: "preferences.output_format", value: "csv" });
     await configSet(s, { key: "preferences.color", value: "on" });
+    await configSet(s, { key: "preferences.keychain", value: "file" });
+    await assert.rejects(
+      configSet(s, { key: "preferences.keychain", value: "memory" }),
+      /expected one of auto, macos, linux, windows, file/,
+    );
     await configSet(s, { key: "apps.work.base_url", value: "https://open.larksuite.com/" });
     await configSet(s, { key: "apps.work.app_secret", value: "@env:WORK_SECRET" });
     await configSet(s, { key: "apps.work.credential_command", value: '["vault","hark"]' });
     // A fresh session, as a new invocation would load the config with apps.work in it.
     await configSet(await session(ctx), { key: "active_profile", value: "work" });
     const written = JSON.parse(await Deno.readTextFile(path));
-    assert.deepEqual(written.preferences, { output_format: "csv", color: true });
+    assert.deepEqual(written.preferences, { output_format: "csv", color: true, keychain: "file" });
     assert.deepEqual(written.apps.work, {
       base_url: "https://open.larksuite.com",
       app_secret: "@env:WORK_SECRET",

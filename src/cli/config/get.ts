@@ -6,6 +6,7 @@
 
 import { type Config, isSecretReference, maskSecret } from "../../config/mod.ts";
 import { SECRET_FIELDS } from "../../config/config_keys.ts";
+import { defaultOf } from "../../config/config_defaults.ts";
 import { HarkError, ValidationError } from "../../errors/mod.ts";
 import { ExitCode } from "../../errors/exit_code.ts";
 import { isObject } from "../../json/fields.ts";
@@ -56,13 +57,15 @@ export interface ConfigGetOptions {
 }
 
 /**
- * Prints a setting: the bare value for a scalar, JSON for objects or with `--json`.
+ * Prints a setting: the bare value for a scalar, JSON for objects or with `--json`. A key that
+ * is not set but has a default prints the default, marked as one (a note on stderr in
+ * text, `"default": true` in JSON).
  *
  * @param session the command's session
  * @param options the key
  * @throws {ValidationError} when the key is not a dot path (an empty part, white space or
  *   control characters)
- * @throws {HarkError} of type `not_found` (exit 1) when the key is not set
+ * @throws {HarkError} of type `not_found` (exit 1) when the key is not set and has no default
  */
 export function configGet(session: Session, options: ConfigGetOptions): void {
   const { ctx, config, globals } = session;
@@ -77,6 +80,17 @@ export function configGet(session: Session, options: ConfigGetOptions): void {
     });
   }
   const value = getConfigValue(config, options.key);
+  const fallback = value === undefined ? defaultOf(config, options.key) : undefined;
+  if (fallback !== undefined) {
+    if (globals.format === "json") {
+      writeData(ctx, session.output, { key: options.key, value: fallback, default: true });
+    } else {
+      // The value alone on stdout, as for a set key, so `$(hark config get …)` reads it.
+      ctx.stdout.write(`${fallback}\n`);
+      ctx.stderr.write(`"${options.key}" is not set: this is the default\n`);
+    }
+    return;
+  }
   if (value === undefined) {
     throw new HarkError(ExitCode.General, "not_found", `"${options.key}" is not set`, {
       suggestion: `Set it with hark config set ${options.key} <value>`,

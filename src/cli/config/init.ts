@@ -13,7 +13,7 @@ import {
   storedAppSecretText,
   updateConfig,
 } from "../../config/mod.ts";
-import { ValidationError } from "../../errors/mod.ts";
+import { HarkError, ValidationError } from "../../errors/mod.ts";
 import { keychainPath } from "../../keychain/keychain.ts";
 import { writeData } from "../../output/output.ts";
 import { canPrompt, confirm } from "../prompt.ts";
@@ -21,6 +21,8 @@ import type { CommandCall, FlagValuesOf } from "../command_spec.ts";
 import type { INIT_FLAGS } from "./config.ts";
 import { openSession, type Session } from "../../session/session.ts";
 import { type Answers, ask, AUTO, fromFlags } from "./init_answers.ts";
+import { settleKeychain } from "./init_keychain.ts";
+import { shellCommand } from "../../errors/shell_quote.ts";
 
 export { BASE_URL_ALIASES } from "./init_answers.ts";
 
@@ -41,6 +43,7 @@ export async function runConfigInit(
     baseUrl: flags["base-url"],
     outputFormat: flags["output-format"],
     force: flags.force === true,
+    namedProfile: call.globals.profile ?? call.ctx.env.get("HARK_PROFILE"),
   };
   if (options.appSecret !== undefined && options.appSecretStdin) {
     throw new ValidationError("Give either --app-secret or --app-secret-stdin, not both", {
@@ -64,8 +67,13 @@ export interface ConfigInitOptions {
   baseUrl?: string;
   /** The default output format to store in preferences; `auto` removes the preference. */
   outputFormat?: string;
-  /** Replace an existing profile without asking. */
+  /**
+   * Replace an existing profile without asking: at a prompt, only the profile named by
+   * `--profile` or `HARK_PROFILE` (another name typed or accepted there is asked about).
+   */
   force: boolean;
+  /** The profile named by `--profile` or `HARK_PROFILE`, if any. */
+  namedProfile?: string;
 }
 
 /**
@@ -79,12 +87,15 @@ export interface ConfigInitOptions {
  */
 export async function configInit(session: Session, options: ConfigInitOptions): Promise<void> {
   const interactive = !options.nonInteractive && canPrompt(session.ctx);
+  // Before the first question: a keychain that cannot be used is known now, not after six answers.
+  const keychain = await settleKeychain(session, interactive);
+  if (keychain === undefined) return;
   const answers = interactive ? await ask(session, options) : await fromFlags(session, options);
-  const plan = planOf(session, options, answers, interactive);
+  const plan = { ...planOf(session, options, answers, interactive), keychain: keychain.remember };
   if (session.previewChange(plan.preview)) return;
   const previous = await session.ctx.keychain.get(plan.secretPath);
   if (!(await mayReplaceSecret(session, options, plan, previous, interactive))) return;
-  if (!(await mayReplaceProfile(session, options, plan))) return;
+  if (!(await mayReplaceProfile(session, options, plan, interactive))) return;
   const settled = await settleNamespace(session, plan, previous);
   await save(session, answers, settled.plan, settled.previous);
   report(session, answers, settled.plan.secretPath);
@@ -123,8 +134,10 @@ interface Plan {
   secretPath: string;
   /** The config's keychain namespace (a new one for a config at another path). */
   namespace?: string;
-  /** Whether the profile exists already. */
+  /** Whether a complete profile (one with an app secret) exists already. */
   replaces: boolean;
+  /** The keychain backend to remember in `preferences.keychain`, chosen at the prompt. */
+  keychain?: "file";
   /** The plan as `--dry-run` shows it. */
   preview: Record<string, unknown>;
 }
@@ -142,7 +155,9 @@ function planOf(
   interactive: boolean,
 ): Plan {
   const { ctx } = session;
-  const replaces = session.config.apps?.[answers.profile] !== undefined;
+  // A profile saved without its secret (the keychain failed last time) holds only answers to
+  // complete: nothing to lose.
+  const replaces = session.config.apps?.[answers.profile]?.app_secret !== undefined;
   if (replaces && !options.force && !interactive) {
     throw new ValidationError(`Profile "${answers.profile}" already exists`, {
       param: "--force",
@@ -203,15 +218,24 @@ async function mayReplaceSecret(
   return false;
 }
 
-/** Whether an existing profile may be replaced: with `--force`, or when the person says yes. */
+/**
+ * Whether an existing profile may be replaced: when the person says yes, or with `--force`
+ * without a prompt or for the profile `--profile` / `HARK_PROFILE` named. `--force` never
+ * replaces a profile only accepted at the "Profile name" prompt: Enter there would replace
+ * `default` when another profile was meant.
+ */
 async function mayReplaceProfile(
   session: Session,
   options: ConfigInitOptions,
   plan: Plan,
+  interactive: boolean,
 ): Promise<boolean> {
-  if (!plan.replaces || options.force) return true;
+  if (!plan.replaces) return true;
+  if (options.force && (!interactive || plan.profile === options.namedProfile)) return true;
   const { ctx } = session;
-  const question = `Profile "${plan.profile}" exists. Replace it?`;
+  const question = `Profile "${plan.profile}" exists${
+    options.force ? " and --force named no profile (--profile)" : ""
+  }. Replace it?`;
   if (await confirm(ctx, question, "--force")) return true;
   ctx.stderr.write("Nothing changed\n");
   return false;
@@ -229,14 +253,19 @@ async function save(
 ): Promise<void> {
   const { ctx } = session;
   const { secretPath, namespace } = plan;
-  // The secret goes only to the service it is stored for (and that service's sign-in host).
-  await ctx.keychain.set(
-    secretPath,
-    storedAppSecretText(answers.appSecret, new URL(answers.baseUrl).origin),
-  );
+  try {
+    // The secret goes only to the service it is stored for (and that service's sign-in host).
+    await ctx.keychain.set(
+      secretPath,
+      storedAppSecretText(answers.appSecret, new URL(answers.baseUrl).origin),
+    );
+  } catch (error) {
+    throw await keepAnswers(session, answers, plan, error);
+  }
   try {
     await updateConfig(ctx, (config) => {
       adoptKeychainNamespace(config, namespace);
+      if (plan.keychain) config.preferences = { ...config.preferences, keychain: plan.keychain };
       // The first app becomes the active one; adding another never switches under the user.
       const firstApp = Object.keys(config.apps ?? {}).length === 0;
       config.apps ??= {};
@@ -261,6 +290,45 @@ async function save(
     else await ctx.keychain.set(secretPath, previous);
     throw error;
   }
+}
+
+/**
+ * The answers kept when the keychain refused the secret: a new profile is written without it
+ * (app id, service, output format, the keychain chosen), and the error names the command that
+ * adds the secret, with those answers on it. A profile being replaced is left as it was.
+ *
+ * @returns the error to throw: the keychain's, with that recovery
+ */
+async function keepAnswers(
+  session: Session,
+  answers: Answers,
+  plan: Plan,
+  error: unknown,
+): Promise<unknown> {
+  if (!(error instanceof HarkError) || error.type !== "keychain" || plan.replaces) return error;
+  await updateConfig(session.ctx, (config) => {
+    config.apps ??= {};
+    config.apps[answers.profile] = { app_id: answers.appId, base_url: answers.baseUrl };
+    if (plan.keychain) config.preferences = { ...config.preferences, keychain: plan.keychain };
+    if (answers.outputFormat && answers.outputFormat !== AUTO) {
+      config.preferences = { ...config.preferences, output_format: answers.outputFormat };
+    }
+  }, session.configPath);
+  const profile = answers.profile === "default" ? [] : ["--profile", answers.profile];
+  return error.withRecovery({
+    suggestion: `${error.recovery.suggestion}. Profile "${answers.profile}" was saved without ` +
+      "its app secret: run the command to add it, with your other answers on it",
+    command: shellCommand([
+      "hark",
+      "config",
+      "init",
+      ...profile,
+      "--app-id",
+      answers.appId,
+      "--base-url",
+      answers.baseUrl,
+    ]),
+  });
 }
 
 /**

@@ -86,7 +86,8 @@ export async function fromFlags(session: Session, options: ConfigInitOptions): P
 
 export async function ask(session: Session, options: ConfigInitOptions): Promise<Answers> {
   const { ctx } = session;
-  const profile = await askText(ctx, "Profile name", "--profile", {
+  // Named with --profile or HARK_PROFILE, like every value given as a flag, it is not asked.
+  const profile = options.namedProfile ?? await askText(ctx, "Profile name", "--profile", {
     default: session.profile,
     validate: (v) => validity(() => checkProfileName(v)),
   });

@@ -6,6 +6,7 @@ import {
   type TestContextOptions,
 } from "../../../tests/support/test_context.ts";
 import { MemoryKeychain } from "../../keychain/memory_keychain.ts";
+import { KeychainError } from "../../keychain/keychain.ts";
 import { ValidationError } from "../../errors/mod.ts";
 import { runCli } from "../run_cli.ts";
 import { storedAppSecretText } from "../../config/mod.ts";
@@ -329,4 +330,56 @@ Deno.test("config init never overwrites a secret this config does not refer to w
     assert.equal((await runCli(ctx, [...INIT, "--force"])).code, 0);
     assert.equal(ctx.keychain.entries.get("hark/default/app_secret"), stored(SECRET));
   }, { stdin: SECRET, keychain: keychain() });
+});
+
+/** A keychain that answers reads but refuses to store, as a locked file keychain would. */
+class RefusingKeychain extends MemoryKeychain {
+  override set(path: string): Promise<void> {
+    return Promise.reject(
+      new KeychainError("memory", `Cannot store "${path}": the keychain refused it`),
+    );
+  }
+}
+
+Deno.test("config init keeps the answers when the keychain refuses the secret, and says how to add it", async () => {
+  await withInit(async (ctx, path) => {
+    const outcome = await runCli(ctx, [
+      ...INIT,
+      "--profile",
+      "work",
+      "--base-url",
+      "feishu",
+      "--output-format",
+      "json",
+    ]);
+    assert.equal(outcome.code, 1);
+    assert.equal(outcome.error?.type, "keychain");
+    assert.equal(
+      outcome.error?.recovery.command,
+      "hark config init --profile work --app-id cli_a1b2c3 --base-url https://open.feishu.cn",
+    );
+    assert.match(outcome.error!.recovery.suggestion, /"work" was saved without its app secret/);
+    assert.deepEqual(await readJson(path), {
+      apps: { work: { app_id: "cli_a1b2c3", base_url: "https://open.feishu.cn" } },
+      preferences: { output_format: "json" },
+    });
+
+    // The command offered completes it: the incomplete profile is not "replaced", no --force.
+    const again = createTestContext({ stdin: `${SECRET}\n`, env: ctx.env.toObject() });
+    const done = await runCli(again, [
+      "config",
+      "init",
+      "--non-interactive",
+      "--app-secret-stdin",
+      "--profile",
+      "work",
+      "--app-id",
+      "cli_a1b2c3",
+      "--base-url",
+      "https://open.feishu.cn",
+    ]);
+    assert.equal(done.code, 0, done.error?.message);
+    const config = await readJson(path) as { apps: Record<string, Record<string, string>> };
+    assert.equal(config.apps.work.app_secret, "@keychain:hark/work/app_secret");
+  }, { stdin: `${SECRET}\n`, keychain: new RefusingKeychain() });
 });
