@@ -48,7 +48,12 @@ async function main(): Promise<number> {
         errorStyle(ctx, outcome),
       ]);
       ctx.stderr.write(
-        renderError(outcome.error, { ...outcome, json: style.json, paint: paint(style.color) }),
+        renderError(outcome.error, {
+          ...outcome,
+          json: style.json,
+          paint: paint(style.color),
+          width: style.width,
+        }),
       );
     }
     return outcome.code;

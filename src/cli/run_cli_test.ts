@@ -423,3 +423,10 @@ Deno.test("a malformed config fails a command with exit 2 naming file, line and 
     );
   });
 });
+
+Deno.test("errorStyle() wraps errors to stderr's width at a terminal only", async () => {
+  const outcome = { code: 2, json: false, noColor: true, debug: false, helpCommand: "hark" };
+  const terminal = createTestContext({ stderrIsTerminal: true, columns: 60 });
+  assert.equal((await errorStyle(terminal, outcome)).width, 60);
+  assert.equal((await errorStyle(createTestContext(), outcome)).width, undefined);
+});
