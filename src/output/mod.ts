@@ -27,6 +27,7 @@ export {
   type TableColumn,
   type TableOptions,
 } from "./table.ts";
+export { DEFAULT_PAGER, openPager, type PagedOutput, pagerCommand } from "./pager.ts";
 export { createSpinner, type Spinner, spinnerEnabled, type SpinnerOptions } from "./spinner.ts";
 export { terminalSafe, type TerminalSafeOptions } from "./terminal_safe.ts";
 export { sanitizeCell, textWidth, truncateToWidth } from "./text_width.ts";

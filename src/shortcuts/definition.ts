@@ -164,8 +164,9 @@ export interface ShortcutHooks<V, R> {
     client: ApiCaller,
   ): AsyncIterable<readonly Record<string, unknown>[]>;
   /**
-   * A drawing instead of the table (a week grid, a busy/free bar), for a person at a terminal:
-   * asked only when the output is a table and stdout is a terminal, it returns the function
+   * A drawing instead of the table (a week grid, a busy/free bar, a conversation), for a person
+   * at a terminal: asked only when the output is a table by default (no `--json` or `--format`,
+   * which gives the table itself) and stdout is a terminal, it returns the function
    * that draws the output data (what `output` returns, or every row `stream` yielded), or
    * `undefined` to keep the table. JSON, CSV and pipes never see it.
    */

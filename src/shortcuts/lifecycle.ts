@@ -17,6 +17,7 @@ import {
   collectedStream,
   formatJson,
   openDataStream,
+  openPager,
   type OutputOptions,
   resolveFormat,
   terminalSafe,
@@ -173,7 +174,21 @@ export async function runShortcut(
   definition: AnyShortcut,
   args: ShortcutArgs,
 ): Promise<void> {
-  const { ctx } = session;
+  // At a terminal, the output goes through the pager once the command is done (`pager.ts`).
+  const paged = openPager(session.ctx);
+  try {
+    await runSteps(session, paged.ctx, definition, args);
+  } finally {
+    await paged.flush();
+  }
+}
+
+async function runSteps(
+  session: ShortcutSession,
+  ctx: Context,
+  definition: AnyShortcut,
+  args: ShortcutArgs,
+): Promise<void> {
   const identity = matchIdentity(definition, session.as);
   const { values, sources, timeZone } = await bindParams(
     ctx,
@@ -210,7 +225,9 @@ export async function runShortcut(
   const columns = typeof definition.columns === "function"
     ? definition.columns(input)
     : definition.columns;
-  const draw = ctx.stdout.isTerminal && resolveFormat(ctx, session.output) === "table"
+  // A drawing replaces the default table only: `--format table` asks for the table itself.
+  const draw = ctx.stdout.isTerminal && session.output.format === undefined &&
+      resolveFormat(ctx, session.output) === "table"
     ? definition.render?.(input)
     : undefined;
   try {

@@ -118,3 +118,21 @@ Deno.test(requires(["tmux"], {
       assert.ok(widest(screen) <= 80, screen);
     }),
 }));
+
+Deno.test(requires(["tmux"], {
+  name: "at a terminal the output goes through HARK_PAGER; piped it never does",
+  ignore: Deno.build.os !== "linux",
+  fn: () =>
+    withEnv(async (env) => {
+      const args = ["calendar", "+agenda", "--start", "2026-01-06", "--end", "2026-01-06"];
+      const script = join(env.hark.dir, "pager.sh");
+      await Deno.writeTextFile(script, "#!/bin/sh\nsed 's/^/PAGED> /'\n", { mode: 0o700 });
+      const pager = { HARK_PAGER: script };
+      const screen = await screenOf(env, args, SIZE, pager);
+      assert.match(screen, /^PAGED> START +SUMMARY +EVENT ID$/m, screen);
+      assert.match(screen, /^PAGED> 2026-01-06 09:30 +Daily standup/m, screen);
+      const piped = await env.run(args, { env: pager });
+      assert.equal(piped.code, 0, piped.stderr);
+      assert.ok(!piped.stdout.includes("PAGED>"), piped.stdout);
+    }),
+}));
