@@ -152,6 +152,12 @@ export interface ShortcutHooks<V, R> {
   validate?(input: ShortcutInput<V>): void | Promise<void>;
   /** The requests the shortcut would send, for `--dry-run`; never sends anything. */
   requests(input: ShortcutInput<V>): ApiRequest[];
+  /**
+   * The change `--dry-run` would make, in words, for a person at a terminal (lines ending with
+   * `\n`), shown above the requests; it reads nothing from the service (a dry run sends
+   * nothing), so it says what would be set, not what was there.
+   */
+  preview?(input: ShortcutInput<V>): string;
   /** Builds the requests, calls the service and returns the result. */
   run?(input: ShortcutInput<V>, client: ApiCaller): Promise<R>;
   /**

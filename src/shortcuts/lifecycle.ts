@@ -30,6 +30,7 @@ import {
   type ShortcutInput,
   shortcutName,
 } from "./definition.ts";
+import { drawDryRun, uniquePreviews } from "./dry_run.ts";
 import { bindParams } from "./input_sources.ts";
 import { withRetryAdvice } from "./retry_advice.ts";
 
@@ -216,8 +217,15 @@ async function runSteps(
   await definition.validate?.(input);
   if (session.dryRun) {
     const base = session.baseUrl();
-    const previews = definition.requests(input).map((r) => previewRequest(base, r, identity));
-    ctx.stdout.write(formatJson(previews, ctx.stdout.isTerminal) + "\n");
+    const previews = uniquePreviews(
+      definition.requests(input).map((r) => previewRequest(base, r, identity)),
+    );
+    // A person at a terminal reads the change; --json (and a pipe) get the request list.
+    ctx.stdout.write(
+      ctx.stdout.isTerminal && session.output.format === undefined
+        ? drawDryRun(definition.preview?.(input), previews)
+        : formatJson(previews, ctx.stdout.isTerminal) + "\n",
+    );
     return;
   }
   const writes = trackWrites(await session.connect(identity));
