@@ -136,3 +136,22 @@ Deno.test(requires(["tmux"], {
       assert.ok(!piped.stdout.includes("PAGED>"), piped.stdout);
     }),
 }));
+
+Deno.test(requires(["tmux"], {
+  name: "an error at 80 columns wraps between words under its indent",
+  ignore: Deno.build.os !== "linux",
+  fn: () =>
+    withEnv(async (env) => {
+      const bad = "the first working day after the next full moon in the spring of next year";
+      const screen = await screenOf(env, ["calendar", "+agenda", "--start", bad], SIZE);
+      assert.match(screen, /EXIT=2\n$/, screen);
+      const lines = screen.trimEnd().split("\n").slice(0, -1);
+      assert.ok(lines[0].startsWith("error: Invalid value"), screen);
+      assert.ok(lines.length > 2, screen);
+      for (const line of lines) assert.ok([...line].length <= 80, `${line.length}: ${line}`);
+      for (const line of lines.slice(1)) assert.match(line, /^ {2}\S/, screen);
+      // Every word of the value is there, none cut.
+      const text = lines.map((l) => l.trim()).join(" ");
+      assert.ok(text.includes(bad), screen);
+    }),
+}));
