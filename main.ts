@@ -57,7 +57,12 @@ async function main(): Promise<number> {
         errorStyle(ctx, outcome),
       ]);
       ctx.stderr.write(
-        renderError(outcome.error, { ...outcome, json: style.json, paint: paint(style.color) }),
+        renderError(outcome.error, {
+          ...outcome,
+          json: style.json,
+          paint: paint(style.color),
+          width: style.width,
+        }),
       );
     }
     return outcome.code;

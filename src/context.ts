@@ -280,6 +280,14 @@ export interface Context {
   reclaim(): void;
   /** Runs a subprocess to completion. Secrets go through `options.stdin`, never `args`. */
   run(cmd: string, args: string[], options?: RunOptions): Promise<RunResult>;
+  /**
+   * Shows `text` through a pager on the terminal (`command`, a shell command line such as
+   * `less -FRX`, its stdin the text, its output the terminal's) and waits until the person
+   * leaves it. Resolves false, having shown nothing, when the pager cannot be started (not
+   * installed): the caller then writes the text itself. Absent where there is no terminal to
+   * page on (tests, MCP).
+   */
+  page?(command: string, text: string): Promise<boolean>;
   /** File operations. */
   fs: FileSystem;
   /** The operating system. */

@@ -21,7 +21,7 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
   {
     name: "format",
     value: "<format>",
-    description: "output format",
+    description: "output format (default: table at a terminal, ndjson: a record a line, piped)",
     choices: OUTPUT_FORMATS,
   },
   {

@@ -179,3 +179,27 @@ Deno.test("renderError() puts warnings before the error in text, inside the enve
   assert.deepEqual(json.error.warnings, ["slow \\x1b[2J service"]);
   assert.equal(renderError(error, { ...options, json: true }).trim().split("\n").length, 1);
 });
+
+Deno.test("renderError() wraps message and suggestion to the terminal's width, never the command", () => {
+  const error = new ValidationError(
+    'Invalid value "2026-13-01" for --start: the month is 13, and a year has twelve of them',
+    {
+      param: "--start",
+      suggestion: "Give a date as YYYY-MM-DD, a time as YYYY-MM-DD HH:MM, or today, tomorrow, +2d",
+      command: "hark calendar +agenda --start 2026-12-01 --end 2026-12-31 --calendar-id primary",
+    },
+  );
+  const text = renderError(error, { ...options, width: 40 });
+  assert.equal(
+    text,
+    'error: Invalid value "2026-13-01" for\n' +
+      "  --start: the month is 13, and a year\n" +
+      "  has twelve of them\n" +
+      "  Give a date as YYYY-MM-DD, a time as\n" +
+      "  YYYY-MM-DD HH:MM, or today, tomorrow,\n" +
+      "  +2d\n" +
+      "  Run: hark calendar +agenda --start 2026-12-01 --end 2026-12-31 --calendar-id primary\n",
+  );
+  // Without a width (stderr piped), one line each, as before.
+  assert.equal(renderError(error, options).split("\n").length, 4);
+});

@@ -147,19 +147,25 @@ export interface ErrorStyle {
   json: boolean;
   /** Colour the text. */
   color: boolean;
+  /** The width to wrap the text to: stderr's, when it is a terminal. */
+  width?: number;
 }
 
 /**
  * How to print the error of an outcome: JSON when the flags asked for it or
  * `preferences.output_format` is `json`; colour unless `--no-color`, `NO_COLOR`,
- * `preferences.color = false`, `TERM=dumb` or stderr is not a terminal. The config is read only
+ * `preferences.color = false`, `TERM=dumb` or stderr is not a terminal; wrapped to stderr's width
+ * when it is a terminal (its own, else `COLUMNS`, else 80). The config is read only
  * when the flags leave something open, and an unreadable config changes nothing.
  *
  * @param ctx the context
  * @param outcome the outcome of {@link runCli}
  */
 export async function errorStyle(ctx: Context, outcome: CliOutcome): Promise<ErrorStyle> {
-  const { colorEnabled } = await import("../output/color.ts");
+  const [{ colorEnabled }, { terminalWidth }] = await Promise.all([
+    import("../output/color.ts"),
+    import("../output/output.ts"),
+  ]);
   let preferences: { output_format?: string; color?: boolean } | undefined;
   if (!outcome.json || !outcome.noColor) {
     try {
@@ -175,5 +181,7 @@ export async function errorStyle(ctx: Context, outcome: CliOutcome): Promise<Err
       color: !outcome.noColor,
       preference: preferences?.color,
     }),
+    // Measured as a table on stdout is, from stderr's own width.
+    width: ctx.stderr.isTerminal ? terminalWidth({ env: ctx.env, stdout: ctx.stderr }) : undefined,
   };
 }

@@ -431,3 +431,10 @@ Deno.test("runCli() refuses --jq on hark mcp before starting it", async () => {
   assert.equal(outcome.error?.message, "--jq does not apply to hark mcp: it prints no JSON data");
   assert.equal(ctx.stdout.text(), "");
 });
+
+Deno.test("errorStyle() wraps errors to stderr's width at a terminal only", async () => {
+  const outcome = { code: 2, json: false, noColor: true, debug: false, helpCommand: "hark" };
+  const terminal = createTestContext({ stderrIsTerminal: true, columns: 60 });
+  assert.equal((await errorStyle(terminal, outcome)).width, 60);
+  assert.equal((await errorStyle(createTestContext(), outcome)).width, undefined);
+});

@@ -8,6 +8,7 @@ import type { Context } from "../context.ts";
 import type { OutputFormat, Preferences } from "../config/config.ts";
 import { isObject } from "../json/fields.ts";
 import { colorEnabled, paint } from "./color.ts";
+import { type CardField, renderCard } from "./card.ts";
 import { renderCsv } from "./csv.ts";
 import { FieldProjection } from "./fields.ts";
 import { type ColumnKind, renderTable, type TableColumn } from "./table.ts";
@@ -60,19 +61,21 @@ export const DEFAULT_TERMINAL_WIDTH = 80;
 
 /**
  * The format to use: the flag, then `preferences.output_format`, then `table` on a terminal and
- * `json` when piped.
+ * `ndjson` when piped: one record per line, so `grep`, `wc -l` and `head` count records, and
+ * each line is still JSON (`--json` gives one JSON document).
  *
  * @param ctx the context
  * @param options the flag and preferences
  */
 export function resolveFormat(ctx: Context, options: OutputOptions): OutputFormat {
   return options.format ?? options.preferences?.output_format ??
-    (ctx.stdout.isTerminal ? "table" : "json");
+    (ctx.stdout.isTerminal ? "table" : "ndjson");
 }
 
 /**
  * Writes `data` to stdout in the resolved format. A list renders one row per item; a single
- * object renders as FIELD / VALUE rows when no columns are given.
+ * object as a table renders as a key: value card (the columns' headers, or its own keys, as
+ * labels), and as NDJSON or CSV as one record.
  *
  * On a terminal a table fits its width ({@link terminalWidth}): the least useful columns are
  * hidden (a footer on stderr names them), then free text is cut. Piped, a table is never cut.
@@ -136,6 +139,10 @@ function writeTable<T>(
   data: T | T[],
   columns?: Column<T>[],
 ): void {
+  if (format === "table" && !Array.isArray(data)) {
+    writeCard(ctx, options, data, columns);
+    return;
+  }
   const { specs, rows } = tabulate(data, columns);
   if (format === "table" && rows.length === 0 && ctx.stdout.isTerminal) {
     // A header over nothing tells a person less than a word does; a pipe still gets the header.
@@ -153,6 +160,27 @@ function writeTable<T>(
   const table = renderTable(specs, rows, { maxWidth, header: colors.bold });
   ctx.stdout.write(table.text);
   if (table.hidden.length > 0) ctx.stderr.write(hiddenFooter(table.hidden, maxWidth) + "\n");
+}
+
+/**
+ * One record as a key: value card ({@link renderCard}): every column of the declaration (or
+ * every field), wrapped to the terminal's width, nothing cut or hidden.
+ */
+function writeCard<T>(ctx: Context, options: OutputOptions, data: T, columns?: Column<T>[]): void {
+  const fields: CardField[] = columns
+    ? columns.map((c) => ({
+      label: c.header,
+      kind: c.kind,
+      value: cell(typeof c.value === "function" ? c.value(data) : fieldOf(data, c.value)),
+    }))
+    : Object.entries(data ?? {}).map(([key, value]) => ({ label: key, value: cell(value) }));
+  const colors = paint(
+    colorEnabled(ctx, ctx.stdout, { color: options.color, preference: options.preferences?.color }),
+  );
+  const maxWidth = ctx.stdout.isTerminal ? terminalWidth(ctx) : undefined;
+  const text = renderCard(fields, { maxWidth, label: colors.bold });
+  if (text === "" && ctx.stdout.isTerminal) ctx.stderr.write(`${NO_RESULTS}\n`);
+  else ctx.stdout.write(text);
 }
 
 /** What an empty table on a terminal shows instead, on stderr. */

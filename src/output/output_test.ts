@@ -27,8 +27,9 @@ Deno.test("resolveFormat(): the flag wins, then preferences, then the terminal",
     "table",
   );
   assert.equal(resolveFormat(terminal, { color: true }), "table");
-  assert.equal(resolveFormat(piped, { color: true }), "json");
-  assert.equal(resolveFormat(piped, { color: true, preferences: {} }), "json");
+  // Piped with no format asked for: one record per line.
+  assert.equal(resolveFormat(piped, { color: true }), "ndjson");
+  assert.equal(resolveFormat(piped, { color: true, preferences: {} }), "ndjson");
 });
 
 Deno.test("formatJson() sorts keys at every level", () => {
@@ -83,10 +84,36 @@ Deno.test("writeData() gives an item that is not an object empty cells, not a cr
   assert.equal(ctx.stdout.text(), "ID\r\nou_1\r\n\r\n\r\nou_2\r\n");
 });
 
-Deno.test("writeData() renders a single object as FIELD / VALUE rows", () => {
+Deno.test("writeData() shows a single record as a key: value card, every field whole", () => {
   const ctx = createTestContext();
   writeData(ctx, { format: "table", color: true }, { name: "Ada", id: "ou_1" });
-  assert.equal(ctx.stdout.text(), "FIELD  VALUE\nname   Ada\nid     ou_1\n");
+  assert.equal(ctx.stdout.text(), "name:  Ada\nid:    ou_1\n");
+});
+
+Deno.test("writeData() wraps a card to an 80-column terminal and never hides a column", () => {
+  const ctx = createTestContext({ stdoutIsTerminal: true });
+  const event = {
+    event_id: `${"e".repeat(36)}_0`,
+    summary: "Quarterly planning with the whole team and a very long agenda to go through",
+    status: "confirmed",
+    attendees: ["Quentin Anderson (accept)", "Grace Zhang (decline)"],
+  };
+  writeData(ctx, { color: false }, event, [
+    { header: "EVENT ID", value: "event_id", kind: "id", priority: 6 },
+    { header: "SUMMARY", value: "summary", priority: 5 },
+    { header: "STATUS", value: "status", priority: 1 },
+    { header: "ATTENDEES", value: "attendees", priority: 2 },
+    { header: "LOCATION", value: "location", priority: 0 },
+  ]);
+  assert.equal(
+    ctx.stdout.text(),
+    `EVENT ID:   ${event.event_id}\n` +
+      "SUMMARY:    Quarterly planning with the whole team and a very long agenda to go\n" +
+      "            through\n" +
+      "STATUS:     confirmed\n" +
+      "ATTENDEES:  Quentin Anderson (accept), Grace Zhang (decline)\n",
+  );
+  assert.equal(ctx.stderr.text(), "", "no footer: nothing is hidden");
 });
 
 Deno.test("writeData() table has no colour when piped, bold headers on a terminal", () => {
@@ -193,10 +220,15 @@ Deno.test("writeData() hides columns that do not fit and says so on stderr only"
 Deno.test("writeData() leaves the names out of a footer too long for the terminal", () => {
   const ctx = createTestContext({ stdoutIsTerminal: true, columns: 40, env: { NO_COLOR: "1" } });
   writeData(ctx, { color: true }, people, peopleColumns);
-  assert.equal(ctx.stdout.text(), "OPEN ID\nou_fd020f5b1c3c4a8e9f0a1b2c3d4e5f60\n");
+  // Both ids stay, though together they pass 40 columns (the terminal wraps them).
+  assert.equal(
+    ctx.stdout.text(),
+    "OPEN ID                              USER ID\n" +
+      "ou_fd020f5b1c3c4a8e9f0a1b2c3d4e5f60  5d9bd1a2\n",
+  );
   assert.equal(
     ctx.stderr.text(),
-    "3 columns hidden; --format json for all\n",
+    "2 columns hidden; --format json for all\n",
   );
 });
 

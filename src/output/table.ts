@@ -55,9 +55,9 @@ const MIN_TEXT_WIDTH = 10;
 /**
  * Renders rows as a table with a header line. Cells are made safe ({@link sanitizeCell}). When
  * the table is wider than `maxWidth`:
- * 1. columns are kept by priority, highest first, while their narrowest forms (ids and times
- *    whole, free text down to 10 columns) fit; the others are hidden (at least one column stays,
- *    even if it alone is too wide);
+ * 1. id columns are always kept (unless empty); the others are kept by priority, highest first,
+ *    while their narrowest forms (times whole, free text down to 10 columns) fit; the rest are
+ *    hidden (at least one column stays, even if it alone is too wide);
  * 2. free text is cut with `…`, the least useful column first, to fill the width exactly.
  *
  * @param columns the columns: headers, or headers with a kind and a priority
@@ -97,7 +97,13 @@ export function renderTable(
     if (tableWidth(natural) > maxWidth) {
       // A column with nothing in it is the first to go.
       const empty = specs.map((_, i) => clean.length > 0 && clean.every((row) => row[i] === ""));
-      shown = keepByPriority(specs, minimum, maxWidth, empty);
+      // Text whose `minWidth` no longer fits beside the ids may still be cut to the floor.
+      const floor = specs.map((c, i) =>
+        (c.kind ?? "text") === "text"
+          ? Math.min(natural[i], Math.max(MIN_TEXT_WIDTH, textWidth(headers[i])))
+          : natural[i]
+      );
+      shown = keepByPriority(specs, minimum, floor, maxWidth, empty);
     }
     cutText(
       shown.map((i) => widths[i]),
@@ -129,12 +135,15 @@ function tableWidth(widths: number[]): number {
 }
 
 /**
- * Indexes of the columns kept, in table order: by priority while their minimums fit; a column
- * with nothing in it is not kept (unless nothing else is).
+ * Indexes of the columns kept, in table order: every id column that holds something, then the
+ * others by priority while their minimums fit (free text at its `minWidth`, else at the floor of
+ * 10, lowering `minimum` for it); a column with nothing in it is not kept (unless nothing else
+ * is).
  */
 function keepByPriority(
   specs: TableColumn[],
   minimum: number[],
+  floor: readonly number[],
   maxWidth: number,
   empty: boolean[],
 ): number[] {
@@ -143,11 +152,19 @@ function keepByPriority(
     .sort((a, b) =>
       Number(empty[a.i]) - Number(empty[b.i]) || b.priority - a.priority || a.i - b.i
     );
-  const kept: number[] = [];
+  // An id is what the next command needs: hidden whole is cut too, so every id column that
+  // holds something stays, and the others share what is left (a table of ids alone may be
+  // wider than the terminal, which wraps it).
+  const kept: number[] = specs.flatMap((c, i) => c.kind === "id" && !empty[i] ? [i] : []);
   for (const { i } of byPriority) {
-    if (empty[i] && kept.length > 0) continue;
-    const withIt = [...kept, i].map((k) => minimum[k]);
-    if (kept.length === 0 || tableWidth(withIt) <= maxWidth) kept.push(i);
+    if (kept.includes(i) || (empty[i] && kept.length > 0)) continue;
+    const widths = kept.map((k) => minimum[k]);
+    if (kept.length === 0 || tableWidth([...widths, minimum[i]]) <= maxWidth) kept.push(i);
+    else if (tableWidth([...widths, floor[i]]) <= maxWidth) {
+      // Kept narrower than its minWidth: cutText may now narrow it that far.
+      minimum[i] = floor[i];
+      kept.push(i);
+    }
   }
   return kept.sort((a, b) => a - b);
 }

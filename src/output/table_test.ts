@@ -63,24 +63,38 @@ Deno.test("renderTable() at 160 columns shows every column whole", () => {
   assert.match(lines(text)[0], /^START +END +SUMMARY +STATUS +EVENT ID$/);
 });
 
-Deno.test("renderTable() at 80 columns hides the least useful column that does not fit", () => {
+Deno.test("renderTable() at 80 columns keeps the id and hides the least useful other column", () => {
   const { text, hidden } = renderTable(AGENDA, AGENDA_ROWS, { maxWidth: 80 });
   assertFits(text, 80);
-  assert.deepEqual(hidden, ["EVENT ID"]);
-  assert.match(lines(text)[0], /^START +END +SUMMARY +STATUS$/);
-  assert.match(
-    lines(text)[1],
-    /^2026-11-23 09:00 {2}2026-11-23 10:00 {2}Quarterly planning .*… +confirmed$/,
-  );
-  assert.equal(textWidth(lines(text)[1]), 80, "cut text fills the width exactly");
+  assert.deepEqual(hidden, ["END"]);
+  assert.match(lines(text)[0], /^START +SUMMARY +STATUS +EVENT ID$/);
+  assert.ok(lines(text)[1].endsWith(`confirmed  ${EVENT_ID}`), lines(text)[1]);
+  assert.ok(lines(text)[1].startsWith("2026-11-23 09:00  Quarterly"), lines(text)[1]);
 });
 
-Deno.test("renderTable() at 40 columns keeps the start time whole and cuts the summary", () => {
+Deno.test("renderTable() at 40 columns keeps the id column whole even when it is all that fits", () => {
   const { text, hidden } = renderTable(AGENDA, AGENDA_ROWS, { maxWidth: 40 });
   assertFits(text, 40);
-  assert.deepEqual(hidden, ["END", "EVENT ID"]);
-  assert.match(lines(text)[0], /^START +SUMMARY +STATUS$/);
-  assert.ok(lines(text)[1].startsWith("2026-11-23 09:00  Quarterly…"), lines(text)[1]);
+  assert.deepEqual(hidden, ["START", "END", "SUMMARY", "STATUS"]);
+  assert.deepEqual(lines(text), ["EVENT ID", EVENT_ID, "e2"]);
+});
+
+Deno.test("renderTable() hides no id column, wherever its priority puts it", () => {
+  const columns: TableColumn[] = [
+    { header: "TIME", kind: "time", priority: 6 },
+    { header: "SENDER", priority: 4 },
+    { header: "TEXT", priority: 5, minWidth: 30 },
+    { header: "MESSAGE ID", kind: "id", priority: 1 },
+    { header: "THREAD ID", kind: "id", priority: 0 },
+  ];
+  const id = `om_${"a".repeat(32)}`;
+  const rows = [["2026-11-23 09:30", "Grace Zhang", "x".repeat(60), id, ""]];
+  const { text, hidden } = renderTable(columns, rows, { maxWidth: 80 });
+  assertFits(text, 80);
+  // The empty THREAD ID says nothing; TEXT is cut below its minWidth to stay beside the id.
+  assert.deepEqual(hidden, ["THREAD ID"]);
+  assert.ok(lines(text)[1].endsWith(id), lines(text)[1]);
+  assert.match(lines(text)[1], /^2026-11-23 09:30 {2}Grace Zha… {2}x{12}… {2}om_a+$/);
 });
 
 Deno.test("renderTable() never cuts ids or times, even when one column alone is too wide", () => {
@@ -99,14 +113,14 @@ Deno.test("renderTable() keeps a column's minWidth of text before less useful co
     { header: "TIME", kind: "time" as const, priority: 6 },
     { header: "SENDER", priority: 4 },
     { header: "TEXT", priority: 5, minWidth: 30 },
-    { header: "MESSAGE ID", kind: "id" as const, priority: 3 },
+    { header: "UPDATED", kind: "time" as const, priority: 3 },
   ];
-  const rows = [["2026-11-23 09:30", "Grace Zhang", message, `om_${"a".repeat(32)}`]];
+  const rows = [["2026-11-23 09:30", "Grace Zhang", message, "2026-11-23T09:31:00+08:00"]];
   const { text, hidden } = renderTable(columns, rows, { maxWidth: 80 });
   assertFits(text, 80);
-  assert.deepEqual(hidden, ["MESSAGE ID"]);
+  assert.deepEqual(hidden, ["UPDATED"]);
   assert.ok(lines(text)[1].includes(message.slice(0, 40)), lines(text)[1]);
-  // Without it, the message was cut to 10 columns to keep the id.
+  // Without it, the message was cut to 10 columns to keep the update time.
   const { hidden: before } = renderTable(
     columns.map(({ minWidth: _, ...c }) => c),
     rows,

@@ -18,6 +18,7 @@ import type { Keychain } from "../keychain/keychain.ts";
 import { terminalSafe } from "../output/terminal_safe.ts";
 import { realFileSystem } from "./real_file_system.ts";
 import { reclaimer } from "./reclaimer.ts";
+import { runPager } from "./run_pager.ts";
 import { runSubprocess } from "./run_subprocess.ts";
 import { statusLine } from "./status_line.ts";
 import { SYSTEM_OS } from "./system_os.ts";
@@ -81,6 +82,7 @@ export function createRealContext(options: RealContextOptions): Context {
     // Ctrl-C stops a child (and what it started) as it stops everything else.
     run: (cmd, args, runOptions) =>
       runSubprocess(cmd, args, { signal: options.signal, ...runOptions }),
+    page: (command, text) => runPager(command, text, os),
     fs: realFileSystem,
     os,
     homeDir: env.get(os === "windows" ? "USERPROFILE" : "HOME"),

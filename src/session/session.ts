@@ -194,11 +194,12 @@ export class Session {
   }
 
   /**
-   * Whether the command's result is JSON: `--json` or `--format json`, else
-   * `preferences.output_format`, else whether stdout is piped.
+   * Whether the command's result is JSON (a document or one record per line): `--json`,
+   * `--format json` or `ndjson`, else `preferences.output_format`, else whether stdout is piped.
    */
   wantsJson(): boolean {
-    return resolveFormat(this.ctx, this.output) === "json";
+    const format = resolveFormat(this.ctx, this.output);
+    return format === "json" || format === "ndjson";
   }
 
   /**

@@ -157,6 +157,12 @@ export interface ShortcutHooks<V, R> {
   validate?(input: ShortcutInput<V>): void | Promise<void>;
   /** The requests the shortcut would send, for `--dry-run`; never sends anything. */
   requests(input: ShortcutInput<V>): ApiRequest[];
+  /**
+   * The change `--dry-run` would make, in words, for a person at a terminal (lines ending with
+   * `\n`), shown above the requests; it reads nothing from the service (a dry run sends
+   * nothing), so it says what would be set, not what was there.
+   */
+  preview?(input: ShortcutInput<V>): string;
   /** Builds the requests, calls the service and returns the result. */
   run?(input: ShortcutInput<V>, client: ApiCaller): Promise<R>;
   /**
@@ -169,8 +175,9 @@ export interface ShortcutHooks<V, R> {
     client: ApiCaller,
   ): AsyncIterable<readonly Record<string, unknown>[]>;
   /**
-   * A drawing instead of the table (a week grid, a busy/free bar), for a person at a terminal:
-   * asked only when the output is a table and stdout is a terminal, it returns the function
+   * A drawing instead of the table (a week grid, a busy/free bar, a conversation), for a person
+   * at a terminal: asked only when the output is a table by default (no `--json` or `--format`,
+   * which gives the table itself) and stdout is a terminal, it returns the function
    * that draws the output data (what `output` returns, or every row `stream` yielded), or
    * `undefined` to keep the table. JSON, CSV and pipes never see it.
    */

@@ -17,6 +17,7 @@ import {
   collectedStream,
   formatJson,
   openDataStream,
+  openPager,
   type OutputOptions,
   resolveFormat,
   terminalSafe,
@@ -29,6 +30,7 @@ import {
   type ShortcutInput,
   shortcutName,
 } from "./definition.ts";
+import { drawDryRun, uniquePreviews } from "./dry_run.ts";
 import { bindParams } from "./input_sources.ts";
 import { withRetryAdvice } from "./retry_advice.ts";
 
@@ -173,7 +175,21 @@ export async function runShortcut(
   definition: AnyShortcut,
   args: ShortcutArgs,
 ): Promise<void> {
-  const { ctx } = session;
+  // At a terminal, the output goes through the pager once the command is done (`pager.ts`).
+  const paged = openPager(session.ctx);
+  try {
+    await runSteps(session, paged.ctx, definition, args);
+  } finally {
+    await paged.flush();
+  }
+}
+
+async function runSteps(
+  session: ShortcutSession,
+  ctx: Context,
+  definition: AnyShortcut,
+  args: ShortcutArgs,
+): Promise<void> {
   const identity = matchIdentity(definition, session.as);
   const { values, sources, timeZone } = await bindParams(
     ctx,
@@ -201,8 +217,15 @@ export async function runShortcut(
   await definition.validate?.(input);
   if (session.dryRun) {
     const base = session.baseUrl();
-    const previews = definition.requests(input).map((r) => previewRequest(base, r, identity));
-    ctx.stdout.write(formatJson(previews, ctx.stdout.isTerminal) + "\n");
+    const previews = uniquePreviews(
+      definition.requests(input).map((r) => previewRequest(base, r, identity)),
+    );
+    // A person at a terminal reads the change; --json (and a pipe) get the request list.
+    ctx.stdout.write(
+      ctx.stdout.isTerminal && session.output.format === undefined
+        ? drawDryRun(definition.preview?.(input), previews)
+        : formatJson(previews, ctx.stdout.isTerminal) + "\n",
+    );
     return;
   }
   const writes = trackWrites(await session.connect(identity));
@@ -210,7 +233,9 @@ export async function runShortcut(
   const columns = typeof definition.columns === "function"
     ? definition.columns(input)
     : definition.columns;
-  const draw = ctx.stdout.isTerminal && resolveFormat(ctx, session.output) === "table"
+  // A drawing replaces the default table only: `--format table` asks for the table itself.
+  const draw = ctx.stdout.isTerminal && session.output.format === undefined &&
+      resolveFormat(ctx, session.output) === "table"
     ? definition.render?.(input)
     : undefined;
   try {

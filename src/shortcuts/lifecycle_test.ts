@@ -298,7 +298,7 @@ const failsOnPage2: AnyShortcut = {
  */
 async function failedRun(
   definition: AnyShortcut,
-  format: OutputFormat,
+  format: OutputFormat | undefined,
   terminal = false,
 ): Promise<string> {
   const ctx = createTestContext({ stdoutIsTerminal: terminal });
@@ -344,5 +344,7 @@ Deno.test("runShortcut() draws the rows read so far when a drawn stream fails", 
     ...failsOnPage2,
     render: () => (rows) => `drawn ${Array.isArray(rows) ? rows.length : 0}\n`,
   };
-  assert.equal(await failedRun(drawn, "table", true), "drawn 2\n");
+  assert.equal(await failedRun(drawn, undefined, true), "drawn 2\n");
+  // `--format table` asks for the table, not the drawing.
+  assert.doesNotMatch(await failedRun(drawn, "table", true), /drawn/);
 });

@@ -112,6 +112,26 @@ Deno.test("calendar shortcuts against the sandbox", async (t) => {
       assert.equal(lines.length - 1, json.length);
     });
 
+    await t.step("+agenda piped with no format writes one JSON record per line", async () => {
+      const args = ["calendar", "+agenda", "--start", "2026-01-05", "--end", "2026-01-20"];
+      const piped = await env.run(args);
+      assert.equal(piped.code, 0, piped.stderr);
+      const lines = piped.stdout.trimEnd().split("\n");
+      const json = jsonOf<Item[]>(await env.run([...args, "--json"]));
+      assert.ok(json.length > 1);
+      // `| wc -l` counts the events, `| grep -c standup` the stand-ups.
+      assert.deepEqual(lines.map((line) => JSON.parse(line)), json);
+      const standups = json.filter((i) => /standup/i.test(JSON.stringify(i))).length;
+      assert.ok(standups > 1);
+      assert.equal(lines.filter((line) => /standup/i.test(line)).length, standups);
+      // One record is one line too.
+      const single = json.find((i) => i.event_id.endsWith("_0")) ?? json[0];
+      const one = await env.run(["calendar", "+get", "--event-id", single.event_id]);
+      assert.equal(one.code, 0, one.stderr);
+      assert.equal(one.stdout.trimEnd().split("\n").length, 1);
+      assert.equal(JSON.parse(one.stdout).event_id, single.event_id);
+    });
+
     await t.step("+agenda takes --calendar-id, a default span of today, and --as bot", async () => {
       const unknown = await env.run(["calendar", "+agenda", "--calendar-id", "nope", "--json"]);
       assert.equal(unknown.code, 1);
@@ -179,7 +199,15 @@ Deno.test("calendar shortcuts against the sandbox", async (t) => {
       assert.ok(logged[0].query.idempotency_key);
       assert.equal(logged[1].query.user_id_type, "open_id");
       const agenda = jsonOf<Item[]>(
-        await env.run(["calendar", "+agenda", "--start", "2026-03-02", "--end", "2026-03-02"]),
+        await env.run([
+          "calendar",
+          "+agenda",
+          "--start",
+          "2026-03-02",
+          "--end",
+          "2026-03-02",
+          "--json",
+        ]),
       );
       assert.ok(agenda.some((i) => i.event_id === event.event_id));
     });
@@ -205,7 +233,15 @@ Deno.test("calendar shortcuts against the sandbox", async (t) => {
       assert.deepEqual(logged.map((r) => r.method), ["POST", "POST", "DELETE"]);
       assert.equal(logged[2].query.need_notification, "false");
       const agenda = jsonOf<Item[]>(
-        await env.run(["calendar", "+agenda", "--start", "2026-03-03", "--end", "2026-03-03"]),
+        await env.run([
+          "calendar",
+          "+agenda",
+          "--start",
+          "2026-03-03",
+          "--end",
+          "2026-03-03",
+          "--json",
+        ]),
       );
       assert.ok(!agenda.some((i) => i.summary === "Doomed"));
     });

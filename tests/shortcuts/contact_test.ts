@@ -25,7 +25,16 @@ Deno.test("contact +search-user against the sandbox", async (t) => {
       );
       await env.clearRequests();
       const all = jsonOf<unknown[]>(
-        await env.run(["contact", "+search-user", "--query", "a", "--limit", "2", "--page-all"]),
+        await env.run([
+          "contact",
+          "+search-user",
+          "--query",
+          "a",
+          "--limit",
+          "2",
+          "--page-all",
+          "--json",
+        ]),
       );
       assert.equal(all.length, page.length);
       const requests = await env.requests();
@@ -100,22 +109,35 @@ Deno.test("contact +get-user and +me against the sandbox", async (t) => {
       }
     });
 
-    await t.step("the table shows name, status and departments; --as bot works too", async () => {
-      const table = await env.run([
-        "contact",
-        "+get-user",
-        "--user-id",
-        person.open_id,
-        "--format",
-        "table",
-      ]);
-      assert.equal(table.code, 0, table.stderr);
-      assert.match(table.stdout.split("\n")[0], /^NAME\s+OPEN ID\s+EMAIL\s+STATUS/);
-      assert.match(table.stdout, new RegExp(`${person.name}.*${person.open_id}.*active`));
-      const bot = await env.runBot(["contact", "+get-user", "--user-id", person.open_id, "--json"]);
-      assert.equal(bot.code, 0, bot.stderr);
-      assert.equal(jsonOf<Profile>(bot).name, person.name);
-    });
+    await t.step(
+      "the card shows name, email, status and departments; --as bot works too",
+      async () => {
+        const table = await env.run([
+          "contact",
+          "+get-user",
+          "--user-id",
+          person.open_id,
+          "--format",
+          "table",
+        ]);
+        assert.equal(table.code, 0, table.stderr);
+        // One person is a key: value card, every field whole.
+        const lines = table.stdout.trimEnd().split("\n");
+        assert.equal(lines[0], `NAME:         ${person.name}`);
+        assert.equal(lines[1], `OPEN ID:      ${person.open_id}`);
+        assert.match(table.stdout, /^EMAIL: +\S+@\S+$/m);
+        assert.match(table.stdout, /^STATUS: +active$/m);
+        const bot = await env.runBot([
+          "contact",
+          "+get-user",
+          "--user-id",
+          person.open_id,
+          "--json",
+        ]);
+        assert.equal(bot.code, 0, bot.stderr);
+        assert.equal(jsonOf<Profile>(bot).name, person.name);
+      },
+    );
 
     await t.step(
       "a field Lark leaves out for lack of its scope is named, with the fix",

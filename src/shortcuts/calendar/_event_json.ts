@@ -120,3 +120,20 @@ export function spanColumns(
     },
   ];
 }
+
+/**
+ * The STATUS cell of an event row: the event's own `status`, except that a confirmed event the
+ * user declined (`self_rsvp_status: "decline"`, as instance_view and the event answer give it)
+ * shows `declined`: to the user it is not happening.
+ *
+ * @param row a row of {@link eventJson}
+ * @returns the status to show
+ * @example
+ * ```ts
+ * statusCell({ status: "confirmed", self_rsvp_status: "decline" }); // "declined"
+ * ```
+ */
+export function statusCell(row: Record<string, unknown>): string {
+  const status = typeof row.status === "string" ? row.status : "";
+  return status === "confirmed" && row.self_rsvp_status === "decline" ? "declined" : status;
+}

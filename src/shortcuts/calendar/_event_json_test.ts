@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { eventJson } from "./_event_json.ts";
+import { eventJson, statusCell } from "./_event_json.ts";
+import { agenda } from "./agenda.ts";
+import { inputOf } from "../../../tests/support/fake_client.ts";
 
 const EVENT = {
   event_id: "e1",
@@ -52,4 +54,17 @@ Deno.test("eventJson() shows readable times as before and warns of nothing", () 
   assert.deepEqual(warnings, []);
   // An event without times has none to warn of.
   assert.deepEqual(shown({ start_time: undefined, end_time: undefined }).warnings, []);
+});
+
+Deno.test("+agenda's STATUS shows a confirmed event the user declined as declined", () => {
+  const columns = agenda.columns;
+  assert.ok(typeof columns === "function");
+  const status = columns(inputOf({})).find((c) => c.header === "STATUS");
+  assert.ok(status && typeof status.value === "function");
+  const cellOf = status.value;
+  const row = (extra: Record<string, unknown>) => ({ ...shown({}).json, ...extra });
+  assert.equal(cellOf(row({ status: "confirmed", self_rsvp_status: "decline" })), "declined");
+  assert.equal(cellOf(row({ status: "confirmed", self_rsvp_status: "accept" })), "confirmed");
+  assert.equal(cellOf(row({ status: "cancelled", self_rsvp_status: "decline" })), "cancelled");
+  assert.equal(statusCell({ status: "tentative", self_rsvp_status: "decline" }), "tentative");
 });

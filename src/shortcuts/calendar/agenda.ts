@@ -22,7 +22,7 @@ import {
   type TimeInput,
   weekdayOf,
 } from "../../time/mod.ts";
-import { type EventJson, eventJson, spanColumns } from "./_event_json.ts";
+import { type EventJson, eventJson, spanColumns, statusCell } from "./_event_json.ts";
 import { type LarkEvent, larkEventsField } from "./_lark_event.ts";
 import {
   CALENDAR_ID_PARAM,
@@ -303,7 +303,7 @@ export const agenda = defineShortcut({
   columns: (input) => [
     ...spanColumns(input.timeZone, { start: 5, end: 3 }),
     { header: "SUMMARY", value: "summary", priority: 4 },
-    { header: "STATUS", value: "status", priority: 1 },
+    { header: "STATUS", value: statusCell, priority: 1 },
     { header: "EVENT ID", value: "event_id", kind: "id", priority: 2 },
   ],
 });

@@ -15,7 +15,7 @@ import {
   readAttendees,
   readEvent,
 } from "./_event_api.ts";
-import { eventJson, spanColumns } from "./_event_json.ts";
+import { eventJson, spanColumns, statusCell } from "./_event_json.ts";
 import { type LarkAttendee, larkAttendeeOf, type LarkEvent } from "./_lark_event.ts";
 
 /** What `+get` returns. */
@@ -74,7 +74,7 @@ export const get = defineShortcut({
     { header: "EVENT ID", value: "event_id", kind: "id", priority: 6 },
     { header: "SUMMARY", value: "summary", priority: 5 },
     ...spanColumns(input.timeZone, { start: 4, end: 3 }),
-    { header: "STATUS", value: "status", priority: 1 },
+    { header: "STATUS", value: statusCell, priority: 1 },
     {
       header: "ATTENDEES",
       value: (row) =>

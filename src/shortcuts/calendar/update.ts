@@ -44,7 +44,7 @@ import {
 } from "./_event_api.ts";
 import { eventJson } from "./_event_json.ts";
 import { type LarkEvent, larkEventOf } from "./_lark_event.ts";
-import { drawChanges } from "./update_view.ts";
+import { drawChanges, drawPlannedChanges } from "./update_view.ts";
 
 /** At most this many attendees per `batch_delete` (MCP server `calendar_v4` schema: 500). */
 export const REMOVE_BATCH = 500;
@@ -408,6 +408,22 @@ export const update = defineShortcut({
     attendees_removed: result.removed,
     event: eventJson(result.after, input.timeZone, input.warn),
   }),
+  preview(input) {
+    const body = patchBody(input);
+    const { add, remove } = attendeeChanges(input);
+    const moved = body.start_time === undefined ? undefined : eventJson({
+      event_id: input.values["event-id"],
+      start_time: body.start_time,
+      end_time: body.end_time,
+    }, input.timeZone);
+    return drawPlannedChanges({
+      eventId: input.values["event-id"],
+      set: body,
+      span: moved && { start_time: moved.start_time, end_time: moved.end_time },
+      add,
+      remove,
+    }, input.timeZone);
+  },
   render: (input) => (data) => drawChanges(data, input.timeZone),
   columns: [
     { header: "EVENT ID", value: "event_id", kind: "id", priority: 4 },

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { sanitizeCell, textWidth, truncateToWidth } from "../../output/mod.ts";
+import { sanitizeCell, textWidth, truncateToWidth, wrapText } from "../../output/mod.ts";
 import { dateIn, wallTimeToInstant, weekdayOf } from "../../time/mod.ts";
 import { objectOf } from "../../json/fields.ts";
 
@@ -99,50 +99,64 @@ export function drawWeekGrid(rows: readonly unknown[], options: WeekGridOptions)
   });
   if (lanes.length > 0) lines.push(rule("┼", "┤"));
 
-  const perDay = days.map((day) => dayColumn(day, timed, timeZone, firstHour, endHour, step, cell));
+  const perDay = days.map((day) =>
+    dayColumn(day, timed, timeZone, daySlots(day, timeZone, firstHour, endHour, step), cell)
+  );
   const rowCount = ((endHour - firstHour) * 60) / step;
   for (let r = 0; r < rowCount; r++) {
     const minute = firstHour * 60 + r * step;
     const gutter = minute % 60 === 0 || step >= 60 ? clock(minute) : "";
-    lines.push(line(gutter, perDay.map((column) => column[r])));
+    lines.push(line(gutter, perDay.map((column) => column.cells[r])));
   }
   lines.push(rule("┴", "┘"));
+  // What overlaps too narrow a column to stand beside the rest is listed, title whole.
+  perDay.forEach(({ hidden }, i) => {
+    for (const event of hidden) {
+      const span = `${clockAt(event.start, timeZone)}–${clockAt(event.end, timeZone)}`;
+      const text = `also ${dayHeader(days[i], 9)} ${span} ${event.label}`;
+      lines.push(...wrapText(text, options.width - 2).map((l, k) => k === 0 ? l : `  ${l}`));
+    }
+  });
   if (rows.length === 0) lines.push("No events.");
   return lines.join("\n") + "\n";
 }
 
-/** The hours to show: the default range, widened to every timed event on the days shown. */
+/**
+ * The hours to show: the default range, widened to every timed event on the days shown, each
+ * clipped to the day it is drawn on: an event running over midnight widens a day view only by
+ * its part in that day (to midnight, or from it), not to the whole 24 hours.
+ */
 function hourRange(
   timed: readonly Timed[],
   days: readonly string[],
   timeZone: string,
   [first, end]: [number, number],
 ): [number, number] {
-  const from = wallTimeToInstant(days[0], 0, timeZone);
-  const to = wallTimeToInstant(days[days.length - 1], 24 * 60, timeZone);
-  for (const event of timed) {
-    if (event.end <= from || event.start >= to) continue;
-    const startHour = wallHour(event.start, timeZone);
-    const endOf = wallHour(event.end - 1, timeZone);
-    // An event that runs over midnight fills the rest of the day and the start of the next.
-    const overMidnight = event.end - event.start >= 86_400_000 ||
-      dateIn(event.start, timeZone) !== dateIn(event.end - 1, timeZone);
-    first = Math.min(first, overMidnight ? 0 : Math.floor(startHour));
-    end = Math.max(end, overMidnight ? 24 : Math.ceil(endOf + 1 / 60));
+  for (const day of days) {
+    const dayStart = wallTimeToInstant(day, 0, timeZone);
+    const dayEnd = wallTimeToInstant(day, 24 * 60, timeZone);
+    for (const event of timed) {
+      const start = Math.max(event.start, dayStart);
+      const stop = Math.min(event.end, dayEnd);
+      if (stop <= start) continue;
+      first = Math.min(first, start === dayStart ? 0 : Math.floor(wallHour(start, timeZone)));
+      end = Math.max(end, stop === dayEnd ? 24 : Math.ceil(wallHour(stop - 1, timeZone) + 1 / 60));
+    }
   }
   return [Math.max(0, first), Math.min(24, Math.max(end, first + 1))];
 }
 
-/** One day's cells, top to bottom. */
-function dayColumn(
+/** The narrowest a lane of overlapping events is drawn side by side, its `▌` included. */
+const MIN_LANE = 8;
+
+/** One day's rows: the wall-clock slots and the instants they cover. */
+function daySlots(
   day: string,
-  timed: readonly Timed[],
   timeZone: string,
   firstHour: number,
   endHour: number,
   step: number,
-  cell: number,
-): string[] {
+): { from: number; to: number }[] {
   const slots: { from: number; to: number }[] = [];
   for (let minute = firstHour * 60; minute < endHour * 60; minute += step) {
     slots.push({
@@ -150,6 +164,77 @@ function dayColumn(
       to: wallTimeToInstant(day, minute + step, timeZone),
     });
   }
+  return slots;
+}
+
+/**
+ * One day's cells, top to bottom, and the events it could not draw. Events that share a row
+ * (directly or through others) form a group; a group's events go in lanes side by side while
+ * each lane keeps {@link MIN_LANE} columns; when they do not fit, the group's first lane is
+ * drawn with `+n` where others overlap it, and the other events are returned, to be listed under
+ * the grid. An event that shares no row keeps the whole column.
+ */
+function dayColumn(
+  day: string,
+  timed: readonly Timed[],
+  timeZone: string,
+  slots: readonly { from: number; to: number }[],
+  cell: number,
+): { cells: string[]; hidden: Timed[] } {
+  const rowsOf = (e: Timed) => slots.flatMap((s, i) => e.start < s.to && e.end > s.from ? [i] : []);
+  const onDay = timed.map((event) => ({ event, rows: rowsOf(event) }))
+    .filter((e) => e.rows.length > 0);
+  // Groups of events linked by shared rows (the events come sorted by start).
+  const groups: { events: Timed[]; rows: number[][]; last: number }[] = [];
+  for (const { event, rows } of onDay) {
+    const group = groups[groups.length - 1];
+    if (group && rows[0] <= group.last) {
+      group.events.push(event);
+      group.rows.push(rows);
+      group.last = Math.max(group.last, rows[rows.length - 1]);
+    } else groups.push({ events: [event], rows: [rows], last: rows[rows.length - 1] });
+  }
+  const cells = slots.map(() => "");
+  const hidden: Timed[] = [];
+  for (const group of groups) {
+    // Lanes by rows: two events in one row never share a lane.
+    const lanes: { events: Timed[]; last: number }[] = [];
+    group.events.forEach((event, k) => {
+      const rows = group.rows[k];
+      const lane = lanes.find((l) => l.last < rows[0]);
+      if (lane) {
+        lane.events.push(event);
+        lane.last = rows[rows.length - 1];
+      } else lanes.push({ events: [event], last: rows[rows.length - 1] });
+    });
+    const width = Math.floor((cell - (lanes.length - 1)) / lanes.length);
+    let drawn: string[];
+    if (lanes.length > 1 && width >= MIN_LANE) {
+      const columns = lanes.map((lane) => laneCells(day, lane.events, timeZone, slots, width));
+      drawn = slots.map((_, r) => columns.map((c) => fit(c[r], width)).join(" ").trimEnd());
+    } else {
+      drawn = laneCells(day, lanes[0].events, timeZone, slots, cell, group.events);
+      hidden.push(...group.events.filter((e) => !lanes[0].events.includes(e)));
+    }
+    const first = group.rows.reduce((min, rows) => Math.min(min, rows[0]), Infinity);
+    for (let r = first; r <= group.last; r++) cells[r] = drawn[r];
+  }
+  return { cells, hidden };
+}
+
+/**
+ * The cells of events in `cell` columns: each a `▌` block labelled down its rows; where events
+ * share a row, the one starting in it (else the first) is drawn, with `+n` for the others of
+ * `all` in that row (those drawn elsewhere).
+ */
+function laneCells(
+  day: string,
+  timed: readonly Timed[],
+  timeZone: string,
+  slots: readonly { from: number; to: number }[],
+  cell: number,
+  all: readonly Timed[] = timed,
+): string[] {
   const cells: string[] = [];
   const wrapped = new Map<Timed, string[]>();
   const shownFrom = new Map<Timed, number>();
@@ -157,8 +242,10 @@ function dayColumn(
   const withTime = cell - 1 >= 16;
   for (const { from, to } of slots) {
     const active = timed.filter((e) => e.start < to && e.end > from);
+    const others = all.filter((e) => !active.includes(e) && e.start < to && e.end > from);
     if (active.length === 0) {
-      cells.push("");
+      // Busy with events listed under the grid only.
+      cells.push(others.length > 0 ? `${BLOCK}+${others.length}` : "");
       continue;
     }
     // The event starting in this row wins the cell; else the one that started first.
@@ -175,11 +262,11 @@ function dayColumn(
         i >= cells.length && main.start < s.to && main.end > s.from
       )
         .length;
-      lines = fitLines(wrap(label, cell - 1), rows, cell - 1);
+      lines = fitLines(wrapText(label, cell - 1), rows, cell - 1);
       wrapped.set(main, lines);
     }
     const text = lines[cells.length - firstRow] ?? "";
-    const more = active.length - 1;
+    const more = active.length - 1 + others.length;
     const suffix = more > 0 ? ` +${more}` : "";
     cells.push(BLOCK + truncateToWidth(text, cell - 1 - suffix.length) + suffix);
   }
@@ -216,35 +303,6 @@ function fit(text: string, width: number): string {
   return cut + " ".repeat(Math.max(0, width - textWidth(cut)));
 }
 
-/** Greedy word wrap by display width; a word wider than a line is cut. */
-export function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let current = "";
-  for (const word of text.split(" ").filter((w) => w !== "")) {
-    const candidate = current === "" ? word : `${current} ${word}`;
-    if (textWidth(candidate) <= width) {
-      current = candidate;
-      continue;
-    }
-    if (current !== "") lines.push(current);
-    current = "";
-    let rest = word;
-    while (textWidth(rest) > width) {
-      let piece = "";
-      for (const char of rest) {
-        if (textWidth(piece + char) > width) break;
-        piece += char;
-      }
-      if (piece === "") break;
-      lines.push(piece);
-      rest = rest.slice(piece.length);
-    }
-    current = rest;
-  }
-  if (current !== "") lines.push(current);
-  return lines.length > 0 ? lines : [""];
-}
-
 function dayHeader(day: string, width: number): string {
   const name = weekdayName(day);
   const [, month, date] = day.split("-");
@@ -256,6 +314,11 @@ function dayHeader(day: string, width: number): string {
 
 function weekdayName(day: string): string {
   return WEEKDAYS[weekdayOf(day) - 1];
+}
+
+/** The wall-clock time of an instant, `HH:MM`. */
+function clockAt(epochMs: number, timeZone: string): string {
+  return clock(Math.round(wallHour(epochMs, timeZone) * 60));
 }
 
 function clock(minute: number): string {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { textWidth } from "../../output/mod.ts";
 import { drawBusyBars } from "./busy_bar.ts";
-import { drawWeekGrid, wrap } from "./week_grid.ts";
+import { drawWeekGrid } from "./week_grid.ts";
 import { eventJson } from "./_event_json.ts";
 
 const WEEK = ["23", "24", "25", "26", "27", "28", "29"].map((d) => `2026-11-${d}`);
@@ -40,7 +40,9 @@ Deno.test("drawWeekGrid() fits the width, puts all-day events on top and labels 
   }
   const narrow = drawWeekGrid(rows, { days: WEEK, timeZone: "UTC", width: 80 });
   assert.ok(narrow.includes("14:00 │         │▌Design  │"));
-  assert.ok(narrow.includes("\n      │         │▌Over… +1│"));
+  // Too narrow for two lanes: the overlap is counted on the rows it shares, and listed whole.
+  assert.ok(narrow.includes("\n      │         │▌revi… +1│"), narrow);
+  assert.match(narrow, /\nalso Tue 11-24 14:30–15:00 Overlap\n$/);
 });
 
 Deno.test("drawWeekGrid() reads times in the viewer's zone and says when there is nothing", () => {
@@ -51,15 +53,33 @@ Deno.test("drawWeekGrid() reads times in the viewer's zone and says when there i
   assert.match(drawWeekGrid([], { days: WEEK, timeZone: "UTC", width: 80 }), /No events\.\n$/);
 });
 
-Deno.test("wrap() wraps by display width and cuts a word wider than a line", () => {
-  assert.deepEqual(wrap("Design review with the team", 10), [
-    "Design",
-    "review",
-    "with the",
-    "team",
-  ]);
-  assert.deepEqual(wrap("会议设计评审", 6), ["会议设", "计评审"]);
-  assert.deepEqual(wrap("", 5), [""]);
+Deno.test("drawWeekGrid() puts overlapping events side by side, or lists those it cannot", () => {
+  const rows = [
+    timed("a", "Design review", "2026-11-24T14:00:00Z", "2026-11-24T15:30:00Z"),
+    timed("b", "Roadmap sync", "2026-11-24T14:00:00Z", "2026-11-24T15:00:00Z"),
+  ];
+  // A day view is wide enough for two lanes: both titles on the 14:00 row.
+  const day = drawWeekGrid(rows, { days: ["2026-11-24"], timeZone: "UTC", width: 80 });
+  assert.match(day, /^14:00 │▌14:00 Design review +▌14:00 Roadmap sync/m);
+  assert.ok(!day.includes("+1"), day);
+  // A week at 80 columns is not: the first lane is drawn, the other listed, title whole.
+  const week = drawWeekGrid(rows, { days: WEEK, timeZone: "UTC", width: 80 });
+  assert.ok(week.includes("│▌Desi… +1│"), week);
+  assert.match(week, /\nalso Tue 11-24 14:00–15:00 Roadmap sync\n$/);
+  for (const line of week.trimEnd().split("\n")) assert.ok(textWidth(line) <= 80, line);
+});
+
+Deno.test("drawWeekGrid() clips an event running over midnight to the day shown", () => {
+  const rows = [timed("n", "Night shift", "2026-11-24T22:00:00Z", "2026-11-25T02:00:00Z")];
+  const first = drawWeekGrid(rows, { days: ["2026-11-24"], timeZone: "UTC", width: 60 });
+  const hours = (text: string) => text.split("\n").filter((l) => /^\d\d:00 /.test(l));
+  // The default 08:00 to 18:00, widened to midnight only: not the whole 24 hours.
+  assert.equal(hours(first)[0].slice(0, 5), "08:00");
+  assert.equal(hours(first).length, 16);
+  assert.match(first, /^22:00 │▌22:00 Night shift/m);
+  const next = drawWeekGrid(rows, { days: ["2026-11-25"], timeZone: "UTC", width: 60 });
+  assert.equal(hours(next)[0].slice(0, 5), "00:00");
+  assert.equal(hours(next).length, 18, "00:00 to 18:00");
 });
 
 Deno.test("drawBusyBars() draws one bar per day, busy, partly and outside the span", () => {

@@ -1,6 +1,7 @@
 /**
  * `hark im +messages`: a chat's messages in a time window, newest first by default, each with
  * its readable text and its sender's name; listed page by page, so a chat of any length streams.
+ * At a terminal they are drawn as a conversation, oldest to newest (`conversation.ts`).
  *
  * @module
  */
@@ -11,6 +12,8 @@ import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
 import { pagingOptions, pagingParams } from "../paging.ts";
 import { CHAT_ID, checkId } from "../contact/ids.ts";
+import { terminalWidth } from "../../output/mod.ts";
+import { drawConversation } from "./conversation.ts";
 import { membershipErrors } from "./membership.ts";
 import {
   type Container,
@@ -108,6 +111,12 @@ export const messages = defineShortcut({
   stream: (input, client) =>
     membershipErrors(input, readMessages(input, client, containerOf(input)), {
       chatId: checkId(input.values["chat-id"], "--chat-id", CHAT_ID),
+    }),
+  // At a terminal, a conversation: oldest to newest whatever --order read, ids kept, text whole.
+  render: (input) => (rows) =>
+    drawConversation(Array.isArray(rows) ? rows : [], {
+      timeZone: input.timeZone,
+      width: terminalWidth(input.ctx),
     }),
   columns: messageColumns,
 });

@@ -8,6 +8,7 @@
 
 import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
+import { objectField, stringField } from "../../json/fields.ts";
 import type { Column } from "../../output/mod.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
@@ -172,5 +173,24 @@ export function sentColumns(input: ShortcutInput<unknown>): Column<Record<string
     { header: "CHAT ID", value: "chat_id", kind: "id", priority: 3 },
     { header: "MSG TYPE", value: "msg_type", priority: 1 },
     { header: "SENT", kind: "time", priority: 2, value: (row) => localTime(row, input) },
+    // What `+download --file-key` needs; empty (and left out) for a message without a file.
+    { header: "FILE KEY", kind: "id", priority: 0, value: mediaKeyOf },
   ];
+}
+
+/**
+ * The `file_key` or `image_key` of a message row's content, for `+download`.
+ *
+ * @param row a message row (`body.content` is the content JSON as text)
+ * @returns the key, or `""` when the content names none
+ */
+export function mediaKeyOf(row: Record<string, unknown>): string {
+  const content = stringField(objectField(row, "body"), "content");
+  if (content === undefined) return "";
+  try {
+    const parsed: unknown = JSON.parse(content);
+    return stringField(parsed, "file_key") ?? stringField(parsed, "image_key") ?? "";
+  } catch {
+    return "";
+  }
 }

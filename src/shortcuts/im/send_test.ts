@@ -3,7 +3,9 @@ import { ValidationError } from "../../errors/mod.ts";
 import { join } from "node:path";
 import { FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
 import type { Posted } from "./outgoing.ts";
-import { messageOf, receiverOf, send } from "./send.ts";
+import { mediaKeyOf, messageOf, receiverOf, send, sentColumns } from "./send.ts";
+import { writeData } from "../../output/mod.ts";
+import { createTestContext } from "../../../tests/support/test_context.ts";
 
 const invalid = (param: string) => (e: unknown) =>
   e instanceof ValidationError && e.param === param;
@@ -199,4 +201,19 @@ Deno.test("send whose answer holds no message says it was sent, with the key tha
       "posts nothing new",
     ]);
   }
+});
+
+Deno.test("the card of a sent file shows the file key +download needs", () => {
+  const ctx = createTestContext({ stdoutIsTerminal: true, env: { NO_COLOR: "1" } });
+  const row = {
+    message_id: "om_9",
+    chat_id: "oc_1",
+    msg_type: "file",
+    body: { content: '{"file_key":"file_v3_00ab","file_name":"report.pdf"}' },
+  };
+  writeData(ctx, { color: false }, row, sentColumns(inputOf({})));
+  assert.match(ctx.stdout.text(), /^FILE KEY: +file_v3_00ab$/m);
+  assert.equal(mediaKeyOf({ body: { content: '{"image_key":"img_1"}' } }), "img_1");
+  assert.equal(mediaKeyOf({ body: { content: '{"text":"hi"}' } }), "");
+  assert.equal(mediaKeyOf({ body: { content: "not json" } }), "");
 });
