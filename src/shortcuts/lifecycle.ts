@@ -13,6 +13,7 @@ import type { Config } from "../config/mod.ts";
 import { ApiError, HarkError, toHarkError, ValidationError } from "../errors/mod.ts";
 import type { DownloadTarget } from "../http/download.ts";
 import { type ApiRequest, previewRequest } from "../http/request.ts";
+import { resolvedTimeNotes } from "./resolved_times.ts";
 import {
   collectedStream,
   formatJson,
@@ -202,6 +203,8 @@ export async function runShortcut(
   if (session.dryRun) {
     const base = session.baseUrl();
     const previews = definition.requests(input).map((r) => previewRequest(base, r, identity));
+    // Times typed in words, shown as the moments they came to (for people: stderr).
+    for (const note of resolvedTimeNotes(values, timeZone)) ctx.stderr.write(`${note}\n`);
     ctx.stdout.write(formatJson(previews, ctx.stdout.isTerminal) + "\n");
     return;
   }
