@@ -66,6 +66,11 @@ export interface ShortcutSession {
    * @throws {ValidationError} naming `flag` when there is no terminal to ask at
    */
   confirm(question: string, flag: string): Promise<boolean>;
+  /**
+   * Asks the person at the terminal for a missing required value; absent where there is no
+   * terminal (then every missing flag is reported at once).
+   */
+  readonly ask?: (question: string, flag: string) => Promise<string>;
 }
 
 /** A write request the service accepted (answered with success). */
@@ -180,7 +185,7 @@ export async function runShortcut(
     ctx,
     definition.service,
     definition.params,
-    args,
+    { ...args, ask: session.ask },
   );
   // A write with an idempotency key always sends one, known here for the retry advice.
   const keyParam = definition.idempotencyKey;

@@ -14,10 +14,10 @@ import {
 } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import type { Column } from "../../output/mod.ts";
-import { isObject, objectField, objectOf, objectsField } from "../../json/fields.ts";
+import { isObject, objectField, objectOf } from "../../json/fields.ts";
 import { type ApiCaller, defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
-import { MAX_ID_LENGTH } from "../contact/ids.ts";
+import { addAttendees, addAttendeesRequests, parseAttendees } from "./_attendees.ts";
 import { type TimeInput, toLarkEventTimes } from "../../time/mod.ts";
 import {
   ATTENDEE_ABILITY_PARAM,
@@ -39,12 +39,6 @@ import { type LarkEvent, larkEventOf } from "./_lark_event.ts";
 /** How long the rollback of a half-made event may take. */
 const ROLLBACK_TIMEOUT_MS = 15_000;
 
-/**
- * The most attendees one `attendees` create request takes (MCP server `calendar_v4` schema of
- * attendees.create: at most 1000 attendees, rooms included, per request).
- */
-export const ATTENDEE_BATCH = 1000;
-
 /** What `+create` returns. */
 export interface CreatedEvent {
   /**
@@ -56,27 +50,6 @@ export interface CreatedEvent {
   attendees: Record<string, unknown>[];
   /** Set when the service accepted the create but its answer held no event. */
   idUnknown?: true;
-}
-
-/**
- * The attendee ids of `--attendees`: comma-separated, blanks dropped, duplicates removed.
- *
- * @param text the flag's value
- * @throws {ValidationError} naming `--attendees` when it holds no id
- */
-export function parseAttendees(text: string | undefined): string[] {
-  if (text === undefined) return [];
-  const ids = [...new Set(text.split(",").map((s) => s.trim()).filter((s) => s !== ""))];
-  // No white space, control or invisible format character (bidi controls would disguise an
-  // id), and no id longer than Lark's.
-  const bad = (id: string) => /[\s\p{Cc}\p{Cf}]/u.test(id) || id.length > MAX_ID_LENGTH;
-  if (ids.length === 0 || ids.some(bad)) {
-    throw new ValidationError(`Invalid value ${JSON.stringify(text)} for --attendees`, {
-      param: "--attendees",
-      suggestion: "Give comma-separated open ids, such as ou_1,ou_2",
-    });
-  }
-  return ids;
 }
 
 /**
@@ -145,57 +118,6 @@ export function createEventRequest(
     idempotencyKey,
     scopes: ["calendar:calendar.event:create"],
   };
-}
-
-/**
- * The requests adding attendees (open ids) to an event, at most {@link ATTENDEE_BATCH} each.
- * Adding someone already invited changes nothing, so each may be retried.
- *
- * @param calendarId the calendar
- * @param eventId the event, or the placeholder `{event_id}` in a preview
- * @param attendees open ids
- * @param notify whether Lark notifies them (`need_notification`); Lark's default when absent
- */
-export function addAttendeesRequests(
-  calendarId: string,
-  eventId: string,
-  attendees: readonly string[],
-  notify?: boolean,
-): ApiRequest[] {
-  const requests: ApiRequest[] = [];
-  for (let i = 0; i < attendees.length; i += ATTENDEE_BATCH) {
-    const batch = attendees.slice(i, i + ATTENDEE_BATCH);
-    requests.push({
-      method: "POST",
-      path: `${eventPath(calendarId, eventId)}/attendees`,
-      query: { user_id_type: "open_id" },
-      body: {
-        attendees: batch.map((userId) => ({ type: "user", user_id: userId })),
-        ...(notify === undefined ? {} : { need_notification: notify }),
-      },
-      idempotencyKey: `attendees-${eventId}-${i}`,
-      scopes: [EVENT_UPDATE],
-    });
-  }
-  return requests;
-}
-
-/**
- * Adds attendees batch by batch.
- *
- * @param client the API client
- * @param requests from {@link addAttendeesRequests}
- * @returns every attendee the service returned
- */
-export async function addAttendees(
-  client: Pick<ApiCaller, "request">,
-  requests: readonly ApiRequest[],
-): Promise<Record<string, unknown>[]> {
-  const added: Record<string, unknown>[] = [];
-  for (const request of requests) {
-    added.push(...objectsField(await client.request(request), "attendees"));
-  }
-  return added;
 }
 
 function keyOf(input: ShortcutInput<CreateValues>): string {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { ApiError, ValidationError } from "../../errors/mod.ts";
 import { at, FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
-import { create, parseAttendees } from "./create.ts";
+import { create } from "./create.ts";
+import { parseAttendees } from "./_attendees.ts";
 
 const START = Date.UTC(2026, 10, 25, 14);
 const values = (extra = {}) => ({

@@ -28,7 +28,7 @@ import {
   type NotifyValues,
   TIMEZONE_PARAM,
 } from "./_params.ts";
-import { addAttendees, addAttendeesRequests, parseAttendees } from "./create.ts";
+import { addAttendees, addAttendeesRequests, parseAttendees } from "./_attendees.ts";
 import {
   EVENT_READ,
   EVENT_UPDATE,
