@@ -127,7 +127,10 @@ export async function bindParams(
     if (spec.default !== undefined) await bind(spec, spec.default, "default", "the default");
   }
 
-  const missing = params.filter((spec) => spec.required && values[spec.name] === undefined);
+  const needed = (spec: ParamSpec) =>
+    spec.required || (spec.requiredUnless !== undefined &&
+      !spec.requiredUnless.some((name) => values[name] !== undefined));
+  const missing = params.filter((spec) => needed(spec) && values[spec.name] === undefined);
   if (missing.length > 0 && options.ask) {
     for (const spec of missing) {
       const flag = flagOf(spec);
@@ -141,14 +144,18 @@ export async function bindParams(
 
 /** One error for every missing required flag, so that one more run is enough. */
 function missingError(service: string, missing: ParamSpec[]): ValidationError {
-  const flags = missing.map(flagOf);
+  const flags = missing.map((spec) =>
+    spec.requiredUnless === undefined
+      ? flagOf(spec)
+      : `${flagOf(spec)} (or ${spec.requiredUnless.map((name) => `--${name}`).join(" or ")})`
+  );
   const list = flags.length === 1
     ? flags[0]
     : `${flags.slice(0, -1).join(", ")} and ${flags[flags.length - 1]}`;
   const keys = missing.map((spec) => `"${spec.name}"`).join(", ");
   const envs = missing.map((spec) => envVarOf(service, spec)).join(", ");
   return new ValidationError(`Missing required flag${flags.length > 1 ? "s" : ""} ${list}`, {
-    param: flags[0],
+    param: flagOf(missing[0]),
     suggestion: `Pass ${list}, put ${keys} in the --input file, or set ${envs}`,
   });
 }

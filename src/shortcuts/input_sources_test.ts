@@ -176,3 +176,21 @@ Deno.test("bindParams() asks for each missing required value when it can ask, an
   assert.deepEqual(values, { summary: "typed --summary", start: "today", end: "typed --end" });
   assert.equal(sources.end, "argv");
 });
+
+Deno.test("bindParams() counts a value required unless another is given as missing only without it", async () => {
+  const params: ParamSpec[] = [
+    { name: "start", type: "string", description: "start", required: true },
+    { name: "end", type: "string", description: "end", requiredUnless: ["duration"] },
+    { name: "duration", type: "string", description: "length" },
+  ];
+  await assert.rejects(
+    bindParams(createTestContext(), "calendar", params, { argv: {} }),
+    (e: unknown) =>
+      e instanceof ValidationError && e.param === "--start" &&
+      e.message === "Missing required flags --start and --end (or --duration)",
+  );
+  const { values } = await bindParams(createTestContext(), "calendar", params, {
+    argv: { start: "s", duration: "30m" },
+  });
+  assert.deepEqual(values, { start: "s", duration: "30m" });
+});

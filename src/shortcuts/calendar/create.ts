@@ -18,7 +18,7 @@ import { isObject, objectField, objectOf } from "../../json/fields.ts";
 import { type ApiCaller, defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
 import { addAttendees, addAttendeesRequests, parseAttendees } from "./_attendees.ts";
-import { type TimeInput, toLarkEventTimes } from "../../time/mod.ts";
+import { parseDuration, type TimeInput, toLarkEventTimes } from "../../time/mod.ts";
 import {
   ATTENDEE_ABILITY_PARAM,
   CALENDAR_ID_PARAM,
@@ -53,16 +53,52 @@ export interface CreatedEvent {
 }
 
 /**
- * Lark's `start_time` and `end_time` of `--start` and `--end`: two dates make an all-day event
- * (Lark's end date is exclusive), otherwise a timed event in the user's zone.
+ * Lark's `start_time` and `end_time` of `--start` and `--end` (or `--duration`): two dates make
+ * an all-day event (Lark's end date is exclusive), otherwise a timed event in the user's zone.
  *
  * @param input the shortcut input
- * @throws {ValidationError} naming `--end` when it is not after `--start`
+ * @throws {ValidationError} naming `--end` when it is not after `--start`, or `--duration` when
+ *   given with `--end` or with a date-only `--start`
  */
 export function eventTimes(
-  input: ShortcutInput<{ readonly start: TimeInput; readonly end: TimeInput }>,
+  input: ShortcutInput<
+    { readonly start: TimeInput; readonly end?: TimeInput; readonly duration?: string }
+  >,
 ) {
-  return toLarkEventTimes(input.values.start, input.values.end, input.timeZone);
+  const { start, end, duration } = input.values;
+  if (duration !== undefined) {
+    if (end !== undefined) {
+      throw new ValidationError("Cannot use --end and --duration together: give one of them", {
+        param: "--duration",
+        suggestion: "Drop --duration to end at --end, or drop --end to last --duration",
+      });
+    }
+    if (start.kind === "date") {
+      throw new ValidationError(
+        `Cannot use --duration with --start ${JSON.stringify(start.text)}: a day has no time to ` +
+          "count from",
+        {
+          param: "--duration",
+          suggestion: "Give --start with a time (such as 'tomorrow 3pm'), or --end for whole days",
+        },
+      );
+    }
+    const minutes = parseDuration(duration, { param: "--duration" });
+    const until: TimeInput = {
+      kind: "instant",
+      epochMs: start.epochMs + minutes * 60_000,
+      text: duration,
+      param: "--duration",
+    };
+    return toLarkEventTimes(start, until, input.timeZone);
+  }
+  if (end === undefined) {
+    throw new ValidationError("Missing required flag --end (or --duration)", {
+      param: "--end",
+      suggestion: "Pass --end, or --duration such as 30m or 1h30m",
+    });
+  }
+  return toLarkEventTimes(start, end, input.timeZone);
 }
 
 const PARAMS = {
@@ -73,9 +109,14 @@ const PARAMS = {
   }),
   end: param.datetime({
     description: "when it ends, after --start; a date includes that whole day",
-    required: true,
+    requiredUnless: ["duration"],
+  }),
+  duration: param.string({
+    description: "how long it lasts, instead of --end: 30m, 1h, 1h30m",
+    valueName: "<duration>",
   }),
   description: param.string({ description: "the details" }),
+  location: param.string({ description: "the place's name", valueName: "<place>" }),
   attendees: param.string({
     description: "open ids of the people to invite, comma-separated",
     valueName: "<ids>",
@@ -110,6 +151,7 @@ export function createEventRequest(
     attendee_ability: values["attendee-ability"],
   };
   if (values.description !== undefined) body.description = values.description;
+  if (values.location !== undefined) body.location = { name: values.location };
   return {
     method: "POST",
     path: eventsPath(values["calendar-id"]),
@@ -136,6 +178,8 @@ export const create = defineShortcut({
     "hark calendar +create --summary Retro --start 2026-11-27T10:00:00+01:00 " +
     "--end 2026-11-27T11:00:00+01:00 --attendees ou_1,ou_2 --description 'Bring notes'",
     "hark calendar +create --summary Offsite --start 2026-12-01 --end 2026-12-02",
+    "hark calendar +create --summary '1:1' --start 'tomorrow 3pm' --duration 30m " +
+    "--location 'Room 4'",
   ],
   identities: ["user", "bot"],
   // Deleting is the rollback of an event whose attendees cannot be added.
