@@ -17,7 +17,15 @@ import type { Column } from "../../output/mod.ts";
 import { isObject, objectField, objectOf } from "../../json/fields.ts";
 import { type ApiCaller, defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
-import { addAttendees, addAttendeesRequests, parseAttendees } from "./_attendees.ts";
+import {
+  addAttendees,
+  addAttendeesRequests,
+  emailLookupRequests,
+  isEmail,
+  parseAttendees,
+  resolveAttendees,
+  USER_ID_LOOKUP_SCOPE,
+} from "./_attendees.ts";
 import { parseDuration, type TimeInput, toLarkEventTimes } from "../../time/mod.ts";
 import {
   ATTENDEE_ABILITY_PARAM,
@@ -118,7 +126,8 @@ const PARAMS = {
   description: param.string({ description: "the details" }),
   location: param.string({ description: "the place's name", valueName: "<place>" }),
   attendees: param.string({
-    description: "open ids of the people to invite, comma-separated",
+    description: "the people to invite, comma-separated: open ids or emails (emails are " +
+      "looked up before the event is created)",
     valueName: "<ids>",
   }),
   "attendee-ability": ATTENDEE_ABILITY_PARAM,
@@ -176,7 +185,7 @@ export const create = defineShortcut({
     "hark calendar +create --summary 'Design review' --start '2026-11-25 14:00' " +
     "--end '2026-11-25 15:00'",
     "hark calendar +create --summary Retro --start 2026-11-27T10:00:00+01:00 " +
-    "--end 2026-11-27T11:00:00+01:00 --attendees ou_1,ou_2 --description 'Bring notes'",
+    "--end 2026-11-27T11:00:00+01:00 --attendees ou_1,ann@example.com --description 'Bring notes'",
     "hark calendar +create --summary Offsite --start 2026-12-01 --end 2026-12-02",
     "hark calendar +create --summary '1:1' --start 'tomorrow 3pm' --duration 30m " +
     "--location 'Room 4'",
@@ -186,6 +195,10 @@ export const create = defineShortcut({
   scopes: {
     user: [EVENT_CREATE, EVENT_UPDATE, EVENT_DELETE],
     bot: [EVENT_CREATE, EVENT_UPDATE, EVENT_DELETE],
+    tenantCalls: {
+      when: "--attendees with emails (looking up their open ids)",
+      scopes: [USER_ID_LOOKUP_SCOPE],
+    },
   },
   effect: "write",
   idempotent: true,
@@ -210,19 +223,24 @@ export const create = defineShortcut({
     }
   },
   requests(input) {
-    const attendees = parseAttendees(input.values.attendees);
+    const given = parseAttendees(input.values.attendees);
+    // Emails are looked up first; the preview names the open id each stands for.
+    const attendees = given.map((id) => isEmail(id) ? `{open_id of ${id}}` : id);
     const calendarId = input.values["calendar-id"];
     return [
+      ...emailLookupRequests(given.filter(isEmail)),
       createEventRequest(input, keyOf(input)),
       ...addAttendeesRequests(calendarId, "{event_id}", attendees),
     ];
   },
   async run(input, client): Promise<CreatedEvent> {
+    // Before anything is created: an unknown email stops the command with nothing to undo.
+    const attendees = await resolveAttendees(client, parseAttendees(input.values.attendees));
     return await createWithAttendees(
       client,
       input.values["calendar-id"],
       createEventRequest(input, keyOf(input)),
-      parseAttendees(input.values.attendees),
+      attendees,
       input.ctx.timeout,
     );
   },

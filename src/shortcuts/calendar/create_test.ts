@@ -173,3 +173,56 @@ Deno.test("create refuses --duration with --end, with a day-only --start, or nei
   refuses({ end: undefined, duration: "90" }, /a number needs a unit/, "--duration");
   refuses({ end: undefined }, /Missing required flag --end \(or --duration\)/, "--end");
 });
+
+/** A service that knows one email, and records every call. */
+function lookupService() {
+  return new FakeClient((r) => {
+    if (r.path.endsWith("/batch_get_id")) {
+      const emails = (r.body as { emails: string[] }).emails;
+      return {
+        user_list: emails.map((email) =>
+          email.toLowerCase() === "ann@example.com" ? { email, user_id: "ou_ann" } : { email }
+        ),
+      };
+    }
+    if (r.path.endsWith("/attendees")) return { attendees: [{ user_id: "ou_ann" }] };
+    return { event: EVENT };
+  });
+}
+
+Deno.test("create looks attendees' emails up as the bot before creating, and invites their open ids", async () => {
+  const client = lookupService();
+  await create.run!(inputOf(values({ attendees: "Ann@example.com,ou_2,ou_ann" })), client);
+  const [lookup, made, invite] = client.requests;
+  assert.equal(lookup.path, "/open-apis/contact/v3/users/batch_get_id");
+  assert.deepEqual(lookup.query, { user_id_type: "open_id" });
+  assert.deepEqual(lookup.body, { emails: ["Ann@example.com"] });
+  assert.equal(lookup.identity, "bot");
+  assert.equal(made.path, "/open-apis/calendar/v4/calendars/primary/events");
+  assert.deepEqual(invite.body, {
+    attendees: [{ type: "user", user_id: "ou_ann" }, { type: "user", user_id: "ou_2" }],
+  });
+});
+
+Deno.test("create refuses an unknown email before anything is created, so nothing is rolled back", async () => {
+  const client = lookupService();
+  await assert.rejects(
+    create.run!(inputOf(values({ attendees: "ann@example.com,bob@example.com" })), client),
+    (e: unknown) =>
+      e instanceof ValidationError && e.param === "--attendees" && e.code === 2 &&
+      /No Lark user has the email "bob@example.com"/.test(e.message),
+  );
+  assert.deepEqual(client.requests.map((r) => r.method), ["POST"]);
+  assert.ok(client.requests[0].path.endsWith("/batch_get_id"));
+});
+
+Deno.test("create previews the email lookup and names the open id each email stands for", () => {
+  const requests = create.requests(inputOf(values({ attendees: "ann@example.com,ou_2" })));
+  assert.equal(requests[0].path, "/open-apis/contact/v3/users/batch_get_id");
+  assert.deepEqual(requests[2].body, {
+    attendees: [
+      { type: "user", user_id: "{open_id of ann@example.com}" },
+      { type: "user", user_id: "ou_2" },
+    ],
+  });
+});
