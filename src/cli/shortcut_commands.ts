@@ -55,6 +55,8 @@ export function shortcutCommand(shortcut: AnyShortcut): CommandSpec {
     name: param.name,
     value: param.type === "bool" ? undefined : valueNameOf(param),
     description: paramHelp(param),
+    // Offered by completion; the parameter's own check refuses other values.
+    ...(param.allowed ? { suggestions: param.allowed } : {}),
   }));
   flags.push({
     name: "input",

@@ -96,7 +96,7 @@ export async function completeWords(
   const starting = (list: Candidate[], prefix = "") =>
     list.map((c) => ({ ...c, value: prefix + c.value })).filter((c) => c.value.startsWith(cur));
   const choices = (flag: FlagSpec | undefined) =>
-    (flag?.choices ?? []).map((value) => ({ value, description: "" }));
+    (flag?.choices ?? flag?.suggestions ?? []).map((value) => ({ value, description: "" }));
   if (expect) return starting(choices(expect)).filter((c) => c.value !== "=");
   if (!dashdash && cur.startsWith("-")) {
     const flags = flagsAt(root, command);
@@ -117,7 +117,9 @@ export async function completeWords(
   const found: Candidate[] = [];
   if (!dashdash && nargs === 0) found.push(...await subcommandCandidates(command));
   const arg = command.args?.[nargs];
-  found.push(...(arg?.choices ?? []).map((value) => ({ value, description: "" })));
+  found.push(
+    ...(arg?.choices ?? arg?.suggestions ?? []).map((value) => ({ value, description: "" })),
+  );
   return starting(found);
 }
 

@@ -40,3 +40,16 @@ Deno.test("hark __complete prints word<TAB>description lines and no help or erro
   assert.equal(outcome.code, 0);
   assert.equal(ctx.stdout.text(), "document\tMethod: create\nhelp\tdisplay help for command\n");
 });
+
+Deno.test("completeWords() offers a shortcut's allowed values and the well-known config keys", async () => {
+  assert.deepEqual(await values(["calendar", "+rsvp", "--status", ""]), [
+    "accept",
+    "decline",
+    "tentative",
+  ]);
+  assert.deepEqual(await values(["calendar", "+agenda", "--view", "w"]), ["week"]);
+  assert.deepEqual(await values(["config", "get", "pref"]), [
+    "preferences.output_format",
+    "preferences.color",
+  ]);
+});

@@ -204,3 +204,28 @@ Deno.test("hark completion rejects an unknown shell with exit 2 listing the shel
   );
   assert.equal(ctx.stdout.text(), "");
 });
+
+Deno.test("completionModel() offers suggested values of flags and arguments without restricting them", async () => {
+  const root: CommandSpec = {
+    name: "hark",
+    description: "",
+    commands: [{
+      name: "get",
+      description: "Get",
+      flags: [{
+        name: "status",
+        value: "<s>",
+        description: "s",
+        suggestions: ["accept", "decline"],
+      }],
+      args: [{ name: "key", description: "k", required: false, suggestions: ["active_profile"] }],
+      run: () => Promise.resolve(),
+    }],
+  };
+  const get = child(await model(root), "get");
+  assert.deepEqual(get.flags.find((f) => f.names[0] === "--status")?.choices, [
+    "accept",
+    "decline",
+  ]);
+  assert.deepEqual(get.args[0], { choices: ["active_profile"], files: false });
+});

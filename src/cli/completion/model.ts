@@ -72,12 +72,13 @@ export function completionModel(tree: TreeNode): CompletionNode {
 function completionFlag(flag: FlagSpec): CompletionFlag {
   const names = [flagName(flag), ...(flag.short ? [`-${flag.short}`] : [])];
   const takesValue = flag.value !== undefined;
+  const offered = flag.choices ?? flag.suggestions;
   return {
     names,
     description: oneLine(flag.description),
     takesValue,
-    choices: takesValue ? [...(flag.choices ?? [])] : [],
-    files: takesValue && !flag.choices && FILE_VALUE.test(flag.value ?? ""),
+    choices: takesValue ? [...(offered ?? [])] : [],
+    files: takesValue && !offered && FILE_VALUE.test(flag.value ?? ""),
   };
 }
 
@@ -104,8 +105,8 @@ function walk(node: TreeNode, globals: CompletionFlag[]): CompletionNode {
     commands,
     flags: node.flags.map(completionFlag),
     args: (node.spec.args ?? []).map((arg) => ({
-      choices: [...(arg.choices ?? [])],
-      files: !arg.choices && FILE_VALUE.test(arg.name),
+      choices: [...(arg.choices ?? arg.suggestions ?? [])],
+      files: !arg.choices && !arg.suggestions && FILE_VALUE.test(arg.name),
     })),
     dynamic: node.spec.moreCommands !== undefined,
   };

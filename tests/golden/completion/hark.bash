@@ -554,12 +554,14 @@ __hark_values() {
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
+        '#0') __hark_add "$3" 'preferences.output_format' 'preferences.color' 'active_profile' ;;
       esac
       ;;
     'hark config set')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
+        '#0') __hark_add "$3" 'preferences.output_format' 'preferences.color' 'active_profile' ;;
       esac
       ;;
     'hark config help')
@@ -614,6 +616,7 @@ __hark_values() {
       ;;
     'hark calendar +agenda')
       case $2 in
+        '--view') __hark_add "$3" 'list' 'day' 'week' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
@@ -626,6 +629,7 @@ __hark_values() {
       ;;
     'hark calendar +create')
       case $2 in
+        '--attendee-ability') __hark_add "$3" 'none' 'can_see_others' 'can_invite_others' 'can_modify_event' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
@@ -638,12 +642,14 @@ __hark_values() {
       ;;
     'hark calendar +find-time')
       case $2 in
+        '--attendee-ability') __hark_add "$3" 'none' 'can_see_others' 'can_invite_others' 'can_modify_event' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar +freebusy')
       case $2 in
+        '--view') __hark_add "$3" 'bar' 'list' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
@@ -656,6 +662,7 @@ __hark_values() {
       ;;
     'hark calendar +rsvp')
       case $2 in
+        '--status') __hark_add "$3" 'accept' 'decline' 'tentative' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
@@ -712,24 +719,28 @@ __hark_values() {
       ;;
     'hark im +send')
       case $2 in
+        '--msg-type') __hark_add "$3" 'text' 'post' 'image' 'interactive' 'file' 'audio' 'media' 'sticker' 'share_chat' 'share_user' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im +reply')
       case $2 in
+        '--msg-type') __hark_add "$3" 'text' 'post' 'image' 'interactive' 'file' 'audio' 'media' 'sticker' 'share_chat' 'share_user' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im +messages')
       case $2 in
+        '--order') __hark_add "$3" 'asc' 'desc' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im +thread')
       case $2 in
+        '--order') __hark_add "$3" 'asc' 'desc' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
@@ -742,6 +753,7 @@ __hark_values() {
       ;;
     'hark im +download')
       case $2 in
+        '--type') __hark_add "$3" 'image' 'file' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
@@ -754,6 +766,7 @@ __hark_values() {
       ;;
     'hark im +chat-create')
       case $2 in
+        '--type') __hark_add "$3" 'private' 'public' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac

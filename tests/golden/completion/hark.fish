@@ -372,12 +372,18 @@ function __hark_values
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
+        if contains -- $argv[2] '#0'
+            printf '%s\n' $argv[4]'preferences.output_format' $argv[4]'preferences.color' $argv[4]'active_profile'
+        end
     else if test "$argv[1]" = 'hark config set'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+        if contains -- $argv[2] '#0'
+            printf '%s\n' $argv[4]'preferences.output_format' $argv[4]'preferences.color' $argv[4]'active_profile'
         end
     else if test "$argv[1]" = 'hark config help'
         if contains -- $argv[2] '--format'
@@ -442,6 +448,9 @@ function __hark_values
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark calendar +agenda'
+        if contains -- $argv[2] '--view'
+            printf '%s\n' $argv[4]'list' $argv[4]'day' $argv[4]'week'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
@@ -456,6 +465,9 @@ function __hark_values
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark calendar +create'
+        if contains -- $argv[2] '--attendee-ability'
+            printf '%s\n' $argv[4]'none' $argv[4]'can_see_others' $argv[4]'can_invite_others' $argv[4]'can_modify_event'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
@@ -470,6 +482,9 @@ function __hark_values
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark calendar +find-time'
+        if contains -- $argv[2] '--attendee-ability'
+            printf '%s\n' $argv[4]'none' $argv[4]'can_see_others' $argv[4]'can_invite_others' $argv[4]'can_modify_event'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
@@ -477,6 +492,9 @@ function __hark_values
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark calendar +freebusy'
+        if contains -- $argv[2] '--view'
+            printf '%s\n' $argv[4]'bar' $argv[4]'list'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
@@ -491,6 +509,9 @@ function __hark_values
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark calendar +rsvp'
+        if contains -- $argv[2] '--status'
+            printf '%s\n' $argv[4]'accept' $argv[4]'decline' $argv[4]'tentative'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
@@ -560,6 +581,9 @@ function __hark_values
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark im +send'
+        if contains -- $argv[2] '--msg-type'
+            printf '%s\n' $argv[4]'text' $argv[4]'post' $argv[4]'image' $argv[4]'interactive' $argv[4]'file' $argv[4]'audio' $argv[4]'media' $argv[4]'sticker' $argv[4]'share_chat' $argv[4]'share_user'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
@@ -567,6 +591,9 @@ function __hark_values
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark im +reply'
+        if contains -- $argv[2] '--msg-type'
+            printf '%s\n' $argv[4]'text' $argv[4]'post' $argv[4]'image' $argv[4]'interactive' $argv[4]'file' $argv[4]'audio' $argv[4]'media' $argv[4]'sticker' $argv[4]'share_chat' $argv[4]'share_user'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
@@ -574,6 +601,9 @@ function __hark_values
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark im +messages'
+        if contains -- $argv[2] '--order'
+            printf '%s\n' $argv[4]'asc' $argv[4]'desc'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
@@ -581,6 +611,9 @@ function __hark_values
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark im +thread'
+        if contains -- $argv[2] '--order'
+            printf '%s\n' $argv[4]'asc' $argv[4]'desc'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
@@ -595,6 +628,9 @@ function __hark_values
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark im +download'
+        if contains -- $argv[2] '--type'
+            printf '%s\n' $argv[4]'image' $argv[4]'file'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
@@ -609,6 +645,9 @@ function __hark_values
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark im +chat-create'
+        if contains -- $argv[2] '--type'
+            printf '%s\n' $argv[4]'private' $argv[4]'public'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
