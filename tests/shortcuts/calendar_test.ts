@@ -255,6 +255,52 @@ Deno.test("calendar shortcuts against the sandbox", async (t) => {
       );
     });
 
+    await t.step("+create takes a calendar's title for --calendar-id", async () => {
+      const list = jsonOf<{ calendar_id: string; summary: string; type: string }[]>(
+        await env.run(["calendar", "+calendars", "--json"]),
+      );
+      const shared = list.find((c) => c.type !== "primary")!;
+      const run = await env.run([
+        "calendar",
+        "+create",
+        "--summary",
+        "In the shared one",
+        "--start",
+        "2026-03-05 10:00",
+        "--duration",
+        "30m",
+        "--calendar-id",
+        shared.summary.toUpperCase(),
+        "--json",
+      ]);
+      assert.equal(run.code, 0, run.stderr);
+      const agenda = await env.run([
+        "calendar",
+        "+agenda",
+        "--calendar-id",
+        shared.calendar_id,
+        "--start",
+        "2026-03-05",
+        "--json",
+      ]);
+      assert.ok(jsonOf<Item[]>(agenda).some((i) => i.summary === "In the shared one"));
+      const unknown = await env.run([
+        "calendar",
+        "+create",
+        "--summary",
+        "x",
+        "--start",
+        "2026-03-05 11:00",
+        "--duration",
+        "30m",
+        "--calendar-id",
+        "No such calendar",
+        "--json",
+      ]);
+      assert.equal(unknown.code, 2);
+      assert.match(JSON.parse(unknown.stderr).error.message, /No calendar is named/);
+    });
+
     await t.step("+create requires --summary, --start and --end, end after start", async () => {
       const missing = await env.run(["calendar", "+create", "--json"]);
       assert.equal(missing.code, 2);

@@ -27,12 +27,7 @@ import {
   USER_ID_LOOKUP_SCOPE,
 } from "./_attendees.ts";
 import { parseDuration, type TimeInput, toLarkEventTimes } from "../../time/mod.ts";
-import {
-  ATTENDEE_ABILITY_PARAM,
-  CALENDAR_ID_PARAM,
-  checkCalendarId,
-  TIMEZONE_PARAM,
-} from "./_params.ts";
+import { ATTENDEE_ABILITY_PARAM, checkCalendarId, TIMEZONE_PARAM } from "./_params.ts";
 import {
   EVENT_CREATE,
   EVENT_DELETE,
@@ -42,7 +37,12 @@ import {
   isEventGone,
 } from "./_event_api.ts";
 import { eventJson, spanColumns } from "./_event_json.ts";
+import { isCalendarName, resolveCalendarId } from "./_calendar_name.ts";
+import { calendarsRequest } from "./calendars.ts";
 import { type LarkEvent, larkEventOf } from "./_lark_event.ts";
+
+/** The scope of the calendar list, read to find a calendar by its title. */
+const CALENDAR_READ = "calendar:calendar:read";
 
 /** How long the rollback of a half-made event may take. */
 const ROLLBACK_TIMEOUT_MS = 15_000;
@@ -131,7 +131,11 @@ const PARAMS = {
     valueName: "<ids>",
   }),
   "attendee-ability": ATTENDEE_ABILITY_PARAM,
-  "calendar-id": CALENDAR_ID_PARAM,
+  "calendar-id": param.string({
+    description: "the calendar: its id, or its title as +calendars shows it",
+    default: "primary",
+    valueName: "<id>",
+  }),
   timezone: TIMEZONE_PARAM,
   "idempotency-key": param.string({
     description: "sent as idempotency_key; the same key creates the event once (default: a " +
@@ -199,6 +203,8 @@ export const create = defineShortcut({
       when: "--attendees with emails (looking up their open ids)",
       scopes: [USER_ID_LOOKUP_SCOPE],
     },
+    // Naming --calendar-id by its title reads the calendar list.
+    optional: { user: [CALENDAR_READ], bot: [CALENDAR_READ] },
   },
   effect: "write",
   idempotent: true,
@@ -224,22 +230,34 @@ export const create = defineShortcut({
   },
   requests(input) {
     const given = parseAttendees(input.values.attendees);
-    // Emails are looked up first; the preview names the open id each stands for.
+    // Emails and a calendar's name are looked up first; the preview names what they stand for.
     const attendees = given.map((id) => isEmail(id) ? `{open_id of ${id}}` : id);
-    const calendarId = input.values["calendar-id"];
+    const named = isCalendarName(input.values["calendar-id"]);
+    const calendarId = named
+      ? `{calendar_id of ${input.values["calendar-id"]}}`
+      : input.values["calendar-id"];
     return [
       ...emailLookupRequests(given.filter(isEmail)),
-      createEventRequest(input, keyOf(input)),
+      ...(named ? [calendarsRequest(undefined)] : []),
+      createEventRequest(
+        { ...input, values: { ...input.values, "calendar-id": calendarId } },
+        keyOf(input),
+      ),
       ...addAttendeesRequests(calendarId, "{event_id}", attendees),
     ];
   },
   async run(input, client): Promise<CreatedEvent> {
-    // Before anything is created: an unknown email stops the command with nothing to undo.
+    // Before anything is created: an unknown email or calendar name stops the command with
+    // nothing to undo.
     const attendees = await resolveAttendees(client, parseAttendees(input.values.attendees));
+    const calendarId = await resolveCalendarId(client, input.values["calendar-id"]);
     return await createWithAttendees(
       client,
-      input.values["calendar-id"],
-      createEventRequest(input, keyOf(input)),
+      calendarId,
+      createEventRequest(
+        { ...input, values: { ...input.values, "calendar-id": calendarId } },
+        keyOf(input),
+      ),
       attendees,
       input.ctx.timeout,
     );

@@ -226,3 +226,17 @@ Deno.test("create previews the email lookup and names the open id each email sta
     ],
   });
 });
+
+Deno.test("create finds a calendar named by title before creating the event in it", async () => {
+  const id = "feishu.cn_ops@group.calendar.feishu.cn";
+  const client = new FakeClient((r) =>
+    r.path.endsWith("/calendars")
+      ? { calendar_list: [{ calendar_id: id, summary: "Ops" }], has_more: false }
+      : { event: EVENT }
+  );
+  await create.run!(inputOf(values({ "calendar-id": "Ops" })), client);
+  assert.deepEqual(client.requests.map((r) => `${r.method} ${r.path}`), [
+    "GET /open-apis/calendar/v4/calendars",
+    `POST /open-apis/calendar/v4/calendars/${encodeURIComponent(id)}/events`,
+  ]);
+});
