@@ -28,6 +28,8 @@ export interface FlagSpec {
    * which its own parameter check enforces; well-known keys among others).
    */
   suggestions?: readonly string[];
+  /** Values completion asks hark for when typed: `profiles`, the config's profile names. */
+  dynamicValues?: "profiles";
   /** Whether the flag may be given several times; its value is then a list. */
   repeatable?: boolean;
   /** Spelled `--no-<name>`: a switch whose value is `false` when given. */
@@ -46,6 +48,8 @@ export interface ArgSpec {
   choices?: readonly string[];
   /** Values completion offers without restricting the argument to them. */
   suggestions?: readonly string[];
+  /** Values completion asks hark for when typed: `profiles`, the config's profile names. */
+  dynamicValues?: "profiles";
 }
 
 /** Flag values by flag name, as the parser binds them. */

@@ -8,6 +8,7 @@
  */
 
 import type { Context } from "../../context.ts";
+import { loadConfig } from "../../config/mod.ts";
 import {
   type CommandSpec,
   findSubcommand,
@@ -124,7 +125,8 @@ export async function completeWords(
 }
 
 /**
- * Runs `hark __complete`: prints the candidates, one a line as `word<TAB>description`.
+ * Runs `hark __complete`: prints the candidates, one a line as `word<TAB>description`; with
+ * `--profiles`, the config's profile names, one a line.
  *
  * @param ctx the context
  * @param root the command tree
@@ -135,7 +137,27 @@ export async function runComplete(
   root: CommandSpec,
   words: readonly string[],
 ): Promise<void> {
+  if (words[0] === "--profiles") {
+    ctx.stdout.write((await profileNames(ctx)).map((name) => `${name}\n`).join(""));
+    return;
+  }
   const rest = words[0] === "--" ? words.slice(1) : words;
   const candidates = await completeWords(root, rest.length === 0 ? [""] : rest);
   ctx.stdout.write(candidates.map((c) => `${c.value}\t${c.description}\n`).join(""));
+}
+
+/**
+ * The profile names of the config, for completing `--profile` and `profile use`: nothing when the
+ * config cannot be read (completion never prints an error), and only names a shell word can hold
+ * as they are.
+ *
+ * @param ctx the context
+ */
+export async function profileNames(ctx: Context): Promise<string[]> {
+  try {
+    const config = await loadConfig(ctx);
+    return Object.keys(config.apps ?? {}).filter((name) => /^[\w.@+-]+$/.test(name)).sort();
+  } catch {
+    return [];
+  }
 }

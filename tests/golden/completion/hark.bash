@@ -492,48 +492,56 @@ __hark_values() {
     'hark')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark auth')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark auth login')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark auth logout')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark auth status')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark auth check')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark auth token')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark auth help')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" 'login' 'logout' 'status' 'check' 'token' ;;
       esac
@@ -541,18 +549,21 @@ __hark_values() {
     'hark config')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark config init')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark config get')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" 'preferences.output_format' 'preferences.color' 'active_profile' ;;
       esac
@@ -560,6 +571,7 @@ __hark_values() {
     'hark config set')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" 'preferences.output_format' 'preferences.color' 'active_profile' ;;
       esac
@@ -567,6 +579,7 @@ __hark_values() {
     'hark config help')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" 'init' 'get' 'set' ;;
       esac
@@ -574,30 +587,37 @@ __hark_values() {
     'hark profile')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark profile list')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark profile use')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
+        '#0') __hark_profiles "$3" ;;
       esac
       ;;
     'hark profile remove')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
+        '#0') __hark_profiles "$3" ;;
       esac
       ;;
     'hark profile help')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" 'list' 'use' 'remove' ;;
       esac
@@ -605,12 +625,14 @@ __hark_values() {
     'hark api')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
@@ -618,12 +640,14 @@ __hark_values() {
       case $2 in
         '--view') __hark_add "$3" 'list' 'day' 'week' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar +calendars')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
@@ -631,12 +655,14 @@ __hark_values() {
       case $2 in
         '--attendee-ability') __hark_add "$3" 'none' 'can_see_others' 'can_invite_others' 'can_modify_event' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar +delete')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
@@ -644,6 +670,7 @@ __hark_values() {
       case $2 in
         '--attendee-ability') __hark_add "$3" 'none' 'can_see_others' 'can_invite_others' 'can_modify_event' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
@@ -651,12 +678,14 @@ __hark_values() {
       case $2 in
         '--view') __hark_add "$3" 'bar' 'list' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar +get')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
@@ -664,18 +693,21 @@ __hark_values() {
       case $2 in
         '--status') __hark_add "$3" 'accept' 'decline' 'tentative' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar +update')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar help')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" '+agenda' '+calendars' '+create' '+delete' '+find-time' '+freebusy' '+get' '+rsvp' '+update' ;;
       esac
@@ -683,30 +715,35 @@ __hark_values() {
     'hark contact')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark contact +search-user')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark contact +get-user')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark contact +me')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark contact help')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" '+search-user' '+get-user' '+me' ;;
       esac
@@ -714,6 +751,7 @@ __hark_values() {
     'hark im')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
@@ -721,6 +759,7 @@ __hark_values() {
       case $2 in
         '--msg-type') __hark_add "$3" 'text' 'post' 'image' 'interactive' 'file' 'audio' 'media' 'sticker' 'share_chat' 'share_user' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
@@ -728,6 +767,7 @@ __hark_values() {
       case $2 in
         '--msg-type') __hark_add "$3" 'text' 'post' 'image' 'interactive' 'file' 'audio' 'media' 'sticker' 'share_chat' 'share_user' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
@@ -735,6 +775,7 @@ __hark_values() {
       case $2 in
         '--order') __hark_add "$3" 'asc' 'desc' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
@@ -742,12 +783,14 @@ __hark_values() {
       case $2 in
         '--order') __hark_add "$3" 'asc' 'desc' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im +get')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
@@ -755,12 +798,14 @@ __hark_values() {
       case $2 in
         '--type') __hark_add "$3" 'image' 'file' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im +chats')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
@@ -768,12 +813,14 @@ __hark_values() {
       case $2 in
         '--type') __hark_add "$3" 'private' 'public' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im help')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" '+send' '+reply' '+messages' '+thread' '+get' '+download' '+chats' '+chat-create' ;;
       esac
@@ -782,18 +829,21 @@ __hark_values() {
       case $2 in
         '--kind') __hark_add "$3" 'shortcut' 'api' 'command' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark mcp')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark completion')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" 'bash' 'zsh' 'fish' ;;
       esac
@@ -801,11 +851,21 @@ __hark_values() {
     'hark help')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" 'auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'schema' 'mcp' 'completion' ;;
       esac
       ;;
   esac
+}
+
+# Adds the profile names `hark __complete --profiles` prints, prefixed with $1.
+__hark_profiles() {
+  local val
+  while IFS= read -r val; do
+    __hark_vals+=("$1$val")
+    __hark_descs+=('')
+  done < <(command 'hark' __complete --profiles 2>/dev/null)
 }
 
 # Succeeds when command $1 has sub-commands only hark knows (API services and resources).

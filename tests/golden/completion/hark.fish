@@ -296,12 +296,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark auth'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -310,12 +316,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark auth logout'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -324,12 +336,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark auth check'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -338,12 +356,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark auth help'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -355,6 +379,9 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
@@ -362,12 +389,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark config get'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -379,6 +412,9 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
@@ -388,6 +424,9 @@ function __hark_values
     else if test "$argv[1]" = 'hark config help'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -399,12 +438,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark profile list'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -413,19 +458,34 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+        if contains -- $argv[2] '#0'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
     else if test "$argv[1]" = 'hark profile remove'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+        if contains -- $argv[2] '#0'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
     else if test "$argv[1]" = 'hark profile help'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -437,12 +497,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark calendar'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -454,12 +520,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark calendar +calendars'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -471,12 +543,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark calendar +delete'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -488,6 +566,9 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
@@ -498,12 +579,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark calendar +get'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -515,6 +602,9 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
@@ -522,12 +612,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark calendar help'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -539,12 +635,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark contact +search-user'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -553,6 +655,9 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
@@ -560,12 +665,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark contact help'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -577,6 +688,9 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
@@ -586,6 +700,9 @@ function __hark_values
         end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -597,6 +714,9 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
@@ -606,6 +726,9 @@ function __hark_values
         end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -617,12 +740,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark im +get'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -634,12 +763,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark im +chats'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -651,12 +786,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark im help'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -671,6 +812,9 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
@@ -678,12 +822,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark completion'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -694,6 +844,9 @@ function __hark_values
     else if test "$argv[1]" = 'hark help'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
