@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { apiRetryAdvice, runApi, tableData } from "./call_api.ts";
+import { runCli } from "../run_cli.ts";
 import type { GlobalOptions } from "../../session/global_options.ts";
 import { type TestSession, testSession } from "../../../tests/support/test_session.ts";
 import { HarkError, NetworkError } from "../../errors/mod.ts";
@@ -182,4 +183,27 @@ Deno.test("apiRetryAdvice() repeats the -f and -F fields in the command that ret
     advised.recovery.command,
     "hark api POST im/v1/messages -f msg_type=text -F n=1 --idempotency-key k1",
   );
+});
+
+Deno.test("hark api binds -f, -F, --page-all and --max-pages from the command line", async () => {
+  const ctx = createTestContext({ env: { HARK_CONFIG: "/nonexistent/hark/config.json" } });
+  const outcome = await runCli(ctx, [
+    "api",
+    "GET",
+    "search/v1/user",
+    "-f",
+    "query=ann",
+    "-F",
+    "page_size=20",
+    "--page-all",
+    "--max-pages",
+    "3",
+    "--dry-run",
+  ]);
+  assert.equal(outcome.code, 0, outcome.error?.message);
+  assert.deepEqual(JSON.parse(ctx.stdout.text()).query, { query: "ann", page_size: "20" });
+  const bad = createTestContext({ env: { HARK_CONFIG: "/nonexistent/hark/config.json" } });
+  const refused = await runCli(bad, ["api", "GET", "x/v1/y", "--max-pages", "none", "--dry-run"]);
+  assert.equal(refused.code, 2);
+  assert.match(refused.error?.message ?? "", /--max-pages/);
 });
