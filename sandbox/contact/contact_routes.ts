@@ -16,13 +16,14 @@
  * leaves out the ids it does not know. `users/basic_batch` answers names only, for
  * `contact:user.basic_profile:readonly`, and does not check the contacts range (SDK doc comment
  * of `contact.v3.user.basicBatch`); lark-cli sends it at most 10 ids, as the user only
- * (`shortcuts/im/convert_lib/helpers.go`), and so does the sandbox take them.
+ * (`shortcuts/im/convert_lib/helpers.go`), and so does the sandbox take them. `users/batch_get_id`
+ * turns emails and mobiles into ids, for the tenant token only.
  *
  * @module
  */
 
 import { findUser, type Incoming, larkOk, type SandboxContext } from "../core/context.ts";
-import { convertOpenId, userIdType } from "../im/im_common.ts";
+import { convertOpenId, idOf, userIdType } from "../im/im_common.ts";
 import {
   CONTACT_ERRORS,
   fieldViolation,
@@ -61,6 +62,14 @@ export const USER_GET_SCOPES: RouteScopes = {
 export const BASIC_BATCH_SCOPES: RouteScopes = {
   user: ["contact:user.basic_profile:readonly"],
 };
+
+/**
+ * `users/batch_get_id` (emails or mobiles to ids): the tenant token only (lark-mcp 0.5.1
+ * `contact.v3.user.batchGetId` lists the bot alone), with `contact:user.id:readonly`.
+ */
+export const BATCH_GET_ID_SCOPES: RouteScopes = { bot: ["contact:user.id:readonly"] };
+/** The most emails, and the most mobiles, `users/batch_get_id` takes (lark-mcp 0.5.1: 50). */
+export const BATCH_GET_ID_MAX = 50;
 
 /** The most ids `users/batch` takes. */
 export const USER_BATCH_MAX = 50;
@@ -104,6 +113,13 @@ export const CONTACT_ROUTES: Route[] = [
     pattern: /^\/open-apis\/contact\/v3\/users\/batch$/,
     scopes: USER_GET_SCOPES,
     handle: batchUsers,
+  },
+  {
+    method: "POST",
+    pattern: /^\/open-apis\/contact\/v3\/users\/batch_get_id$/,
+    scopes: BATCH_GET_ID_SCOPES,
+    tenantOnly: true,
+    handle: batchGetId,
   },
   {
     method: "POST",
@@ -214,6 +230,54 @@ function batchUsers(ctx: SandboxContext, incoming: Incoming, caller: Caller): Re
     return user ? [profileOf(ctx, caller, user, type, departmentType)] : [];
   });
   return larkOk({ items });
+}
+
+/**
+ * Emails and mobiles to ids (SDK `contact.v3.user.batchGetId`): one `user_list` entry per value
+ * asked, with `user_id` (in `user_id_type`) and `status` when a person has it, the value alone
+ * when nobody does; people who left count only with `include_resigned`.
+ */
+function batchGetId(ctx: SandboxContext, incoming: Incoming): Response {
+  const type = userIdType(incoming.url);
+  if (type instanceof Response) return type;
+  const body = jsonBody(incoming);
+  if (body instanceof Response) return body;
+  const lists: Record<"emails" | "mobiles", string[]> = { emails: [], mobiles: [] };
+  for (const field of ["emails", "mobiles"] as const) {
+    const value = body[field];
+    if (value === undefined) continue;
+    if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) {
+      return fieldViolation(field, `${field} must be a list of strings`);
+    }
+    if (value.length > BATCH_GET_ID_MAX) {
+      return fieldViolation(field, `the max len is ${BATCH_GET_ID_MAX}`);
+    }
+    lists[field] = value;
+  }
+  const resigned = body.include_resigned === true;
+  const entry = (user: SeedUser | undefined, key: "email" | "mobile", value: string) =>
+    user && (resigned || !user.resigned)
+      ? {
+        user_id: idOf(user, type),
+        [key]: value,
+        status: {
+          is_frozen: false,
+          is_resigned: user.resigned,
+          is_activated: !user.resigned,
+          is_exited: false,
+          is_unjoin: false,
+        },
+      }
+      : { [key]: value };
+  const byEmail = (email: string) =>
+    ctx.users.find((u) => u.email.toLowerCase() === email.toLowerCase());
+  const user_list = [
+    ...lists.emails.map((email) => entry(byEmail(email), "email", email)),
+    ...lists.mobiles.map((mobile) =>
+      entry(ctx.users.find((u) => u.mobile === mobile), "mobile", mobile)
+    ),
+  ];
+  return larkOk({ user_list });
 }
 
 function basicBatch(ctx: SandboxContext, incoming: Incoming): Response {

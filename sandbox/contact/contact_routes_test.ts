@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { withSandbox } from "../test_client.ts";
 
+const JSON_TYPE = { "content-type": "application/json" };
+
 const PROFILE_SCOPES = [
   "contact:contact.base:readonly",
   "contact:user.base:readonly",
@@ -245,5 +247,58 @@ Deno.test("search v1 user answers field violations in Lark's shape", async () =>
       token,
     });
     assert.equal(badToken.body.code, 99992402);
+  });
+});
+
+Deno.test("contact batch_get_id turns emails into ids for the tenant token only, leaving the unknown without one", async () => {
+  const path = "/open-apis/contact/v3/users/batch_get_id";
+  await withSandbox({}, async (sandbox, client) => {
+    const bot = await client.tenantToken();
+    const [ann, bob] = sandbox.users;
+    const gone = sandbox.users.at(-1)!;
+    const answer = await client.send("POST", `${path}?user_id_type=open_id`, {
+      token: bot,
+      headers: JSON_TYPE,
+      body: JSON.stringify({
+        emails: [ann.email.toUpperCase(), "nobody@example.com", gone.email, bob.email],
+      }),
+    });
+    assert.equal(answer.body.code, 0);
+    const list = answer.body.data.user_list;
+    assert.equal(list[0].user_id, ann.open_id);
+    assert.equal(list[0].status.is_resigned, false);
+    assert.deepEqual(list[1], { email: "nobody@example.com" });
+    assert.deepEqual(list[2], { email: gone.email }, "people who left need include_resigned");
+    assert.equal(list[3].user_id, bob.open_id);
+    const union = await client.send("POST", `${path}?user_id_type=union_id`, {
+      token: bot,
+      headers: JSON_TYPE,
+      body: JSON.stringify({ emails: [gone.email], include_resigned: true }),
+    });
+    assert.equal(union.body.data.user_list[0].user_id, gone.union_id);
+
+    const tooMany = await client.send("POST", path, {
+      token: bot,
+      headers: JSON_TYPE,
+      body: JSON.stringify({ emails: Array.from({ length: 51 }, (_, i) => `p${i}@example.com`) }),
+    });
+    assert.equal(tooMany.body.code, 99992402);
+    const asUser = await client.send("POST", path, {
+      token: await client.userToken(["contact:user.id:readonly"]),
+      headers: JSON_TYPE,
+      body: JSON.stringify({ emails: [ann.email] }),
+    });
+    assert.equal(asUser.body.code, 99991679, "Lark takes only the tenant token here");
+  });
+});
+
+Deno.test("contact batch_get_id needs contact:user.id:readonly enabled for the app", async () => {
+  await withSandbox({ appScopes: ["calendar:calendar:read"] }, async (sandbox, client) => {
+    const answer = await client.send("POST", "/open-apis/contact/v3/users/batch_get_id", {
+      token: await client.tenantToken(),
+      headers: JSON_TYPE,
+      body: JSON.stringify({ emails: [sandbox.users[0].email] }),
+    });
+    assert.equal(answer.body.code, 99991672);
   });
 });

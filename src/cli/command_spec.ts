@@ -23,6 +23,13 @@ export interface FlagSpec {
   description: string;
   /** The values allowed, when restricted. */
   choices?: readonly string[];
+  /**
+   * Values completion offers when `choices` does not restrict them (a shortcut's allowed set,
+   * which its own parameter check enforces; well-known keys among others).
+   */
+  suggestions?: readonly string[];
+  /** Values completion asks hark for when typed: `profiles`, the config's profile names. */
+  dynamicValues?: "profiles";
   /** Whether the flag may be given several times; its value is then a list. */
   repeatable?: boolean;
   /** Spelled `--no-<name>`: a switch whose value is `false` when given. */
@@ -39,6 +46,10 @@ export interface ArgSpec {
   required: boolean;
   /** The values allowed, when restricted. */
   choices?: readonly string[];
+  /** Values completion offers without restricting the argument to them. */
+  suggestions?: readonly string[];
+  /** Values completion asks hark for when typed: `profiles`, the config's profile names. */
+  dynamicValues?: "profiles";
 }
 
 /** Flag values by flag name, as the parser binds them. */

@@ -33,6 +33,7 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
     name: "profile",
     value: "<name>",
     description: "the profile to use (default: $HARK_PROFILE, the active one)",
+    dynamicValues: "profiles",
   },
   {
     name: "as",

@@ -62,6 +62,8 @@ export function shortcutCommand(shortcut: AnyShortcut): CommandSpec {
     name: param.name,
     value: param.type === "bool" ? undefined : valueNameOf(param),
     description: paramHelp(param),
+    // Offered by completion; the parameter's own check refuses other values.
+    ...(param.allowed ? { suggestions: param.allowed } : {}),
   }));
   flags.push(INPUT_FLAG);
   const identities = identitiesOf(shortcut);
@@ -116,6 +118,15 @@ export function shortcutSession(session: Session): ShortcutSession {
       const { confirm } = await import("./prompt.ts");
       return await confirm(session.ctx, question, flag);
     },
+    // Missing required values are asked for only where someone can answer.
+    ask: session.ctx.stdin.isTerminal && session.ctx.stdout.isTerminal
+      ? async (question: string, flag: string) => {
+        const { askText } = await import("./prompt.ts");
+        return await askText(session.ctx, question, flag, {
+          validate: (value) => value.trim() === "" ? `${flag} is required` : true,
+        });
+      }
+      : undefined,
   };
 }
 

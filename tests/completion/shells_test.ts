@@ -102,7 +102,8 @@ async function run(
     env: {
       ...denoDirEnv(),
       HOME: dir,
-      HARK_CONFIG: join(dir, "no-config.json"),
+      // Two profiles, for completing --profile and profile use (asked of hark __complete).
+      HARK_CONFIG: join(dir, "config.json"),
       PATH: `${HARK_BIN}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
       TERM: "dumb",
     },
@@ -130,6 +131,11 @@ async function tempDir(): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "hark-completion-" });
   await Deno.writeTextFile(join(dir, "notes.txt"), "");
   await Deno.writeTextFile(join(dir, "nothing.md"), "");
+  await Deno.writeTextFile(
+    join(dir, "config.json"),
+    JSON.stringify({ apps: { work: {}, default: {} } }),
+    { mode: 0o600 },
+  );
   return dir;
 }
 
@@ -265,6 +271,10 @@ async function realCases(root: CommandSpec): Promise<Expect[]> {
     { words: ["hark", "--profile", "work", "config", "s"], exactly: ["set"] },
     { words: ["hark", "profile", "rm", "--y"], exactly: ["--yes"] },
     { words: ["hark", "help", "pro"], exactly: ["profile"] },
+    { words: ["hark", "--profile", ""], exactly: ["default", "work"] },
+    { words: ["hark", "profile", "use", "w"], exactly: ["work"] },
+    { words: ["hark", "calendar", "+rsvp", "--status", "t"], exactly: ["tentative"] },
+    { words: ["hark", "config", "get", "pre"], includes: ["preferences.color"] },
   ];
   // Every command of the tree, so commands added later are covered too.
   const visit = (node: TreeNode) => {

@@ -549,13 +549,18 @@ export function buildCorpus(root: TreeNode, files: CorpusFiles): BadCase[] {
   }
   add("missing --status", ["calendar", "+rsvp", "--event-id", "e_0"]);
   add("nothing to change", ["calendar", "+update", "--event-id", "e_0"]);
-  add("--start without --end", [
+  // (+update --start alone is no mistake: it keeps the event's length.)
+  add("--duration with an --end read differently by country", [
     "calendar",
-    "+update",
-    "--event-id",
-    "e_0",
+    "+create",
+    "--summary",
+    "x",
     "--start",
     "2026-11-25 14:00",
+    "--end",
+    "01/02",
+    "--duration",
+    "30m",
   ]);
   add("empty --summary", ["calendar", "+update", "--event-id", "e_0", "--summary", " "]);
   for (const ids of ["", ",", "ou 1", "ou_1\u0007"]) {

@@ -1,6 +1,7 @@
 /**
  * The official SDK against the sandbox's contact endpoints: `contact.v3.user.get`,
- * `contact.v3.user.batch` and `contact.v3.user.basicBatch` built by the SDK, their answers
+ * `contact.v3.user.batch`, `contact.v3.user.basicBatch` and `contact.v3.user.batchGetId` built by
+ * the SDK, their answers
  * checked against the SDK's response types (types/index.d.ts), nothing more.
  *
  * Search v1 user (`GET /open-apis/search/v1/user`) is not in the SDK; it goes through the SDK's
@@ -189,5 +190,41 @@ Deno.test("SDK request: search v1 user (not in the SDK) answers the documented s
     }, user);
     assertShape(answer, envelope(SEARCH_USERS), "search v1 user");
     assert.equal(answer.data.users[0].open_id, first.open_id);
+  });
+});
+
+// types/index.d.ts, contact.v3.user.batchGetId.
+const ID_LIST = t.object({
+  user_list: t.optional(t.array(t.object({
+    user_id: t.optional(t.string),
+    mobile: t.optional(t.string),
+    email: t.optional(t.string),
+    status: t.optional(t.object({
+      is_frozen: t.optional(t.boolean),
+      is_resigned: t.optional(t.boolean),
+      is_activated: t.optional(t.boolean),
+      is_exited: t.optional(t.boolean),
+      is_unjoin: t.optional(t.boolean),
+    })),
+  }))),
+});
+
+Deno.test("SDK: contact user batchGetId turns emails into open ids with the tenant token", async () => {
+  await withSdkSandbox({}, async ({ sandbox, client, signIn, asUser }) => {
+    const person = sandbox.users[3];
+    const answer = await client.contact.v3.user.batchGetId({
+      data: { emails: [person.email, "nobody@example.com"] },
+      params: { user_id_type: "open_id" },
+    });
+    assertShape(answer, envelope(ID_LIST), "batchGetId");
+    assert.deepEqual(answer.data?.user_list?.map((u) => [u.email, u.user_id]), [
+      [person.email, person.open_id],
+      ["nobody@example.com", undefined],
+    ]);
+    const user = asUser(await signIn(["contact:user.id:readonly"]));
+    const refused = await sdkError(
+      client.contact.v3.user.batchGetId({ data: { emails: [person.email] } }, user),
+    );
+    assert.equal(refused.body.code, 99991679, "the tenant token only");
   });
 });

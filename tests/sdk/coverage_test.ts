@@ -111,6 +111,11 @@ const ENDPOINTS: Endpoint[] = [
     path: "/open-apis/search/v1/user",
     test: "SDK request: search v1 user (not in the SDK)",
   },
+  {
+    method: "POST",
+    path: "/open-apis/contact/v3/users/batch_get_id",
+    test: "SDK: contact user batchGetId turns emails into open ids",
+  },
   // IM.
   {
     method: "POST",

@@ -246,10 +246,104 @@ Deno.test("calendar shortcuts against the sandbox", async (t) => {
       assert.ok(!agenda.some((i) => i.summary === "Doomed"));
     });
 
+    await t.step("+create invites by email; an unknown one stops it first", async () => {
+      await env.clearRequests();
+      const person = env.sb.users[2];
+      const run = await env.run([
+        "calendar",
+        "+create",
+        "--summary",
+        "By email",
+        "--start",
+        "2026-03-04 10:00",
+        "--duration",
+        "45m",
+        "--location",
+        "Room 4",
+        "--attendees",
+        person.email,
+        "--json",
+      ]);
+      assert.equal(run.code, 0, run.stderr);
+      const event = jsonOf<Item & { attendees: { user_id: string }[] }>(run);
+      assert.deepEqual(event.attendees.map((a) => a.user_id), [person.open_id]);
+      assert.equal(event.end_time, "2026-03-04T10:45:00+00:00");
+      await env.clearRequests();
+      const unknown = await env.run([
+        "calendar",
+        "+create",
+        "--summary",
+        "Nobody",
+        "--start",
+        "2026-03-04 11:00",
+        "--duration",
+        "30m",
+        "--attendees",
+        "nobody@example.com",
+        "--json",
+      ]);
+      assert.equal(unknown.code, 2);
+      assert.match(JSON.parse(unknown.stderr).error.message, /No Lark user has the email/);
+      assert.deepEqual(
+        (await env.requests()).map((r) => r.path).filter((path) => !path.includes("/auth/")),
+        ["/open-apis/contact/v3/users/batch_get_id"],
+        "nothing created, nothing rolled back",
+      );
+    });
+
+    await t.step("+create takes a calendar's title for --calendar-id", async () => {
+      const list = jsonOf<{ calendar_id: string; summary: string; type: string }[]>(
+        await env.run(["calendar", "+calendars", "--json"]),
+      );
+      const shared = list.find((c) => c.type !== "primary")!;
+      const run = await env.run([
+        "calendar",
+        "+create",
+        "--summary",
+        "In the shared one",
+        "--start",
+        "2026-03-05 10:00",
+        "--duration",
+        "30m",
+        "--calendar-id",
+        shared.summary.toUpperCase(),
+        "--json",
+      ]);
+      assert.equal(run.code, 0, run.stderr);
+      const agenda = await env.run([
+        "calendar",
+        "+agenda",
+        "--calendar-id",
+        shared.calendar_id,
+        "--start",
+        "2026-03-05",
+        "--json",
+      ]);
+      assert.ok(jsonOf<Item[]>(agenda).some((i) => i.summary === "In the shared one"));
+      const unknown = await env.run([
+        "calendar",
+        "+create",
+        "--summary",
+        "x",
+        "--start",
+        "2026-03-05 11:00",
+        "--duration",
+        "30m",
+        "--calendar-id",
+        "No such calendar",
+        "--json",
+      ]);
+      assert.equal(unknown.code, 2);
+      assert.match(JSON.parse(unknown.stderr).error.message, /No calendar is named/);
+    });
+
     await t.step("+create requires --summary, --start and --end, end after start", async () => {
-      const missing = await env.run(["calendar", "+create", "--start", "2026-03-03", "--json"]);
+      const missing = await env.run(["calendar", "+create", "--json"]);
       assert.equal(missing.code, 2);
-      assert.match(JSON.parse(missing.stderr).error.message, /--summary/);
+      assert.equal(
+        JSON.parse(missing.stderr).error.message,
+        "Missing required flags --summary, --start and --end (or --duration)",
+      );
       const reversed = await env.run([
         "calendar",
         "+create",

@@ -89,12 +89,20 @@ export function posixCore(tree: CompletionNode, zsh: boolean): string {
             const actions = [
               ...(e.choices.length > 0 ? [`${p}_add "$3" ${words(e.choices)}`] : []),
               ...(e.files ? [`${p}_files=1`] : []),
+              ...(e.profiles ? [`${p}_profiles "$3"`] : []),
             ];
             return `  ${pattern}) ${actions.join("; ")} ;;`;
           }),
           "esac",
         ];
       }),
+    ),
+    fn(
+      "profiles",
+      `Adds the profile names \`${tree.path[0]} __complete --profiles\` prints, prefixed with $1.`,
+      `  local val\n  while IFS= read -r val; do\n` +
+        `    ${p}_vals+=("$1$val")\n    ${p}_descs+=('')\n` +
+        `  done < <(command ${shellQuote(tree.path[0])} __complete --profiles 2>/dev/null)\n`,
     ),
     fn(
       "dynamic",

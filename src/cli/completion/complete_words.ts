@@ -8,6 +8,7 @@
  */
 
 import type { Context } from "../../context.ts";
+import { loadConfig } from "../../config/mod.ts";
 import {
   type CommandSpec,
   findSubcommand,
@@ -96,7 +97,7 @@ export async function completeWords(
   const starting = (list: Candidate[], prefix = "") =>
     list.map((c) => ({ ...c, value: prefix + c.value })).filter((c) => c.value.startsWith(cur));
   const choices = (flag: FlagSpec | undefined) =>
-    (flag?.choices ?? []).map((value) => ({ value, description: "" }));
+    (flag?.choices ?? flag?.suggestions ?? []).map((value) => ({ value, description: "" }));
   if (expect) return starting(choices(expect)).filter((c) => c.value !== "=");
   if (!dashdash && cur.startsWith("-")) {
     const flags = flagsAt(root, command);
@@ -117,12 +118,15 @@ export async function completeWords(
   const found: Candidate[] = [];
   if (!dashdash && nargs === 0) found.push(...await subcommandCandidates(command));
   const arg = command.args?.[nargs];
-  found.push(...(arg?.choices ?? []).map((value) => ({ value, description: "" })));
+  found.push(
+    ...(arg?.choices ?? arg?.suggestions ?? []).map((value) => ({ value, description: "" })),
+  );
   return starting(found);
 }
 
 /**
- * Runs `hark __complete`: prints the candidates, one a line as `word<TAB>description`.
+ * Runs `hark __complete`: prints the candidates, one a line as `word<TAB>description`; with
+ * `--profiles`, the config's profile names, one a line.
  *
  * @param ctx the context
  * @param root the command tree
@@ -133,7 +137,27 @@ export async function runComplete(
   root: CommandSpec,
   words: readonly string[],
 ): Promise<void> {
+  if (words[0] === "--profiles") {
+    ctx.stdout.write((await profileNames(ctx)).map((name) => `${name}\n`).join(""));
+    return;
+  }
   const rest = words[0] === "--" ? words.slice(1) : words;
   const candidates = await completeWords(root, rest.length === 0 ? [""] : rest);
   ctx.stdout.write(candidates.map((c) => `${c.value}\t${c.description}\n`).join(""));
+}
+
+/**
+ * The profile names of the config, for completing `--profile` and `profile use`: nothing when the
+ * config cannot be read (completion never prints an error), and only names a shell word can hold
+ * as they are.
+ *
+ * @param ctx the context
+ */
+export async function profileNames(ctx: Context): Promise<string[]> {
+  try {
+    const config = await loadConfig(ctx);
+    return Object.keys(config.apps ?? {}).filter((name) => /^[\w.@+-]+$/.test(name)).sort();
+  } catch {
+    return [];
+  }
 }

@@ -40,3 +40,36 @@ Deno.test("hark __complete prints word<TAB>description lines and no help or erro
   assert.equal(outcome.code, 0);
   assert.equal(ctx.stdout.text(), "document\tMethod: create\nhelp\tdisplay help for command\n");
 });
+
+Deno.test("completeWords() offers a shortcut's allowed values and the well-known config keys", async () => {
+  assert.deepEqual(await values(["calendar", "+rsvp", "--status", ""]), [
+    "accept",
+    "decline",
+    "tentative",
+  ]);
+  assert.deepEqual(await values(["calendar", "+agenda", "--view", "w"]), ["week"]);
+  assert.deepEqual(await values(["config", "get", "pref"]), [
+    "preferences.output_format",
+    "preferences.color",
+  ]);
+});
+
+Deno.test("hark __complete --profiles prints the config's profile names, and nothing for a config it cannot read", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hark-complete-test-" });
+  try {
+    const path = `${dir}/config.json`;
+    const apps = { work: {}, default: {}, "bad name\u001b[2J": {} };
+    await Deno.writeTextFile(path, JSON.stringify({ apps }));
+    const ctx = createTestContext({ env: { HARK_CONFIG: path } });
+    const outcome = await runCli(ctx, ["__complete", "--profiles"], root());
+    assert.equal(outcome.code, 0);
+    assert.equal(ctx.stdout.text(), "default\nwork\n");
+    await Deno.writeTextFile(path, "{ not json");
+    const broken = createTestContext({ env: { HARK_CONFIG: path } });
+    assert.equal((await runCli(broken, ["__complete", "--profiles"], root())).code, 0);
+    assert.equal(broken.stdout.text(), "");
+    assert.equal(broken.stderr.text(), "");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -108,7 +108,7 @@ Deno.test("completionModel() gives own flags first, then --help, then the global
   assert.deepEqual(byName("--format").choices, ["table", "json", "csv"]);
   assert.equal(byName("--profile").files, false);
   assert.equal(agenda.description, "List events");
-  assert.deepEqual(agenda.args, [{ choices: [], files: true }]);
+  assert.deepEqual(agenda.args, [{ choices: [], files: true, profiles: false }]);
 });
 
 Deno.test("completionModel() completes the sibling commands after help", async () => {
@@ -125,7 +125,11 @@ Deno.test("completionModel() reads the choices of arguments", async () => {
   const root = sampleTree();
   root.commands = [...root.commands!, completionCommand(() => root)];
   const completion = child(await model(root), "completion");
-  assert.deepEqual(completion.args, [{ choices: ["bash", "zsh", "fish"], files: false }]);
+  assert.deepEqual(completion.args, [{
+    choices: ["bash", "zsh", "fish"],
+    files: false,
+    profiles: false,
+  }]);
 });
 
 Deno.test("shellQuote() and fishQuote() keep any text literal", () => {
@@ -203,4 +207,46 @@ Deno.test("hark completion rejects an unknown shell with exit 2 listing the shel
     /Argument 'tcsh' is invalid\. Allowed choices are bash, zsh, fish/,
   );
   assert.equal(ctx.stdout.text(), "");
+});
+
+Deno.test("completionModel() marks --profile and profile names for hark to list", async () => {
+  const root: CommandSpec = {
+    name: "hark",
+    description: "",
+    flags: [{ name: "profile", value: "<name>", description: "p", dynamicValues: "profiles" }],
+    commands: [{
+      name: "use",
+      description: "Use",
+      args: [{ name: "name", description: "n", required: true, dynamicValues: "profiles" }],
+      run: () => Promise.resolve(),
+    }],
+  };
+  const use = child(await model(root), "use");
+  assert.equal(use.flags.find((f) => f.names[0] === "--profile")?.profiles, true);
+  assert.deepEqual(use.args[0], { choices: [], files: false, profiles: true });
+});
+
+Deno.test("completionModel() offers suggested values of flags and arguments without restricting them", async () => {
+  const root: CommandSpec = {
+    name: "hark",
+    description: "",
+    commands: [{
+      name: "get",
+      description: "Get",
+      flags: [{
+        name: "status",
+        value: "<s>",
+        description: "s",
+        suggestions: ["accept", "decline"],
+      }],
+      args: [{ name: "key", description: "k", required: false, suggestions: ["active_profile"] }],
+      run: () => Promise.resolve(),
+    }],
+  };
+  const get = child(await model(root), "get");
+  assert.deepEqual(get.flags.find((f) => f.names[0] === "--status")?.choices, [
+    "accept",
+    "decline",
+  ]);
+  assert.deepEqual(get.args[0], { choices: ["active_profile"], files: false, profiles: false });
 });

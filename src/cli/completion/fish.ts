@@ -93,6 +93,12 @@ ${
             ...(e.files
               ? [`    for f in (__fish_complete_path $argv[3]); echo $argv[4]$f; end`]
               : []),
+            ...(e.profiles
+              ? [
+                `    for n in (command ${q(name)} __complete --profiles 2>/dev/null); ` +
+                "echo $argv[4]$n; end",
+              ]
+              : []),
             "end",
           ];
         });

@@ -22,6 +22,8 @@ export interface CompletionFlag {
   choices: string[];
   /** Whether the value is a file name (its value name mentions a file or a dir). */
   files: boolean;
+  /** Whether the value is a profile name, which the script asks hark for. */
+  profiles: boolean;
 }
 
 /** A positional argument as completion sees it. */
@@ -30,6 +32,8 @@ export interface CompletionArgument {
   choices: string[];
   /** Whether the value is a file name. */
   files: boolean;
+  /** Whether the value is a profile name, which the script asks hark for. */
+  profiles: boolean;
 }
 
 /** A command as completion sees it. */
@@ -72,12 +76,14 @@ export function completionModel(tree: TreeNode): CompletionNode {
 function completionFlag(flag: FlagSpec): CompletionFlag {
   const names = [flagName(flag), ...(flag.short ? [`-${flag.short}`] : [])];
   const takesValue = flag.value !== undefined;
+  const offered = flag.choices ?? flag.suggestions;
   return {
     names,
     description: oneLine(flag.description),
     takesValue,
-    choices: takesValue ? [...(flag.choices ?? [])] : [],
-    files: takesValue && !flag.choices && FILE_VALUE.test(flag.value ?? ""),
+    choices: takesValue ? [...(offered ?? [])] : [],
+    files: takesValue && !offered && FILE_VALUE.test(flag.value ?? ""),
+    profiles: takesValue && flag.dynamicValues === "profiles",
   };
 }
 
@@ -92,7 +98,7 @@ function walk(node: TreeNode, globals: CompletionFlag[]): CompletionNode {
       description: "display help for command",
       commands: [],
       flags: globals,
-      args: [{ choices: commands.map((c) => c.name), files: false }],
+      args: [{ choices: commands.map((c) => c.name), files: false, profiles: false }],
       dynamic: false,
     });
   }
@@ -104,8 +110,9 @@ function walk(node: TreeNode, globals: CompletionFlag[]): CompletionNode {
     commands,
     flags: node.flags.map(completionFlag),
     args: (node.spec.args ?? []).map((arg) => ({
-      choices: [...(arg.choices ?? [])],
-      files: !arg.choices && FILE_VALUE.test(arg.name),
+      choices: [...(arg.choices ?? arg.suggestions ?? [])],
+      files: !arg.choices && !arg.suggestions && FILE_VALUE.test(arg.name),
+      profiles: arg.dynamicValues === "profiles",
     })),
     dynamic: node.spec.moreCommands !== undefined,
   };
@@ -125,20 +132,32 @@ function argKey(index: number): string {
 }
 
 /** Every (key, values) pair a command completes values for: flags with values, arguments. */
-export function valueKeys(
-  node: CompletionNode,
-): { keys: string[]; choices: string[]; files: boolean }[] {
-  const entries: { keys: string[]; choices: string[]; files: boolean }[] = [];
+export function valueKeys(node: CompletionNode): ValueEntry[] {
+  const entries: ValueEntry[] = [];
   for (const flag of node.flags) {
-    if (flag.takesValue && (flag.choices.length > 0 || flag.files)) {
-      entries.push({ keys: flag.names, choices: flag.choices, files: flag.files });
+    if (flag.takesValue && (flag.choices.length > 0 || flag.files || flag.profiles)) {
+      const { choices, files, profiles } = flag;
+      entries.push({ keys: flag.names, choices, files, profiles });
     }
   }
   node.args.forEach((arg, index) => {
-    if (arg.choices.length === 0 && !arg.files) return;
-    entries.push({ keys: [argKey(index)], choices: arg.choices, files: arg.files });
+    if (arg.choices.length === 0 && !arg.files && !arg.profiles) return;
+    const { choices, files, profiles } = arg;
+    entries.push({ keys: [argKey(index)], choices, files, profiles });
   });
   return entries;
+}
+
+/** The values one flag or argument completes: a fixed list, file names, profile names. */
+export interface ValueEntry {
+  /** The flag's spellings, or `#<n>` for an argument. */
+  keys: string[];
+  /** The fixed values. */
+  choices: string[];
+  /** Whether file names fit. */
+  files: boolean;
+  /** Whether profile names fit (asked of `hark __complete --profiles`). */
+  profiles: boolean;
 }
 
 /**

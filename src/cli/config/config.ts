@@ -7,6 +7,16 @@
 import { OUTPUT_FORMATS } from "../../config/config.ts";
 import { type CommandSpec, defineCommand, flag } from "../command_spec.ts";
 
+/**
+ * The keys completion offers to `config get` and `config set`: those every config has (the
+ * `apps.<profile>.…` keys depend on the profiles, which a static script cannot know).
+ */
+export const CONFIG_KEY_SUGGESTIONS = [
+  "preferences.output_format",
+  "preferences.color",
+  "active_profile",
+] as const;
+
 /** The flags of `config init`. */
 export const INIT_FLAGS = {
   "non-interactive": flag.bool({ description: "never prompt; missing values are errors" }),
@@ -53,6 +63,7 @@ export const configCommand: CommandSpec = {
         name: "key",
         description: "dot path, such as preferences.output_format; omit for all",
         required: false,
+        suggestions: CONFIG_KEY_SUGGESTIONS,
       }],
       examples: [
         "hark config get preferences.output_format",
@@ -65,7 +76,12 @@ export const configCommand: CommandSpec = {
       name: "set",
       description: "Change a setting; the value is checked against the key",
       args: [
-        { name: "key", description: "dot path, such as apps.default.base_url", required: true },
+        {
+          name: "key",
+          description: "dot path, such as apps.default.base_url",
+          required: true,
+          suggestions: CONFIG_KEY_SUGGESTIONS,
+        },
         { name: "value", description: "the new value", required: true },
       ],
       examples: [

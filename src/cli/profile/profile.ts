@@ -6,7 +6,12 @@
 
 import { type CommandSpec, defineCommand, flag } from "../command_spec.ts";
 
-const nameArg = { name: "name", description: "the profile", required: true };
+const nameArg = {
+  name: "name",
+  description: "the profile",
+  required: true,
+  dynamicValues: "profiles",
+} as const;
 
 /** The flags of `profile remove`. */
 export const REMOVE_FLAGS = {

@@ -57,6 +57,8 @@ export interface ParamSchema {
   replaces_files?: boolean;
   /** For a safety limit (`--max-pieces`): the most an MCP tool call may give. */
   mcp_maximum?: number;
+  /** Needed unless one of these parameters is given (`end` unless `duration`). */
+  required_unless?: string[];
 }
 
 /** A shortcut. */
@@ -247,6 +249,7 @@ export function shortcutSchema(shortcut: AnyShortcut): ShortcutSchema {
       if (p.localPath) param.local_path = p.localPath;
       if (p.replacesFiles) param.replaces_files = true;
       if (p.mcpMaximum !== undefined) param.mcp_maximum = p.mcpMaximum;
+      if (p.requiredUnless) param.required_unless = [...p.requiredUnless];
       return param;
     }),
     examples: shortcut.examples,

@@ -85,6 +85,9 @@ Deno.test("the schema of a shortcut gives types, required, defaults, allowed, id
   });
   const create = selectSchema(await buildSchema(root), "calendar", "+create") as ShortcutSchema;
   assert.equal(create.params.find((p) => p.name === "summary")?.required, true);
+  const end = create.params.find((p) => p.name === "end");
+  assert.equal(end?.required, false);
+  assert.deepEqual(end?.required_unless, ["duration"]);
   assert.ok(create.examples.length > 0);
 });
 

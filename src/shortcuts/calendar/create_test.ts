@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { ApiError, ValidationError } from "../../errors/mod.ts";
 import { at, FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
-import { create, parseAttendees } from "./create.ts";
+import { create } from "./create.ts";
+import { parseAttendees } from "./_attendees.ts";
 
 const START = Date.UTC(2026, 10, 25, 14);
 const values = (extra = {}) => ({
@@ -138,4 +139,104 @@ Deno.test("create whose answer holds no event says it was created; with attendee
     );
     assert.deepEqual(client.requests.map((r) => r.method), ["POST"], "nothing more sent");
   }
+});
+
+Deno.test("create takes --duration instead of --end, and sends --location as the place's name", () => {
+  const [request] = create.requests(
+    inputOf(values({ end: undefined, duration: "1h30m", location: "Room 4" })),
+  );
+  assert.deepEqual(request.body, {
+    summary: "Review",
+    attendee_ability: "can_see_others",
+    location: { name: "Room 4" },
+    start_time: { timestamp: String(START / 1000), timezone: "UTC" },
+    end_time: { timestamp: String(START / 1000 + 5400), timezone: "UTC" },
+  });
+});
+
+Deno.test("create refuses --duration with --end, with a day-only --start, or neither given", () => {
+  const refuses = (extra: Record<string, unknown>, pattern: RegExp, param: string) =>
+    assert.throws(
+      () => create.validate!(inputOf(values(extra))),
+      (e: unknown) => e instanceof ValidationError && e.param === param && pattern.test(e.message),
+    );
+  refuses({ duration: "30m" }, /Cannot use --end and --duration together/, "--duration");
+  refuses(
+    {
+      start: { kind: "date", date: "2026-11-25", text: "monday", param: "--start" },
+      end: undefined,
+      duration: "1h",
+    },
+    /Cannot use --duration with --start "monday"/,
+    "--duration",
+  );
+  refuses({ end: undefined, duration: "90" }, /a number needs a unit/, "--duration");
+  refuses({ end: undefined }, /Missing required flag --end \(or --duration\)/, "--end");
+});
+
+/** A service that knows one email, and records every call. */
+function lookupService() {
+  return new FakeClient((r) => {
+    if (r.path.endsWith("/batch_get_id")) {
+      const emails = (r.body as { emails: string[] }).emails;
+      return {
+        user_list: emails.map((email) =>
+          email.toLowerCase() === "ann@example.com" ? { email, user_id: "ou_ann" } : { email }
+        ),
+      };
+    }
+    if (r.path.endsWith("/attendees")) return { attendees: [{ user_id: "ou_ann" }] };
+    return { event: EVENT };
+  });
+}
+
+Deno.test("create looks attendees' emails up as the bot before creating, and invites their open ids", async () => {
+  const client = lookupService();
+  await create.run!(inputOf(values({ attendees: "Ann@example.com,ou_2,ou_ann" })), client);
+  const [lookup, made, invite] = client.requests;
+  assert.equal(lookup.path, "/open-apis/contact/v3/users/batch_get_id");
+  assert.deepEqual(lookup.query, { user_id_type: "open_id" });
+  assert.deepEqual(lookup.body, { emails: ["Ann@example.com"] });
+  assert.equal(lookup.identity, "bot");
+  assert.equal(made.path, "/open-apis/calendar/v4/calendars/primary/events");
+  assert.deepEqual(invite.body, {
+    attendees: [{ type: "user", user_id: "ou_ann" }, { type: "user", user_id: "ou_2" }],
+  });
+});
+
+Deno.test("create refuses an unknown email before anything is created, so nothing is rolled back", async () => {
+  const client = lookupService();
+  await assert.rejects(
+    create.run!(inputOf(values({ attendees: "ann@example.com,bob@example.com" })), client),
+    (e: unknown) =>
+      e instanceof ValidationError && e.param === "--attendees" && e.code === 2 &&
+      /No Lark user has the email "bob@example.com"/.test(e.message),
+  );
+  assert.deepEqual(client.requests.map((r) => r.method), ["POST"]);
+  assert.ok(client.requests[0].path.endsWith("/batch_get_id"));
+});
+
+Deno.test("create previews the email lookup and names the open id each email stands for", () => {
+  const requests = create.requests(inputOf(values({ attendees: "ann@example.com,ou_2" })));
+  assert.equal(requests[0].path, "/open-apis/contact/v3/users/batch_get_id");
+  assert.deepEqual(requests[2].body, {
+    attendees: [
+      { type: "user", user_id: "{open_id of ann@example.com}" },
+      { type: "user", user_id: "ou_2" },
+    ],
+  });
+});
+
+Deno.test("create finds a calendar named by title before creating the event in it", async () => {
+  const id = "feishu.cn_ops@group.calendar.feishu.cn";
+  const client = new FakeClient((r) =>
+    r.path.endsWith("/calendars")
+      ? { calendar_list: [{ calendar_id: id, summary: "Ops" }], has_more: false }
+      : { event: EVENT }
+  );
+  await create.run!(inputOf(values({ "calendar-id": "Ops" })), client);
+  assert.deepEqual(client.requests.map((r) => `${r.method} ${r.path}`), [
+    "GET /open-apis/calendar/v4/calendars",
+    `POST /open-apis/calendar/v4/calendars/${encodeURIComponent(id)}/events`,
+  ]);
 });

@@ -64,27 +64,27 @@ function __hark_flags
     else if test "$argv[1]" = 'hark profile help'
         printf '%s\t%s\n' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark api'
-        printf '%s\t%s\n' '--params' 'query parameters as a JSON object, @file, or - for stdin (10 MiB at most)' '--data' 'request body as JSON, @file, or - for stdin (10 MiB at most)' '--idempotency-key' 'mark a POST/PATCH as safe to retry (the body must carry the key, e.g. as uuid)' '--scope' 'a scope the call needs, named if permission is denied' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+        printf '%s\t%s\n' '--params' 'query parameters as a JSON object, @file, or - for stdin (10 MiB at most)' '--data' 'request body as JSON, @file, or - for stdin (10 MiB at most)' '--idempotency-key' 'mark a POST/PATCH as safe to retry (the body must carry the key, e.g. as uuid)' '--scope' 'a scope the call needs, named if permission is denied' '--raw-field' 'a string field: a query parameter of a GET or DELETE, else a body key' '-f' 'a string field: a query parameter of a GET or DELETE, else a body key' '--field' 'a typed field (true, false, null and numbers as JSON; @file reads the file), placed as -f' '-F' 'a typed field (true, false, null and numbers as JSON; @file reads the file), placed as -f' '--page-all' 'follow page_token to the last page and print the items of all pages together' '--max-pages' 'the most pages --page-all reads, a safety limit (default 1000)' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark calendar'
         printf '%s\t%s\n' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark calendar +agenda'
-        printf '%s\t%s\n' '--start' 'the first moment; a date means its beginning (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; default: today)' '--end' 'the end; a date includes that whole day (default: the end of --start\'s day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--timezone' 'the IANA time zone times are read and shown in (default: $TZ, the system\'s) (string)' '--max-pieces' 'the most 40-day pieces (one request each) to read the span in, a safety limit; a longer span is refused (the default 128 covers about 14 years; raise it to read more) (int; default: 128)' '--calendar-id' 'the calendar (string; default: primary)' '--view' 'list, or a grid of the day or the Monday-to-Sunday week of --start (drawn on a terminal; otherwise the same events as a list) (enum; default: list; allowed: list, day, week)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+        printf '%s\t%s\n' '--start' 'the first moment; a date means its beginning (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon; default: today)' '--end' 'the end; a date includes that whole day (default: the end of --start\'s day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' '--timezone' 'the IANA time zone times are read and shown in (default: $TZ, the system\'s) (string)' '--max-pieces' 'the most 40-day pieces (one request each) to read the span in, a safety limit; a longer span is refused (the default 128 covers about 14 years; raise it to read more) (int; default: 128)' '--calendar-id' 'the calendar (string; default: primary)' '--view' 'list, or a grid of the day or the Monday-to-Sunday week of --start (drawn on a terminal; otherwise the same events as a list) (enum; default: list; allowed: list, day, week)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark calendar +calendars'
         printf '%s\t%s\n' '--limit' 'the most calendars to return (int; default: 50)' '--page-all' 'follow every page to the end, ignoring --limit (bool; default: false)' '--max-pages' 'stop after this many pages (a safety limit) (int; default: 1000)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark calendar +create'
-        printf '%s\t%s\n' '--summary' 'the title (string; required)' '--start' 'when it starts; with a date-only --end too, an all-day event (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; required)' '--end' 'when it ends, after --start; a date includes that whole day (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; required)' '--description' 'the details (string)' '--attendees' 'open ids of the people to invite, comma-separated (string)' '--attendee-ability' 'what attendees may do: see the others, invite others, change the event, or none (enum; default: can_see_others; allowed: none, can_see_others, can_invite_others, can_modify_event)' '--calendar-id' 'the calendar (string; default: primary)' '--timezone' 'the IANA time zone times are read and shown in (default: $TZ, the system\'s) (string)' '--idempotency-key' 'sent as idempotency_key; the same key creates the event once (default: a new UUID) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+        printf '%s\t%s\n' '--summary' 'the title (string; required)' '--start' 'when it starts; with a date-only --end too, an all-day event (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon; required)' '--end' 'when it ends, after --start; a date includes that whole day (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon; required unless --duration)' '--duration' 'how long it lasts, instead of --end: 30m, 1h, 1h30m (string)' '--description' 'the details (string)' '--location' 'the place\'s name (string)' '--attendees' 'the people to invite, comma-separated: open ids or emails (emails are looked up before the event is created) (string)' '--attendee-ability' 'what attendees may do: see the others, invite others, change the event, or none (enum; default: can_see_others; allowed: none, can_see_others, can_invite_others, can_modify_event)' '--calendar-id' 'the calendar: its id, or its title as +calendars shows it (string; default: primary)' '--timezone' 'the IANA time zone times are read and shown in (default: $TZ, the system\'s) (string)' '--idempotency-key' 'sent as idempotency_key; the same key creates the event once (default: a new UUID) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark calendar +delete'
         printf '%s\t%s\n' '--event-id' 'the event: an id from +agenda (an instance id addresses one instance of a series) (string; required)' '--calendar-id' 'the calendar (string; default: primary)' '--notify' 'notify the attendees (Lark\'s default) (bool)' '--no-notify' 'do not notify the attendees (bool)' '--all-instances' 'allow changing a whole recurring series when --event-id names the series (bool)' '--yes' 'delete without asking (bool)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark calendar +find-time'
-        printf '%s\t%s\n' '--attendees' 'open ids of the people who must be free, comma-separated (as the user, you count too) (string; required)' '--duration' 'the meeting\'s length: 30m, 1h, 1h30m (string; required)' '--start' 'the window\'s start (default: now) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--end' 'the window\'s end; a date includes that day (default: the end of the 5th working day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--working-hours' 'everyone\'s working hours, each read in the person\'s own zone from their profile (the JSON\'s attendee_zones says which), or all in --timezone (string; default: 09:00-18:00)' '--include-weekends' 'count Saturdays and Sundays as working days (bool)' '--limit' 'the most slots to list (int; default: 5)' '--create' 'book the first slot with the attendees (a retry books it once) (bool)' '--summary' 'the title of the event --create books (string; default: Meeting)' '--description' 'the details of the event --create books (string)' '--attendee-ability' 'what attendees may do: see the others, invite others, change the event, or none (enum; default: can_see_others; allowed: none, can_see_others, can_invite_others, can_modify_event)' '--calendar-id' 'the calendar (string; default: primary)' '--max-pieces' 'the most 40-day pieces (one request each) to read the span in, a safety limit; a longer span is refused (the default 128 covers about 14 years; raise it to read more) (int; default: 128)' '--timezone' 'one IANA zone for everyone\'s working hours instead of each profile\'s (reading profiles takes contact:contact.base:readonly, contact:user.base:readonly; without, yours, with a warning); times are read and shown in it (default: $TZ, the system\'s) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+        printf '%s\t%s\n' '--attendees' 'open ids of the people who must be free, comma-separated (as the user, you count too) (string; required)' '--duration' 'the meeting\'s length: 30m, 1h, 1h30m (string; required)' '--start' 'the window\'s start (default: now) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' '--end' 'the window\'s end; a date includes that day (default: the end of the 5th working day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' '--working-hours' 'everyone\'s working hours, each read in the person\'s own zone from their profile (the JSON\'s attendee_zones says which), or all in --timezone (string; default: 09:00-18:00)' '--include-weekends' 'count Saturdays and Sundays as working days (bool)' '--limit' 'the most slots to list (int; default: 5)' '--create' 'book the first slot with the attendees (a retry books it once) (bool)' '--summary' 'the title of the event --create books (string; default: Meeting)' '--description' 'the details of the event --create books (string)' '--attendee-ability' 'what attendees may do: see the others, invite others, change the event, or none (enum; default: can_see_others; allowed: none, can_see_others, can_invite_others, can_modify_event)' '--calendar-id' 'the calendar (string; default: primary)' '--max-pieces' 'the most 40-day pieces (one request each) to read the span in, a safety limit; a longer span is refused (the default 128 covers about 14 years; raise it to read more) (int; default: 128)' '--timezone' 'one IANA zone for everyone\'s working hours instead of each profile\'s (reading profiles takes contact:contact.base:readonly, contact:user.base:readonly; without, yours, with a warning); times are read and shown in it (default: $TZ, the system\'s) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark calendar +freebusy'
-        printf '%s\t%s\n' '--start' 'the first moment; a date means its beginning (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; default: today)' '--end' 'the end; a date includes that whole day (default: the end of --start\'s day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--timezone' 'the IANA time zone times are read and shown in (default: $TZ, the system\'s) (string)' '--max-pieces' 'the most 40-day pieces (one request each) to read the span in, a safety limit; a longer span is refused (the default 128 covers about 14 years; raise it to read more) (int; default: 128)' '--user-id' 'the person\'s open id (default: the signed-in user; required with --as bot) (string)' '--view' 'on a terminal, a busy/free bar per day (bar) or the intervals as a table (list) (enum; default: bar; allowed: bar, list)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+        printf '%s\t%s\n' '--start' 'the first moment; a date means its beginning (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon; default: today)' '--end' 'the end; a date includes that whole day (default: the end of --start\'s day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' '--timezone' 'the IANA time zone times are read and shown in (default: $TZ, the system\'s) (string)' '--max-pieces' 'the most 40-day pieces (one request each) to read the span in, a safety limit; a longer span is refused (the default 128 covers about 14 years; raise it to read more) (int; default: 128)' '--user-id' 'the person\'s open id (default: the signed-in user; required with --as bot) (string)' '--view' 'on a terminal, a busy/free bar per day (bar) or the intervals as a table (list) (enum; default: bar; allowed: bar, list)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark calendar +get'
         printf '%s\t%s\n' '--event-id' 'the event: an id from +agenda (an instance id addresses one instance of a series) (string; required)' '--calendar-id' 'the calendar (string; default: primary)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark calendar +rsvp'
         printf '%s\t%s\n' '--event-id' 'the event: an id from +agenda (an instance id addresses one instance of a series) (string; required)' '--status' 'the answer (enum; required; allowed: accept, decline, tentative)' '--calendar-id' 'the calendar (string; default: primary)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark calendar +update'
-        printf '%s\t%s\n' '--event-id' 'the event: an id from +agenda (an instance id addresses one instance of a series) (string; required)' '--summary' 'the new title (string)' '--description' 'the new details (string)' '--start' 'the new start (with --end; two dates make an all-day event) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--end' 'the new end (with --start) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--location' 'the new place\'s name (string)' '--add-attendees' 'open ids to invite, comma-separated (string)' '--remove-attendees' 'open ids to remove, comma-separated (string)' '--notify' 'notify the attendees (Lark\'s default) (bool)' '--no-notify' 'do not notify the attendees (bool)' '--all-instances' 'allow changing a whole recurring series when --event-id names the series (bool)' '--calendar-id' 'the calendar (string; default: primary)' '--timezone' 'the IANA time zone times are read and shown in (default: $TZ, the system\'s) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+        printf '%s\t%s\n' '--event-id' 'the event: an id from +agenda (an instance id addresses one instance of a series) (string; required)' '--summary' 'the new title (string)' '--description' 'the new details (string)' '--start' 'the new start; alone, the event moves and keeps its length (with a date-only --end, two dates make an all-day event) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' '--end' 'the new end; alone, the start stays (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' '--location' 'the new place\'s name (string)' '--add-attendees' 'open ids to invite, comma-separated (string)' '--remove-attendees' 'open ids to remove, comma-separated (string)' '--notify' 'notify the attendees (Lark\'s default) (bool)' '--no-notify' 'do not notify the attendees (bool)' '--all-instances' 'allow changing a whole recurring series when --event-id names the series (bool)' '--calendar-id' 'the calendar (string; default: primary)' '--timezone' 'the IANA time zone times are read and shown in (default: $TZ, the system\'s) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark calendar help'
         printf '%s\t%s\n' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark contact'
@@ -104,9 +104,9 @@ function __hark_flags
     else if test "$argv[1]" = 'hark im +reply'
         printf '%s\t%s\n' '--message-id' 'the message to reply to (string; required)' '--in-thread' 'reply in the message\'s thread, starting one if it has none (bool; default: false)' '--text' 'the text of a text message (string; or piped stdin)' '--markdown' 'Markdown, sent as a post shaped for Lark (paragraphs kept, headings scaled; images only as uploaded img_ keys) (string)' '--content' 'the raw content JSON, with --msg-type (string)' '--msg-type' 'the type of --content (enum; allowed: text, post, image, interactive, file, audio, media, sticker, share_chat, share_user)' '--image' 'an image to upload and send (JPEG, PNG, WEBP, GIF, TIFF, BMP, ICO, HEIC; up to 10 MB); the upload goes with the app\'s tenant token, the only one Lark takes (string)' '--file' 'a file to upload and send (up to 30 MB); the upload goes with the app\'s tenant token, the only one Lark takes (string)' '--idempotency-key' 'sent as uuid; the same key within an hour sends once (default: a new UUID) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark im +messages'
-        printf '%s\t%s\n' '--chat-id' 'the chat to read (string; required)' '--start' 'the earliest messages to list (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--end' 'the latest messages to list (a date: all of it) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--order' 'desc lists the newest first, so --limit gives the last messages (enum; default: desc; allowed: asc, desc)' '--limit' 'the most messages to return (int; default: 20)' '--page-all' 'follow every page to the end, ignoring --limit (bool; default: false)' '--max-pages' 'stop after this many pages (a safety limit) (int; default: 1000)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+        printf '%s\t%s\n' '--chat-id' 'the chat to read (string; required)' '--start' 'the earliest messages to list (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' '--end' 'the latest messages to list (a date: all of it) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' '--order' 'desc lists the newest first, so --limit gives the last messages (enum; default: desc; allowed: asc, desc)' '--limit' 'the most messages to return (int; default: 20)' '--page-all' 'follow every page to the end, ignoring --limit (bool; default: false)' '--max-pages' 'stop after this many pages (a safety limit) (int; default: 1000)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark im +messages-search'
-        printf '%s\t%s\n' '--query' 'words the messages hold (string)' '--chat-id' 'only these chats, separated by commas (at most 50) (string)' '--sender' 'only messages from these people (open ids, separated by commas) (string)' '--attachment' 'only messages with this kind (enum; allowed: file, image, video, link)' '--chat-type' 'only group or one-to-one chats (enum; allowed: group, p2p)' '--sender-type' 'only messages from people or bots (enum; allowed: user, bot)' '--exclude-sender-type' 'leave out messages from people or bots (enum; allowed: user, bot)' '--at-me' 'only messages that mention me (bool; default: false)' '--start' 'the earliest messages (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--end' 'the latest messages (a date: all of it) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--page-token' 'start at this page: the token a previous, shorter listing printed (string)' '--limit' 'the most messages to return (int; default: 20)' '--page-all' 'follow every page to the end, ignoring --limit (bool; default: false)' '--max-pages' 'stop after this many pages (a safety limit) (int; default: 1000)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+        printf '%s\t%s\n' '--query' 'words the messages hold (string)' '--chat-id' 'only these chats, separated by commas (at most 50) (string)' '--sender' 'only messages from these people (open ids, separated by commas) (string)' '--attachment' 'only messages with this kind (enum; allowed: file, image, video, link)' '--chat-type' 'only group or one-to-one chats (enum; allowed: group, p2p)' '--sender-type' 'only messages from people or bots (enum; allowed: user, bot)' '--exclude-sender-type' 'leave out messages from people or bots (enum; allowed: user, bot)' '--at-me' 'only messages that mention me (bool; default: false)' '--start' 'the earliest messages (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' '--end' 'the latest messages (a date: all of it) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' '--page-token' 'start at this page: the token a previous, shorter listing printed (string)' '--limit' 'the most messages to return (int; default: 20)' '--page-all' 'follow every page to the end, ignoring --limit (bool; default: false)' '--max-pages' 'stop after this many pages (a safety limit) (int; default: 1000)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark im +thread'
         printf '%s\t%s\n' '--message-id' 'a message that starts or is in the thread (string)' '--thread-id' 'the thread (string)' '--order' 'asc lists the thread as it was written (enum; default: asc; allowed: asc, desc)' '--limit' 'the most messages to return (int; default: 50)' '--page-all' 'follow every page to the end, ignoring --limit (bool; default: false)' '--max-pages' 'stop after this many pages (a safety limit) (int; default: 1000)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format (default: table at a terminal, ndjson: a record a line, piped)' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark im +get'
@@ -266,7 +266,7 @@ function __hark_takes_value
     else if test "$argv[1]" = 'hark profile help'
         contains -- $argv[2] '--format' '--profile' '--as' '--jq' '--fields'; and return 0
     else if test "$argv[1]" = 'hark api'
-        contains -- $argv[2] '--params' '--data' '--idempotency-key' '--scope' '--format' '--profile' '--as' '--jq' '--fields'; and return 0
+        contains -- $argv[2] '--params' '--data' '--idempotency-key' '--scope' '--raw-field' '-f' '--field' '-F' '--max-pages' '--format' '--profile' '--as' '--jq' '--fields'; and return 0
     else if test "$argv[1]" = 'hark calendar'
         contains -- $argv[2] '--format' '--profile' '--as' '--jq' '--fields'; and return 0
     else if test "$argv[1]" = 'hark calendar +agenda'
@@ -274,7 +274,7 @@ function __hark_takes_value
     else if test "$argv[1]" = 'hark calendar +calendars'
         contains -- $argv[2] '--limit' '--max-pages' '--input' '--format' '--profile' '--as' '--jq' '--fields'; and return 0
     else if test "$argv[1]" = 'hark calendar +create'
-        contains -- $argv[2] '--summary' '--start' '--end' '--description' '--attendees' '--attendee-ability' '--calendar-id' '--timezone' '--idempotency-key' '--input' '--format' '--profile' '--as' '--jq' '--fields'; and return 0
+        contains -- $argv[2] '--summary' '--start' '--end' '--duration' '--description' '--location' '--attendees' '--attendee-ability' '--calendar-id' '--timezone' '--idempotency-key' '--input' '--format' '--profile' '--as' '--jq' '--fields'; and return 0
     else if test "$argv[1]" = 'hark calendar +delete'
         contains -- $argv[2] '--event-id' '--calendar-id' '--input' '--format' '--profile' '--as' '--jq' '--fields'; and return 0
     else if test "$argv[1]" = 'hark calendar +find-time'
@@ -362,12 +362,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark auth'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -376,12 +382,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark auth logout'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -390,12 +402,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark auth check'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -404,12 +422,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark auth help'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -421,12 +445,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark config init'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -435,19 +465,34 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+        if contains -- $argv[2] '#0'
+            printf '%s\n' $argv[4]'preferences.output_format' $argv[4]'preferences.color' $argv[4]'active_profile'
         end
     else if test "$argv[1]" = 'hark config set'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+        if contains -- $argv[2] '#0'
+            printf '%s\n' $argv[4]'preferences.output_format' $argv[4]'preferences.color' $argv[4]'active_profile'
         end
     else if test "$argv[1]" = 'hark config help'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -459,12 +504,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark profile list'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -473,19 +524,34 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+        if contains -- $argv[2] '#0'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
     else if test "$argv[1]" = 'hark profile remove'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+        if contains -- $argv[2] '#0'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
     else if test "$argv[1]" = 'hark profile help'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -497,6 +563,9 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
@@ -504,12 +573,21 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark calendar +agenda'
+        if contains -- $argv[2] '--view'
+            printf '%s\n' $argv[4]'list' $argv[4]'day' $argv[4]'week'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -518,12 +596,21 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark calendar +create'
+        if contains -- $argv[2] '--attendee-ability'
+            printf '%s\n' $argv[4]'none' $argv[4]'can_see_others' $argv[4]'can_invite_others' $argv[4]'can_modify_event'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -532,19 +619,34 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark calendar +find-time'
+        if contains -- $argv[2] '--attendee-ability'
+            printf '%s\n' $argv[4]'none' $argv[4]'can_see_others' $argv[4]'can_invite_others' $argv[4]'can_modify_event'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark calendar +freebusy'
+        if contains -- $argv[2] '--view'
+            printf '%s\n' $argv[4]'bar' $argv[4]'list'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -553,12 +655,21 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark calendar +rsvp'
+        if contains -- $argv[2] '--status'
+            printf '%s\n' $argv[4]'accept' $argv[4]'decline' $argv[4]'tentative'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -567,12 +678,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark calendar help'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -584,12 +701,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark contact +search-user'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -598,6 +721,9 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
@@ -605,12 +731,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark contact help'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -622,40 +754,82 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark im +send'
+        if contains -- $argv[2] '--msg-type'
+            printf '%s\n' $argv[4]'text' $argv[4]'post' $argv[4]'image' $argv[4]'interactive' $argv[4]'file' $argv[4]'audio' $argv[4]'media' $argv[4]'sticker' $argv[4]'share_chat' $argv[4]'share_user'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark im +reply'
+        if contains -- $argv[2] '--msg-type'
+            printf '%s\n' $argv[4]'text' $argv[4]'post' $argv[4]'image' $argv[4]'interactive' $argv[4]'file' $argv[4]'audio' $argv[4]'media' $argv[4]'sticker' $argv[4]'share_chat' $argv[4]'share_user'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark im +messages'
+        if contains -- $argv[2] '--order'
+            printf '%s\n' $argv[4]'asc' $argv[4]'desc'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark im +messages-search'
+        if contains -- $argv[2] '--attachment'
+            printf '%s\n' $argv[4]'file' $argv[4]'image' $argv[4]'video' $argv[4]'link'
+        end
+        if contains -- $argv[2] '--chat-type'
+            printf '%s\n' $argv[4]'group' $argv[4]'p2p'
+        end
+        if contains -- $argv[2] '--sender-type'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+        if contains -- $argv[2] '--exclude-sender-type'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark im +thread'
+        if contains -- $argv[2] '--order'
+            printf '%s\n' $argv[4]'asc' $argv[4]'desc'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -664,12 +838,21 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark im +download'
+        if contains -- $argv[2] '--type'
+            printf '%s\n' $argv[4]'image' $argv[4]'file'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -678,19 +861,37 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark im +chat-create'
+        if contains -- $argv[2] '--type'
+            printf '%s\n' $argv[4]'private' $argv[4]'public'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark im +chat-update'
+        if contains -- $argv[2] '--edit-permission'
+            printf '%s\n' $argv[4]'only_owner' $argv[4]'all_members'
+        end
+        if contains -- $argv[2] '--at-all-permission'
+            printf '%s\n' $argv[4]'only_owner' $argv[4]'all_members'
+        end
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -699,12 +900,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark im +chat-members-add'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -713,12 +920,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark im help'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -729,6 +942,9 @@ function __hark_values
     else if test "$argv[1]" = 'hark event'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -743,12 +959,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark event help'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -763,12 +985,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark mcp'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -777,6 +1005,9 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
@@ -784,12 +1015,18 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
     else if test "$argv[1]" = 'hark skills install'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
@@ -801,6 +1038,9 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
@@ -811,6 +1051,9 @@ function __hark_values
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
         end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
+        end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
@@ -820,6 +1063,9 @@ function __hark_values
     else if test "$argv[1]" = 'hark help'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--profile'
+            for n in (command 'hark' __complete --profiles 2>/dev/null); echo $argv[4]$n; end
         end
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'

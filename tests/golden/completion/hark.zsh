@@ -134,8 +134,8 @@ __hark_flags() {
       __hark_descs+=('print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark api')
-      __hark_vals+=('--params' '--data' '--idempotency-key' '--scope' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('query parameters as a JSON object, @file, or - for stdin (10 MiB at most)' 'request body as JSON, @file, or - for stdin (10 MiB at most)' 'mark a POST/PATCH as safe to retry (the body must carry the key, e.g. as uuid)' 'a scope the call needs, named if permission is denied' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_vals+=('--params' '--data' '--idempotency-key' '--scope' '--raw-field' '-f' '--field' '-F' '--page-all' '--max-pages' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('query parameters as a JSON object, @file, or - for stdin (10 MiB at most)' 'request body as JSON, @file, or - for stdin (10 MiB at most)' 'mark a POST/PATCH as safe to retry (the body must carry the key, e.g. as uuid)' 'a scope the call needs, named if permission is denied' 'a string field: a query parameter of a GET or DELETE, else a body key' 'a string field: a query parameter of a GET or DELETE, else a body key' 'a typed field (true, false, null and numbers as JSON; @file reads the file), placed as -f' 'a typed field (true, false, null and numbers as JSON; @file reads the file), placed as -f' 'follow page_token to the last page and print the items of all pages together' 'the most pages --page-all reads, a safety limit (default 1000)' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark calendar')
       __hark_vals+=('--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
@@ -143,15 +143,15 @@ __hark_flags() {
       ;;
     'hark calendar +agenda')
       __hark_vals+=('--start' '--end' '--timezone' '--max-pieces' '--calendar-id' '--view' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('the first moment; a date means its beginning (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; default: today)' 'the end; a date includes that whole day (default: the end of --start'\''s day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'the IANA time zone times are read and shown in (default: $TZ, the system'\''s) (string)' 'the most 40-day pieces (one request each) to read the span in, a safety limit; a longer span is refused (the default 128 covers about 14 years; raise it to read more) (int; default: 128)' 'the calendar (string; default: primary)' 'list, or a grid of the day or the Monday-to-Sunday week of --start (drawn on a terminal; otherwise the same events as a list) (enum; default: list; allowed: list, day, week)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_descs+=('the first moment; a date means its beginning (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon; default: today)' 'the end; a date includes that whole day (default: the end of --start'\''s day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' 'the IANA time zone times are read and shown in (default: $TZ, the system'\''s) (string)' 'the most 40-day pieces (one request each) to read the span in, a safety limit; a longer span is refused (the default 128 covers about 14 years; raise it to read more) (int; default: 128)' 'the calendar (string; default: primary)' 'list, or a grid of the day or the Monday-to-Sunday week of --start (drawn on a terminal; otherwise the same events as a list) (enum; default: list; allowed: list, day, week)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark calendar +calendars')
       __hark_vals+=('--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
       __hark_descs+=('the most calendars to return (int; default: 50)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark calendar +create')
-      __hark_vals+=('--summary' '--start' '--end' '--description' '--attendees' '--attendee-ability' '--calendar-id' '--timezone' '--idempotency-key' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('the title (string; required)' 'when it starts; with a date-only --end too, an all-day event (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; required)' 'when it ends, after --start; a date includes that whole day (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; required)' 'the details (string)' 'open ids of the people to invite, comma-separated (string)' 'what attendees may do: see the others, invite others, change the event, or none (enum; default: can_see_others; allowed: none, can_see_others, can_invite_others, can_modify_event)' 'the calendar (string; default: primary)' 'the IANA time zone times are read and shown in (default: $TZ, the system'\''s) (string)' 'sent as idempotency_key; the same key creates the event once (default: a new UUID) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_vals+=('--summary' '--start' '--end' '--duration' '--description' '--location' '--attendees' '--attendee-ability' '--calendar-id' '--timezone' '--idempotency-key' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the title (string; required)' 'when it starts; with a date-only --end too, an all-day event (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon; required)' 'when it ends, after --start; a date includes that whole day (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon; required unless --duration)' 'how long it lasts, instead of --end: 30m, 1h, 1h30m (string)' 'the details (string)' 'the place'\''s name (string)' 'the people to invite, comma-separated: open ids or emails (emails are looked up before the event is created) (string)' 'what attendees may do: see the others, invite others, change the event, or none (enum; default: can_see_others; allowed: none, can_see_others, can_invite_others, can_modify_event)' 'the calendar: its id, or its title as +calendars shows it (string; default: primary)' 'the IANA time zone times are read and shown in (default: $TZ, the system'\''s) (string)' 'sent as idempotency_key; the same key creates the event once (default: a new UUID) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark calendar +delete')
       __hark_vals+=('--event-id' '--calendar-id' '--notify' '--no-notify' '--all-instances' '--yes' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
@@ -159,11 +159,11 @@ __hark_flags() {
       ;;
     'hark calendar +find-time')
       __hark_vals+=('--attendees' '--duration' '--start' '--end' '--working-hours' '--include-weekends' '--limit' '--create' '--summary' '--description' '--attendee-ability' '--calendar-id' '--max-pieces' '--timezone' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('open ids of the people who must be free, comma-separated (as the user, you count too) (string; required)' 'the meeting'\''s length: 30m, 1h, 1h30m (string; required)' 'the window'\''s start (default: now) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'the window'\''s end; a date includes that day (default: the end of the 5th working day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'everyone'\''s working hours, each read in the person'\''s own zone from their profile (the JSON'\''s attendee_zones says which), or all in --timezone (string; default: 09:00-18:00)' 'count Saturdays and Sundays as working days (bool)' 'the most slots to list (int; default: 5)' 'book the first slot with the attendees (a retry books it once) (bool)' 'the title of the event --create books (string; default: Meeting)' 'the details of the event --create books (string)' 'what attendees may do: see the others, invite others, change the event, or none (enum; default: can_see_others; allowed: none, can_see_others, can_invite_others, can_modify_event)' 'the calendar (string; default: primary)' 'the most 40-day pieces (one request each) to read the span in, a safety limit; a longer span is refused (the default 128 covers about 14 years; raise it to read more) (int; default: 128)' 'one IANA zone for everyone'\''s working hours instead of each profile'\''s (reading profiles takes contact:contact.base:readonly, contact:user.base:readonly; without, yours, with a warning); times are read and shown in it (default: $TZ, the system'\''s) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_descs+=('open ids of the people who must be free, comma-separated (as the user, you count too) (string; required)' 'the meeting'\''s length: 30m, 1h, 1h30m (string; required)' 'the window'\''s start (default: now) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' 'the window'\''s end; a date includes that day (default: the end of the 5th working day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' 'everyone'\''s working hours, each read in the person'\''s own zone from their profile (the JSON'\''s attendee_zones says which), or all in --timezone (string; default: 09:00-18:00)' 'count Saturdays and Sundays as working days (bool)' 'the most slots to list (int; default: 5)' 'book the first slot with the attendees (a retry books it once) (bool)' 'the title of the event --create books (string; default: Meeting)' 'the details of the event --create books (string)' 'what attendees may do: see the others, invite others, change the event, or none (enum; default: can_see_others; allowed: none, can_see_others, can_invite_others, can_modify_event)' 'the calendar (string; default: primary)' 'the most 40-day pieces (one request each) to read the span in, a safety limit; a longer span is refused (the default 128 covers about 14 years; raise it to read more) (int; default: 128)' 'one IANA zone for everyone'\''s working hours instead of each profile'\''s (reading profiles takes contact:contact.base:readonly, contact:user.base:readonly; without, yours, with a warning); times are read and shown in it (default: $TZ, the system'\''s) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark calendar +freebusy')
       __hark_vals+=('--start' '--end' '--timezone' '--max-pieces' '--user-id' '--view' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('the first moment; a date means its beginning (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d; default: today)' 'the end; a date includes that whole day (default: the end of --start'\''s day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'the IANA time zone times are read and shown in (default: $TZ, the system'\''s) (string)' 'the most 40-day pieces (one request each) to read the span in, a safety limit; a longer span is refused (the default 128 covers about 14 years; raise it to read more) (int; default: 128)' 'the person'\''s open id (default: the signed-in user; required with --as bot) (string)' 'on a terminal, a busy/free bar per day (bar) or the intervals as a table (list) (enum; default: bar; allowed: bar, list)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_descs+=('the first moment; a date means its beginning (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon; default: today)' 'the end; a date includes that whole day (default: the end of --start'\''s day) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' 'the IANA time zone times are read and shown in (default: $TZ, the system'\''s) (string)' 'the most 40-day pieces (one request each) to read the span in, a safety limit; a longer span is refused (the default 128 covers about 14 years; raise it to read more) (int; default: 128)' 'the person'\''s open id (default: the signed-in user; required with --as bot) (string)' 'on a terminal, a busy/free bar per day (bar) or the intervals as a table (list) (enum; default: bar; allowed: bar, list)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark calendar +get')
       __hark_vals+=('--event-id' '--calendar-id' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
@@ -175,7 +175,7 @@ __hark_flags() {
       ;;
     'hark calendar +update')
       __hark_vals+=('--event-id' '--summary' '--description' '--start' '--end' '--location' '--add-attendees' '--remove-attendees' '--notify' '--no-notify' '--all-instances' '--calendar-id' '--timezone' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('the event: an id from +agenda (an instance id addresses one instance of a series) (string; required)' 'the new title (string)' 'the new details (string)' 'the new start (with --end; two dates make an all-day event) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'the new end (with --start) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'the new place'\''s name (string)' 'open ids to invite, comma-separated (string)' 'open ids to remove, comma-separated (string)' 'notify the attendees (Lark'\''s default) (bool)' 'do not notify the attendees (bool)' 'allow changing a whole recurring series when --event-id names the series (bool)' 'the calendar (string; default: primary)' 'the IANA time zone times are read and shown in (default: $TZ, the system'\''s) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_descs+=('the event: an id from +agenda (an instance id addresses one instance of a series) (string; required)' 'the new title (string)' 'the new details (string)' 'the new start; alone, the event moves and keeps its length (with a date-only --end, two dates make an all-day event) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' 'the new end; alone, the start stays (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' 'the new place'\''s name (string)' 'open ids to invite, comma-separated (string)' 'open ids to remove, comma-separated (string)' 'notify the attendees (Lark'\''s default) (bool)' 'do not notify the attendees (bool)' 'allow changing a whole recurring series when --event-id names the series (bool)' 'the calendar (string; default: primary)' 'the IANA time zone times are read and shown in (default: $TZ, the system'\''s) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark calendar help')
       __hark_vals+=('--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
@@ -215,11 +215,11 @@ __hark_flags() {
       ;;
     'hark im +messages')
       __hark_vals+=('--chat-id' '--start' '--end' '--order' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('the chat to read (string; required)' 'the earliest messages to list (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'the latest messages to list (a date: all of it) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'desc lists the newest first, so --limit gives the last messages (enum; default: desc; allowed: asc, desc)' 'the most messages to return (int; default: 20)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_descs+=('the chat to read (string; required)' 'the earliest messages to list (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' 'the latest messages to list (a date: all of it) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' 'desc lists the newest first, so --limit gives the last messages (enum; default: desc; allowed: asc, desc)' 'the most messages to return (int; default: 20)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark im +messages-search')
       __hark_vals+=('--query' '--chat-id' '--sender' '--attachment' '--chat-type' '--sender-type' '--exclude-sender-type' '--at-me' '--start' '--end' '--page-token' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('words the messages hold (string)' 'only these chats, separated by commas (at most 50) (string)' 'only messages from these people (open ids, separated by commas) (string)' 'only messages with this kind (enum; allowed: file, image, video, link)' 'only group or one-to-one chats (enum; allowed: group, p2p)' 'only messages from people or bots (enum; allowed: user, bot)' 'leave out messages from people or bots (enum; allowed: user, bot)' 'only messages that mention me (bool; default: false)' 'the earliest messages (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'the latest messages (a date: all of it) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' 'start at this page: the token a previous, shorter listing printed (string)' 'the most messages to return (int; default: 20)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_descs+=('words the messages hold (string)' 'only these chats, separated by commas (at most 50) (string)' 'only messages from these people (open ids, separated by commas) (string)' 'only messages with this kind (enum; allowed: file, image, video, link)' 'only group or one-to-one chats (enum; allowed: group, p2p)' 'only messages from people or bots (enum; allowed: user, bot)' 'leave out messages from people or bots (enum; allowed: user, bot)' 'only messages that mention me (bool; default: false)' 'the earliest messages (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' 'the latest messages (a date: all of it) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' 'start at this page: the token a previous, shorter listing printed (string)' 'the most messages to return (int; default: 20)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark im +thread')
       __hark_vals+=('--message-id' '--thread-id' '--order' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
@@ -472,7 +472,7 @@ __hark_takes_value() {
       case $2 in '--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
       ;;
     'hark api')
-      case $2 in '--params'|'--data'|'--idempotency-key'|'--scope'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      case $2 in '--params'|'--data'|'--idempotency-key'|'--scope'|'--raw-field'|'-f'|'--field'|'-F'|'--max-pages'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
       ;;
     'hark calendar')
       case $2 in '--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
@@ -484,7 +484,7 @@ __hark_takes_value() {
       case $2 in '--limit'|'--max-pages'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
       ;;
     'hark calendar +create')
-      case $2 in '--summary'|'--start'|'--end'|'--description'|'--attendees'|'--attendee-ability'|'--calendar-id'|'--timezone'|'--idempotency-key'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      case $2 in '--summary'|'--start'|'--end'|'--duration'|'--description'|'--location'|'--attendees'|'--attendee-ability'|'--calendar-id'|'--timezone'|'--idempotency-key'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
       ;;
     'hark calendar +delete')
       case $2 in '--event-id'|'--calendar-id'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
@@ -612,48 +612,56 @@ __hark_values() {
     'hark')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark auth')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark auth login')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark auth logout')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark auth status')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark auth check')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark auth token')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark auth help')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" 'login' 'logout' 'status' 'check' 'token' ;;
       esac
@@ -661,30 +669,37 @@ __hark_values() {
     'hark config')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark config init')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark config get')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
+        '#0') __hark_add "$3" 'preferences.output_format' 'preferences.color' 'active_profile' ;;
       esac
       ;;
     'hark config set')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
+        '#0') __hark_add "$3" 'preferences.output_format' 'preferences.color' 'active_profile' ;;
       esac
       ;;
     'hark config help')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" 'init' 'get' 'set' ;;
       esac
@@ -692,30 +707,37 @@ __hark_values() {
     'hark profile')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark profile list')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark profile use')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
+        '#0') __hark_profiles "$3" ;;
       esac
       ;;
     'hark profile remove')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
+        '#0') __hark_profiles "$3" ;;
       esac
       ;;
     'hark profile help')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" 'list' 'use' 'remove' ;;
       esac
@@ -723,72 +745,89 @@ __hark_values() {
     'hark api')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar +agenda')
       case $2 in
+        '--view') __hark_add "$3" 'list' 'day' 'week' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar +calendars')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar +create')
       case $2 in
+        '--attendee-ability') __hark_add "$3" 'none' 'can_see_others' 'can_invite_others' 'can_modify_event' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar +delete')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar +find-time')
       case $2 in
+        '--attendee-ability') __hark_add "$3" 'none' 'can_see_others' 'can_invite_others' 'can_modify_event' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar +freebusy')
       case $2 in
+        '--view') __hark_add "$3" 'bar' 'list' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar +get')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar +rsvp')
       case $2 in
+        '--status') __hark_add "$3" 'accept' 'decline' 'tentative' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar +update')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark calendar help')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" '+agenda' '+calendars' '+create' '+delete' '+find-time' '+freebusy' '+get' '+rsvp' '+update' ;;
       esac
@@ -796,30 +835,35 @@ __hark_values() {
     'hark contact')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark contact +search-user')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark contact +get-user')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark contact +me')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark contact help')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" '+search-user' '+get-user' '+me' ;;
       esac
@@ -827,90 +871,117 @@ __hark_values() {
     'hark im')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im +send')
       case $2 in
+        '--msg-type') __hark_add "$3" 'text' 'post' 'image' 'interactive' 'file' 'audio' 'media' 'sticker' 'share_chat' 'share_user' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im +reply')
       case $2 in
+        '--msg-type') __hark_add "$3" 'text' 'post' 'image' 'interactive' 'file' 'audio' 'media' 'sticker' 'share_chat' 'share_user' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im +messages')
       case $2 in
+        '--order') __hark_add "$3" 'asc' 'desc' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im +messages-search')
       case $2 in
+        '--attachment') __hark_add "$3" 'file' 'image' 'video' 'link' ;;
+        '--chat-type') __hark_add "$3" 'group' 'p2p' ;;
+        '--sender-type') __hark_add "$3" 'user' 'bot' ;;
+        '--exclude-sender-type') __hark_add "$3" 'user' 'bot' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im +thread')
       case $2 in
+        '--order') __hark_add "$3" 'asc' 'desc' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im +get')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im +download')
       case $2 in
+        '--type') __hark_add "$3" 'image' 'file' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im +chats')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im +chat-create')
       case $2 in
+        '--type') __hark_add "$3" 'private' 'public' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im +chat-update')
       case $2 in
+        '--edit-permission') __hark_add "$3" 'only_owner' 'all_members' ;;
+        '--at-all-permission') __hark_add "$3" 'only_owner' 'all_members' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im +chat-members')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im +chat-members-add')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im +chat-members-remove')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark im help')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" '+send' '+reply' '+messages' '+messages-search' '+thread' '+get' '+download' '+chats' '+chat-create' '+chat-update' '+chat-members' '+chat-members-add' '+chat-members-remove' ;;
       esac
@@ -918,6 +989,7 @@ __hark_values() {
     'hark event')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
@@ -926,12 +998,14 @@ __hark_values() {
         '--output-dir') __hark_files=1 ;;
         '--route') __hark_files=1 ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark event help')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" '+subscribe' ;;
       esac
@@ -940,30 +1014,35 @@ __hark_values() {
       case $2 in
         '--kind') __hark_add "$3" 'shortcut' 'api' 'command' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark mcp')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark skills')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark skills list')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
     'hark skills install')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_files=1 ;;
       esac
@@ -971,6 +1050,7 @@ __hark_values() {
     'hark skills help')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" 'list' 'install' ;;
       esac
@@ -978,6 +1058,7 @@ __hark_values() {
     'hark completion')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" 'bash' 'zsh' 'fish' ;;
       esac
@@ -985,11 +1066,22 @@ __hark_values() {
     'hark help')
       case $2 in
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
         '#0') __hark_add "$3" 'auth' 'config' 'profile' 'api' 'calendar' 'contact' 'im' 'event' 'schema' 'mcp' 'skills' 'completion' ;;
       esac
       ;;
   esac
+}
+
+# Adds the profile names `hark __complete --profiles` prints, prefixed with $1.
+__hark_profiles() {
+  emulate -L zsh
+  local val
+  while IFS= read -r val; do
+    __hark_vals+=("$1$val")
+    __hark_descs+=('')
+  done < <(command 'hark' __complete --profiles 2>/dev/null)
 }
 
 # Succeeds when command $1 has sub-commands only hark knows (API services and resources).
