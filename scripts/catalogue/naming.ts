@@ -75,8 +75,16 @@ export const HARK_COMMANDS: readonly string[] = [
   "schema",
   "mcp",
   "completion",
+  "skills",
   "help",
 ];
+
+/**
+ * hark's top-level commands that are also an API service's name on purpose: `hark event` holds
+ * `+subscribe` and then the `event` service's API resources, as `hark calendar` holds its
+ * shortcuts and then its API resources, so the service keeps its name.
+ */
+export const SHARED_SERVICE_COMMANDS: readonly string[] = ["event"];
 
 /**
  * Kebab-case of an id part: `calendarEvent` → `calendar-event`, `speech_to_text` →
