@@ -113,6 +113,15 @@ export function shortcutSession(session: Session): ShortcutSession {
       const { confirm } = await import("./prompt.ts");
       return await confirm(session.ctx, question, flag);
     },
+    // Missing required values are asked for only where someone can answer.
+    ask: session.ctx.stdin.isTerminal && session.ctx.stdout.isTerminal
+      ? async (question: string, flag: string) => {
+        const { askText } = await import("./prompt.ts");
+        return await askText(session.ctx, question, flag, {
+          validate: (value) => value.trim() === "" ? `${flag} is required` : true,
+        });
+      }
+      : undefined,
   };
 }
 

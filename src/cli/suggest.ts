@@ -29,7 +29,8 @@ export function editDistance(a: string, b: string): number {
 /**
  * The candidate a mistyped word most likely meant: the closest one within a third of the
  * word's length in edits (at least one), or one the word is the start of (three letters or
- * more). `--from` does not suggest `--format`; `--fromat` and `--form` do.
+ * more). `--from` does not suggest `--format`; `--fromat` and `--form` do. An unknown short flag
+ * (`-s`) names the first long flag it starts (`--start`) before any near spelling (`--as`).
  *
  * @param word what was typed, such as `--fromat` or `calender`
  * @param candidates the valid spellings
@@ -39,9 +40,16 @@ export function suggest(word: string, candidates: Iterable<string>): string | un
   const bare = (s: string) => s.replace(/^-+/, "").toLowerCase();
   const typed = bare(word);
   if (typed === "") return undefined;
+  const list = [...candidates];
+  // `-s` is a short flag hark does not have: the long flag it abbreviates (`--start`) is meant,
+  // not the one a letter away (`--as`). The first in the list wins: the command's own flags.
+  if (/^-[^-]/.test(word)) {
+    const long = list.find((c) => c.startsWith("--") && bare(c).startsWith(typed));
+    if (long !== undefined) return long;
+  }
   const limit = Math.max(1, Math.floor(typed.length / 3));
   let best: { candidate: string; distance: number } | undefined;
-  for (const candidate of candidates) {
+  for (const candidate of list) {
     const target = bare(candidate);
     const prefix = typed.length >= 3 && target.startsWith(typed);
     // The distance is at least the difference in length: skip the quadratic work when that is

@@ -24,3 +24,12 @@ Deno.test("suggest() answers a 100 000-character word at once, skipping what dif
   assert.equal(suggest(`--${"x".repeat(100_000)}`, flags), undefined);
   assert.ok(performance.now() - started < 500, "no quadratic distance for a hopeless length");
 });
+
+Deno.test("suggest() takes an unknown short flag for the long flag it starts, not a near one", () => {
+  const flags = ["--summary", "--start", "--end", "--help", "--as", "--json"];
+  assert.equal(suggest("-s", flags), "--summary");
+  assert.equal(suggest("-st", flags), "--start");
+  assert.equal(suggest("-e", flags), "--end");
+  assert.equal(suggest("-a", ["--end", "--as"]), "--as");
+  assert.equal(suggest("-s", ["--end", "--as"]), "--as");
+});

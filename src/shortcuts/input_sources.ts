@@ -24,6 +24,12 @@ export interface BindOptions {
   argv: Record<string, unknown>;
   /** `--input`: a path to a JSON object of parameter values, or `-` for stdin. */
   input?: string;
+  /**
+   * Asks the person at the terminal for a missing required value (the question, the flag that
+   * would answer it). Given only where there is a terminal to ask at: without it, every missing
+   * flag is reported at once.
+   */
+  ask?: (question: string, flag: string) => Promise<string>;
 }
 
 /** The bound values and where each came from. */
@@ -44,14 +50,15 @@ export const TIMEZONE_PARAM = "timezone";
 
 /**
  * Binds every parameter from its highest-ranked source, parses it, and checks that required
- * ones are present. Stdin is read at most once, and only when a value is needed from it.
+ * ones are present: asked for with `options.ask` at a terminal, else all reported in one error.
+ * Stdin is read at most once, and only when a value is needed from it.
  *
  * @param ctx the context
  * @param service the shortcut's service (for environment variable names)
  * @param params the parameters
  * @param options the command-line values and `--input`
- * @throws {ValidationError} naming the flag for a bad or missing value, or `--input` for an
- *   unreadable or malformed input
+ * @throws {ValidationError} naming the flag for a bad value, every missing required flag (the
+ *   first as its `param`), or `--input` for an unreadable or malformed input
  * @example
  * ```ts
  * // HARK_IM_CHAT_ID=oc_1 and --chat-id oc_2: the flag wins
@@ -120,16 +127,37 @@ export async function bindParams(
     if (spec.default !== undefined) await bind(spec, spec.default, "default", "the default");
   }
 
-  for (const spec of params) {
-    if (spec.required && values[spec.name] === undefined) {
-      throw new ValidationError(`Missing required flag ${flagOf(spec)}`, {
-        param: flagOf(spec),
-        suggestion: `Pass ${flagOf(spec)}, put "${spec.name}" in the --input file, or set ` +
-          envVarOf(service, spec),
-      });
+  const needed = (spec: ParamSpec) =>
+    spec.required || (spec.requiredUnless !== undefined &&
+      !spec.requiredUnless.some((name) => values[name] !== undefined));
+  const missing = params.filter((spec) => needed(spec) && values[spec.name] === undefined);
+  if (missing.length > 0 && options.ask) {
+    for (const spec of missing) {
+      const flag = flagOf(spec);
+      await bind(spec, await options.ask(`${flag} (${spec.description})`, flag), "argv", flag);
     }
+  } else if (missing.length > 0) {
+    throw missingError(service, missing);
   }
   return { values, sources, timeZone };
+}
+
+/** One error for every missing required flag, so that one more run is enough. */
+function missingError(service: string, missing: ParamSpec[]): ValidationError {
+  const flags = missing.map((spec) =>
+    spec.requiredUnless === undefined
+      ? flagOf(spec)
+      : `${flagOf(spec)} (or ${spec.requiredUnless.map((name) => `--${name}`).join(" or ")})`
+  );
+  const list = flags.length === 1
+    ? flags[0]
+    : `${flags.slice(0, -1).join(", ")} and ${flags[flags.length - 1]}`;
+  const keys = missing.map((spec) => `"${spec.name}"`).join(", ");
+  const envs = missing.map((spec) => envVarOf(service, spec)).join(", ");
+  return new ValidationError(`Missing required flag${flags.length > 1 ? "s" : ""} ${list}`, {
+    param: flagOf(missing[0]),
+    suggestion: `Pass ${list}, put ${keys} in the --input file, or set ${envs}`,
+  });
 }
 
 async function readInput(

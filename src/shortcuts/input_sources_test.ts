@@ -142,3 +142,55 @@ Deno.test("bindParams() names the source of a bad value", async () => {
     /Invalid value "lots" for --limit \(from HARK_IM_LIMIT\)/,
   );
 });
+
+const THREE_REQUIRED: ParamSpec[] = [
+  { name: "summary", type: "string", description: "the title", required: true },
+  { name: "start", type: "string", description: "when it starts", required: true },
+  { name: "end", type: "string", description: "when it ends", required: true },
+  { name: "location", type: "string", description: "where" },
+];
+
+Deno.test("bindParams() reports every missing required flag in one error", async () => {
+  await assert.rejects(
+    bindParams(createTestContext(), "calendar", THREE_REQUIRED, { argv: { start: "today" } }),
+    (e: unknown) =>
+      e instanceof ValidationError && e.param === "--summary" &&
+      e.message === "Missing required flags --summary and --end" &&
+      e.recovery.suggestion.includes("HARK_CALENDAR_SUMMARY, HARK_CALENDAR_END"),
+  );
+});
+
+Deno.test("bindParams() asks for each missing required value when it can ask, and only those", async () => {
+  const asked: string[] = [];
+  const { values, sources } = await bindParams(createTestContext(), "calendar", THREE_REQUIRED, {
+    argv: { start: "today" },
+    ask: (question, flag) => {
+      asked.push(`${flag}: ${question}`);
+      return Promise.resolve(`typed ${flag}`);
+    },
+  });
+  assert.deepEqual(asked, [
+    "--summary: --summary (the title)",
+    "--end: --end (when it ends)",
+  ]);
+  assert.deepEqual(values, { summary: "typed --summary", start: "today", end: "typed --end" });
+  assert.equal(sources.end, "argv");
+});
+
+Deno.test("bindParams() counts a value required unless another is given as missing only without it", async () => {
+  const params: ParamSpec[] = [
+    { name: "start", type: "string", description: "start", required: true },
+    { name: "end", type: "string", description: "end", requiredUnless: ["duration"] },
+    { name: "duration", type: "string", description: "length" },
+  ];
+  await assert.rejects(
+    bindParams(createTestContext(), "calendar", params, { argv: {} }),
+    (e: unknown) =>
+      e instanceof ValidationError && e.param === "--start" &&
+      e.message === "Missing required flags --start and --end (or --duration)",
+  );
+  const { values } = await bindParams(createTestContext(), "calendar", params, {
+    argv: { start: "s", duration: "30m" },
+  });
+  assert.deepEqual(values, { start: "s", duration: "30m" });
+});

@@ -13,6 +13,7 @@ import type { Config } from "../config/mod.ts";
 import { ApiError, HarkError, toHarkError, ValidationError } from "../errors/mod.ts";
 import type { DownloadTarget } from "../http/download.ts";
 import { type ApiRequest, previewRequest } from "../http/request.ts";
+import { resolvedTimeNotes } from "./resolved_times.ts";
 import {
   collectedStream,
   formatJson,
@@ -65,6 +66,11 @@ export interface ShortcutSession {
    * @throws {ValidationError} naming `flag` when there is no terminal to ask at
    */
   confirm(question: string, flag: string): Promise<boolean>;
+  /**
+   * Asks the person at the terminal for a missing required value; absent where there is no
+   * terminal (then every missing flag is reported at once).
+   */
+  readonly ask?: (question: string, flag: string) => Promise<string>;
 }
 
 /** A write request the service accepted (answered with success). */
@@ -179,7 +185,7 @@ export async function runShortcut(
     ctx,
     definition.service,
     definition.params,
-    args,
+    { ...args, ask: session.ask },
   );
   // A write with an idempotency key always sends one, known here for the retry advice.
   const keyParam = definition.idempotencyKey;
@@ -202,6 +208,8 @@ export async function runShortcut(
   if (session.dryRun) {
     const base = session.baseUrl();
     const previews = definition.requests(input).map((r) => previewRequest(base, r, identity));
+    // Times typed in words, shown as the moments they came to (for people: stderr).
+    for (const note of resolvedTimeNotes(values, timeZone)) ctx.stderr.write(`${note}\n`);
     ctx.stdout.write(formatJson(previews, ctx.stdout.isTerminal) + "\n");
     return;
   }

@@ -346,3 +346,18 @@ Deno.test("runShortcut() draws the rows read so far when a drawn stream fails", 
   };
   assert.equal(await failedRun(drawn, "table", true), "drawn 2\n");
 });
+
+Deno.test("runShortcut() asks the session for a missing required value when it can ask", async () => {
+  const ctx = createTestContext();
+  const asked: string[] = [];
+  const session: ShortcutSession = {
+    ...sessionOf(ctx, { dryRun: true }),
+    ask: (_question, flag) => {
+      asked.push(flag);
+      return Promise.resolve("typed");
+    },
+  };
+  await runShortcut(session, echo, { argv: {} });
+  assert.deepEqual(asked, ["--name"]);
+  assert.match(ctx.stdout.text(), /"name":\s*"typed"/);
+});

@@ -39,6 +39,11 @@ export interface ParamOptions {
   description: string;
   /** Whether a value is needed; default false. */
   required?: boolean;
+  /**
+   * Needed unless one of these parameters is given (`--end` unless `--duration`): reported and
+   * asked for with the required ones, but typed as optional, since the other may stand for it.
+   */
+  requiredUnless?: readonly string[];
   /** Placeholder of the value in help, such as `<id>`; default from the type. */
   valueName?: string;
   /**

@@ -43,9 +43,13 @@ export function envVarOf(service: string, spec: Pick<ParamSpec, "name">): string
 export function paramHelp(spec: ParamSpec): string {
   const facts: string[] = [spec.type];
   if (spec.type === "datetime") {
-    facts[0] = "datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d";
+    facts[0] = "datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, " +
+      "tomorrow 3pm, next mon";
   }
   if (spec.required) facts.push("required");
+  if (spec.requiredUnless) {
+    facts.push(`required unless ${spec.requiredUnless.map((name) => `--${name}`).join(" or ")}`);
+  }
   if (spec.default !== undefined) facts.push(`default: ${spec.default}`);
   if (spec.allowed) facts.push(`allowed: ${spec.allowed.join(", ")}`);
   if (spec.stdin) facts.push("or piped stdin");

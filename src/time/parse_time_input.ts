@@ -6,6 +6,7 @@
 
 import { invalidValue, type ValueSource } from "./_invalid_value.ts";
 import { addDays, isCalendarDate } from "./all_day.ts";
+import { ambiguity, readNaturalTime } from "./natural_time.ts";
 import { readDurationMinutes } from "./parse_duration.ts";
 import { dateIn, wallTimeToInstant } from "./zoned_day.ts";
 
@@ -46,9 +47,10 @@ export interface ParseTimeOptions extends ValueSource {
 
 /** The accepted forms, as error messages and help list them. */
 export const TIME_INPUT_FORMS =
-  "a date (2026-03-12), a local time (2026-03-12 14:00 or 2026-03-12T14:00:30), RFC 3339 " +
-  "(2026-03-12T14:00+08:00, 2026-03-12T06:00:00Z), Unix seconds, now, today, tomorrow, " +
-  "yesterday, or an offset from now (+2d, -1w, +3h, +1h30m)";
+  "a date (2026-03-12, 12 Mar, Mar 12 2026), a local time (2026-03-12 14:00, 2026-03-12 2pm), " +
+  "RFC 3339 (2026-03-12T14:00+08:00, 2026-03-12T06:00:00Z), Unix seconds, now, today, " +
+  "tomorrow, yesterday, a weekday (monday, next fri, last tue), any of these days with a time " +
+  "(tomorrow 3pm, next monday 15:00, noon), or an offset from now (+2d, -1w, +3h, +1h30m)";
 
 const ZONED =
   /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{1,2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?\s*([Zz]|[+-]\d{2}:\d{2})$/;
@@ -67,7 +69,10 @@ const WORDS = new Map([["today", 0], ["tomorrow", 1], ["yesterday", -1]]);
  *   wall-clock time in `timeZone` (a time the clocks show twice is the first one; a time they
  *   skip is refused);
  * - RFC 3339 with `Z` or an offset, seconds optional (`2026-03-12T14:00+08:00`): an instant;
- * - Unix seconds (9 or 10 digits), `now`, `+3h`, `-30m`, `+1h30m`: an instant.
+ * - Unix seconds (9 or 10 digits), `now`, `+3h`, `-30m`, `+1h30m`: an instant;
+ * - English words (`natural_time.ts`): a day (`monday`, `next fri`, `30 Nov`) is a
+ *   {@link DateInput}; a day with a time (`tomorrow 3pm`, `2026-11-30 3pm`, `noon`) an instant.
+ *   Forms with two readings (`01/02`, a lone `next`) are refused.
  *
  * Words are case-insensitive; surrounding spaces are ignored.
  *
@@ -117,23 +122,27 @@ export function parseTimeInput(text: string, options: ParseTimeOptions): TimeInp
     const [, y, mo, d, h, mi, s, fraction] = local;
     if (!validFields(y, mo, d, h, mi, s)) throw noSuchTime();
     if (h === undefined) return date(`${y}-${mo}-${d}`);
-    const wall = Temporal.PlainDateTime.from(
-      `${y}-${mo}-${d}T${h.padStart(2, "0")}:${mi}:${s ?? "00"}${fraction ?? ""}`,
+    const wall = `${y}-${mo}-${d}T${h.padStart(2, "0")}:${mi}:${s ?? "00"}${fraction ?? ""}`;
+    return instant(wallInstant(wall, text, options));
+  }
+
+  const unclear = ambiguity(lower);
+  if (unclear !== undefined) {
+    throw invalidValue(
+      text,
+      options,
+      `${unclear}; expected ${TIME_INPUT_FORMS}`,
+      "Write the day with its year first (2026-03-12) or its month as a word (12 Mar)",
     );
-    const zonedTime = wall.toZonedDateTime(timeZone, { disambiguation: "compatible" });
-    if (Temporal.PlainDateTime.compare(zonedTime.toPlainDateTime(), wall) !== 0) {
-      const jump = Temporal.Instant.fromEpochMilliseconds(
-        wallTimeToInstant(wall.toPlainDate().toString(), wall.hour * 60 + wall.minute, timeZone),
-      ).toZonedDateTimeISO(timeZone).toPlainDateTime();
-      const after = jump.toString({ smallestUnit: "minute" }).replace("T", " ");
-      throw invalidValue(
-        text,
-        options,
-        `that time does not exist in ${timeZone}: the clocks go forward to ${after.slice(11)}`,
-        `Give ${after} or later, or a time with an offset`,
-      );
-    }
-    return instant(zonedTime.epochMilliseconds);
+  }
+  const natural = readNaturalTime(lower, now, timeZone);
+  if (natural === null) throw noSuchTime();
+  if (natural !== undefined) {
+    if (natural.time === undefined) return date(natural.date);
+    const { hour, minute } = natural.time;
+    const wall = `${natural.date}T${String(hour).padStart(2, "0")}:` +
+      `${String(minute).padStart(2, "0")}:00`;
+    return instant(wallInstant(wall, text, options));
   }
 
   throw invalidValue(
@@ -142,6 +151,29 @@ export function parseTimeInput(text: string, options: ParseTimeOptions): TimeInp
     `expected ${TIME_INPUT_FORMS}`,
     `Times without an offset are read in ${timeZone}`,
   );
+}
+
+/**
+ * The moment a wall-clock time of the zone names: the first one when the clocks show it twice;
+ * refused when they skip it, naming the first time after the jump.
+ */
+function wallInstant(iso: string, text: string, options: ParseTimeOptions): number {
+  const { timeZone } = options;
+  const wall = Temporal.PlainDateTime.from(iso);
+  const zonedTime = wall.toZonedDateTime(timeZone, { disambiguation: "compatible" });
+  if (Temporal.PlainDateTime.compare(zonedTime.toPlainDateTime(), wall) !== 0) {
+    const jump = Temporal.Instant.fromEpochMilliseconds(
+      wallTimeToInstant(wall.toPlainDate().toString(), wall.hour * 60 + wall.minute, timeZone),
+    ).toZonedDateTimeISO(timeZone).toPlainDateTime();
+    const after = jump.toString({ smallestUnit: "minute" }).replace("T", " ");
+    throw invalidValue(
+      text,
+      options,
+      `that time does not exist in ${timeZone}: the clocks go forward to ${after.slice(11)}`,
+      `Give ${after} or later, or a time with an offset`,
+    );
+  }
+  return zonedTime.epochMilliseconds;
 }
 
 function validFields(

@@ -162,9 +162,12 @@ Deno.test("parseTimeInput() refuses other text, listing the accepted forms and t
       "toString",
     ]
   ) {
-    const error = rejects(text, /expected a date \(2026-03-12\), a local time .*RFC 3339.*\+2d/);
+    const error = rejects(
+      text,
+      /expected a date \(2026-03-12, 12 Mar, Mar 12 2026\), a local time .*RFC 3339.*\+2d/,
+    );
     assert.ok(error.message.startsWith(`Invalid value ${JSON.stringify(text)} for --start`));
-    assert.match(error.recovery.suggestion, /read in Asia\/Shanghai/);
+    if (!text.includes("/")) assert.match(error.recovery.suggestion, /read in Asia\/Shanghai/);
   }
 });
 
@@ -181,4 +184,79 @@ Deno.test("parseTimeInput() names where the value came from", () => {
       error instanceof ValidationError && error.param === "--end" &&
       error.message.startsWith('Invalid value "soon" for --end (from HARK_CALENDAR_END):'),
   );
+});
+
+// Natural forms. NOW is Thursday 2026-03-12, 18:00 in Shanghai.
+
+Deno.test("parseTimeInput() reads a relative day with a 24-hour time", () => {
+  assert.equal(instantOf("tomorrow 11:00"), at("2026-03-13T03:00:00Z"));
+  assert.equal(instantOf("Tomorrow at 11:00"), at("2026-03-13T03:00:00Z"));
+});
+
+Deno.test("parseTimeInput() reads a 12-hour time with am or pm, before or after the day", () => {
+  assert.equal(instantOf("tomorrow 3pm"), at("2026-03-13T07:00:00Z"));
+  assert.equal(instantOf("tomorrow 3:30 PM"), at("2026-03-13T07:30:00Z"));
+  assert.equal(instantOf("3pm tomorrow"), at("2026-03-13T07:00:00Z"));
+  assert.equal(instantOf("today 12am"), at("2026-03-11T16:00:00Z"));
+  assert.equal(instantOf("today 12pm"), at("2026-03-12T04:00:00Z"));
+  assert.equal(instantOf("tomorrow noon"), at("2026-03-13T04:00:00Z"));
+});
+
+Deno.test("parseTimeInput() reads a time alone as today", () => {
+  assert.equal(instantOf("9am"), at("2026-03-12T01:00:00Z"));
+  assert.equal(instantOf("15:00"), at("2026-03-12T07:00:00Z"));
+});
+
+Deno.test("parseTimeInput() reads a weekday as that day from today on, today included", () => {
+  assert.equal(dateOf("monday"), "2026-03-16");
+  assert.equal(dateOf("Thu"), "2026-03-12");
+  assert.equal(dateOf("friday"), "2026-03-13");
+});
+
+Deno.test("parseTimeInput() reads next and last weekday as GNU date does: never today", () => {
+  assert.equal(dateOf("next thursday"), "2026-03-19");
+  assert.equal(dateOf("next fri"), "2026-03-13");
+  assert.equal(dateOf("last thursday"), "2026-03-05");
+  assert.equal(dateOf("last monday"), "2026-03-09");
+  assert.equal(instantOf("next monday 3pm"), at("2026-03-16T07:00:00Z"));
+});
+
+Deno.test("parseTimeInput() reads a numeric date with a 12-hour time", () => {
+  assert.equal(instantOf("2026-11-30 3pm"), at("2026-11-30T07:00:00Z"));
+});
+
+Deno.test("parseTimeInput() reads a day and month name, this year when no year is given", () => {
+  assert.equal(dateOf("30 Nov"), "2026-11-30");
+  assert.equal(dateOf("Nov 30"), "2026-11-30");
+  assert.equal(dateOf("30th November 2027"), "2027-11-30");
+  assert.equal(dateOf("Nov 30, 2027"), "2027-11-30");
+  assert.equal(instantOf("30 Nov 9:30am"), at("2026-11-30T01:30:00Z"));
+});
+
+Deno.test("parseTimeInput() refuses a named day the month does not have", () => {
+  rejects("31 Nov", /no such date or time/);
+  rejects("2026-02-30 3pm", /no such date or time/);
+});
+
+Deno.test("parseTimeInput() refuses slash dates and a lone next, listing the accepted forms", () => {
+  const error = rejects("01/02", /read differently by country.*expected .*tomorrow 3pm/);
+  assert.match(error.recovery.suggestion ?? "", /2026-03-12/);
+  rejects("1/2/2026 3pm", /read differently by country/);
+  rejects("next", /needs a weekday after it/);
+  rejects("13pm", /expected a date/);
+  rejects("3", /expected a date/);
+  rejects("next week", /expected a date/);
+});
+
+Deno.test("parseTimeInput() reads a natural time across a DST change in the day's own offset", () => {
+  // New York moves to summer time on Sunday 2026-03-08; NOW is Thursday 06:00 there.
+  assert.equal(instantOf("last sunday 9am", "America/New_York"), at("2026-03-08T13:00:00Z"));
+  assert.equal(instantOf("last saturday 9am", "America/New_York"), at("2026-03-07T14:00:00Z"));
+  rejects("last sunday 2:30am", /does not exist in America\/New_York/, "America/New_York");
+});
+
+Deno.test("parseTimeInput() counts weekdays from today in the user's zone", () => {
+  // 10:00 UTC Thursday is still 23:00 Wednesday in Pago Pago (UTC-11).
+  assert.equal(dateOf("thursday", "Pacific/Pago_Pago"), "2026-03-12");
+  assert.equal(dateOf("wednesday", "Pacific/Pago_Pago"), "2026-03-11");
 });

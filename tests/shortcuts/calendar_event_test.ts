@@ -217,6 +217,50 @@ Deno.test("calendar event lifecycle against the sandbox", async (t) => {
       assert.deepEqual(jsonOf<{ changes: unknown[] }>(again).changes, []);
     });
 
+    await t.step(
+      "+update --start alone keeps the event's length; --end alone its start",
+      async () => {
+        const moved = await env.run([
+          "calendar",
+          "+update",
+          "--event-id",
+          eventId,
+          "--start",
+          "2026-02-03 09:30",
+          "--json",
+        ]);
+        assert.equal(moved.code, 0, moved.stderr);
+        const event = jsonOf<{ event: EventOut }>(moved).event;
+        assert.equal(event.start_time, "2026-02-03T09:30:00+00:00");
+        assert.equal(event.end_time, "2026-02-03T10:30:00+00:00");
+        const longer = await env.run([
+          "calendar",
+          "+update",
+          "--event-id",
+          eventId,
+          "--end",
+          "2026-02-03 11:00",
+          "--json",
+        ]);
+        assert.equal(longer.code, 0, longer.stderr);
+        const after = jsonOf<{ event: EventOut }>(longer).event;
+        assert.equal(after.start_time, "2026-02-03T09:30:00+00:00");
+        assert.equal(after.end_time, "2026-02-03T11:00:00+00:00");
+        // Back where the next steps expect it.
+        const back = await env.run([
+          "calendar",
+          "+update",
+          "--event-id",
+          eventId,
+          "--start",
+          "2026-02-02 14:00",
+          "--end",
+          "2026-02-02 15:00",
+        ]);
+        assert.equal(back.code, 0, back.stderr);
+      },
+    );
+
     await t.step("+update and +delete refuse a whole series without --all-instances", async () => {
       const agenda = jsonOf<(EventOut & { recurring_event_id?: string })[]>(
         await env.run(["calendar", "+agenda", "--start", "2026-01-12", "--json"]),
@@ -318,7 +362,6 @@ Deno.test("calendar event lifecycle against the sandbox", async (t) => {
         [["+rsvp", "--event-id", "e_0", "--status", "maybe"], /--status/],
         [["+rsvp", "--event-id", "e_0"], /--status/],
         [["+update", "--event-id", "e_0"], /Nothing to change/],
-        [["+update", "--event-id", "e_0", "--start", "2026-02-02 10:00"], /--end/],
         [["+update", "--event-id", "e_0", "--add-attendees", " , "], /--add-attendees/],
         [[
           "+update",

@@ -6,6 +6,7 @@
  */
 
 import { API_METHODS } from "../../api_call/api_methods.ts";
+import { DEFAULT_MAX_PAGES } from "../../shortcuts/paging.ts";
 import { type CommandSpec, defineCommand, flag } from "../command_spec.ts";
 
 /** The flags of `hark api`. */
@@ -21,6 +22,21 @@ export const API_FLAGS = {
   }),
   scope: flag.list("<scope>", {
     description: "a scope the call needs, named if permission is denied",
+  }),
+  "raw-field": flag.list("<key=value>", {
+    short: "f",
+    description: "a string field: a query parameter of a GET or DELETE, else a body key",
+  }),
+  field: flag.list("<key=value>", {
+    short: "F",
+    description: "a typed field (true, false, null and numbers as JSON; @file reads the file), " +
+      "placed as -f",
+  }),
+  "page-all": flag.bool({
+    description: "follow page_token to the last page and print the items of all pages together",
+  }),
+  "max-pages": flag.string("<n>", {
+    description: `the most pages --page-all reads, a safety limit (default ${DEFAULT_MAX_PAGES})`,
   }),
 };
 
@@ -41,6 +57,7 @@ export const apiCommand: CommandSpec = defineCommand({
   examples: [
     "hark api GET /open-apis/calendar/v4/calendars",
     `hark api GET search/v1/user --params '{"query": "ann", "page_size": 5}'`,
+    "hark api GET search/v1/user -f query=ann -F page_size=20 --page-all",
     'hark api POST /open-apis/im/v1/messages --params \'{"receive_id_type": "chat_id"}\' ' +
     "--data @message.json",
     "hark api GET /open-apis/authen/v1/user_info --dry-run",

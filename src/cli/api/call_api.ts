@@ -6,14 +6,40 @@
  * @module
  */
 
+import { applyFields, type FieldFlag, readFields } from "../../api_call/api_fields.ts";
 import { type ApiOptions, buildApiRequest } from "../../api_call/api_request.ts";
-import { HarkError } from "../../errors/mod.ts";
+import { HarkError, ValidationError } from "../../errors/mod.ts";
 import { shellQuote } from "../../errors/shell_quote.ts";
 import { previewRequest } from "../../http/request.ts";
 import { formatJson, writeData } from "../../output/output.ts";
 import { openSession, type Session } from "../../session/session.ts";
 import type { CommandCall, FlagValuesOf } from "../command_spec.ts";
+import { DEFAULT_MAX_PAGES } from "../../shortcuts/paging.ts";
 import type { API_FLAGS } from "./api.ts";
+import { fetchAllPages, pagingLine } from "./api_pages.ts";
+
+/** What `hark api` takes beyond the request shared with the MCP `api` tool. */
+export interface ApiCommandOptions extends ApiOptions {
+  /** `-f` and `-F`, in that order. */
+  fields?: FieldFlag[];
+  /** `--page-all`: read every page. */
+  pageAll?: boolean;
+  /** `--max-pages`, as typed. */
+  maxPages?: string;
+}
+
+/** `--max-pages`: a whole number of at least 1. */
+function maxPagesOf(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_MAX_PAGES;
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < 1) {
+    throw new ValidationError(
+      `Invalid value ${JSON.stringify(text)} for --max-pages: expected a whole number of 1 or more`,
+      { param: "--max-pages" },
+    );
+  }
+  return value;
+}
 
 /**
  * Runs `hark api <METHOD> <path>`.
@@ -32,6 +58,12 @@ export async function runApiCommand(
     data: flags.data,
     idempotencyKey: flags["idempotency-key"],
     scopes: flags.scope,
+    fields: [
+      ...(flags["raw-field"] ?? []).map((text): FieldFlag => ({ kind: "raw", text })),
+      ...(flags.field ?? []).map((text): FieldFlag => ({ kind: "typed", text })),
+    ],
+    pageAll: flags["page-all"] === true,
+    maxPages: flags["max-pages"],
   });
 }
 
@@ -42,11 +74,14 @@ export async function runApiCommand(
  * @param error the failure
  * @param options the arguments
  */
-export function apiRetryAdvice(error: HarkError, options: ApiOptions): HarkError {
+export function apiRetryAdvice(error: HarkError, options: ApiCommandOptions): HarkError {
   if (!error.mayHaveApplied || options.idempotencyKey === undefined) return error;
   const words = ["hark", "api", options.method.toUpperCase(), shellQuote(options.path)];
   if (options.params !== undefined) words.push("--params", shellQuote(options.params));
   if (options.data !== undefined) words.push("--data", shellQuote(options.data));
+  for (const field of options.fields ?? []) {
+    words.push(field.kind === "raw" ? "-f" : "-F", shellQuote(field.text));
+  }
   for (const scope of options.scopes ?? []) words.push("--scope", shellQuote(scope));
   words.push("--idempotency-key", shellQuote(options.idempotencyKey));
   const stdin = options.params === "-" || options.data === "-";
@@ -60,16 +95,28 @@ export function apiRetryAdvice(error: HarkError, options: ApiOptions): HarkError
 
 /**
  * Runs `hark api`: with `--dry-run` prints the request (Authorization masked) and sends nothing;
- * otherwise sends it as `--as` (default user) and writes the answer's `data`.
+ * otherwise sends it as `--as` (default user) and writes the answer's `data` (with `--page-all`,
+ * every page's items joined).
  *
  * @param session the command's session
  * @param options the arguments
  * @throws {ValidationError} for bad arguments
  * @throws {HarkError} the errors of `ApiClient.request`
  */
-export async function runApi(session: Session, options: ApiOptions): Promise<void> {
+export async function runApi(session: Session, options: ApiCommandOptions): Promise<void> {
   const { ctx, globals } = session;
-  const request = await buildApiRequest(ctx, options);
+  const fields = await readFields(ctx, options.fields ?? []);
+  const request = applyFields(await buildApiRequest(ctx, options), fields);
+  const maxPages = maxPagesOf(options.maxPages);
+  if (options.pageAll && !["GET", "POST"].includes(request.method)) {
+    throw new ValidationError(
+      `Cannot use --page-all with ${request.method}: only a listing has pages`,
+      {
+        param: "--page-all",
+        suggestion: "Use --page-all with a GET (or a POST search) that answers with page_token",
+      },
+    );
+  }
   if (globals.dryRun) {
     const preview = previewRequest(session.baseUrl(), request);
     ctx.stdout.write(formatJson(preview, ctx.stdout.isTerminal) + "\n");
@@ -77,7 +124,16 @@ export async function runApi(session: Session, options: ApiOptions): Promise<voi
   }
   let data: unknown;
   try {
-    data = await session.client().request(request);
+    const client = session.client();
+    data = options.pageAll
+      ? await fetchAllPages((r) => client.request(r), request, {
+        maxPages,
+        onMaxPages: (pages) =>
+          ctx.stderr.write(
+            `warning: stopped after ${pages} pages (--max-pages); the listing has more\n`,
+          ),
+      })
+      : await client.request(request);
   } catch (error) {
     throw error instanceof HarkError ? apiRetryAdvice(error, options) : error;
   }
@@ -92,11 +148,11 @@ export async function runApi(session: Session, options: ApiOptions): Promise<voi
  * @param data the answer's data
  */
 export function writeAnswer(session: Session, data: unknown): void {
-  writeData(
-    session.ctx,
-    answerOutput(session),
-    session.wantsJson() ? (data ?? {}) : tableData(data),
-  );
+  const json = session.wantsJson();
+  writeData(session.ctx, answerOutput(session), json ? (data ?? {}) : tableData(data));
+  // A table or CSV shows the list alone: the paging fields follow on stderr, kept in sight.
+  const line = json ? undefined : pagingLine(data);
+  if (line !== undefined) session.ctx.stderr.write(`${line}\n`);
 }
 
 /**

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { runApi, tableData } from "./call_api.ts";
+import { apiRetryAdvice, runApi, tableData } from "./call_api.ts";
 import type { GlobalOptions } from "../../session/global_options.ts";
 import { type TestSession, testSession } from "../../../tests/support/test_session.ts";
-import { HarkError } from "../../errors/mod.ts";
+import { HarkError, NetworkError } from "../../errors/mod.ts";
 import {
   createTestContext,
   FetchStub,
@@ -110,4 +110,76 @@ Deno.test("runApi() after a lost answer to a keyed write prints the command to s
       "--idempotency-key k-42",
   );
   assert.match(error.recovery.suggestion, /may have been applied/);
+});
+
+Deno.test("runApi() --page-all follows page_token with -f fields in the query, and a table keeps the paging line", async () => {
+  const page = (token: string | undefined, items: unknown[], next?: string) => ({
+    method: "GET",
+    url: `${BASE}/open-apis/search/v1/user?query=ann&page_size=2` +
+      (token ? `&page_token=${token}` : ""),
+    respond: () =>
+      jsonResponse({
+        code: 0,
+        data: { users: items, has_more: next !== undefined, ...(next ? { page_token: next } : {}) },
+      }),
+  });
+  const stub = new FetchStub([
+    page(undefined, [{ name: "Ann" }, { name: "Anna" }], "p2"),
+    page("p2", [{ name: "Annie" }]),
+  ]);
+  const env = { HARK_USER_ACCESS_TOKEN: "u-env-token", HARK_BASE_URL: BASE };
+  const s = session({ format: "json" }, { fetch: stub.fetch, env });
+  await runApi(s, {
+    method: "GET",
+    path: "search/v1/user",
+    fields: [{ kind: "raw", text: "query=ann" }, { kind: "typed", text: "page_size=2" }],
+    pageAll: true,
+  });
+  stub.verify();
+  assert.deepEqual(JSON.parse(s.ctx.stdout.text()), {
+    users: [{ name: "Ann" }, { name: "Anna" }, { name: "Annie" }],
+    has_more: false,
+  });
+
+  const one = new FetchStub([page(undefined, [{ name: "Ann" }, { name: "Anna" }], "p2")]);
+  const table = session({ format: "table" }, { fetch: one.fetch, env });
+  await runApi(table, {
+    method: "GET",
+    path: "search/v1/user",
+    fields: [{ kind: "raw", text: "query=ann" }, { kind: "raw", text: "page_size=2" }],
+  });
+  one.verify();
+  assert.match(table.ctx.stdout.text(), /Anna/);
+  assert.match(
+    table.ctx.stderr.text(),
+    /^has_more: true, page_token: "p2" \(next page: .*--page-all\)/m,
+  );
+});
+
+Deno.test("runApi() refuses --page-all for a write and a bad --max-pages before sending", async () => {
+  const stub = new FetchStub([]);
+  const s = session({}, { fetch: stub.fetch });
+  await assert.rejects(
+    runApi(s, { method: "DELETE", path: "im/v1/messages/om_1", pageAll: true }),
+    /Cannot use --page-all with DELETE/,
+  );
+  await assert.rejects(
+    runApi(s, { method: "GET", path: "im/v1/chats", pageAll: true, maxPages: "0" }),
+    /Invalid value "0" for --max-pages/,
+  );
+  assert.equal(stub.requests.length, 0);
+});
+
+Deno.test("apiRetryAdvice() repeats the -f and -F fields in the command that retries a write", () => {
+  const lost = new NetworkError("Connection lost", { mayHaveApplied: true });
+  const advised = apiRetryAdvice(lost, {
+    method: "post",
+    path: "im/v1/messages",
+    fields: [{ kind: "raw", text: "msg_type=text" }, { kind: "typed", text: "n=1" }],
+    idempotencyKey: "k1",
+  });
+  assert.equal(
+    advised.recovery.command,
+    "hark api POST im/v1/messages -f msg_type=text -F n=1 --idempotency-key k1",
+  );
 });

@@ -14,11 +14,11 @@ import {
 } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import type { Column } from "../../output/mod.ts";
-import { isObject, objectField, objectOf, objectsField } from "../../json/fields.ts";
+import { isObject, objectField, objectOf } from "../../json/fields.ts";
 import { type ApiCaller, defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
-import { MAX_ID_LENGTH } from "../contact/ids.ts";
-import { type TimeInput, toLarkEventTimes } from "../../time/mod.ts";
+import { addAttendees, addAttendeesRequests, parseAttendees } from "./_attendees.ts";
+import { parseDuration, type TimeInput, toLarkEventTimes } from "../../time/mod.ts";
 import {
   ATTENDEE_ABILITY_PARAM,
   CALENDAR_ID_PARAM,
@@ -39,12 +39,6 @@ import { type LarkEvent, larkEventOf } from "./_lark_event.ts";
 /** How long the rollback of a half-made event may take. */
 const ROLLBACK_TIMEOUT_MS = 15_000;
 
-/**
- * The most attendees one `attendees` create request takes (MCP server `calendar_v4` schema of
- * attendees.create: at most 1000 attendees, rooms included, per request).
- */
-export const ATTENDEE_BATCH = 1000;
-
 /** What `+create` returns. */
 export interface CreatedEvent {
   /**
@@ -59,37 +53,52 @@ export interface CreatedEvent {
 }
 
 /**
- * The attendee ids of `--attendees`: comma-separated, blanks dropped, duplicates removed.
- *
- * @param text the flag's value
- * @throws {ValidationError} naming `--attendees` when it holds no id
- */
-export function parseAttendees(text: string | undefined): string[] {
-  if (text === undefined) return [];
-  const ids = [...new Set(text.split(",").map((s) => s.trim()).filter((s) => s !== ""))];
-  // No white space, control or invisible format character (bidi controls would disguise an
-  // id), and no id longer than Lark's.
-  const bad = (id: string) => /[\s\p{Cc}\p{Cf}]/u.test(id) || id.length > MAX_ID_LENGTH;
-  if (ids.length === 0 || ids.some(bad)) {
-    throw new ValidationError(`Invalid value ${JSON.stringify(text)} for --attendees`, {
-      param: "--attendees",
-      suggestion: "Give comma-separated open ids, such as ou_1,ou_2",
-    });
-  }
-  return ids;
-}
-
-/**
- * Lark's `start_time` and `end_time` of `--start` and `--end`: two dates make an all-day event
- * (Lark's end date is exclusive), otherwise a timed event in the user's zone.
+ * Lark's `start_time` and `end_time` of `--start` and `--end` (or `--duration`): two dates make
+ * an all-day event (Lark's end date is exclusive), otherwise a timed event in the user's zone.
  *
  * @param input the shortcut input
- * @throws {ValidationError} naming `--end` when it is not after `--start`
+ * @throws {ValidationError} naming `--end` when it is not after `--start`, or `--duration` when
+ *   given with `--end` or with a date-only `--start`
  */
 export function eventTimes(
-  input: ShortcutInput<{ readonly start: TimeInput; readonly end: TimeInput }>,
+  input: ShortcutInput<
+    { readonly start: TimeInput; readonly end?: TimeInput; readonly duration?: string }
+  >,
 ) {
-  return toLarkEventTimes(input.values.start, input.values.end, input.timeZone);
+  const { start, end, duration } = input.values;
+  if (duration !== undefined) {
+    if (end !== undefined) {
+      throw new ValidationError("Cannot use --end and --duration together: give one of them", {
+        param: "--duration",
+        suggestion: "Drop --duration to end at --end, or drop --end to last --duration",
+      });
+    }
+    if (start.kind === "date") {
+      throw new ValidationError(
+        `Cannot use --duration with --start ${JSON.stringify(start.text)}: a day has no time to ` +
+          "count from",
+        {
+          param: "--duration",
+          suggestion: "Give --start with a time (such as 'tomorrow 3pm'), or --end for whole days",
+        },
+      );
+    }
+    const minutes = parseDuration(duration, { param: "--duration" });
+    const until: TimeInput = {
+      kind: "instant",
+      epochMs: start.epochMs + minutes * 60_000,
+      text: duration,
+      param: "--duration",
+    };
+    return toLarkEventTimes(start, until, input.timeZone);
+  }
+  if (end === undefined) {
+    throw new ValidationError("Missing required flag --end (or --duration)", {
+      param: "--end",
+      suggestion: "Pass --end, or --duration such as 30m or 1h30m",
+    });
+  }
+  return toLarkEventTimes(start, end, input.timeZone);
 }
 
 const PARAMS = {
@@ -100,9 +109,14 @@ const PARAMS = {
   }),
   end: param.datetime({
     description: "when it ends, after --start; a date includes that whole day",
-    required: true,
+    requiredUnless: ["duration"],
+  }),
+  duration: param.string({
+    description: "how long it lasts, instead of --end: 30m, 1h, 1h30m",
+    valueName: "<duration>",
   }),
   description: param.string({ description: "the details" }),
+  location: param.string({ description: "the place's name", valueName: "<place>" }),
   attendees: param.string({
     description: "open ids of the people to invite, comma-separated",
     valueName: "<ids>",
@@ -137,6 +151,7 @@ export function createEventRequest(
     attendee_ability: values["attendee-ability"],
   };
   if (values.description !== undefined) body.description = values.description;
+  if (values.location !== undefined) body.location = { name: values.location };
   return {
     method: "POST",
     path: eventsPath(values["calendar-id"]),
@@ -145,57 +160,6 @@ export function createEventRequest(
     idempotencyKey,
     scopes: ["calendar:calendar.event:create"],
   };
-}
-
-/**
- * The requests adding attendees (open ids) to an event, at most {@link ATTENDEE_BATCH} each.
- * Adding someone already invited changes nothing, so each may be retried.
- *
- * @param calendarId the calendar
- * @param eventId the event, or the placeholder `{event_id}` in a preview
- * @param attendees open ids
- * @param notify whether Lark notifies them (`need_notification`); Lark's default when absent
- */
-export function addAttendeesRequests(
-  calendarId: string,
-  eventId: string,
-  attendees: readonly string[],
-  notify?: boolean,
-): ApiRequest[] {
-  const requests: ApiRequest[] = [];
-  for (let i = 0; i < attendees.length; i += ATTENDEE_BATCH) {
-    const batch = attendees.slice(i, i + ATTENDEE_BATCH);
-    requests.push({
-      method: "POST",
-      path: `${eventPath(calendarId, eventId)}/attendees`,
-      query: { user_id_type: "open_id" },
-      body: {
-        attendees: batch.map((userId) => ({ type: "user", user_id: userId })),
-        ...(notify === undefined ? {} : { need_notification: notify }),
-      },
-      idempotencyKey: `attendees-${eventId}-${i}`,
-      scopes: [EVENT_UPDATE],
-    });
-  }
-  return requests;
-}
-
-/**
- * Adds attendees batch by batch.
- *
- * @param client the API client
- * @param requests from {@link addAttendeesRequests}
- * @returns every attendee the service returned
- */
-export async function addAttendees(
-  client: Pick<ApiCaller, "request">,
-  requests: readonly ApiRequest[],
-): Promise<Record<string, unknown>[]> {
-  const added: Record<string, unknown>[] = [];
-  for (const request of requests) {
-    added.push(...objectsField(await client.request(request), "attendees"));
-  }
-  return added;
 }
 
 function keyOf(input: ShortcutInput<CreateValues>): string {
@@ -214,6 +178,8 @@ export const create = defineShortcut({
     "hark calendar +create --summary Retro --start 2026-11-27T10:00:00+01:00 " +
     "--end 2026-11-27T11:00:00+01:00 --attendees ou_1,ou_2 --description 'Bring notes'",
     "hark calendar +create --summary Offsite --start 2026-12-01 --end 2026-12-02",
+    "hark calendar +create --summary '1:1' --start 'tomorrow 3pm' --duration 30m " +
+    "--location 'Room 4'",
   ],
   identities: ["user", "bot"],
   // Deleting is the rollback of an event whose attendees cannot be added.

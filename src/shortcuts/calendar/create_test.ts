@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { ApiError, ValidationError } from "../../errors/mod.ts";
 import { at, FakeClient, inputOf } from "../../../tests/support/fake_client.ts";
-import { create, parseAttendees } from "./create.ts";
+import { create } from "./create.ts";
+import { parseAttendees } from "./_attendees.ts";
 
 const START = Date.UTC(2026, 10, 25, 14);
 const values = (extra = {}) => ({
@@ -138,4 +139,37 @@ Deno.test("create whose answer holds no event says it was created; with attendee
     );
     assert.deepEqual(client.requests.map((r) => r.method), ["POST"], "nothing more sent");
   }
+});
+
+Deno.test("create takes --duration instead of --end, and sends --location as the place's name", () => {
+  const [request] = create.requests(
+    inputOf(values({ end: undefined, duration: "1h30m", location: "Room 4" })),
+  );
+  assert.deepEqual(request.body, {
+    summary: "Review",
+    attendee_ability: "can_see_others",
+    location: { name: "Room 4" },
+    start_time: { timestamp: String(START / 1000), timezone: "UTC" },
+    end_time: { timestamp: String(START / 1000 + 5400), timezone: "UTC" },
+  });
+});
+
+Deno.test("create refuses --duration with --end, with a day-only --start, or neither given", () => {
+  const refuses = (extra: Record<string, unknown>, pattern: RegExp, param: string) =>
+    assert.throws(
+      () => create.validate!(inputOf(values(extra))),
+      (e: unknown) => e instanceof ValidationError && e.param === param && pattern.test(e.message),
+    );
+  refuses({ duration: "30m" }, /Cannot use --end and --duration together/, "--duration");
+  refuses(
+    {
+      start: { kind: "date", date: "2026-11-25", text: "monday", param: "--start" },
+      end: undefined,
+      duration: "1h",
+    },
+    /Cannot use --duration with --start "monday"/,
+    "--duration",
+  );
+  refuses({ end: undefined, duration: "90" }, /a number needs a unit/, "--duration");
+  refuses({ end: undefined }, /Missing required flag --end \(or --duration\)/, "--end");
 });

@@ -46,13 +46,8 @@ import {
   zonesNote,
   zonesOf,
 } from "./attendee_zones.ts";
-import {
-  addAttendeesRequests,
-  createdColumns,
-  type CreatedEvent,
-  createdJson,
-  createWithAttendees,
-} from "./create.ts";
+import { addAttendeesRequests } from "./_attendees.ts";
+import { createdColumns, type CreatedEvent, createdJson, createWithAttendees } from "./create.ts";
 import { bookingKey, type Search, searchOf } from "./find_time_search.ts";
 import {
   type BusyInterval,

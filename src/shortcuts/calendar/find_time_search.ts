@@ -19,7 +19,7 @@ import {
 } from "../../time/mod.ts";
 import type { ShortcutInput } from "../definition.ts";
 import { checkId, USER_ID } from "../contact/ids.ts";
-import { parseAttendees } from "./create.ts";
+import { parseAttendees } from "./_attendees.ts";
 import { defaultWindow } from "./find_slots.ts";
 
 /** The most people one search takes: each is one free/busy call per 40 days. */

@@ -28,7 +28,7 @@ import {
   type NotifyValues,
   TIMEZONE_PARAM,
 } from "./_params.ts";
-import { addAttendees, addAttendeesRequests, parseAttendees } from "./create.ts";
+import { addAttendees, addAttendeesRequests, parseAttendees } from "./_attendees.ts";
 import {
   EVENT_READ,
   EVENT_UPDATE,
@@ -45,6 +45,7 @@ import {
 import { eventJson } from "./_event_json.ts";
 import { type LarkEvent, larkEventOf } from "./_lark_event.ts";
 import { drawChanges } from "./update_view.ts";
+import { movedTimes, oneTimeOf, previewMovedTimes } from "./_moved_times.ts";
 
 /** At most this many attendees per `batch_delete` (MCP server `calendar_v4` schema: 500). */
 export const REMOVE_BATCH = 500;
@@ -89,9 +90,10 @@ const PARAMS = {
   summary: param.string({ description: "the new title" }),
   description: param.string({ description: "the new details" }),
   start: param.datetime({
-    description: "the new start (with --end; two dates make an all-day event)",
+    description: "the new start; alone, the event moves and keeps its length (with a date-only " +
+      "--end, two dates make an all-day event)",
   }),
-  end: param.datetime({ description: "the new end (with --start)" }),
+  end: param.datetime({ description: "the new end; alone, the start stays" }),
   location: param.string({ description: "the new place's name" }),
   "add-attendees": param.string({
     description: "open ids to invite, comma-separated",
@@ -144,8 +146,7 @@ export interface PatchBody {
  * The patch body: only the fields given.
  *
  * @param input the shortcut input
- * @throws {ValidationError} naming `--start` or `--end` when only one is given, or the end is not
- *   after the start
+ * @throws {ValidationError} naming `--end` when it is not after `--start`
  */
 export function patchBody(input: ShortcutInput<PatchValues>): PatchBody {
   const { values } = input;
@@ -154,17 +155,13 @@ export function patchBody(input: ShortcutInput<PatchValues>): PatchBody {
   if (values.description !== undefined) body.description = values.description;
   if (values.location !== undefined) body.location = { name: values.location };
   const { start, end } = values;
+  // Only one of them: the other is worked out from the event once it is read (movedTimes).
   if (start !== undefined && end !== undefined) {
     Object.assign(body, toLarkEventTimes(start, end, input.timeZone));
-  } else if (start !== undefined || end !== undefined) {
-    const missing = start === undefined ? "--start" : "--end";
-    throw new ValidationError(`Missing ${missing}: Lark changes the start and end together`, {
-      param: missing,
-      suggestion: "Give both --start and --end",
-    });
   }
   const notify = notifyOf(input);
-  if (notify !== undefined && Object.keys(body).length > 0) body.need_notification = notify;
+  const changing = Object.keys(body).length > 0 || oneTimeOf(values) !== undefined;
+  if (notify !== undefined && changing) body.need_notification = notify;
   return body;
 }
 
@@ -319,17 +316,19 @@ export const update = defineShortcut({
     }
     const body = patchBody(input);
     const { add, remove } = attendeeChanges(input);
-    if (Object.keys(body).length === 0 && add.length === 0 && remove.length === 0) {
+    const nothing = Object.keys(body).length === 0 && oneTimeOf(input.values) === undefined;
+    if (nothing && add.length === 0 && remove.length === 0) {
       throw new ValidationError("Nothing to change: give at least one field to change", {
         param: "--summary",
-        suggestion: "Give --summary, --description, --start and --end, --location, " +
+        suggestion: "Give --summary, --description, --start, --end, --location, " +
           "--add-attendees or --remove-attendees",
       });
     }
   },
   requests(input) {
     const { "calendar-id": calendarId, "event-id": eventId } = input.values;
-    const body = patchBody(input);
+    const one = oneTimeOf(input.values);
+    const body = { ...patchBody(input), ...(one && previewMovedTimes(one, input.timeZone)) };
     const { add, remove } = attendeeChanges(input);
     const reads = [getEventRequest(calendarId, eventId)];
     if (add.length + remove.length > 0) reads.push(listAttendeesRequest(calendarId, eventId));
@@ -348,6 +347,8 @@ export const update = defineShortcut({
     const wanted = attendeeChanges(input);
     const before = await readEvent(client, calendarId, eventId);
     guardSeries(input, before, "update");
+    const one = oneTimeOf(input.values);
+    if (one) Object.assign(body, movedTimes(before, one, input.timeZone));
     let added: string[] = [];
     let removed: string[] = [];
     if (wanted.add.length + wanted.remove.length > 0) {

@@ -31,16 +31,14 @@ function service(
   });
 }
 
-Deno.test("patchBody() holds only the fields given, start and end together", () => {
+Deno.test("patchBody() holds only the fields given, start and end when both are", () => {
   assert.deepEqual(patchBody(inputOf(base({ summary: "New" }))), { summary: "New" });
   assert.deepEqual(patchBody(inputOf(base({ location: "Room 4", "no-notify": true }))), {
     location: { name: "Room 4" },
     need_notification: false,
   });
-  assert.throws(
-    () => patchBody(inputOf(base({ start: at(START) }))),
-    (e: unknown) => e instanceof ValidationError && e.param === "--end",
-  );
+  // One alone is worked out from the event once read (movedTimes).
+  assert.deepEqual(patchBody(inputOf(base({ start: at(START) }))), {});
   const both = patchBody(inputOf(base({ start: at(START), end: at(START + 1800_000, "--end") })));
   assert.deepEqual(both.end_time, { timestamp: String(START / 1000 + 1800), timezone: "UTC" });
 });
@@ -142,4 +140,45 @@ Deno.test("update refuses a whole series without --all-instances, and attendees 
       e instanceof ValidationError &&
       /--event-id ev_0 --add-attendees ou_2 --all-instances/.test(e.recovery.command),
   );
+});
+
+Deno.test("update --start alone moves the event keeping its length; --end alone keeps its start", async () => {
+  const moved = service();
+  const result = await update.run!(inputOf(base({ start: at(START + 86_400_000) })), moved);
+  const patch = moved.requests.find((r) => r.method === "PATCH")!;
+  assert.deepEqual(patch.body, {
+    start_time: { timestamp: String(START / 1000 + 86_400), timezone: "UTC" },
+    end_time: { timestamp: String(START / 1000 + 86_400 + 3600), timezone: "UTC" },
+  });
+  assert.deepEqual((result as UpdateResult).changes.map((c) => c.field), [
+    "start_time",
+    "end_time",
+  ]);
+
+  const longer = service();
+  await update.run!(inputOf(base({ end: at(START + 7200_000, "--end"), notify: true })), longer);
+  assert.deepEqual(longer.requests.find((r) => r.method === "PATCH")!.body, {
+    start_time: { timestamp: String(START / 1000), timezone: "UTC" },
+    end_time: { timestamp: String(START / 1000 + 7200), timezone: "UTC" },
+    need_notification: true,
+  });
+});
+
+Deno.test("update --end alone before the event's start is refused before anything is written", async () => {
+  const client = service();
+  await assert.rejects(
+    update.run!(inputOf(base({ end: at(START - 60_000, "--end") })), client),
+    (e: unknown) =>
+      e instanceof ValidationError && e.param === "--end" &&
+      /--end ".*" is not after its start "2026-11-25 14:00"/.test(e.message),
+  );
+  assert.ok(client.requests.every((r) => r.method === "GET"));
+});
+
+Deno.test("update --start alone is previewed with the end left to the event's length", () => {
+  const [, , patch] = update.requests(inputOf(base({ start: at(START) })));
+  assert.deepEqual(patch.body, {
+    start_time: { timestamp: String(START / 1000), timezone: "UTC" },
+    end_time: { timestamp: "{the new start + the event's length}" },
+  });
 });
