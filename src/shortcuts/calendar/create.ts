@@ -17,7 +17,8 @@ import type { Column } from "../../output/mod.ts";
 import { isObject, objectField, objectOf } from "../../json/fields.ts";
 import { type ApiCaller, defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
-import { addAttendees, addAttendeesRequests, parseAttendees } from "./_attendees.ts";
+import { addAttendees, addAttendeesRequests, inviteesOf } from "./_attendees.ts";
+import { checkRrule } from "./_rrule.ts";
 import { parseDuration, type TimeInput, toLarkEventTimes } from "../../time/mod.ts";
 import {
   ATTENDEE_ABILITY_PARAM,
@@ -118,8 +119,18 @@ const PARAMS = {
   description: param.string({ description: "the details" }),
   location: param.string({ description: "the place's name", valueName: "<place>" }),
   attendees: param.string({
-    description: "open ids of the people to invite, comma-separated",
+    description: "who to invite, comma-separated: people (ou_), chats (oc_: every member), " +
+      "meeting rooms (omm_)",
     valueName: "<ids>",
+  }),
+  room: param.string({
+    description: "meeting rooms to book, comma-separated omm_ ids (see +room-find)",
+    valueName: "<ids>",
+  }),
+  rrule: param.string({
+    description: "repeat it: an RFC 5545 rule such as FREQ=WEEKLY;BYDAY=MO,WE or " +
+      "FREQ=DAILY;COUNT=5",
+    valueName: "<rule>",
   }),
   "attendee-ability": ATTENDEE_ABILITY_PARAM,
   "calendar-id": CALENDAR_ID_PARAM,
@@ -152,6 +163,7 @@ export function createEventRequest(
   };
   if (values.description !== undefined) body.description = values.description;
   if (values.location !== undefined) body.location = { name: values.location };
+  if (values.rrule !== undefined) body.recurrence = checkRrule(values.rrule);
   return {
     method: "POST",
     path: eventsPath(values["calendar-id"]),
@@ -180,6 +192,8 @@ export const create = defineShortcut({
     "hark calendar +create --summary Offsite --start 2026-12-01 --end 2026-12-02",
     "hark calendar +create --summary '1:1' --start 'tomorrow 3pm' --duration 30m " +
     "--location 'Room 4'",
+    "hark calendar +create --summary Standup --start 'monday 9:30' --duration 15m " +
+    "--rrule 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR' --attendees oc_team --room omm_4f",
   ],
   identities: ["user", "bot"],
   // Deleting is the rollback of an event whose attendees cannot be added.
@@ -199,7 +213,8 @@ export const create = defineShortcut({
     }
     checkCalendarId(input);
     eventTimes(input);
-    parseAttendees(input.values.attendees);
+    inviteesOf(input.values);
+    if (input.values.rrule !== undefined) checkRrule(input.values.rrule);
     const key = input.values["idempotency-key"];
     if (typeof key === "string" && (key.trim() === "" || /[\s\p{Cc}]/u.test(key))) {
       throw new ValidationError(
@@ -210,7 +225,7 @@ export const create = defineShortcut({
     }
   },
   requests(input) {
-    const attendees = parseAttendees(input.values.attendees);
+    const attendees = inviteesOf(input.values);
     const calendarId = input.values["calendar-id"];
     return [
       createEventRequest(input, keyOf(input)),
@@ -222,7 +237,7 @@ export const create = defineShortcut({
       client,
       input.values["calendar-id"],
       createEventRequest(input, keyOf(input)),
-      parseAttendees(input.values.attendees),
+      inviteesOf(input.values),
       input.ctx.timeout,
     );
   },

@@ -96,6 +96,10 @@ const PARAMS = {
     valueName: "<HH:MM-HH:MM>",
   }),
   "include-weekends": param.bool({ description: "count Saturdays and Sundays as working days" }),
+  exclude: param.string({
+    description: "times to keep free, start~end, comma-separated (lunch, travel)",
+    valueName: "<start~end>",
+  }),
   limit: param.int({ description: "the most slots to list", default: 5 }),
   create: param.bool({
     description: "book the first slot with the attendees (a retry books it once)",
@@ -292,10 +296,13 @@ export const findTime = defineShortcut({
       attendees: people.map((person) => ({
         timeZone: zones[person],
         workingHours: search.workingHours,
-        busy: busySpans(
-          answers.flatMap((a) => a.person === person && "busy" in a ? a.busy : []),
-          input.warn,
-        ),
+        busy: [
+          ...busySpans(
+            answers.flatMap((a) => a.person === person && "busy" in a ? a.busy : []),
+            input.warn,
+          ),
+          ...search.excluded,
+        ],
       })),
     });
     const slots = found.slots.map((s) => ({

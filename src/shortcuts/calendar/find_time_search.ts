@@ -21,6 +21,7 @@ import type { ShortcutInput } from "../definition.ts";
 import { checkId, USER_ID } from "../contact/ids.ts";
 import { parseAttendees } from "./_attendees.ts";
 import { defaultWindow } from "./find_slots.ts";
+import { parseTimeRanges } from "./_time_ranges.ts";
 
 /** The most people one search takes: each is one free/busy call per 40 days. */
 export const MAX_PEOPLE = 100;
@@ -45,6 +46,8 @@ export interface SearchValues extends WindowValues {
   readonly "working-hours": string;
   /** `--limit`. */
   readonly limit: number;
+  /** `--exclude`, when given. */
+  readonly exclude?: string;
 }
 
 /** The values {@link bookingKey} reads besides the search. */
@@ -71,6 +74,8 @@ export interface Search {
   window: Interval;
   /** Working hours, minutes of the day. */
   workingHours: { startMinute: number; endMinute: number };
+  /** `--exclude`: times no slot may touch, as if everyone were busy then, epoch ms. */
+  excluded: Interval[];
 }
 
 /**
@@ -99,7 +104,10 @@ export function searchOf(input: ShortcutInput<SearchValues>): Search {
       param: "--limit",
     });
   }
-  return { attendees, minutes, workingHours, window: windowOf(input) };
+  const excluded = values.exclude === undefined
+    ? []
+    : parseTimeRanges(values.exclude, "--exclude", input);
+  return { attendees, minutes, workingHours, window: windowOf(input), excluded };
 }
 
 /**

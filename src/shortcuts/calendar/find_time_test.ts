@@ -356,3 +356,23 @@ Deno.test("find-time refuses a window that takes more than --max-pieces calls, b
   );
   assert.deepEqual(asked, ["/open-apis/authen/v1/user_info"]);
 });
+
+Deno.test("find-time --exclude keeps those times free for everyone: no slot touches them", async () => {
+  const client = new FakeClient(() => ({ freebusy_list: [] }));
+  const result = await findTime.run!(
+    input({
+      timezone: "UTC",
+      exclude: "2026-11-23 09:00~2026-11-23 10:15, 2026-11-23 11:00~2026-11-23 11:30",
+    }),
+    client,
+  ) as FindTimeResult;
+  assert.deepEqual(result.slots.map((s) => s.start_time), [
+    "2026-11-23T10:15:00+00:00",
+    "2026-11-23T11:30:00+00:00",
+    "2026-11-23T12:00:00+00:00",
+  ]);
+  assert.throws(
+    () => findTime.validate!(input({ exclude: "2026-11-23 10:00" })),
+    (e: unknown) => e instanceof ValidationError && e.param === "--exclude",
+  );
+});
