@@ -11,7 +11,7 @@
  * @module
  */
 
-import { SEED_ROOMS } from "./rooms.ts";
+import { SEED_ROOMS } from "./seed_rooms.ts";
 import type { Attendee } from "../core/seed_data.ts";
 import { attendeeView } from "./_calendar_view.ts";
 import {

@@ -9,7 +9,7 @@
  */
 
 import assert from "node:assert/strict";
-import { SEED_ROOMS } from "../../sandbox/calendar/rooms.ts";
+import { SEED_ROOMS } from "../../sandbox/calendar/seed_rooms.ts";
 import { assertShape, envelope, sdkError, t, withSdkSandbox } from "./_harness.ts";
 
 const ROOM_FIND = "/open-apis/calendar/v4/freebusy/room_find";

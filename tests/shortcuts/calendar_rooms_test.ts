@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { SEED_ROOMS } from "../../sandbox/calendar/rooms.ts";
+import { SEED_ROOMS } from "../../sandbox/calendar/seed_rooms.ts";
 import { createShortcutEnv, jsonOf } from "./_shortcut_env.ts";
 
 interface RoomRow {
