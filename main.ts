@@ -35,6 +35,15 @@ async function main(): Promise<number> {
     if (interrupts > 1) Deno.exit(130);
     controller.abort(new DOMException("Cancelled by Ctrl-C", "AbortError"));
   });
+  // SIGTERM asks what Ctrl-C asks (a subscriber finishes what it received); a second one exits.
+  if (Deno.build.os !== "windows") {
+    let terms = 0;
+    Deno.addSignalListener("SIGTERM", () => {
+      terms += 1;
+      if (terms > 1) Deno.exit(143);
+      controller.abort(new DOMException("Terminated", "AbortError"));
+    });
+  }
   // The generated API catalogue sits beside this file: gen/catalogue/ from source, and in the
   // bundle (and the binary compiled from it) beside its entry.
   const catalogueDir = `${import.meta.dirname ?? "."}/gen/catalogue`;

@@ -31,6 +31,8 @@ import {
 } from "./oauth/oauth_routes.ts";
 import { serveApi } from "./core/api_routes.ts";
 import { serveOps } from "./operations/ops_routes.ts";
+import { type ClientConfig, EventHub } from "./events/event_hub.ts";
+import { ENDPOINT_PATH, wsEndpoint } from "./events/event_routes.ts";
 
 /** How to start a sandbox. Every field is optional. */
 export interface SandboxOptions {
@@ -77,6 +79,13 @@ export interface SandboxOptions {
   appScopes?: string[];
   /** UTC day ("YYYY-MM-DD") the seeded events are anchored to; default today (UTC). */
   startDay?: string;
+  /**
+   * The long connection's client config (seconds); default Lark's (`LARK_CLIENT_CONFIG`): tests
+   * shorten the ping and reconnect intervals.
+   */
+  eventClientConfig?: ClientConfig;
+  /** How long the event hub waits for an event's answer before delivering it again; 5000 ms. */
+  eventAckTimeoutMs?: number;
   /** Do not log requests to stderr; default true (the CLI turns logging on). */
   quiet?: boolean;
 }
@@ -127,6 +136,7 @@ function route(ctx: SandboxContext, incoming: Incoming): Response {
   }
   if (path === TOKEN_PATH && method === "POST") return token(ctx, incoming);
   if (path === TENANT_TOKEN_PATH && method === "POST") return tenantToken(ctx, incoming);
+  if (path === ENDPOINT_PATH && method === "POST") return wsEndpoint(ctx, incoming);
   if (path.startsWith("/open-apis/")) return serveApi(ctx, incoming);
   return larkError(404, "404 page not found", 404);
 }
@@ -246,6 +256,10 @@ function start(options: SandboxOptions): Sandbox {
     log: new RequestLog(),
     messages: [],
     messageByUuid: new Map(),
+    events: new EventHub({
+      clientConfig: options.eventClientConfig,
+      ackTimeoutMs: options.eventAckTimeoutMs,
+    }),
     now: Date.now,
   };
 
@@ -352,6 +366,9 @@ function start(options: SandboxOptions): Sandbox {
     appSecret,
     users,
     chats,
-    close: () => server.close(),
+    close: async () => {
+      await ctx.events.close();
+      await server.close();
+    },
   };
 }

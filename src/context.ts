@@ -213,6 +213,16 @@ export interface Keychain {
   list(): Promise<string[]>;
 }
 
+/** An open WebSocket carrying binary messages (the event long connection). */
+export interface WebSocketPort {
+  /** The next binary message, or `undefined` once the socket has closed. */
+  receive(): Promise<Uint8Array | undefined>;
+  /** Sends a binary message; does nothing once the socket is closing. */
+  send(data: Uint8Array): void;
+  /** Closes the socket. */
+  close(): void;
+}
+
 /** Operating systems hark distinguishes. */
 export type OsName = "linux" | "darwin" | "windows";
 
@@ -273,6 +283,11 @@ export interface Context {
   randomUUID(): string;
   /** Random bytes (nonces, salts). */
   randomBytes(length: number): Uint8Array;
+  /**
+   * Opens a WebSocket (`hark event +subscribe`); resolves once it is open, rejects when the
+   * handshake fails or `signal` aborts first. Absent where nothing may connect (unit tests).
+   */
+  openWebSocket?(url: string, signal: AbortSignal): Promise<WebSocketPort>;
   /** This process's id (lock files). */
   pid: number;
   /**

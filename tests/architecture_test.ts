@@ -314,6 +314,24 @@ Deno.test("the MCP SDK loads only with hark mcp: main.ts's static graph has none
   assert.notDeepEqual(sdk(await staticGraph("src/mcp/serve.ts")), [], "the check can see the SDK");
 });
 
+Deno.test("protobuf loads only with event +subscribe: main.ts's static graph has none of it", async () => {
+  const codec = (modules: Set<string>) =>
+    [...modules].filter((m) => /protobufjs|\/long\/|\/src\/events\//.test(m));
+  const main = await staticGraph("main.ts");
+  assert.ok([...main].some((m) => m.endsWith("/src/cli/event/event.ts")), "the command is listed");
+  assert.deepEqual(codec(main), []);
+  assert.notDeepEqual(codec(await staticGraph("src/events/frame.ts")), [], "the check sees it");
+});
+
+Deno.test("jq loads only with --jq: main.ts's static graph has none of it", async () => {
+  const jq = (modules: Set<string>) =>
+    [...modules].filter((m) => /jq-wasm|\/src\/output\/jq\.ts$/.test(m));
+  const main = await staticGraph("main.ts");
+  assert.ok([...main].some((m) => m.endsWith("/src/cli/run_cli.ts")), "the walk follows imports");
+  assert.deepEqual(jq(main), []);
+  assert.notDeepEqual(jq(await staticGraph("src/output/jq.ts")), [], "the check can see it");
+});
+
 Deno.test("the API catalogue loads only when a command needs it: main.ts's static graph has none of it", async () => {
   const main = await staticGraph("main.ts");
   assert.ok([...main].some((m) => m.endsWith("/src/cli/catalogue/catalogue_ref.ts")), "the handle");

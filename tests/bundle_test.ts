@@ -139,7 +139,26 @@ Deno.test("the bundled CLI runs with exactly the compile-time permissions", asyn
     const requests = JSON.parse(preview.stdout) as { method: string; url: string }[];
     assert.ok(requests.length > 0);
     for (const r of requests) assert.match(`${r.method} ${r.url}`, /^GET .*\/instance_view\?/);
-    for (const out of [version, help, set, get, init, stored, reference, mcp, preview]) {
+    // --jq loads jq (WebAssembly inside its JavaScript) from its chunk, nothing from the network.
+    const filtered = await hark([
+      "calendar",
+      "+agenda",
+      "--start",
+      "2026-01-01",
+      "--end",
+      "2026-01-02",
+      "--dry-run",
+      "--jq",
+      ".[].method",
+    ]);
+    assert.equal(filtered.code, 0, filtered.stderr);
+    assert.equal(filtered.stdout, "GET\n");
+    // The skills' text is in the bundle, not read from beside it.
+    const skills = await hark(["skills", "list", "--jq", ".[].name"]);
+    assert.equal(skills.code, 0, skills.stderr);
+    assert.equal(skills.stdout, "hark-calendar\nhark-contact\nhark-im\nhark-api\n");
+    const outs = [version, help, set, get, init, stored, reference, mcp, preview, filtered, skills];
+    for (const out of outs) {
       assert.doesNotMatch(out.stderr, /PermissionDenied|Requires .* access|\s{4}at /);
     }
   } finally {
@@ -217,6 +236,18 @@ Deno.test("start-up loads no node: module: the entry's static imports stay in th
   const { dir } = await builtBundle();
   const graph = await staticGraph(dir, BUNDLE_ENTRY);
   assert.deepEqual(graph.external, [], "a node: import here costs 10-20 ms of every start-up");
+  // jq (1.3 MB of WebAssembly as base64) and the skills' text load only when asked for.
+  const loaded = await Promise.all(
+    graph.chunks.map(({ name }) => Deno.readTextFile(join(dir, name))),
+  );
+  const jqChunks = await Promise.all(
+    (await chunkNames(dir)).map(async (name) =>
+      (await Deno.readTextFile(join(dir, name))).includes("data:application/octet-stream;base64")
+    ),
+  );
+  assert.ok(jqChunks.some(Boolean), "the check can see jq's chunk");
+  assert.ok(!loaded.some((text) => text.includes("data:application/octet-stream;base64")));
+  assert.ok(!loaded.some((text) => text.includes("name: hark-calendar")));
   // The prompt library and the spinner exist, in chunks of their own loaded on demand.
   const lazy = (await Promise.all(
     (await chunkNames(dir)).map(async (name) =>

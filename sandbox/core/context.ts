@@ -9,6 +9,7 @@ import type { CalendarStore } from "../calendar/calendar_store.ts";
 import type { FaultRegistry } from "../operations/fault_registry.ts";
 import type { ImStore, MessageItem } from "../im/im_store.ts";
 import type { RequestLog } from "../operations/request_log.ts";
+import type { EventHub } from "../events/event_hub.ts";
 import type { SeedChat, SeedUser } from "./seed_data.ts";
 
 /** A message sent or replied through the sandbox: the API shape plus how it was addressed. */
@@ -43,6 +44,8 @@ export interface SandboxContext {
   faults: FaultRegistry;
   log: RequestLog;
   messages: SentMessage[];
+  /** The event long connection: its WebSocket server and the events waiting for delivery. */
+  events: EventHub;
   /** uuid idempotency: key `<sender>|<uuid>` → the first message and when it was sent (ms). */
   messageByUuid: Map<string, { message: SentMessage; at: number }>;
   now(): number;

@@ -10,6 +10,7 @@
  * @module
  */
 
+import { messageReceived } from "../events/event_routes.ts";
 import {
   findUser,
   type Incoming,
@@ -26,6 +27,8 @@ import {
   userIdType,
 } from "./im_common.ts";
 import { CHAT_ROUTES } from "./_im_chat_routes.ts";
+import { CHAT_ADMIN_ROUTES } from "./_im_chat_admin_routes.ts";
+import { SEARCH_ROUTES } from "./_im_search_routes.ts";
 import {
   fieldViolation,
   IM_ERRORS,
@@ -110,7 +113,13 @@ const MESSAGE_ROUTES: Route[] = [
 ];
 
 /** Every IM route: messages, chats, uploads and message resources. */
-export const IM_ROUTES: Route[] = [...MESSAGE_ROUTES, ...CHAT_ROUTES, ...RESOURCE_ROUTES];
+export const IM_ROUTES: Route[] = [
+  ...SEARCH_ROUTES,
+  ...MESSAGE_ROUTES,
+  ...CHAT_ROUTES,
+  ...CHAT_ADMIN_ROUTES,
+  ...RESOURCE_ROUTES,
+];
 
 /** A sent message as the API returns it (without the sandbox's bookkeeping fields). */
 export function publicMessage(message: SentMessage): Record<string, unknown> {
@@ -235,6 +244,7 @@ function remember(ctx: SandboxContext, key: string | undefined, message: SentMes
   ctx.im.append(message);
   ctx.messages.push(message);
   if (key) ctx.messageByUuid.set(key, { message, at: ctx.now() });
+  messageReceived(ctx, message);
 }
 
 function sendMessage(ctx: SandboxContext, incoming: Incoming, caller: Caller): Response {

@@ -211,6 +211,11 @@ export class ImStore {
     );
   }
 
+  /** Every chat, group and p2p, oldest first. */
+  allChats(): ChatRecord[] {
+    return [...this.#chats.values()].sort((a, b) => a.createTime - b.createTime);
+  }
+
   /** Whether an actor is a member of a chat. */
   isMember(chat: ChatRecord, actor: Actor): boolean {
     return actor === BOT ? chat.botMember : chat.members.includes(actor);

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { serveEventOps } from "../events/event_routes.ts";
 import { OAuthError } from "../oauth/auth_store.ts";
 import { type FaultSpec, validateFault } from "./fault_registry.ts";
 import { publicMessage } from "../im/im_routes.ts";
@@ -266,6 +267,11 @@ const OPS: Record<string, Record<string, OpsRoute>> = {
 
 /** Serves one /sandbox/ request. */
 export function serveOps(ctx: SandboxContext, incoming: Incoming): Response {
+  const injects = incoming.path.replace(/\/$/, "") === "/sandbox/events" &&
+    incoming.method === "POST";
+  if (injects || incoming.path.startsWith("/sandbox/event_stream")) {
+    return serveEventOps(ctx, incoming);
+  }
   const route = OPS[incoming.path.replace(/\/$/, "")];
   const handler = route?.[incoming.method];
   if (!handler) {

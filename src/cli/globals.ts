@@ -9,6 +9,7 @@ import type { Context } from "../context.ts";
 import { IDENTITIES } from "../auth/identity.ts";
 import { OUTPUT_FORMATS } from "../config/config.ts";
 import { ValidationError } from "../errors/mod.ts";
+import { parseFields } from "../output/fields.ts";
 import { isOneOf } from "../json/is_one_of.ts";
 import { debugFromEnv, type GlobalOptions } from "../session/global_options.ts";
 import type { FlagSpec } from "./command_spec.ts";
@@ -39,6 +40,17 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
     description: "act as the user or the bot",
     choices: IDENTITIES,
   },
+  {
+    name: "jq",
+    value: "<expr>",
+    description: "filter the JSON output with a jq expression (implies --json; results one " +
+      "per line, strings raw)",
+  },
+  {
+    name: "fields",
+    value: "<a,b>",
+    description: "cut each output record down to these fields (in every format)",
+  },
   { name: "debug", description: "log requests and show stack traces (also HARK_DEBUG=1)" },
   {
     name: "allow-insecure-http",
@@ -57,16 +69,19 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
  *
  * @param ctx the context (for `HARK_DEBUG`)
  * @param values the global flags as parsed
- * @throws {ValidationError} when `--json` and another `--format` are both given
+ * @throws {ValidationError} when `--json` or `--jq` and another `--format` are both given, or
+ *   `--fields` is not a list of field names
  */
 export function readGlobals(ctx: Context, values: FlagValues): GlobalOptions {
   // The parser has checked each flag against its declaration; the guards let the types follow.
-  const json = values.json === true;
+  const jq = typeof values.jq === "string" ? values.jq : undefined;
+  const json = values.json === true || jq !== undefined;
   const format = isOneOf(OUTPUT_FORMATS, values.format) ? values.format : undefined;
   if (json && format !== undefined && format !== "json") {
-    throw new ValidationError(`Conflicting flags: --json and --format ${format}`, {
+    const flag = values.json === true ? "--json" : "--jq";
+    throw new ValidationError(`Conflicting flags: ${flag} and --format ${format}`, {
       param: "--format",
-      suggestion: "Give either --json or --format",
+      suggestion: `Give either ${flag} or --format`,
     });
   }
   return {
@@ -79,5 +94,7 @@ export function readGlobals(ctx: Context, values: FlagValues): GlobalOptions {
     debug: values.debug === true || debugFromEnv(ctx),
     csvRaw: values["csv-raw"] === true,
     allowInsecureHttp: values["allow-insecure-http"] === true,
+    jq,
+    fields: typeof values.fields === "string" ? parseFields(values.fields) : undefined,
   };
 }

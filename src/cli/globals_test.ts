@@ -36,6 +36,8 @@ Deno.test("readGlobals() gives the defaults when no flag is given", async () => 
     debug: false,
     csvRaw: false,
     allowInsecureHttp: false,
+    jq: undefined,
+    fields: undefined,
   });
 });
 
@@ -64,6 +66,8 @@ Deno.test("readGlobals() reads every global flag before the command", async () =
       debug: true,
       csvRaw: false,
       allowInsecureHttp: false,
+      jq: undefined,
+      fields: undefined,
     },
   );
 });
@@ -90,6 +94,8 @@ Deno.test("readGlobals() reads global flags between and after the commands", asy
       debug: false,
       csvRaw: false,
       allowInsecureHttp: false,
+      jq: undefined,
+      fields: undefined,
     },
   );
 });
@@ -106,6 +112,23 @@ Deno.test("readGlobals() rejects --json with another --format", async () => {
     assert.equal(error.message, "Conflicting flags: --json and --format table");
     return true;
   });
+});
+
+Deno.test("readGlobals(): --jq implies JSON, and conflicts with another --format", async () => {
+  const jq = await parse(["sub", "leaf", "--jq", ".[].id"]);
+  assert.equal(jq.jq, ".[].id");
+  assert.equal(jq.json, true);
+  assert.equal(jq.format, "json");
+  await assert.rejects(parse(["--jq", ".", "sub", "leaf", "--format", "csv"]), (error: unknown) => {
+    assert.ok(error instanceof ValidationError);
+    assert.equal(error.message, "Conflicting flags: --jq and --format csv");
+    return true;
+  });
+});
+
+Deno.test("readGlobals() reads --fields as a list of names", async () => {
+  assert.deepEqual((await parse(["sub", "leaf", "--fields", "id, name"])).fields, ["id", "name"]);
+  await assert.rejects(parse(["sub", "leaf", "--fields", ","]), ValidationError);
 });
 
 Deno.test("readGlobals() turns debug on with HARK_DEBUG=1 or true", async () => {

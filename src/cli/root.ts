@@ -11,11 +11,13 @@ import type { CatalogueRef } from "./catalogue/catalogue_ref.ts";
 import type { CommandSpec } from "./command_spec.ts";
 import { completionCommand } from "./completion/completion.ts";
 import { configCommand } from "./config/config.ts";
+import { eventCommand } from "./event/event.ts";
 import { GLOBAL_FLAGS } from "./globals.ts";
 import { mcpCommand } from "./mcp/mcp.ts";
 import { profileCommand } from "./profile/profile.ts";
 import { schemaCommand } from "./schema/schema.ts";
 import { serviceCommands } from "./shortcut_commands.ts";
+import { skillsCommand } from "./skills/skills.ts";
 
 /**
  * Builds the whole command tree. The API services and resources are found in the catalogue only
@@ -53,15 +55,17 @@ export function buildRoot(services?: CommandSpec[], catalogue?: CatalogueRef): C
       profileCommand,
       apiCommand,
       ...groups,
+      eventCommand(catalogue),
       schemaCommand(() => root, catalogue),
       mcpCommand,
+      skillsCommand,
       completionCommand(() => root),
     ],
     ...(catalogue && {
       moreCommands: async () =>
         (await import("./catalogue/api_commands.ts")).apiServiceCommands(
           catalogue,
-          groups.map((g) => g.name),
+          [...groups.map((g) => g.name), "event"],
         ),
     }),
   };

@@ -85,13 +85,16 @@ export async function runCli(
       ctx.stdout.write(text);
       return outcome();
     }
-    await command.run({
-      ctx,
-      path: parsed.chain.slice(1).map((c) => c.name),
-      flags: parsed.flags,
-      args: parsed.args,
-      globals: readGlobals(ctx, parsed.globals),
-    });
+    const globals = readGlobals(ctx, parsed.globals);
+    const { chain, flags, args } = parsed;
+    const runCommand = command.run;
+    const run = (runCtx: Context) =>
+      runCommand({ ctx: runCtx, path: chain.slice(1).map((c) => c.name), flags, args, globals });
+    if (globals.jq === undefined) await run(ctx);
+    else {
+      const { runWithJq } = await import("./jq_output.ts");
+      await runWithJq(ctx, globals.jq, run, chainName(chain));
+    }
     return outcome();
   } catch (thrown) {
     return outcome(toHarkError(thrown));
@@ -119,6 +122,8 @@ function wantsJson(argv: string[]): boolean {
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--") break;
     if (argv[i] === "--json" || argv[i] === "--format=json") return true;
+    // --jq implies JSON, errors included.
+    if (argv[i] === "--jq" || argv[i].startsWith("--jq=")) return true;
     if (argv[i] === "--format" && argv[i + 1] === "json") return true;
   }
   return false;

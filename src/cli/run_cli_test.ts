@@ -423,3 +423,11 @@ Deno.test("a malformed config fails a command with exit 2 naming file, line and 
     );
   });
 });
+
+Deno.test("runCli() refuses --jq on hark mcp before starting it", async () => {
+  const ctx = createTestContext();
+  const outcome = await runCli(ctx, ["mcp", "--jq", "."]);
+  assert.equal(outcome.code, 2);
+  assert.equal(outcome.error?.message, "--jq does not apply to hark mcp: it prints no JSON data");
+  assert.equal(ctx.stdout.text(), "");
+});

@@ -45,6 +45,13 @@ export function serviceCommands(
   }));
 }
 
+/** The flag every shortcut takes besides its parameters. */
+export const INPUT_FLAG: FlagSpec = {
+  name: "input",
+  value: "<path>",
+  description: "a JSON file of parameter values; - reads it from stdin",
+};
+
 /**
  * The command of one shortcut.
  *
@@ -56,11 +63,7 @@ export function shortcutCommand(shortcut: AnyShortcut): CommandSpec {
     value: param.type === "bool" ? undefined : valueNameOf(param),
     description: paramHelp(param),
   }));
-  flags.push({
-    name: "input",
-    value: "<path>",
-    description: "a JSON file of parameter values; - reads it from stdin",
-  });
+  flags.push(INPUT_FLAG);
   const identities = identitiesOf(shortcut);
   return {
     name: shortcut.verb,

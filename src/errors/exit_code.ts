@@ -28,3 +28,17 @@ export const ExitCode = {
 
 /** One of the values of {@link ExitCode}. */
 export type ExitCode = typeof ExitCode[keyof typeof ExitCode];
+
+/**
+ * What each exit code means, by its name in {@link ExitCode}: the table `hark schema` prints
+ * (`exit_codes`), so it cannot miss a code.
+ */
+export const EXIT_CODE_MEANINGS: { readonly [Name in keyof typeof ExitCode]: string } = {
+  Success: "success",
+  General: "API or general error: permission, not found, conflict, rate limit, cancelled",
+  Validation: "argument validation failure: a flag, a value, a file or a jq expression",
+  Auth: "authentication failure: no sign-in, or a token invalid or expired",
+  Network: "network error (timeout, DNS failure), or the service unavailable",
+  Internal: "internal error: a bug in hark",
+  Pending: "not done yet, try again later (a sign-in waiting for approval)",
+};

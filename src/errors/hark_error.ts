@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { ErrorType } from "./error_types.ts";
 import { ExitCode } from "./exit_code.ts";
 import { shellCommand } from "./shell_quote.ts";
 
@@ -47,7 +48,7 @@ export class HarkError extends Error {
   /** The exit code, and `error.code` of the envelope. */
   readonly code: number;
   /** The error type, such as `permission`, `auth` or `validation`. */
-  readonly type: string;
+  readonly type: ErrorType;
   /** What the user can do. */
   readonly recovery: Recovery;
   /** The service's log id of the answer that failed, when there was one. */
@@ -70,7 +71,7 @@ export class HarkError extends Error {
    */
   constructor(
     code: number,
-    type: string,
+    type: ErrorType,
     message: string,
     recovery: Recovery,
     cause?: unknown,
@@ -178,7 +179,7 @@ export class AuthError extends HarkError {
    */
   constructor(
     message: string,
-    options: HarkErrorOptions & { code?: number; type?: string; apiCode?: number } = {},
+    options: HarkErrorOptions & { code?: number; type?: ErrorType; apiCode?: number } = {},
   ) {
     super(
       options.code ?? ExitCode.Auth,
@@ -281,7 +282,7 @@ export class ApiError extends HarkError {
       apiCode?: number;
       httpStatus?: number;
       code?: number;
-      type?: string;
+      type?: ErrorType;
     } = {},
   ) {
     super(

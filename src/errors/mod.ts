@@ -5,7 +5,8 @@
  * @module
  */
 
-export { ExitCode } from "./exit_code.ts";
+export { EXIT_CODE_MEANINGS, ExitCode } from "./exit_code.ts";
+export { ERROR_TYPES, type ErrorType, type ErrorTypeFacts } from "./error_types.ts";
 export {
   ApiError,
   AuthError,

@@ -9,6 +9,7 @@ import type { OutputFormat, Preferences } from "../config/config.ts";
 import { isObject } from "../json/fields.ts";
 import { colorEnabled, paint } from "./color.ts";
 import { renderCsv } from "./csv.ts";
+import { FieldProjection } from "./fields.ts";
 import { type ColumnKind, renderTable, type TableColumn } from "./table.ts";
 
 /** What decides how data is written. */
@@ -24,6 +25,11 @@ export interface OutputOptions {
    * default false: they are prefixed with `'`.
    */
   csvRaw?: boolean;
+  /**
+   * `--fields`: each record is cut down to these fields, which are also the table and CSV
+   * columns; default every field, the command's columns.
+   */
+  fields?: readonly string[];
 }
 
 /** A table or CSV column. */
@@ -78,6 +84,32 @@ export function resolveFormat(ctx: Context, options: OutputOptions): OutputForma
  * @param columns the table and CSV columns; default every key of the first item
  */
 export function writeData<T>(
+  ctx: Context,
+  options: OutputOptions,
+  data: T | T[],
+  columns?: Column<T>[],
+): void {
+  if (options.fields !== undefined) {
+    const projection = new FieldProjection(options.fields, declaredFields(columns));
+    const projected = Array.isArray(data) ? projection.project(data) : projection.project([data]);
+    const records = Array.isArray(data) ? projected : projected[0];
+    writeFormatted(ctx, options, records, fieldColumns(options.fields));
+    return;
+  }
+  writeFormatted(ctx, options, data, columns);
+}
+
+/** The fields a command's columns read by name (those computed by a function name none). */
+function declaredFields<T>(columns: Column<T>[] | undefined): string[] {
+  return (columns ?? []).flatMap((c) => typeof c.value === "string" ? [c.value] : []);
+}
+
+/** The table and CSV columns of `--fields`: one per field, headed by its name. */
+function fieldColumns(fields: readonly string[]): Column<unknown>[] {
+  return fields.map((name) => ({ header: name.toUpperCase(), value: name }));
+}
+
+function writeFormatted<T>(
   ctx: Context,
   options: OutputOptions,
   data: T | T[],
@@ -151,6 +183,21 @@ export interface DataStream<T> {
  * @param columns the table and CSV columns; default every key of the first item
  */
 export function openDataStream<T>(
+  ctx: Context,
+  options: OutputOptions,
+  columns?: Column<T>[],
+): DataStream<T> {
+  if (options.fields === undefined) return openFormattedStream(ctx, options, columns);
+  const projection = new FieldProjection(options.fields, declaredFields(columns));
+  const inner = openFormattedStream<unknown>(ctx, options, fieldColumns(options.fields));
+  return {
+    write: (items) => inner.write(projection.project(items)),
+    end: () => inner.end(),
+    fail: () => inner.fail(),
+  };
+}
+
+function openFormattedStream<T>(
   ctx: Context,
   options: OutputOptions,
   columns?: Column<T>[],

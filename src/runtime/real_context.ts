@@ -10,6 +10,7 @@
  * @module
  */
 
+import { openWebSocket } from "./web_socket.ts";
 import type { Context, Env } from "../context.ts";
 import { ValidationError } from "../errors/mod.ts";
 import { keychainBackendName } from "../keychain/backend_name.ts";
@@ -88,6 +89,7 @@ export function createRealContext(options: RealContextOptions): Context {
     },
     randomUUID: () => crypto.randomUUID(),
     randomBytes: (length) => crypto.getRandomValues(new Uint8Array(length)),
+    openWebSocket,
     pid: Deno.pid,
     catalogueDir: options.catalogueDir ?? "",
   };

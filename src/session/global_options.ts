@@ -31,6 +31,10 @@ export interface GlobalOptions {
   csvRaw?: boolean;
   /** `--allow-insecure-http`. */
   allowInsecureHttp?: boolean;
+  /** `--jq`: the jq expression the JSON output goes through (implies JSON). */
+  jq?: string;
+  /** `--fields`: the fields each output record is cut down to. */
+  fields?: readonly string[];
 }
 
 /**
@@ -54,5 +58,6 @@ export function outputOptions(globals: GlobalOptions, config: Config): OutputOpt
     color: globals.color,
     preferences: config.preferences,
     csvRaw: globals.csvRaw === true,
+    ...(globals.fields !== undefined ? { fields: globals.fields } : {}),
   };
 }

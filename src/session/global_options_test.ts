@@ -21,4 +21,5 @@ Deno.test("outputOptions() combines the flags with the config's preferences", ()
     csvRaw: false,
   });
   assert.equal(outputOptions(globals({ csvRaw: true }), {}).csvRaw, true);
+  assert.deepEqual(outputOptions(globals({ fields: ["id"] }), {}).fields, ["id"]);
 });

@@ -139,6 +139,11 @@ export interface ShortcutFacts {
    * `delete`. Every `delete` is destructive.
    */
   destructive?: boolean;
+  /**
+   * Groups of parameters of which exactly one must be given (`--chat-id`, `--user-id`,
+   * `--email`): `hark schema` and the skills list them; the `validate` hook enforces them.
+   */
+  oneOf?: readonly (readonly string[])[];
 }
 
 /** The hooks of a shortcut, receiving bound values of type `V`; `R` is what `run` resolves with. */

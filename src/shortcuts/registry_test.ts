@@ -27,11 +27,16 @@ Deno.test("the registry holds every shortcut and no problem", async () => {
       "im +send",
       "im +reply",
       "im +messages",
+      "im +messages-search",
       "im +thread",
       "im +get",
       "im +download",
       "im +chats",
       "im +chat-create",
+      "im +chat-update",
+      "im +chat-members",
+      "im +chat-members-add",
+      "im +chat-members-remove",
     ],
   );
 });

@@ -890,6 +890,60 @@ export function buildCorpus(root: TreeNode, files: CorpusFiles): BadCase[] {
   for (const value of ["", "k".repeat(51)]) {
     add("bad --idempotency-key for +chat-create", [...create, "--idempotency-key", value]);
   }
+  // +messages-search.
+  const search = ["im", "+messages-search"];
+  add("+messages-search of nothing", search);
+  add("+messages-search as bot", [...search, "--query", "x", "--as", "bot"]);
+  for (const query of ["a\u0007b", "x".repeat(201), HUGE]) {
+    add("bad --query for +messages-search", [...search, "--query", query]);
+  }
+  for (const sender of ["", "on_1", "ou 1"]) {
+    add("bad --sender for +messages-search", [...search, "--query", "x", "--sender", sender]);
+  }
+  for (const kind of ["", "pdf", "IMAGE"]) {
+    add("bad --attachment for +messages-search", [...search, "--query", "x", "--attachment", kind]);
+  }
+  add("the same --sender-type kept and left out", [
+    ...search,
+    "--sender-type",
+    "bot",
+    "--exclude-sender-type",
+    "bot",
+  ]);
+  // +chat-update and +chat-members, -add, -remove.
+  const update = ["im", "+chat-update", "--chat-id", "oc_1"];
+  add("+chat-update of nothing", update);
+  add("+chat-update without --chat-id", ["im", "+chat-update", "--name", "x"]);
+  for (const id of ["", "ou_1", "oc_", ".", "..", "oc 1", HUGE]) {
+    add("bad --chat-id for +chat-update", ["im", "+chat-update", "--chat-id", id, "--name", "x"]);
+    add("bad --chat-id for +chat-members", ["im", "+chat-members", "--chat-id", id]);
+  }
+  for (const name of ["", "   ", "x".repeat(61), "a\u0007b", HUGE]) {
+    add("bad --name for +chat-update", [...update, "--name", name]);
+  }
+  add("bad --description for +chat-update", [...update, "--description", "d".repeat(101)]);
+  for (const who of ["", "owner", "ONLY_OWNER"]) {
+    add("bad --edit-permission for +chat-update", [...update, "--edit-permission", who]);
+  }
+  for (const owner of ["", "ou 1", "ou_1\u202e"]) {
+    add("bad --owner for +chat-update", [...update, "--owner", owner, "--yes"]);
+  }
+  for (const token of ["", "a b", "a\u001b[2J", "x".repeat(1025)]) {
+    add("bad --page-token for +chat-members", [
+      "im",
+      "+chat-members",
+      "--chat-id",
+      "oc_1",
+      "--page-token",
+      token,
+    ]);
+  }
+  for (const verb of ["+chat-members-add", "+chat-members-remove"]) {
+    add(`${verb} without --members`, ["im", verb, "--chat-id", "oc_1"]);
+    for (const members of ["", ",", "ou 1", "ou_1,on_2"]) {
+      add(`bad --members for ${verb}`, ["im", verb, "--chat-id", "oc_1", "--members", members]);
+    }
+  }
 
   // contact +get-user and +me.
   for (const id of BAD_IDS) {

@@ -173,6 +173,37 @@ const ENDPOINTS: Endpoint[] = [
     path: "/open-apis/im/v1/chats",
     test: "SDK: chat list, search, create and get",
   },
+  // Events (src/events): the long connection's endpoint, then its WebSocket.
+  {
+    method: "POST",
+    path: "/callback/ws/endpoint",
+    test: "SDK: the WSClient receives and answers the sandbox's events, whole and in parts",
+  },
+  {
+    method: "PUT",
+    path: "/open-apis/im/v1/chats/:chat_id",
+    test: "SDK: chat update, and chat members get, create and delete",
+  },
+  {
+    method: "GET",
+    path: "/open-apis/im/v1/chats/:chat_id/members",
+    test: "SDK: chat update, and chat members get, create and delete",
+  },
+  {
+    method: "POST",
+    path: "/open-apis/im/v1/chats/:chat_id/members",
+    test: "SDK: chat update, and chat members get, create and delete",
+  },
+  {
+    method: "DELETE",
+    path: "/open-apis/im/v1/chats/:chat_id/members",
+    test: "SDK: chat update, and chat members get, create and delete",
+  },
+  {
+    method: "POST",
+    path: "/open-apis/im/v1/messages/search",
+    test: "SDK request: message search (not in the SDK)",
+  },
 ];
 
 /** The non-test source files of the given folders. */

@@ -58,6 +58,10 @@ export const ALL_TEST_SCOPES = [
   "im:message:readonly",
   "im:chat:read",
   "im:chat:create_by_user",
+  "im:chat:update",
+  "im:chat.members:read",
+  "im:chat.members:write_only",
+  "search:message",
 ];
 
 /**

@@ -65,6 +65,8 @@ export const mcpCommand: CommandSpec = defineCommand({
     '"mcpServers" section most hosts read, put (with the full path of hark as "command" if ' +
     'the host does not find it on its PATH; add flags to "args"):\n' +
     MCP_HOST_CONFIG.split("\n").map((line) => `  ${line}`).join("\n") + "\n\n" +
+    "Events do not fit a tool call: run hark event +subscribe --output-dir <dir> --quiet " +
+    "beside the agent and let it read the folder (one JSON event per file).\n\n" +
     "Sign in first in a terminal (hark auth login): the server never prompts. A tool that " +
     "changes data takes dry_run: true to preview it, a tool that deletes or overwrites " +
     "(calendar_update, im_download with force) runs only with yes: true, and a failed call is " +

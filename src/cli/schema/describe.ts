@@ -5,7 +5,13 @@
  * @module
  */
 
-import { ValidationError } from "../../errors/mod.ts";
+import {
+  ERROR_TYPES,
+  type ErrorType,
+  EXIT_CODE_MEANINGS,
+  ExitCode,
+  ValidationError,
+} from "../../errors/mod.ts";
 import {
   type AnyShortcut,
   identitiesOf,
@@ -19,6 +25,7 @@ import { envVarOf, flagOf } from "../../shortcuts/params.ts";
 import { VERSION } from "../../version.ts";
 import { type CommandSpec, flagName, type FlagSpec, flagUsage } from "../command_spec.ts";
 import { loadCommandTree, type TreeNode } from "../command_tree.ts";
+import { INPUT_FLAG } from "../shortcut_commands.ts";
 import type { ApiMethodSchema } from "./describe_api.ts";
 
 /** A shortcut parameter. */
@@ -86,8 +93,10 @@ export interface ShortcutSchema {
   idempotent: boolean;
   /** Whether it can destroy data without a way back (`hark mcp` asks for `yes: true`). */
   destructive: boolean;
-  /** The parameters; every shortcut also takes `--input <path>`. */
+  /** The parameters; every shortcut also takes the `shortcut_options` of the schema. */
   params: ParamSchema[];
+  /** Groups of parameters (by name) of which exactly one must be given. */
+  one_of?: string[][];
   /** Example command lines. */
   examples: string[];
 }
@@ -104,10 +113,14 @@ export interface OptionSchema {
   type: "bool" | "string";
   /** Whether it must be given. */
   required: boolean;
-  /** The default, when there is one. */
+  /** The default, when there is one (`false` for a `--no-x` switch: not given). */
   default?: unknown;
   /** The allowed values, when restricted. */
   allowed?: string[];
+  /** May be given several times; the values make a list. */
+  repeatable?: boolean;
+  /** For `--no-x`: the setting it turns off (`x`), which is on unless it is given. */
+  negates?: string;
 }
 
 /** A positional argument of a system command. */
@@ -152,6 +165,18 @@ export interface ServiceSchema {
   methods?: ApiMethodSchema[];
 }
 
+/** An exit code, with the error types that exit with it. */
+export interface ExitCodeSchema {
+  /** The exit code. */
+  code: number;
+  /** Its name in hark's code, `Validation`. */
+  name: string;
+  /** What it means. */
+  meaning: string;
+  /** The error types (`error.type` of the envelope) that may exit with it. */
+  error_types: { type: ErrorType; meaning: string }[];
+}
+
 /** The whole of hark. */
 export interface HarkSchema {
   /** `hark`. */
@@ -160,6 +185,10 @@ export interface HarkSchema {
   version: string;
   /** Flags every command accepts. */
   global_options: OptionSchema[];
+  /** Flags every shortcut accepts besides its parameters. */
+  shortcut_options: OptionSchema[];
+  /** Every exit code, with the error types of the JSON envelope that exit with it. */
+  exit_codes: ExitCodeSchema[];
   /** System commands. */
   commands: CommandSchema[];
   /** Service groups and their shortcuts. */
@@ -221,7 +250,31 @@ export function shortcutSchema(shortcut: AnyShortcut): ShortcutSchema {
       return param;
     }),
     examples: shortcut.examples,
+    ...(shortcut.oneOf ? { one_of: shortcut.oneOf.map((group) => [...group]) } : {}),
   };
+}
+
+/** The exit codes of `src/errors`, each with the error types that exit with it. */
+export function exitCodeTable(): ExitCodeSchema[] {
+  const types = Object.entries(ERROR_TYPES).flatMap(([type, facts]) =>
+    isErrorType(type) ? [{ type, facts }] : []
+  );
+  return Object.entries(ExitCode).map(([name, code]) => ({
+    code,
+    name,
+    meaning: isExitCodeName(name) ? EXIT_CODE_MEANINGS[name] : "",
+    error_types: types
+      .filter(({ facts }) => facts.codes.some((c) => c === code))
+      .map(({ type, facts }) => ({ type, meaning: facts.meaning })),
+  }));
+}
+
+function isErrorType(name: string): name is ErrorType {
+  return Object.hasOwn(ERROR_TYPES, name);
+}
+
+function isExitCodeName(name: string): name is keyof typeof ExitCode {
+  return Object.hasOwn(EXIT_CODE_MEANINGS, name);
 }
 
 function optionSchema(flag: FlagSpec): OptionSchema {
@@ -232,8 +285,12 @@ function optionSchema(flag: FlagSpec): OptionSchema {
     type: flag.value ? "string" : "bool",
     required: false,
   };
-  if (flag.negated) schema.default = true;
+  if (flag.negated) {
+    schema.default = false;
+    schema.negates = flag.name;
+  }
   if (flag.choices) schema.allowed = [...flag.choices];
+  if (flag.repeatable) schema.repeatable = true;
   return schema;
 }
 
@@ -277,6 +334,8 @@ export async function buildSchema(root: CommandSpec): Promise<HarkSchema> {
     name: root.name,
     version: VERSION,
     global_options: tree.flags.filter((f) => f.name !== "help").map(optionSchema),
+    shortcut_options: [INPUT_FLAG].map(optionSchema),
+    exit_codes: exitCodeTable(),
     commands: tree.commands.filter((c) => !isService(c)).map(commandSchema),
     services: tree.commands.filter(isService).map(serviceSchema),
   };

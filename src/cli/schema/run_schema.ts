@@ -153,6 +153,11 @@ export async function describeHark(
     return await methodSchemaById(catalogue, name);
   }
   const schema = await buildSchema(root);
+  // A command's own verb (`event +subscribe`) before the API service of the same name.
+  const command = schema.commands.find((c) => c.name === name);
+  if (second?.startsWith("+") && command?.commands.some((c) => c.name === `${name} ${second}`)) {
+    return selectSchema(schema, name, second);
+  }
   if (catalogue) {
     const part = await servicePart(schema, catalogue, name, second, third);
     if (part) return part;

@@ -115,3 +115,15 @@ Deno.test("hark schema names the known shortcuts, resources and services for an 
     return true;
   });
 });
+
+Deno.test("hark schema event +subscribe describes the command beside the event API service", async () => {
+  const { fileCatalogueSource } = await import("../../catalogue/catalogue.ts");
+  const { createRealContext } = await import("../../runtime/real_context.ts");
+  const catalogueDir = new URL("../../../gen/catalogue", import.meta.url).pathname;
+  const ctx = createRealContext({ signal: new AbortController().signal, catalogueDir });
+  const catalogue = new Catalogue(fileCatalogueSource(ctx));
+  assert.ok(await catalogue.service("event"), "the catalogue has an event service");
+  const part = await describeHark(root, ["event", "+subscribe"], { catalogue });
+  assert.ok("options" in part && part.name === "event +subscribe");
+  assert.ok(part.options.some((o) => o.name === "output-dir"));
+});

@@ -74,21 +74,30 @@ export function membersOf(
   return { ids, type: types[0] ?? "open_id" };
 }
 
-function checkText(
-  input: ShortcutInput<ChatCreateValues>,
-  name: "name" | "description",
+/**
+ * Checks a chat's name or description as typed.
+ *
+ * @param value the value; nothing to check when `undefined`
+ * @param flag the flag, for messages: `--name`
+ * @param max the most characters
+ * @param required whether blank text is refused
+ * @throws {ValidationError} naming the flag for blank (when required), over-long or
+ *   control-laden text
+ */
+export function checkChatText(
+  value: string | undefined,
+  flag: string,
   max: number,
   required: boolean,
 ): void {
-  const value = input.values[name];
   if (value === undefined) return;
   const length = [...value.trim()].length;
   // deno-lint-ignore no-control-regex
   if ((required && length === 0) || length > max || /[\x00-\x08\x0b-\x1f\x7f]/.test(value)) {
     throw new ValidationError(
-      `Invalid value ${quoted(value)} for --${name}: expected ${required ? 1 : 0} to ${max} ` +
+      `Invalid value ${quoted(value)} for ${flag}: expected ${required ? 1 : 0} to ${max} ` +
         "characters of text",
-      { param: `--${name}` },
+      { param: flag },
     );
   }
 }
@@ -100,8 +109,8 @@ function checkText(
  * @throws {ValidationError} naming the flag
  */
 export function checkChat(input: ShortcutInput<ChatCreateValues>): void {
-  checkText(input, "name", MAX_NAME_LENGTH, true);
-  checkText(input, "description", MAX_DESCRIPTION_LENGTH, false);
+  checkChatText(input.values.name, "--name", MAX_NAME_LENGTH, true);
+  checkChatText(input.values.description, "--description", MAX_DESCRIPTION_LENGTH, false);
   const name = input.values.name.trim();
   if (input.values.type === "public" && [...name].length < 2) {
     throw new ValidationError("A public chat's --name needs at least 2 characters", {

@@ -6,10 +6,13 @@
 
 import type { AnyShortcut } from "../definition.ts";
 import { chatCreate } from "./chat_create.ts";
+import { chatMembers, chatMembersAdd, chatMembersRemove } from "./chat_members.ts";
+import { chatUpdate } from "./chat_update.ts";
 import { chats } from "./chats.ts";
 import { download } from "./download.ts";
 import { get } from "./get.ts";
 import { messages } from "./messages.ts";
+import { messagesSearch } from "./messages_search.ts";
 import { reply } from "./reply.ts";
 import { send } from "./send.ts";
 import { thread } from "./thread.ts";
@@ -19,9 +22,14 @@ export const IM_SHORTCUTS: readonly AnyShortcut[] = [
   send,
   reply,
   messages,
+  messagesSearch,
   thread,
   get,
   download,
   chats,
   chatCreate,
+  chatUpdate,
+  chatMembers,
+  chatMembersAdd,
+  chatMembersRemove,
 ];

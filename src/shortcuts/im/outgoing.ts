@@ -59,7 +59,8 @@ export const SEND_SCOPES: ShortcutScopes = {
   },
 };
 
-const BODIES = ["text", "markdown", "content", "image", "file"] as const;
+/** The body flags: exactly one is given (`--text` may come from piped stdin). */
+export const BODIES = ["text", "markdown", "content", "image", "file"] as const;
 
 /** The body parameters of a message, `--text` also read from piped stdin. */
 export const BODY_PARAMS = {

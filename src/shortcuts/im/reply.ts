@@ -11,6 +11,7 @@ import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
 import { checkId, MESSAGE_ID } from "../contact/ids.ts";
 import {
+  BODIES,
   BODY_PARAMS,
   checkOutgoing,
   postedRow,
@@ -80,6 +81,7 @@ export const reply = defineShortcut({
   effect: "write",
   idempotent: true,
   idempotencyKey: "idempotency-key",
+  oneOf: [BODIES],
   params: PARAMS,
   async validate(input) {
     checkId(input.values["message-id"], "--message-id", MESSAGE_ID);

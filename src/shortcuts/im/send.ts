@@ -14,6 +14,7 @@ import { param, type ValuesOf } from "../param.ts";
 import { CHAT_ID, checkId, EMAIL, USER_ID, type UserIdType, userIdTypeOf } from "../contact/ids.ts";
 import { localTime } from "./message_rows.ts";
 import {
+  BODIES,
   BODY_PARAMS,
   type BodyValues,
   checkOutgoing,
@@ -37,7 +38,8 @@ const RECEIVER_PARAMS = {
   email: param.string({ description: "the person to send to, by email" }),
 };
 
-const RECEIVERS = ["chat-id", "user-id", "email"] as const;
+/** The receiver flags: exactly one is given. */
+export const RECEIVERS = ["chat-id", "user-id", "email"] as const;
 
 const PARAMS = { ...RECEIVER_PARAMS, ...BODY_PARAMS };
 
@@ -145,6 +147,7 @@ export const send = defineShortcut({
   effect: "write",
   idempotent: true,
   idempotencyKey: "idempotency-key",
+  oneOf: [RECEIVERS, BODIES],
   params: PARAMS,
   async validate(input) {
     receiverOf(input);

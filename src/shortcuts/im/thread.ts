@@ -67,6 +67,9 @@ export function getMessageRequest(input: ShortcutInput<unknown>, messageId: stri
   };
 }
 
+/** Where the thread is named: exactly one is given. */
+export const THREAD_TARGETS = ["message-id", "thread-id"] as const;
+
 /**
  * Exactly one of `--message-id` and `--thread-id`.
  *
@@ -127,6 +130,7 @@ export const thread = defineShortcut({
   identities: ["user", "bot"],
   scopes: READ_SCOPES,
   effect: "read",
+  oneOf: [THREAD_TARGETS],
   params: PARAMS,
   validate(input) {
     threadTarget(input);

@@ -1,0 +1,53 @@
+/**
+ * Running a command under `--jq`: jq is loaded and the expression checked before the command
+ * runs, the command writes its JSON into a buffer, and what jq makes of it goes to stdout.
+ *
+ * @module
+ */
+
+import type { Context } from "../context.ts";
+import { ValidationError } from "../errors/mod.ts";
+
+/** Commands whose stdout is not JSON data: a protocol (`hark mcp`), a shell script. */
+const NOT_JSON = new Set(["hark mcp", "hark completion"]);
+
+/**
+ * Runs `command` with its stdout captured, then prints the captured JSON through `filter`. When
+ * the command fails after writing part of its output (a listing cut by an error), that part is
+ * filtered and printed before the error is thrown on.
+ *
+ * @param ctx the context
+ * @param filter the `--jq` expression
+ * @param command runs the command with the context it is given
+ * @param name the command's name, `hark calendar +agenda`
+ * @throws {ValidationError} when the command prints no JSON, or the expression does not compile
+ *   (both before the command runs), or it fails on the output; whatever the command throws
+ */
+export async function runWithJq(
+  ctx: Context,
+  filter: string,
+  command: (ctx: Context) => Promise<void>,
+  name: string,
+): Promise<void> {
+  const top = name.split(" ").slice(0, 2).join(" ");
+  if (NOT_JSON.has(top)) {
+    throw new ValidationError(`--jq does not apply to ${top}: it prints no JSON data`, {
+      param: "--jq",
+      suggestion: `Run ${top} without --jq`,
+    });
+  }
+  const { applyJq, checkJqFilter, loadJq } = await import("../output/jq.ts");
+  const engine = await loadJq();
+  await checkJqFilter(engine, filter);
+  const chunks: string[] = [];
+  // Not a terminal: the command writes compact JSON, which is what jq reads.
+  const captured: Context = { ...ctx, stdout: { isTerminal: false, write: (t) => chunks.push(t) } };
+  try {
+    await command(captured);
+  } catch (error) {
+    const partial = await applyJq(engine, filter, chunks.join("")).catch(() => "");
+    ctx.stdout.write(partial);
+    throw error;
+  }
+  ctx.stdout.write(await applyJq(engine, filter, chunks.join("")));
+}

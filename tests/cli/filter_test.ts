@@ -1,0 +1,52 @@
+/**
+ * `--jq` and `--fields` end to end: the CLI as a subprocess against the sandbox. The rules
+ * (projection, jq's output, bad expressions) are tested in `src/output/`; this is the wiring.
+ */
+
+import assert from "node:assert/strict";
+import { createShortcutEnv, jsonOf } from "../shortcuts/_shortcut_env.ts";
+
+Deno.test("--jq filters a shortcut's JSON; a bad expression stops it before any request", async () => {
+  const env = await createShortcutEnv();
+  try {
+    const search = ["contact", "+search-user", "--query", "a", "--limit", "3"];
+    const users = jsonOf<{ name: string }[]>(await env.run([...search, "--json"]));
+    const names = await env.run([...search, "--jq", ".[].name"]);
+    assert.equal(names.code, 0, names.stderr);
+    assert.equal(names.stdout, users.map((u) => `${u.name}\n`).join(""));
+
+    await env.clearRequests();
+    const bad = await env.run([...search, "--jq", ".[] |"]);
+    assert.equal(bad.code, 2);
+    const { error } = JSON.parse(bad.stderr);
+    assert.equal(error.type, "validation");
+    assert.match(error.message, /^Invalid --jq expression "\.\[\] \|": jq: error: syntax error/);
+    assert.equal(bad.stdout, "");
+    assert.deepEqual(await env.requests(), []);
+  } finally {
+    await env.close();
+  }
+});
+
+Deno.test("--fields cuts each record down; an unknown field lists the known ones", async () => {
+  const env = await createShortcutEnv();
+  try {
+    const search = ["contact", "+search-user", "--query", "a", "--limit", "3"];
+    const users = jsonOf<Record<string, unknown>[]>(
+      await env.run([...search, "--fields", "open_id,name", "--json"]),
+    );
+    assert.equal(users.length, 3);
+    for (const user of users) assert.deepEqual(Object.keys(user), ["name", "open_id"]);
+    const csv = await env.run([...search, "--fields", "open_id,name", "--format", "csv"]);
+    assert.equal(csv.stdout.split("\r\n")[0], "OPEN_ID,NAME");
+
+    const unknown = await env.run([...search, "--fields", "name,nickname", "--json"]);
+    assert.equal(unknown.code, 2);
+    assert.match(
+      JSON.parse(unknown.stderr).error.message,
+      /^Unknown field "nickname" for --fields; known fields: .*\bname\b.*\bopen_id\b/,
+    );
+  } finally {
+    await env.close();
+  }
+});
