@@ -116,6 +116,33 @@ Deno.test("calendar rooms, recurrence and suggestions against the sandbox", asyn
       assert.deepEqual((request.body as Record<string, unknown>).attendee_chat_ids, [chat.chat_id]);
     });
 
+    await t.step("+find-time with a chat reads its members and keeps --exclude free", async () => {
+      await env.clearRequests();
+      const run = await env.run([
+        "calendar",
+        "+find-time",
+        "--attendees",
+        chat.chat_id,
+        "--duration",
+        "30m",
+        "--start",
+        "2026-01-13 09:00",
+        "--end",
+        "2026-01-13 18:00",
+        "--exclude",
+        "2026-01-13 09:00~2026-01-13 12:00",
+        "--timezone",
+        "UTC",
+        "--json",
+      ]);
+      assert.equal(run.code, 0, run.stderr);
+      const slots = jsonOf<{ start_time: string }[]>(run);
+      assert.ok(slots.length > 0 && slots.every((s) => s.start_time >= "2026-01-13T12:00"));
+      const asked = (await env.requests()).filter((r) => r.path.endsWith("/freebusy/list"))
+        .map((r) => (r.body as { user_id: string }).user_id).sort();
+      assert.deepEqual(asked, [...new Set(chat.member_open_ids)].sort());
+    });
+
     await t.step("+freebusy shows each block's RSVP", async () => {
       const run = await env.run([
         "calendar",

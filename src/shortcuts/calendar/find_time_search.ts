@@ -66,8 +66,10 @@ export interface BookingValues {
 
 /** The inputs of a search, checked. */
 export interface Search {
-  /** The attendees given. */
+  /** The attendees given: people and chats. */
   attendees: string[];
+  /** The chats among them (`oc_…`): their members must be free, and the chat is invited. */
+  chats: string[];
   /** The meeting length, minutes. */
   minutes: number;
   /** The window, epoch ms. */
@@ -107,7 +109,8 @@ export function searchOf(input: ShortcutInput<SearchValues>): Search {
   const excluded = values.exclude === undefined
     ? []
     : parseTimeRanges(values.exclude, "--exclude", input);
-  return { attendees, minutes, workingHours, window: windowOf(input), excluded };
+  const chats = attendees.filter((id) => id.startsWith("oc_"));
+  return { attendees, chats, minutes, workingHours, window: windowOf(input), excluded };
 }
 
 /**
