@@ -128,19 +128,26 @@ function attendeesOf(ctx: SandboxContext, body: Record<string, unknown>): string
   return [...ids];
 }
 
+/** The checked body of a search, its window, rule and zone, or 190002. */
+function searchBody(
+  incoming: Incoming,
+  spec: FieldSpec,
+  startKey: string,
+  endKey: string,
+): { body: Record<string, unknown>; window: Window } | Response {
+  const body = checkedBody(incoming, spec);
+  if (body instanceof Response) return body;
+  const window = windowOf(body[startKey], body[endKey], `${startKey} and ${endKey}`);
+  if (window instanceof Response) return window;
+  return checkRuleAndZone(body) ?? { body, window };
+}
+
 const overlaps = (a: Window, b: Window) => a.from < b.to && b.from < a.to;
 
 function roomFind(ctx: SandboxContext, incoming: Incoming): Response {
-  const body = checkedBody(incoming, ROOM_FIND_BODY);
-  if (body instanceof Response) return body;
-  const slot = windowOf(
-    body.event_start_time,
-    body.event_end_time,
-    "event_start_time and event_end_time",
-  );
-  if (slot instanceof Response) return slot;
-  const bad = checkRuleAndZone(body);
-  if (bad) return bad;
+  const read = searchBody(incoming, ROOM_FIND_BODY, "event_start_time", "event_end_time");
+  if (read instanceof Response) return read;
+  const { body, window: slot } = read;
   const min = Number(body.min_capacity ?? 0);
   const max = Number(body.max_capacity ?? 0);
   if (min < 0 || max < 0) {
@@ -172,16 +179,9 @@ const MAX_SUGGESTIONS = 5;
 const STEP = 30 * 60;
 
 function suggestion(ctx: SandboxContext, incoming: Incoming): Response {
-  const body = checkedBody(incoming, SUGGESTION_BODY);
-  if (body instanceof Response) return body;
-  const search = windowOf(
-    body.search_start_time,
-    body.search_end_time,
-    "search_start_time and search_end_time",
-  );
-  if (search instanceof Response) return search;
-  const bad = checkRuleAndZone(body);
-  if (bad) return bad;
+  const read = searchBody(incoming, SUGGESTION_BODY, "search_start_time", "search_end_time");
+  if (read instanceof Response) return read;
+  const { body, window: search } = read;
   const minutes = Number(body.duration_minutes ?? 30);
   if (minutes < 1 || minutes > 1440) return invalidParams("duration_minutes must be 1 to 1440");
   const people = attendeesOf(ctx, body);

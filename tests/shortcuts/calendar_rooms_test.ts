@@ -26,23 +26,18 @@ Deno.test("calendar rooms, recurrence and suggestions against the sandbox", asyn
   // Two Mondays; a room is taken only by the events that invite it, none in the seed.
   const slot = "2026-01-12 07:00~2026-01-12 07:30";
   const nextWeek = "2026-01-19 07:00~2026-01-19 07:30";
+  // The Singapore rooms for 8 or more, free in both slots, as the user or the bot.
+  const bigRooms = async (run: typeof env.run) => {
+    const args = ["--slot", `${slot},${nextWeek}`, "--city", "Singapore", "--min-capacity", "8"];
+    const result = await run(["calendar", "+room-find", ...args, "--json"]);
+    assert.equal(result.code, 0, result.stderr);
+    return jsonOf<RoomRow[]>(result);
+  };
   try {
     await t.step(
       "+room-find lists the free rooms of each slot; a booked room drops out",
       async () => {
-        const before = await env.run([
-          "calendar",
-          "+room-find",
-          "--slot",
-          `${slot},${nextWeek}`,
-          "--city",
-          "Singapore",
-          "--min-capacity",
-          "8",
-          "--json",
-        ]);
-        assert.equal(before.code, 0, before.stderr);
-        const rows = jsonOf<RoomRow[]>(before);
+        const rows = await bigRooms(env.run);
         assert.deepEqual(
           rows.filter((r) => r.start_time.startsWith("2026-01-12")).map((r) => r.room_name).sort(),
           ["Jupiter", "Saturn", "Venus"],
@@ -72,19 +67,7 @@ Deno.test("calendar rooms, recurrence and suggestions against the sandbox", asyn
         assert.deepEqual(event.attendees.map((a) => a.type).sort(), ["chat", "resource", "user"]);
 
         // The bot searches too; Jupiter is taken on both Mondays (every instance books it).
-        const after = await env.runBot([
-          "calendar",
-          "+room-find",
-          "--slot",
-          `${slot},${nextWeek}`,
-          "--city",
-          "Singapore",
-          "--min-capacity",
-          "8",
-          "--json",
-        ]);
-        assert.equal(after.code, 0, after.stderr);
-        const left = jsonOf<RoomRow[]>(after);
+        const left = await bigRooms(env.runBot);
         assert.equal(left.length, 4);
         assert.ok(!left.some((r) => r.room_id === JUPITER));
       },

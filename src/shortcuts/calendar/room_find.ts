@@ -11,7 +11,8 @@
 import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { numberField, objectsField, stringField } from "../../json/fields.ts";
-import { formatLocalTime, formatRfc3339InZone, type Interval } from "../../time/mod.ts";
+import { formatRfc3339InZone, type Interval } from "../../time/mod.ts";
+import { spanColumns } from "./_event_json.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
 import { MAX_WORKERS, runPool } from "../run_pool.ts";
@@ -204,18 +205,7 @@ export const roomFind = defineShortcut({
     return found.flat();
   },
   columns: (input) => [
-    {
-      header: "START",
-      value: (row) => formatLocalTime(Date.parse(String(row.start_time)), input.timeZone),
-      kind: "time",
-      priority: 4,
-    },
-    {
-      header: "END",
-      value: (row) => formatLocalTime(Date.parse(String(row.end_time)), input.timeZone),
-      kind: "time",
-      priority: 3,
-    },
+    ...spanColumns(input.timeZone, { start: 4, end: 3 }),
     { header: "ROOM ID", value: "room_id", kind: "id", priority: 5 },
     { header: "NAME", value: "room_name", priority: 4 },
     { header: "CAPACITY", value: "capacity", priority: 2 },

@@ -12,7 +12,8 @@
 import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { objectsField, stringField } from "../../json/fields.ts";
-import { formatLocalTime, formatRfc3339InZone, parseDuration } from "../../time/mod.ts";
+import { formatRfc3339InZone, parseDuration } from "../../time/mod.ts";
+import { spanColumns } from "./_event_json.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
 import { checkRrule } from "./_rrule.ts";
@@ -142,18 +143,7 @@ export const suggestion = defineShortcut({
     });
   },
   columns: (input) => [
-    {
-      header: "START",
-      value: (row) => formatLocalTime(Date.parse(String(row.start_time)), input.timeZone),
-      kind: "time",
-      priority: 5,
-    },
-    {
-      header: "END",
-      value: (row) => formatLocalTime(Date.parse(String(row.end_time)), input.timeZone),
-      kind: "time",
-      priority: 4,
-    },
+    ...spanColumns(input.timeZone, { start: 5, end: 4 }),
     { header: "REASON", value: "reason", priority: 2 },
   ],
 });
