@@ -369,8 +369,11 @@ export const update = defineShortcut({
       }
       const present = new Set(
         (await readAttendees(client, calendarId, eventId))
-          .filter((a) => a.type === "user" && a.rsvp_status !== "removed")
-          .map((a) => String(a.user_id)),
+          .filter((a) => a.rsvp_status !== "removed")
+          // People, chats and rooms by the id --add/--remove-attendees name them with.
+          .map((a) =>
+            String(a.type === "chat" ? a.chat_id : a.type === "resource" ? a.room_id : a.user_id)
+          ),
       );
       added = wanted.add.filter((id) => !present.has(id));
       removed = wanted.remove.filter((id) => present.has(id));
