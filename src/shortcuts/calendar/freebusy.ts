@@ -16,7 +16,6 @@ import {
   formatLocalTime,
   formatRfc3339InZone,
   type Interval,
-  mergeIntervals,
 } from "../../time/mod.ts";
 import { terminalWidth } from "../../output/mod.ts";
 import { SPAN_PARAMS, spanOf } from "./_params.ts";
@@ -116,9 +115,10 @@ export function busySpans(
 }
 
 /**
- * Sorts busy intervals and merges the ones that overlap or touch and carry the same RSVP status,
- * written as RFC 3339 with the offset of `timeZone`; one with a time that cannot be read is left
- * out, and `warn` told.
+ * Sorts busy intervals and merges the ones that overlap or touch, written as RFC 3339 with the
+ * offset of `timeZone`; one with a time that cannot be read is left out, and `warn` told. A block
+ * merged from several events carries the firmest answer among them (accept, then tentative, then
+ * needs_action): how surely the person is taken then.
  *
  * @param intervals the intervals of every piece
  * @param timeZone the user's IANA zone
@@ -129,19 +129,34 @@ export function mergeBusy(
   timeZone: string,
   warn?: (message: string) => void,
 ): BusyInterval[] {
-  const groups = new Map<RsvpStatus | undefined, BusyInterval[]>();
-  for (const interval of intervals) {
-    groups.set(interval.rsvp_status, [...groups.get(interval.rsvp_status) ?? [], interval]);
+  const spans = intervals.flatMap((interval) =>
+    busySpans([interval], warn).map((span) => ({ ...span, rsvp: interval.rsvp_status }))
+  ).sort((a, b) => a.start - b.start);
+  const firmer = (a?: RsvpStatus, b?: RsvpStatus) =>
+    a === undefined || (b !== undefined && FIRMNESS.indexOf(b) < FIRMNESS.indexOf(a)) ? b : a;
+  const merged: typeof spans = [];
+  for (const span of spans) {
+    const last = merged.at(-1);
+    if (last !== undefined && span.start <= last.end) {
+      last.end = Math.max(last.end, span.end);
+      last.rsvp = firmer(last.rsvp, span.rsvp);
+    } else merged.push({ ...span });
   }
-  const merged = [...groups].flatMap(([rsvp, group]) =>
-    mergeIntervals(busySpans(group, warn)).map((s) => ({ ...s, rsvp }))
-  );
-  return merged.sort((a, b) => a.start - b.start || a.end - b.end).map((s) => ({
+  return merged.map((s) => ({
     start_time: formatRfc3339InZone(s.start, timeZone),
     end_time: formatRfc3339InZone(s.end, timeZone),
     ...(s.rsvp ? { rsvp_status: s.rsvp } : {}),
   }));
 }
+
+/** RSVP statuses from the firmest (the person surely attends) to the loosest. */
+const FIRMNESS: readonly RsvpStatus[] = [
+  "accept",
+  "tentative",
+  "needs_action",
+  "decline",
+  "removed",
+];
 
 /** The values naming the person whose free/busy is read. */
 interface UserValues {

@@ -78,50 +78,41 @@ Deno.test("freebusy asks who is signed in when the config does not say, then mer
   ]);
 });
 
-Deno.test("freebusy asks for each block's RSVP and merges only blocks answered alike", () => {
+Deno.test("freebusy asks for each block's RSVP; a merged block shows the firmest answer", () => {
   const [request] = freebusy.requests(
     inputOf({ start: at(START), end: at(START + DAY_MS), "max-pieces": 128, "user-id": "ou_1" }),
   );
   assert.equal((request.body as Record<string, unknown>).need_rsvp_status, true);
+  const block = (from: string, to: string, rsvp_status?: string) => ({
+    start_time: `2026-01-01T${from}:00Z`,
+    end_time: `2026-01-01T${to}:00Z`,
+    ...(rsvp_status === undefined ? {} : { rsvp_status }),
+  });
   assert.deepEqual(
     mergeBusy(
       busyIntervalsOf([
-        {
-          start_time: "2026-01-01T09:00:00Z",
-          end_time: "2026-01-01T10:00:00Z",
-          rsvp_status: "accept",
-        },
-        {
-          start_time: "2026-01-01T10:00:00Z",
-          end_time: "2026-01-01T11:00:00Z",
-          rsvp_status: "accept",
-        },
-        {
-          start_time: "2026-01-01T10:30:00Z",
-          end_time: "2026-01-01T12:00:00Z",
-          rsvp_status: "tentative",
-        },
-        {
-          start_time: "2026-01-01T13:00:00Z",
-          end_time: "2026-01-01T14:00:00Z",
-          rsvp_status: "\u001b[31m",
-        },
+        block("09:00", "10:00", "needs_action"),
+        block("09:30", "11:00", "tentative"),
+        block("10:30", "12:00", "accept"),
+        block("13:00", "14:00", "tentative"),
+        block("13:30", "14:30", "needs_action"),
+        // A status Lark does not send is dropped, not shown.
+        block("16:00", "17:00", "\u001b[31m"),
       ]),
       "UTC",
     ),
     [
       {
         start_time: "2026-01-01T09:00:00+00:00",
-        end_time: "2026-01-01T11:00:00+00:00",
+        end_time: "2026-01-01T12:00:00+00:00",
         rsvp_status: "accept",
       },
       {
-        start_time: "2026-01-01T10:30:00+00:00",
-        end_time: "2026-01-01T12:00:00+00:00",
+        start_time: "2026-01-01T13:00:00+00:00",
+        end_time: "2026-01-01T14:30:00+00:00",
         rsvp_status: "tentative",
       },
-      // A status Lark does not send is dropped, not shown.
-      { start_time: "2026-01-01T13:00:00+00:00", end_time: "2026-01-01T14:00:00+00:00" },
+      { start_time: "2026-01-01T16:00:00+00:00", end_time: "2026-01-01T17:00:00+00:00" },
     ],
   );
 });
