@@ -219,9 +219,22 @@ async function main(): Promise<number> {
       r.body?.cancel()
     );
 
-    say(bold("\n# 4. Create an event with an attendee, then look at free/busy\n"));
+    say(
+      bold("\n# 4. Find a room, book a weekly event in it with an attendee, look at free/busy\n"),
+    );
     const tomorrow = new Date(today.getTime() + 86_400_000).toISOString().slice(0, 10);
     const attendee = sandbox.users[1];
+    const rooms = JSON.parse(
+      (await hark([
+        "calendar",
+        "+room-find",
+        "--slot",
+        `${tomorrow} 15:00~${tomorrow} 15:30`,
+        "--min-capacity",
+        "6",
+        "--json",
+      ])).stdout,
+    ) as { room_id: string }[];
     await hark([
       "calendar",
       "+create",
@@ -231,6 +244,10 @@ async function main(): Promise<number> {
       `${tomorrow} 15:00`,
       "--end",
       `${tomorrow} 15:30`,
+      "--rrule",
+      "FREQ=WEEKLY;COUNT=4",
+      "--room",
+      rooms[0].room_id,
       "--attendees",
       attendee.open_id,
     ]);

@@ -48,6 +48,8 @@ Deno.test("deno task demo runs every step, exits 0 and cleans up", async () => {
         "hark im +send --chat-id",
         "hark im +download --message-id",
         "(the file came back byte for byte)",
+        "hark calendar +room-find --slot",
+        "--rrule 'FREQ=WEEKLY;COUNT=4'",
         "hark contact +get-user --user-id",
         "hark mcp",
         "tools/call calendar_agenda",

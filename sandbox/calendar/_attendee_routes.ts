@@ -11,6 +11,7 @@
  * @module
  */
 
+import { SEED_ROOMS } from "./seed_rooms.ts";
 import type { Attendee } from "../core/seed_data.ts";
 import { attendeeView } from "./_calendar_view.ts";
 import {
@@ -150,7 +151,10 @@ function addAttendees(
       }
       fresh.push({ ...common, type: "third_party", third_party_email: email, display_name: email });
     } else {
-      return invalidParams(`attendee room_id "${String(raw.room_id ?? "")}" not found`);
+      const room = SEED_ROOMS.find((r) => r.room_id === raw.room_id);
+      if (!room) return invalidParams(`attendee room_id "${String(raw.room_id ?? "")}" not found`);
+      // A room accepts on its own unless it is taken then.
+      fresh.push({ ...common, type: "resource", room_id: room.room_id, display_name: room.name });
     }
   }
   const added = ctx.calendars.addAttendees(found.event, fresh);
@@ -252,6 +256,8 @@ function removeAttendees(
         ? a.open_id === user?.open_id
         : a.type === "chat"
         ? a.chat_id === ref.chat_id
+        : a.type === "resource"
+        ? a.room_id === ref.room_id
         : a.third_party_email === ref.third_party_email)
     );
     if (!hit) return invalidParams(`${JSON.stringify(ref)} is not an attendee of the event`);

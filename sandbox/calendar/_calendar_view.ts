@@ -82,6 +82,7 @@ export function attendeeView(
     }));
   }
   if (attendee.type === "third_party") view.third_party_email = attendee.third_party_email;
+  if (attendee.type === "resource") view.room_id = attendee.room_id;
   return view;
 }
 

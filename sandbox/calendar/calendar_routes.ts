@@ -46,7 +46,7 @@ export const MAX_FREEBUSY_SECONDS = 90 * DAY;
  * Scopes that grant free/busy: freebusys.list in lark-cli meta_data.json (d5d198a) and Lark's
  * freebusy/list.md; freebusy/batch is not in the catalogue and takes the same.
  */
-const FREEBUSY_SCOPES = [
+export const FREEBUSY_SCOPES = [
   "calendar:calendar:readonly",
   "calendar:calendar",
   "calendar:calendar.free_busy:read",
@@ -212,7 +212,7 @@ function viewInstances(
   });
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+export const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 // types/index.d.ts, calendar.v4.freebusy.list and .batch request bodies.
 const FREEBUSY_OPTIONS: Record<string, FieldSpec> = {
@@ -264,7 +264,7 @@ function freebusyWindow(
  * invited to, without cancelled ones, ones the user declined or was removed from, and (with
  * `onlyBusy`) free ones.
  */
-function busyOf(
+export function busyOf(
   ctx: SandboxContext,
   openId: string,
   window: { from: number; to: number; onlyBusy: boolean; withRsvp: boolean },

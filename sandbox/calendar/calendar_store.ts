@@ -157,6 +157,11 @@ export class CalendarStore {
     if (calendar.type === "primary") this.#primary.set(calendar.owner, calendar.calendar_id);
   }
 
+  /** Every calendar, primary and shared. */
+  allCalendars(): Calendar[] {
+    return [...this.#calendars.values()];
+  }
+
   /** The primary calendar of an owner (an open_id or `BOT_OWNER`). */
   primaryOf(owner: string): Calendar | undefined {
     const id = this.#primary.get(owner);

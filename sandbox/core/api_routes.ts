@@ -16,6 +16,7 @@ import {
   type SandboxContext,
 } from "./context.ts";
 import { CALENDAR_ROUTES } from "../calendar/calendar_routes.ts";
+import { ROOM_ROUTES } from "../calendar/rooms.ts";
 import { CONTACT_ROUTES } from "../contact/contact_routes.ts";
 import { IM_ROUTES } from "../im/im_routes.ts";
 import type { Caller, Route } from "./route.ts";
@@ -42,6 +43,7 @@ const ROUTES: Route[] = [
     handle: userInfo,
   },
   ...CALENDAR_ROUTES,
+  ...ROOM_ROUTES,
   ...CONTACT_ROUTES,
   ...IM_ROUTES,
 ];

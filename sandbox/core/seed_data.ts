@@ -98,6 +98,8 @@ export interface Attendee {
   /** The user's open_id (type "user"). */
   open_id?: string;
   chat_id?: string;
+  /** The meeting room (type "resource"). */
+  room_id?: string;
   third_party_email?: string;
   rsvp_status: RsvpStatus;
   is_optional: boolean;

@@ -10,6 +10,7 @@
  */
 
 import type { TreeNode } from "../../src/cli/command_tree.ts";
+import { addCalendarRoomCases } from "./_bad_input_calendar_rooms.ts";
 
 /** One malformed invocation. */
 export interface BadCase {
@@ -681,6 +682,7 @@ export function buildCorpus(root: TreeNode, files: CorpusFiles): BadCase[] {
     "2026-11-24",
   ]);
   add("+find-time bad --timezone", [...findTime, "--duration", "30m", "--timezone", "Mars/Base"]);
+  addCalendarRoomCases(add);
 
   // im +send: targets, bodies and types.
   const chat = ["im", "+send", "--chat-id", "oc_1"];

@@ -125,8 +125,21 @@ export const RICH_DATA: Json = {
   calendar_list: [CALENDAR],
   calendars: [{ calendar: CALENDAR, user_id: "ou_hostile_1" }],
   freebusy_list: [
-    { start_time: "2026-11-23T09:00:00+01:00", end_time: "2026-11-23T10:00:00+01:00" },
+    {
+      start_time: "2026-11-23T09:00:00+01:00",
+      end_time: "2026-11-23T10:00:00+01:00",
+      rsvp_status: "tentative",
+    },
   ],
+  available_rooms: [
+    { room_id: "omm_hostile_1", room_name: "Jupiter", capacity: 12, reserve_until_time: "" },
+  ],
+  suggestions: [{
+    event_start_time: "2026-11-23T09:00:00+01:00",
+    event_end_time: "2026-11-23T10:00:00+01:00",
+    recommend_reason: "everyone is free",
+  }],
+  ai_action_guidance: "propose the first",
   image_key: "img_v3_hostile",
   file_key: "file_v3_hostile",
   has_more: false,

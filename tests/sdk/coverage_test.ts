@@ -100,6 +100,16 @@ const ENDPOINTS: Endpoint[] = [
     path: "/open-apis/calendar/v4/freebusy/list",
     test: "SDK: freebusy list and batch",
   },
+  {
+    method: "POST",
+    path: "/open-apis/calendar/v4/freebusy/room_find",
+    test: "SDK request: freebusy room_find and suggestion (not in the SDK)",
+  },
+  {
+    method: "POST",
+    path: "/open-apis/calendar/v4/freebusy/suggestion",
+    test: "SDK request: freebusy room_find and suggestion (not in the SDK)",
+  },
   // Contact.
   {
     method: "GET",

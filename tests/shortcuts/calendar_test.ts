@@ -394,7 +394,7 @@ Deno.test("calendar shortcuts against the sandbox", async (t) => {
         "csv",
       ]);
       assert.equal(other.code, 0, other.stderr);
-      assert.equal(other.stdout.split(/\r?\n/)[0], "START,END");
+      assert.equal(other.stdout.split(/\r?\n/)[0], "START,END,RSVP");
       const bot = await env.run(["calendar", "+freebusy", "--as", "bot", "--json"]);
       assert.equal(bot.code, 2);
       assert.equal(JSON.parse(bot.stderr).error.type, "validation");

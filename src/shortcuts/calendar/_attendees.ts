@@ -18,24 +18,65 @@ import { EVENT_UPDATE, eventPath } from "./_event_api.ts";
 export const ATTENDEE_BATCH = 1000;
 
 /**
+ * One attendee as Lark's attendee create and batch_delete take it, by the id's kind (SDK types,
+ * calendar.v4.calendarEventAttendee.create: `type` user, chat or resource): `oc_` is a chat
+ * (every member is invited), `omm_` a meeting room, anything else a person's open id.
+ *
+ * @param id the id as given
+ */
+export function attendeeOf(id: string): Record<string, string> {
+  if (id.startsWith("oc_")) return { type: "chat", chat_id: id };
+  if (id.startsWith("omm_")) return { type: "resource", room_id: id };
+  return { type: "user", user_id: id };
+}
+
+/**
  * The attendee ids of `--attendees`: comma-separated, blanks dropped, duplicates removed.
  *
  * @param text the flag's value
- * @throws {ValidationError} naming `--attendees` when it holds no id
+ * @param flag the flag, for the error
+ * @throws {ValidationError} naming the flag when it holds no id
  */
-export function parseAttendees(text: string | undefined): string[] {
+export function parseAttendees(text: string | undefined, flag = "--attendees"): string[] {
   if (text === undefined) return [];
   const ids = [...new Set(text.split(",").map((s) => s.trim()).filter((s) => s !== ""))];
   // No white space, control or invisible format character (bidi controls would disguise an
   // id), and no id longer than Lark's.
   const bad = (id: string) => /[\s\p{Cc}\p{Cf}]/u.test(id) || id.length > MAX_ID_LENGTH;
   if (ids.length === 0 || ids.some(bad)) {
-    throw new ValidationError(`Invalid value ${JSON.stringify(text)} for --attendees`, {
-      param: "--attendees",
-      suggestion: "Give comma-separated open ids or emails, such as ou_1,ann@example.com",
+    throw new ValidationError(`Invalid value ${JSON.stringify(text)} for ${flag}`, {
+      param: flag,
+      suggestion: "Give comma-separated ids or emails: people (ou_1 or ann@example.com), " +
+        "chats (oc_1), meeting rooms (omm_1)",
     });
   }
   return ids;
+}
+
+/**
+ * Everyone `+create` invites: `--attendees` (people, chats, rooms) and `--room` (meeting rooms
+ * only, `omm_` ids as `+room-find` lists them), without duplicates.
+ *
+ * @param values the shortcut's values
+ * @throws {ValidationError} naming `--attendees`, or `--room` when it holds an id that is not a
+ *   meeting room's
+ */
+export function inviteesOf(
+  values: { readonly attendees?: string; readonly room?: string },
+): string[] {
+  const rooms = values.room === undefined ? [] : parseAttendees(values.room, "--room");
+  const notRoom = rooms.find((id) => !id.startsWith("omm_"));
+  if (notRoom !== undefined) {
+    throw new ValidationError(
+      `Invalid value ${JSON.stringify(notRoom)} for --room: expected a meeting room id (omm_…)`,
+      {
+        param: "--room",
+        suggestion: "Find a free room's id with hark calendar +room-find",
+        command: "hark calendar +room-find --slot '<start>~<end>'",
+      },
+    );
+  }
+  return [...new Set([...parseAttendees(values.attendees), ...rooms])];
 }
 
 /**
@@ -61,7 +102,7 @@ export function addAttendeesRequests(
       path: `${eventPath(calendarId, eventId)}/attendees`,
       query: { user_id_type: "open_id" },
       body: {
-        attendees: batch.map((userId) => ({ type: "user", user_id: userId })),
+        attendees: batch.map(attendeeOf),
         ...(notify === undefined ? {} : { need_notification: notify }),
       },
       idempotencyKey: `attendees-${eventId}-${i}`,

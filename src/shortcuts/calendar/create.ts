@@ -21,13 +21,14 @@ import {
   addAttendees,
   addAttendeesRequests,
   emailLookupRequests,
+  inviteesOf,
   isEmail,
-  parseAttendees,
   resolveAttendees,
   USER_ID_LOOKUP_SCOPE,
 } from "./_attendees.ts";
 import { parseDuration, type TimeInput, toLarkEventTimes } from "../../time/mod.ts";
 import { ATTENDEE_ABILITY_PARAM, checkCalendarId, TIMEZONE_PARAM } from "./_params.ts";
+import { checkRrule } from "./_rrule.ts";
 import {
   EVENT_CREATE,
   EVENT_DELETE,
@@ -126,9 +127,18 @@ const PARAMS = {
   description: param.string({ description: "the details" }),
   location: param.string({ description: "the place's name", valueName: "<place>" }),
   attendees: param.string({
-    description: "the people to invite, comma-separated: open ids or emails (emails are " +
-      "looked up before the event is created)",
+    description: "who to invite, comma-separated: people (ou_ or an email, looked up before " +
+      "the event is created), chats (oc_: every member), meeting rooms (omm_)",
     valueName: "<ids>",
+  }),
+  room: param.string({
+    description: "meeting rooms to book, comma-separated omm_ ids (see +room-find)",
+    valueName: "<ids>",
+  }),
+  rrule: param.string({
+    description: "repeat it: an RFC 5545 rule such as FREQ=WEEKLY;BYDAY=MO,WE or " +
+      "FREQ=DAILY;COUNT=5",
+    valueName: "<rule>",
   }),
   "attendee-ability": ATTENDEE_ABILITY_PARAM,
   "calendar-id": param.string({
@@ -165,6 +175,7 @@ export function createEventRequest(
   };
   if (values.description !== undefined) body.description = values.description;
   if (values.location !== undefined) body.location = { name: values.location };
+  if (values.rrule !== undefined) body.recurrence = checkRrule(values.rrule);
   return {
     method: "POST",
     path: eventsPath(values["calendar-id"]),
@@ -193,6 +204,8 @@ export const create = defineShortcut({
     "hark calendar +create --summary Offsite --start 2026-12-01 --end 2026-12-02",
     "hark calendar +create --summary '1:1' --start 'tomorrow 3pm' --duration 30m " +
     "--location 'Room 4'",
+    "hark calendar +create --summary Standup --start 'monday 9:30' --duration 15m " +
+    "--rrule 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR' --attendees oc_team --room omm_4f",
   ],
   identities: ["user", "bot"],
   // Deleting is the rollback of an event whose attendees cannot be added.
@@ -218,7 +231,8 @@ export const create = defineShortcut({
     }
     checkCalendarId(input);
     eventTimes(input);
-    parseAttendees(input.values.attendees);
+    inviteesOf(input.values);
+    if (input.values.rrule !== undefined) checkRrule(input.values.rrule);
     const key = input.values["idempotency-key"];
     if (typeof key === "string" && (key.trim() === "" || /[\s\p{Cc}]/u.test(key))) {
       throw new ValidationError(
@@ -229,7 +243,7 @@ export const create = defineShortcut({
     }
   },
   requests(input) {
-    const given = parseAttendees(input.values.attendees);
+    const given = inviteesOf(input.values);
     // Emails and a calendar's name are looked up first; the preview names what they stand for.
     const attendees = given.map((id) => isEmail(id) ? `{open_id of ${id}}` : id);
     const named = isCalendarName(input.values["calendar-id"]);
@@ -249,7 +263,7 @@ export const create = defineShortcut({
   async run(input, client): Promise<CreatedEvent> {
     // Before anything is created: an unknown email or calendar name stops the command with
     // nothing to undo.
-    const attendees = await resolveAttendees(client, parseAttendees(input.values.attendees));
+    const attendees = await resolveAttendees(client, inviteesOf(input.values));
     const calendarId = await resolveCalendarId(client, input.values["calendar-id"]);
     return await createWithAttendees(
       client,

@@ -240,3 +240,23 @@ Deno.test("create finds a calendar named by title before creating the event in i
     `POST /open-apis/calendar/v4/calendars/${encodeURIComponent(id)}/events`,
   ]);
 });
+
+Deno.test("create --rrule makes a recurring event; --room and oc_ ids invite rooms and chats", () => {
+  const requests = create.requests(
+    inputOf(values({ rrule: "RRULE:FREQ=WEEKLY;BYDAY=MO", attendees: "ou_1,oc_2", room: "omm_3" })),
+  );
+  assert.equal((requests[0].body as Record<string, unknown>).recurrence, "FREQ=WEEKLY;BYDAY=MO");
+  assert.deepEqual((requests[1].body as Record<string, unknown>).attendees, [
+    { type: "user", user_id: "ou_1" },
+    { type: "chat", chat_id: "oc_2" },
+    { type: "resource", room_id: "omm_3" },
+  ]);
+  assert.throws(
+    () => create.validate!(inputOf(values({ rrule: "FREQ=WEEKLY;COUNT=2;UNTIL=20270101" }))),
+    (e: unknown) => e instanceof ValidationError && e.param === "--rrule",
+  );
+  assert.throws(
+    () => create.validate!(inputOf(values({ room: "oc_2" }))),
+    (e: unknown) => e instanceof ValidationError && e.param === "--room",
+  );
+});

@@ -48,7 +48,13 @@ import {
 } from "./attendee_zones.ts";
 import { addAttendeesRequests } from "./_attendees.ts";
 import { createdColumns, type CreatedEvent, createdJson, createWithAttendees } from "./create.ts";
-import { bookingKey, type Search, searchOf } from "./find_time_search.ts";
+import { bookingKey, MAX_PEOPLE, type Search, searchOf } from "./find_time_search.ts";
+import {
+  CHAT_MEMBERS_ALTERNATIVES,
+  CHAT_MEMBERS_READ,
+  chatMemberIds,
+  chatMembersRequest,
+} from "./_chat_members.ts";
 import {
   type BusyInterval,
   busyIntervalsOf,
@@ -74,8 +80,8 @@ const FREE_BUSY = "calendar:calendar.free_busy:read";
 
 const PARAMS = {
   attendees: param.string({
-    description: "open ids of the people who must be free, comma-separated (as the user, you " +
-      "count too)",
+    description: "who must be free, comma-separated: open ids, and chats (oc_: every member; " +
+      "--create invites the chat); as the user, you count too",
     required: true,
     valueName: "<ids>",
   }),
@@ -96,6 +102,10 @@ const PARAMS = {
     valueName: "<HH:MM-HH:MM>",
   }),
   "include-weekends": param.bool({ description: "count Saturdays and Sundays as working days" }),
+  exclude: param.string({
+    description: "times to keep free, start~end, comma-separated (lunch, travel)",
+    valueName: "<start~end>",
+  }),
   limit: param.int({ description: "the most slots to list", default: 5 }),
   create: param.bool({
     description: "book the first slot with the attendees (a retry books it once)",
@@ -203,6 +213,8 @@ export const findTime = defineShortcut({
     "2026-11-27 --working-hours 10:00-16:00 --timezone Europe/Berlin",
     "hark calendar +find-time --attendees ou_1,ou_2 --duration 45m --create --summary " +
     "'Design review'",
+    "hark calendar +find-time --attendees oc_team --duration 1h --exclude " +
+    "'2026-11-24 12:00~2026-11-24 13:00'",
   ],
   identities: ["user", "bot"],
   // --create books the slot (create, invite) and rolls back a half-made event (delete). Reading
@@ -210,8 +222,12 @@ export const findTime = defineShortcut({
   scopes: {
     user: [FREE_BUSY, EVENT_CREATE, EVENT_UPDATE, EVENT_DELETE],
     bot: [FREE_BUSY, EVENT_CREATE, EVENT_UPDATE, EVENT_DELETE],
-    optional: { user: PROFILE_READ_SCOPES, bot: PROFILE_READ_SCOPES },
-    alternatives: READ_ALTERNATIVES,
+    // The member list is read only for a chat (oc_) among the attendees.
+    optional: {
+      user: [...PROFILE_READ_SCOPES, CHAT_MEMBERS_READ],
+      bot: [...PROFILE_READ_SCOPES, CHAT_MEMBERS_READ],
+    },
+    alternatives: { ...READ_ALTERNATIVES, ...CHAT_MEMBERS_ALTERNATIVES },
   },
   effect: "write",
   idempotent: true,
@@ -236,11 +252,13 @@ export const findTime = defineShortcut({
     const lead: ApiRequest[] = input.identity === "user" && me === undefined
       ? [{ method: "GET", path: USER_INFO_PATH }]
       : [];
+    const named = search.attendees.filter((a) => !search.chats.includes(a));
     const people = input.identity === "user"
-      ? [me ?? SIGNED_IN_USER, ...search.attendees.filter((a) => a !== me)]
-      : search.attendees;
+      ? [me ?? SIGNED_IN_USER, ...named.filter((a) => a !== me)]
+      : named;
     const requests = [
       ...lead,
+      ...search.chats.map((chat) => chatMembersRequest(chat)),
       ...(input.values.timezone === undefined
         ? people.map((person) => profileRequest(person))
         : []),
@@ -263,7 +281,19 @@ export const findTime = defineShortcut({
     const search = searchOf(input);
     const { timeZone } = input;
     const me = input.identity === "user" ? await signedInUser(input, client, "--attendees") : "";
-    const people = [...new Set([...(me ? [me] : []), ...search.attendees])];
+    const members: string[] = [];
+    for (const chat of search.chats) {
+      members.push(...await chatMemberIds(client, chat, MAX_PEOPLE));
+    }
+    const named = search.attendees.filter((a) => !search.chats.includes(a));
+    const people = [...new Set([...(me ? [me] : []), ...named, ...members])];
+    if (people.length > MAX_PEOPLE + 1) {
+      throw new ValidationError(
+        `Too many people for --attendees with the chats' members: ${people.length}, at most ` +
+          `${MAX_PEOPLE}`,
+        { param: "--attendees", suggestion: "Name fewer people or smaller chats" },
+      );
+    }
     // One pool for the profiles and free/busy: at most 10 calls in flight in all.
     const lookups = input.values.timezone === undefined
       ? people.map((person) => ({ person, profile: profileRequest(person) }))
@@ -292,10 +322,13 @@ export const findTime = defineShortcut({
       attendees: people.map((person) => ({
         timeZone: zones[person],
         workingHours: search.workingHours,
-        busy: busySpans(
-          answers.flatMap((a) => a.person === person && "busy" in a ? a.busy : []),
-          input.warn,
-        ),
+        busy: [
+          ...busySpans(
+            answers.flatMap((a) => a.person === person && "busy" in a ? a.busy : []),
+            input.warn,
+          ),
+          ...search.excluded,
+        ],
       })),
     });
     const slots = found.slots.map((s) => ({

@@ -21,6 +21,7 @@ import type { ShortcutInput } from "../definition.ts";
 import { checkId, USER_ID } from "../contact/ids.ts";
 import { parseAttendees } from "./_attendees.ts";
 import { defaultWindow } from "./find_slots.ts";
+import { parseTimeRanges } from "./_time_ranges.ts";
 
 /** The most people one search takes: each is one free/busy call per 40 days. */
 export const MAX_PEOPLE = 100;
@@ -45,6 +46,8 @@ export interface SearchValues extends WindowValues {
   readonly "working-hours": string;
   /** `--limit`. */
   readonly limit: number;
+  /** `--exclude`, when given. */
+  readonly exclude?: string;
 }
 
 /** The values {@link bookingKey} reads besides the search. */
@@ -63,14 +66,18 @@ export interface BookingValues {
 
 /** The inputs of a search, checked. */
 export interface Search {
-  /** The attendees given. */
+  /** The attendees given: people and chats. */
   attendees: string[];
+  /** The chats among them (`oc_…`): their members must be free, and the chat is invited. */
+  chats: string[];
   /** The meeting length, minutes. */
   minutes: number;
   /** The window, epoch ms. */
   window: Interval;
   /** Working hours, minutes of the day. */
   workingHours: { startMinute: number; endMinute: number };
+  /** `--exclude`: times no slot may touch, as if everyone were busy then, epoch ms. */
+  excluded: Interval[];
 }
 
 /**
@@ -99,7 +106,11 @@ export function searchOf(input: ShortcutInput<SearchValues>): Search {
       param: "--limit",
     });
   }
-  return { attendees, minutes, workingHours, window: windowOf(input) };
+  const excluded = values.exclude === undefined
+    ? []
+    : parseTimeRanges(values.exclude, "--exclude", input);
+  const chats = attendees.filter((id) => id.startsWith("oc_"));
+  return { attendees, chats, minutes, workingHours, window: windowOf(input), excluded };
 }
 
 /**

@@ -356,3 +356,71 @@ Deno.test("find-time refuses a window that takes more than --max-pieces calls, b
   );
   assert.deepEqual(asked, ["/open-apis/authen/v1/user_info"]);
 });
+
+Deno.test("find-time --exclude keeps those times free for everyone: no slot touches them", async () => {
+  const client = new FakeClient(() => ({ freebusy_list: [] }));
+  const result = await findTime.run!(
+    input({
+      timezone: "UTC",
+      exclude: "2026-11-23 09:00~2026-11-23 10:15, 2026-11-23 11:00~2026-11-23 11:30",
+    }),
+    client,
+  ) as FindTimeResult;
+  assert.deepEqual(result.slots.map((s) => s.start_time), [
+    "2026-11-23T10:15:00+00:00",
+    "2026-11-23T11:30:00+00:00",
+    "2026-11-23T12:00:00+00:00",
+  ]);
+  assert.throws(
+    () => findTime.validate!(input({ exclude: "2026-11-23 10:00" })),
+    (e: unknown) => e instanceof ValidationError && e.param === "--exclude",
+  );
+});
+
+Deno.test("find-time with a chat reads its members' free/busy and invites the chat", async () => {
+  const client = new FakeClient((r) => {
+    if (r.path === "/open-apis/im/v1/chats/oc_team/members") {
+      return r.query?.page_token === undefined
+        ? {
+          items: [{ member_id: "ou_a" }, { member_id: "ou_1" }],
+          has_more: true,
+          page_token: "p2",
+        }
+        : { items: [{ member_id: "ou_b" }, { member_id: "\u001b[31m" }], has_more: false };
+    }
+    if (r.path.endsWith("/events")) {
+      return { event: { event_id: "ev_1", summary: "Meeting", start_time: {}, end_time: {} } };
+    }
+    if (r.path.endsWith("/attendees")) return { attendees: [] };
+    const user = (r.body as { user_id: string }).user_id;
+    return {
+      freebusy_list: user === "ou_b"
+        ? [{ start_time: "2026-11-23T09:00:00Z", end_time: "2026-11-23T10:00:00Z" }]
+        : [],
+    };
+  });
+  const result = await findTime.run!(
+    input({ attendees: "ou_1,oc_team", timezone: "UTC", create: true }),
+    client,
+  ) as FindTimeResult;
+  const asked = client.requests.filter((r) => r.path.endsWith("freebusy/list")).map((r) =>
+    (r.body as { user_id: string }).user_id
+  );
+  // Each person once; the control-character id from the chat is dropped.
+  assert.deepEqual(asked.sort(), ["ou_1", "ou_a", "ou_b"]);
+  assert.equal(result.slots[0].start_time, "2026-11-23T10:00:00+00:00");
+  const invite = client.requests.find((r) => r.path.endsWith("/attendees"))!;
+  assert.deepEqual((invite.body as { attendees: unknown[] }).attendees, [
+    { type: "user", user_id: "ou_1" },
+    { type: "chat", chat_id: "oc_team" },
+  ]);
+});
+
+Deno.test("find-time refuses a chat with more members than the search takes", async () => {
+  const many = Array.from({ length: 101 }, (_, i) => ({ member_id: `ou_m${i}` }));
+  const client = new FakeClient(() => ({ items: many, has_more: false }));
+  await assert.rejects(
+    () => findTime.run!(input({ attendees: "oc_big", timezone: "UTC" }), client),
+    (e: unknown) => e instanceof ValidationError && e.param === "--attendees",
+  );
+});

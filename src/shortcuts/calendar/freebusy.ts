@@ -16,7 +16,6 @@ import {
   formatLocalTime,
   formatRfc3339InZone,
   type Interval,
-  mergeIntervals,
 } from "../../time/mod.ts";
 import { terminalWidth } from "../../output/mod.ts";
 import { SPAN_PARAMS, spanOf } from "./_params.ts";
@@ -29,6 +28,21 @@ export interface BusyInterval {
   start_time: string;
   /** The end. */
   end_time: string;
+  /**
+   * The person's answer to the event that makes them busy (`need_rsvp_status`): `accept`,
+   * `tentative`, `needs_action` (not answered yet); absent when the service did not say.
+   */
+  rsvp_status?: RsvpStatus;
+}
+
+/** The RSVP statuses a free/busy answer may carry (SDK types, calendar.v4.freebusy.list). */
+export const RSVP_STATUSES = ["accept", "decline", "tentative", "needs_action", "removed"] as const;
+/** One of {@link RSVP_STATUSES}. */
+export type RsvpStatus = (typeof RSVP_STATUSES)[number];
+
+function rsvpOf(item: unknown): RsvpStatus | undefined {
+  const value = stringField(item, "rsvp_status");
+  return RSVP_STATUSES.find((status) => status === value);
 }
 
 /**
@@ -41,7 +55,9 @@ export function busyIntervalsOf(list: unknown): BusyInterval[] {
   return (Array.isArray(list) ? list : []).flatMap((item) => {
     const start = stringField(item, "start_time");
     const end = stringField(item, "end_time");
-    return start === undefined || end === undefined ? [] : [{ start_time: start, end_time: end }];
+    if (start === undefined || end === undefined) return [];
+    const rsvp = rsvpOf(item);
+    return [{ start_time: start, end_time: end, ...(rsvp ? { rsvp_status: rsvp } : {}) }];
   });
 }
 
@@ -66,6 +82,8 @@ export function freebusyRequest(userId: string, piece: Span, timeZone: string): 
       time_min: formatRfc3339InZone(piece.start * 1000, timeZone),
       time_max: formatRfc3339InZone(piece.end * 1000, timeZone),
       user_id: userId,
+      // Each busy block then says how the person answered its event.
+      need_rsvp_status: true,
     },
     // It only reads: safe to retry.
     idempotencyKey: `freebusy-${userId}-${piece.start}-${piece.end}`,
@@ -98,7 +116,9 @@ export function busySpans(
 
 /**
  * Sorts busy intervals and merges the ones that overlap or touch, written as RFC 3339 with the
- * offset of `timeZone`; one with a time that cannot be read is left out, and `warn` told.
+ * offset of `timeZone`; one with a time that cannot be read is left out, and `warn` told. A block
+ * merged from several events carries the firmest answer among them (accept, then tentative, then
+ * needs_action): how surely the person is taken then.
  *
  * @param intervals the intervals of every piece
  * @param timeZone the user's IANA zone
@@ -109,12 +129,34 @@ export function mergeBusy(
   timeZone: string,
   warn?: (message: string) => void,
 ): BusyInterval[] {
-  const spans = busySpans(intervals, warn);
-  return mergeIntervals(spans).map((s) => ({
+  const spans = intervals.flatMap((interval) =>
+    busySpans([interval], warn).map((span) => ({ ...span, rsvp: interval.rsvp_status }))
+  ).sort((a, b) => a.start - b.start);
+  const firmer = (a?: RsvpStatus, b?: RsvpStatus) =>
+    a === undefined || (b !== undefined && FIRMNESS.indexOf(b) < FIRMNESS.indexOf(a)) ? b : a;
+  const merged: typeof spans = [];
+  for (const span of spans) {
+    const last = merged.at(-1);
+    if (last !== undefined && span.start <= last.end) {
+      last.end = Math.max(last.end, span.end);
+      last.rsvp = firmer(last.rsvp, span.rsvp);
+    } else merged.push({ ...span });
+  }
+  return merged.map((s) => ({
     start_time: formatRfc3339InZone(s.start, timeZone),
     end_time: formatRfc3339InZone(s.end, timeZone),
+    ...(s.rsvp ? { rsvp_status: s.rsvp } : {}),
   }));
 }
+
+/** RSVP statuses from the firmest (the person surely attends) to the loosest. */
+const FIRMNESS: readonly RsvpStatus[] = [
+  "accept",
+  "tentative",
+  "needs_action",
+  "decline",
+  "removed",
+];
 
 /** The values naming the person whose free/busy is read. */
 interface UserValues {
@@ -167,8 +209,8 @@ async function resolveUser(input: ShortcutInput<UserValues>, client: ApiCaller):
 export const freebusy = defineShortcut({
   service: "calendar",
   verb: "+freebusy",
-  description: "Show when a person is busy between two times (a long span is read in 40-day " +
-    "pieces, at most --max-pieces of them)",
+  description: "Show when a person is busy between two times, and how they answered each event " +
+    "(a long span is read in 40-day pieces, at most --max-pieces of them)",
   examples: [
     "hark calendar +freebusy --start 2026-11-23 --end 2026-11-27",
     "hark calendar +freebusy --start 2026-11-23 --end 2026-11-27 --view list",
@@ -241,5 +283,6 @@ export const freebusy = defineShortcut({
       value: (row) => formatLocalTime(Date.parse(String(row.end_time)), input.timeZone),
       kind: "time",
     },
+    { header: "RSVP", value: (row) => row.rsvp_status ?? "", priority: 1 },
   ],
 });

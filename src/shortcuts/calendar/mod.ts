@@ -12,7 +12,9 @@ import { remove } from "./delete.ts";
 import { findTime } from "./find_time.ts";
 import { freebusy } from "./freebusy.ts";
 import { get } from "./get.ts";
+import { roomFind } from "./room_find.ts";
 import { rsvp } from "./rsvp.ts";
+import { suggestion } from "./suggestion.ts";
 import { update } from "./update.ts";
 
 /** The shortcuts of `hark calendar`, in help order. */
@@ -24,6 +26,8 @@ export const CALENDAR_SHORTCUTS: readonly AnyShortcut[] = [
   findTime,
   freebusy,
   get,
+  roomFind,
   rsvp,
+  suggestion,
   update,
 ];

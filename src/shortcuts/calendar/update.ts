@@ -28,7 +28,7 @@ import {
   type NotifyValues,
   TIMEZONE_PARAM,
 } from "./_params.ts";
-import { addAttendees, addAttendeesRequests, parseAttendees } from "./_attendees.ts";
+import { addAttendees, addAttendeesRequests, attendeeOf, parseAttendees } from "./_attendees.ts";
 import {
   EVENT_READ,
   EVENT_UPDATE,
@@ -96,11 +96,11 @@ const PARAMS = {
   end: param.datetime({ description: "the new end; alone, the start stays" }),
   location: param.string({ description: "the new place's name" }),
   "add-attendees": param.string({
-    description: "open ids to invite, comma-separated",
+    description: "ids to invite, comma-separated: people (ou_), chats (oc_), meeting rooms (omm_)",
     valueName: "<ids>",
   }),
   "remove-attendees": param.string({
-    description: "open ids to remove, comma-separated",
+    description: "ids to remove, comma-separated: people (ou_), chats (oc_), meeting rooms (omm_)",
     valueName: "<ids>",
   }),
   ...NOTIFY_PARAMS,
@@ -210,7 +210,7 @@ function removeRequests(
       path: `${eventPath(calendarId, eventId)}/attendees/batch_delete`,
       query: { user_id_type: "open_id" },
       body: {
-        delete_ids: ids.slice(i, i + REMOVE_BATCH).map((id) => ({ type: "user", user_id: id })),
+        delete_ids: ids.slice(i, i + REMOVE_BATCH).map(attendeeOf),
         // Lark notifies the removed people unless told not to (its default is true).
         ...(notify === undefined ? {} : { need_notification: notify }),
       },
@@ -369,8 +369,11 @@ export const update = defineShortcut({
       }
       const present = new Set(
         (await readAttendees(client, calendarId, eventId))
-          .filter((a) => a.type === "user" && a.rsvp_status !== "removed")
-          .map((a) => String(a.user_id)),
+          .filter((a) => a.rsvp_status !== "removed")
+          // People, chats and rooms by the id --add/--remove-attendees name them with.
+          .map((a) =>
+            String(a.type === "chat" ? a.chat_id : a.type === "resource" ? a.room_id : a.user_id)
+          ),
       );
       added = wanted.add.filter((id) => !present.has(id));
       removed = wanted.remove.filter((id) => present.has(id));

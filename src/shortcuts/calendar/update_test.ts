@@ -19,7 +19,7 @@ const base = <const E extends ParamValues>(extra?: E) =>
 /** A service with one event and its attendees, recording every write. */
 function service(
   event: Record<string, unknown> = EVENT,
-  attendees = [{ type: "user", user_id: "ou_1" }],
+  attendees: Record<string, string>[] = [{ type: "user", user_id: "ou_1" }],
 ) {
   return new FakeClient((r: ApiRequest) => {
     if (r.method === "GET" && r.path.endsWith("/attendees")) {
@@ -180,5 +180,27 @@ Deno.test("update --start alone is previewed with the end left to the event's le
   assert.deepEqual(patch.body, {
     start_time: { timestamp: String(START / 1000), timezone: "UTC" },
     end_time: { timestamp: "{the new start + the event's length}" },
+  });
+});
+
+Deno.test("update adds and removes meeting rooms and chats by their ids, skipping those already so", async () => {
+  const client = service(EVENT, [
+    { type: "user", user_id: "ou_1" },
+    { type: "resource", room_id: "omm_1" },
+    { type: "resource", room_id: "omm_3" },
+    { type: "chat", chat_id: "oc_1" },
+  ]);
+  const result = await update.run!(
+    inputOf(base({ "add-attendees": "omm_1,omm_2,oc_2", "remove-attendees": "omm_3,oc_1" })),
+    client,
+  ) as UpdateResult;
+  assert.deepEqual(result.added, ["omm_2", "oc_2"]);
+  assert.deepEqual(result.removed, ["omm_3", "oc_1"]);
+  const [add, remove] = client.requests.filter((r) => r.method === "POST");
+  assert.deepEqual(add.body, {
+    attendees: [{ type: "resource", room_id: "omm_2" }, { type: "chat", chat_id: "oc_2" }],
+  });
+  assert.deepEqual(remove.body, {
+    delete_ids: [{ type: "resource", room_id: "omm_3" }, { type: "chat", chat_id: "oc_1" }],
   });
 });
