@@ -285,8 +285,18 @@ export async function runInProcess(
 }
 
 /**
+ * PBKDF2 iterations of the entries the in-process runs write: few, so that reading them costs
+ * next to nothing. Hark reads an entry with the count it was written with, and every sign-in
+ * of a test world is written here and read by several processes after: at the production count
+ * (600,000, a rule of `src/keychain/file_keychain_test.ts`) each of those reads cost a
+ * derivation of about 150 ms of CPU. What a hark process writes itself keeps the production
+ * count.
+ */
+export const TEST_KEYCHAIN_ITERATIONS = 1_000;
+
+/**
  * The file keychain of a home, as hark opens it there (`HARK_KEYCHAIN=file`), with real time
- * and randomness (its lock's nonce).
+ * and randomness (its lock's nonce), writing with {@link TEST_KEYCHAIN_ITERATIONS}.
  *
  * @param home the hark home
  */
@@ -298,7 +308,7 @@ export function homeKeychain(home: HarkEnv): FileKeychain {
     randomUUID: () => crypto.randomUUID(),
     randomBytes: (length: number) => crypto.getRandomValues(new Uint8Array(length)),
     pid: Deno.pid,
-  });
+  }, { iterations: TEST_KEYCHAIN_ITERATIONS });
 }
 
 /**
