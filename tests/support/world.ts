@@ -215,6 +215,8 @@ export interface InProcessRun extends HarkRun {
 export interface InProcessOptions {
   /** Extra or overriding variables. */
   env?: Record<string, string>;
+  /** Text on stdin; default none. */
+  stdin?: string;
   /**
    * Called once, at the first wait after `enter the code: <code>` shows on stderr (an approval
    * or a denial on the sandbox).
@@ -247,6 +249,7 @@ export async function runInProcess(
   const base = createTestContext({
     now: Date.now(),
     env: { ...home.env, ...options.env },
+    stdin: options.stdin,
     homeDir: home.env.HOME,
     fetch: (input, init) => fetch(input, { ...init, client }),
     timeout: (ms) => AbortSignal.timeout(ms),
