@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { checkArgs, nameFilter, report, type Skipped } from "./test_task.ts";
 import { denoDirEnv, REPO_ROOT } from "../tests/support/hark_env.ts";
+import { runProcess } from "../tests/support/subprocess.ts";
 import { readTestPackages } from "./test_packages.ts";
 
 const SKIPPED: Skipped[] = [
@@ -97,18 +98,15 @@ Deno.test("deno task test runs the tests while it type-checks, and a type error 
       'const n: number = "not a number";\nDeno.test("runs all the same", () => {});\n' +
         "console.log(n);\n",
     );
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: ["task", "--quiet", "test", file],
-      cwd: REPO_ROOT,
-      clearEnv: true,
-      env: { ...denoDirEnv(), PATH: Deno.env.get("PATH") ?? "", HOME: dir, NO_COLOR: "1" },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const stdout = new TextDecoder().decode(output.stdout);
-    const stderr = new TextDecoder().decode(output.stderr);
-    assert.notEqual(output.code, 0, stdout + stderr);
+    const { code, stdout, stderr } = await runProcess(
+      Deno.execPath(),
+      ["task", "--quiet", "test", file],
+      {
+        cwd: REPO_ROOT,
+        env: { ...denoDirEnv(), PATH: Deno.env.get("PATH") ?? "", HOME: dir, NO_COLOR: "1" },
+      },
+    );
+    assert.notEqual(code, 0, stdout + stderr);
     assert.match(stdout, /runs all the same \.\.\. ok/, "the test ran, not held up by the check");
     assert.match(stderr, /TS2322/, stderr);
     assert.match(stderr, /The type check failed: deno check --quiet /);
