@@ -1,6 +1,11 @@
 /**
- * `deno task test`: sets up what the tests need, then runs `deno test --allow-all --parallel`
- * with the task's arguments (`deno task test tests/cli --filter init`).
+ * `deno task test`: sets up what the tests need, then runs `deno test --allow-all --parallel
+ * --no-check` with the task's arguments (`deno task test tests/cli --filter init`) while
+ * `deno check` type-checks the same code beside it: the tests need not wait for the type check
+ * (about 20 s of one core, single-threaded), and a type error still fails the task, reported
+ * after the tests. With no path, the check has exactly the roots of `deno task check`, so after
+ * that task (as in `.ci/run`) it is answered from Deno's check cache at once. A `--no-check`
+ * among the arguments skips the check too.
  *
  * Some tests run programs from the Debian packages of `scripts/test_packages.txt` (shells, tmux,
  * the Secret Service). When one of those programs is missing and this runs as root on Linux with
@@ -171,6 +176,48 @@ export function report(
   return lines.join("\n") + "\n";
 }
 
+/**
+ * The arguments of the `deno check` run beside the tests: the paths among `args`, else the roots
+ * of `deno task check` (read from `deno.json`, so that the two share one cache entry); undefined
+ * when `args` ask for no type check (`--no-check`).
+ *
+ * @param args the `deno test` arguments
+ * @param checkTask the `check` task of `deno.json`, such as `deno check main.ts src/`
+ */
+export function checkArgs(args: readonly string[], checkTask: string): string[] | undefined {
+  if (args.some((arg) => arg === "--no-check" || arg.startsWith("--no-check="))) return undefined;
+  const paths = args.filter((arg, i) => !arg.startsWith("-") && !VALUED.has(args[i - 1]));
+  if (paths.length > 0) return ["check", "--quiet", ...paths];
+  const words = checkTask.trim().split(/\s+/);
+  if (words[0] !== "deno" || words[1] !== "check") {
+    throw new Error(`The check task of deno.json is not a deno check: ${checkTask}`);
+  }
+  return ["check", "--quiet", ...words.slice(2)];
+}
+
+/** `deno test` flags whose value is the next argument (`--filter init`). */
+const VALUED = new Set(["--filter", "--junit-path", "--reporter"]);
+
+/** The `check` task of this repository's `deno.json`. */
+function checkTask(): string {
+  const config = JSON.parse(Deno.readTextFileSync(resolve(REPO_ROOT, "deno.json")));
+  const task = config?.tasks?.check;
+  if (typeof task !== "string") throw new Error("deno.json has no check task");
+  return task;
+}
+
+/** Runs `deno check <args>` with its output held back, so it does not cut into the tests'. */
+async function typeCheck(args: string[]): Promise<{ code: number; output: string }> {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return { code, output: decoder.decode(stdout) + decoder.decode(stderr) };
+}
+
 async function main(args: readonly string[]): Promise<number> {
   // The tests type-check and run hark's code, which imports the generated API catalogue.
   const catalogue = await ensureCatalogue({ quiet: true });
@@ -186,12 +233,19 @@ async function main(args: readonly string[]): Promise<number> {
   }
   // Ctrl-C reaches `deno test` too: wait for its report and its exit code.
   if (Deno.build.os !== "windows") Deno.addSignalListener("SIGINT", () => {});
+  const check = checkArgs(args, checkTask());
+  const checked = check ? typeCheck(check) : undefined;
   const { code } = await new Deno.Command(Deno.execPath(), {
-    args: ["test", "--allow-all", "--parallel", ...args],
+    args: ["test", "--allow-all", "--parallel", ...(check ? ["--no-check"] : []), ...args],
     stdin: "inherit",
     stdout: "inherit",
     stderr: "inherit",
   }).output();
+  const typed = await checked;
+  if (typed && typed.code !== 0) {
+    console.error(`${typed.output.trimEnd()}\n\nThe type check failed: deno ${check!.join(" ")}`);
+    return code !== 0 ? code : typed.code;
+  }
   return code;
 }
 

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
-import { nameFilter, report, type Skipped } from "./test_task.ts";
+import { join } from "node:path";
+import { checkArgs, nameFilter, report, type Skipped } from "./test_task.ts";
+import { denoDirEnv, REPO_ROOT } from "../tests/support/hark_env.ts";
+import { runProcess } from "../tests/support/subprocess.ts";
 import { readTestPackages } from "./test_packages.ts";
 
 const SKIPPED: Skipped[] = [
@@ -52,4 +55,62 @@ Deno.test("nameFilter() reads --filter as deno test does: a substring or /a patt
     "zsh reads",
     "zsh completes",
   ]);
+});
+
+Deno.test("checkArgs() checks the paths given, else the roots of deno task check, never with --no-check", () => {
+  const task = "deno check main.ts src/ tests/";
+  assert.deepEqual(checkArgs([], task), ["check", "--quiet", "main.ts", "src/", "tests/"]);
+  assert.deepEqual(
+    checkArgs(["tests/cli", "--filter", "init", "--junit-path", "out.xml", "src/x_test.ts"], task),
+    ["check", "--quiet", "tests/cli", "src/x_test.ts"],
+  );
+  assert.deepEqual(checkArgs(["--filter=init", "--reporter", "dot"], task), [
+    "check",
+    "--quiet",
+    "main.ts",
+    "src/",
+    "tests/",
+  ]);
+  assert.equal(checkArgs(["--no-check", "tests/cli"], task), undefined);
+  assert.throws(() => checkArgs([], "deno lint"), /not a deno check: deno lint/);
+});
+
+Deno.test("checkArgs() of this repository has exactly the roots of deno task check", async () => {
+  const config = JSON.parse(await Deno.readTextFile(join(REPO_ROOT, "deno.json")));
+  assert.deepEqual(checkArgs([], config.tasks.check), [
+    "check",
+    "--quiet",
+    "main.ts",
+    "src/",
+    "sandbox/",
+    "tests/",
+    "scripts/",
+    "bench/",
+  ]);
+});
+
+Deno.test("deno task test runs the tests while it type-checks, and a type error fails it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hark-test-task-" });
+  try {
+    const file = join(dir, "typo_test.ts");
+    await Deno.writeTextFile(
+      file,
+      'const n: number = "not a number";\nDeno.test("runs all the same", () => {});\n' +
+        "console.log(n);\n",
+    );
+    const { code, stdout, stderr } = await runProcess(
+      Deno.execPath(),
+      ["task", "--quiet", "test", file],
+      {
+        cwd: REPO_ROOT,
+        env: { ...denoDirEnv(), PATH: Deno.env.get("PATH") ?? "", HOME: dir, NO_COLOR: "1" },
+      },
+    );
+    assert.notEqual(code, 0, stdout + stderr);
+    assert.match(stdout, /runs all the same \.\.\. ok/, "the test ran, not held up by the check");
+    assert.match(stderr, /TS2322/, stderr);
+    assert.match(stderr, /The type check failed: deno check --quiet /);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -50,17 +50,25 @@ Deno.test("the env provider: HARK_USER_ACCESS_TOKEN is used and reported as the 
   }
 });
 
+// In process (the same command code); the other tests of this file run real hark processes.
 Deno.test("auth login rejects a malformed --scope with exit 2 naming the scope", async () => {
   const world = await startWorld();
   try {
     for (const scope of ["calendar", "a:b:c:d", ""]) {
-      const run = await world.run(["auth", "login", "--no-wait", "--json", "--scope", scope]);
+      const run = await world.runInProcess([
+        "auth",
+        "login",
+        "--no-wait",
+        "--json",
+        "--scope",
+        scope,
+      ]);
       assert.equal(run.code, 2, `${scope}: ${run.stderr}`);
       assert.match(JSON.parse(run.stderr).error.message, new RegExp(`Invalid scope "${scope}"`));
     }
     // Well formed but unknown to Lark (it was in an example of this help once): the service
     // refuses the whole list, and the error lists what was asked for.
-    const unknown = await world.run([
+    const unknown = await world.runInProcess([
       "auth",
       "login",
       "--no-wait",
@@ -80,10 +88,11 @@ Deno.test("auth login rejects a malformed --scope with exit 2 naming the scope",
   }
 });
 
+// In process (the same command code); the other tests of this file run real hark processes.
 Deno.test("auth status --as bot reports the bot's token: app credentials, env, or why not", async () => {
   const world = await startWorld();
   try {
-    const fromApp = await world.run(["auth", "status", "--as", "bot", "--json"]);
+    const fromApp = await world.runInProcess(["auth", "status", "--as", "bot", "--json"]);
     assert.equal(fromApp.code, 0, fromApp.stderr);
     const report = JSON.parse(fromApp.stdout);
     assert.equal(report.identity, "bot");
@@ -91,15 +100,15 @@ Deno.test("auth status --as bot reports the bot's token: app credentials, env, o
     assert.equal(report.source, "app_credentials");
     assert.ok(report.expires_at);
 
-    const fromEnv = await world.run(["auth", "status", "--as", "bot", "--json"], {
+    const fromEnv = await world.runInProcess(["auth", "status", "--as", "bot", "--json"], {
       env: { HARK_TENANT_ACCESS_TOKEN: "t-from-env-123456", HARK_BASE_URL: world.sb.baseUrl },
     });
     assert.equal(JSON.parse(fromEnv.stdout).source, "env");
     assert.ok(!fromEnv.stdout.includes("t-from-env-123456"));
 
     // The tenant token is cached in the keychain; logout forgets it, so the next status asks.
-    assert.equal((await world.run(["auth", "logout"])).code, 0);
-    const refused = await world.run(["auth", "status", "--as", "bot", "--json"], {
+    assert.equal((await world.runInProcess(["auth", "logout"])).code, 0);
+    const refused = await world.runInProcess(["auth", "status", "--as", "bot", "--json"], {
       env: { HARK_TEST_APP_SECRET: "not-the-secret" },
     });
     assert.equal(refused.code, 3, refused.stderr);

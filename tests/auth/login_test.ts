@@ -1,9 +1,10 @@
 /**
- * `hark auth login` end to end: one real sign-in through the CLI subprocess (the wiring of the
- * device flow, the keychain and the config), and the `--no-wait`, `--device-code` and `--wait`
- * paths in process on a clock that does not wait. The timing rules themselves (5 s before the
- * first poll, slow_down, expiry) are `src/auth/device_flow_test.ts`'s; the wait bounds are
- * `src/cli/auth/login_test.ts`'s.
+ * `hark auth login` end to end: one real sign-in through the CLI subprocess and real `auth
+ * status` runs after it (the wiring of the device flow, the keychain, the config and TZ); the
+ * other `status`, `token`, `check` and `logout` runs after it, and the `--no-wait`,
+ * `--device-code` and `--wait` paths, in process on a clock that does not wait (`--no-wait` once
+ * as a process too). The timing rules themselves (5 s before the first poll, slow_down, expiry)
+ * are `src/auth/device_flow_test.ts`'s; the wait bounds are `src/cli/auth/login_test.ts`'s.
  */
 
 import assert from "node:assert/strict";
@@ -68,10 +69,10 @@ Deno.test("auth login signs in through the sandbox API, then status, check, toke
     assert.ok(Math.abs(Date.parse(zonedReport.expires_at) - stored.expires_at) < 1000);
     assert.match(result.expires_at, /[+-]\d\d:\d\d$/, "the sign-in's own result too");
 
-    const token = await world.home.run(["auth", "token"]);
+    const token = await world.runInProcess(["auth", "token"]);
     assert.equal(token.code, 0);
     assert.equal(token.stdout, `${stored.access_token}\n`, "piped, the bare token");
-    const tokenJson = await world.home.run(["auth", "token", "--json"], { env: { TZ: "UTC" } });
+    const tokenJson = await world.runInProcess(["auth", "token", "--json"], { env: { TZ: "UTC" } });
     assert.equal(tokenJson.code, 0, tokenJson.stderr);
     const described = JSON.parse(tokenJson.stdout);
     assert.deepEqual(Object.keys(described), ["access_token", "expires_at", "identity"]);
@@ -80,7 +81,7 @@ Deno.test("auth login signs in through the sandbox API, then status, check, toke
     assert.ok(Math.abs(Date.parse(described.expires_at) - stored.expires_at) < 1000);
     assert.match(described.expires_at, /\+00:00$/, "RFC 3339 with the zone's offset");
 
-    const granted = await world.home.run([
+    const granted = await world.runInProcess([
       "auth",
       "check",
       "--scope",
@@ -89,7 +90,7 @@ Deno.test("auth login signs in through the sandbox API, then status, check, toke
     ]);
     assert.equal(granted.code, 0, granted.stderr);
     assert.deepEqual(JSON.parse(granted.stdout).missing, []);
-    const missing = await world.home.run([
+    const missing = await world.runInProcess([
       "auth",
       "check",
       "--scope",
@@ -101,17 +102,17 @@ Deno.test("auth login signs in through the sandbox API, then status, check, toke
     assert.equal(envelope.type, "permission");
     assert.equal(envelope.recovery.command, "hark auth login --scope drive:drive:readonly");
 
-    const logout = await world.home.run(["auth", "logout"]);
+    const logout = await world.runInProcess(["auth", "logout"]);
     assert.equal(logout.code, 0);
     assert.equal(await keychainOf(world).get(tokenPath), undefined);
     assert.equal(
       "default" in (await world.home.readConfig() as { users: object }).users,
       false,
     );
-    const again = await world.home.run(["auth", "logout", "--json"]);
+    const again = await world.runInProcess(["auth", "logout", "--json"]);
     assert.equal(again.code, 0);
     assert.deepEqual(JSON.parse(again.stdout).keychain_entries, []);
-    const after = await world.home.run(["auth", "status", "--json"]);
+    const after = await world.runInProcess(["auth", "status", "--json"]);
     assert.equal(after.code, 3);
     assert.equal(JSON.parse(after.stdout).state, "signed_out");
   } finally {
@@ -140,11 +141,11 @@ Deno.test("auth login --no-wait prints the device data, and --device-code finish
       0,
     );
     // Piped, the data is JSON on stdout; people read the instructions on stderr.
-    const piped = await world.home.run(["auth", "login", "--no-wait"]);
+    const piped = await world.runInProcess(["auth", "login", "--no-wait"]);
     assert.ok(JSON.parse(piped.stdout).device_code);
     assert.match(piped.stderr, /enter the code: \S+/);
     assert.match(piped.stderr, /hark auth login --device-code <device_code>/);
-    const human = await world.home.run(["auth", "login", "--no-wait", "--format", "table"]);
+    const human = await world.runInProcess(["auth", "login", "--no-wait", "--format", "table"]);
     assert.match(human.stdout, /hark auth login --device-code \S+/);
 
     const approved = await fetch(`${world.sb.baseUrl}/sandbox/approve`, {
@@ -166,7 +167,7 @@ Deno.test("auth login --no-wait prints the device data, and --device-code finish
       "im:message.send_as_user",
       "offline_access",
     ]);
-    const status = await world.home.run(["auth", "status", "--json"]);
+    const status = await world.runInProcess(["auth", "status", "--json"]);
     assert.equal(JSON.parse(status.stdout).state, "valid");
   } finally {
     await world.close();

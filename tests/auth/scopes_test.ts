@@ -1,7 +1,8 @@
 /**
  * Scopes end to end: a plain `auth login` asks for exactly the user scopes the shortcuts
  * declare, a sign-in that is granted less says which scopes and which shortcuts, and
- * `auth check` checks a shortcut by name.
+ * `auth check` checks a shortcut by name. `auth check` runs as a real hark process (the wiring);
+ * the shortcuts after a plain sign-in run in process (the same command code).
  */
 
 import assert from "node:assert/strict";
@@ -68,7 +69,7 @@ Deno.test("a plain sign-in reads what +get-user, the listings' sender names and 
     const login = await world.signIn();
     assert.equal(login.code, 0, login.stderr);
     const person = world.sb.users[4];
-    const shown = await world.run([
+    const shown = await world.runInProcess([
       "contact",
       "+get-user",
       "--user-id",
@@ -85,7 +86,7 @@ Deno.test("a plain sign-in reads what +get-user, the listings' sender names and 
 
     // +get (mget) leaves senders unnamed: basic_batch names them, ten people a call.
     const chat = world.sb.chats[0].chat_id;
-    const listed = await world.run([
+    const listed = await world.runInProcess([
       "im",
       "+messages",
       "--chat-id",
@@ -97,7 +98,7 @@ Deno.test("a plain sign-in reads what +get-user, the listings' sender names and 
     assert.equal(listed.code, 0, listed.stderr);
     const ids = JSON.parse(listed.stdout).map((m: { message_id: string }) => m.message_id);
     await world.clearRequests();
-    const got = await world.run(["im", "+get", "--message-id", ids.join(","), "--json"]);
+    const got = await world.runInProcess(["im", "+get", "--message-id", ids.join(","), "--json"]);
     assert.equal(got.code, 0, got.stderr);
     assert.doesNotMatch(got.stderr, /sender names/);
     const rows: { sender: { id: string; sender_type: string; sender_name?: string } }[] = JSON
@@ -117,7 +118,7 @@ Deno.test("a plain sign-in reads what +get-user, the listings' sender names and 
 
     // +find-time reads each person's zone from their profile.
     const auckland = world.sb.users.find((u) => u.time_zone === "Pacific/Auckland")!;
-    const found = await world.run([
+    const found = await world.runInProcess([
       "calendar",
       "+find-time",
       "--attendees",
@@ -148,10 +149,18 @@ Deno.test("a plain sign-in can send and reply as the user: Lark needs im:message
     assert.equal(login.code, 0, login.stderr);
     assert.ok(JSON.parse(login.stdout).scopes.includes("im:message"));
     const chat = world.sb.chats[0].chat_id;
-    const sent = await world.run(["im", "+send", "--chat-id", chat, "--text", "hi", "--json"]);
+    const sent = await world.runInProcess([
+      "im",
+      "+send",
+      "--chat-id",
+      chat,
+      "--text",
+      "hi",
+      "--json",
+    ]);
     assert.equal(sent.code, 0, sent.stderr);
     const id = JSON.parse(sent.stdout).message_id;
-    const replied = await world.run([
+    const replied = await world.runInProcess([
       "im",
       "+reply",
       "--message-id",
@@ -161,7 +170,7 @@ Deno.test("a plain sign-in can send and reply as the user: Lark needs im:message
       "--json",
     ]);
     assert.equal(replied.code, 0, replied.stderr);
-    const check = await world.run(["auth", "check", "im", "+send", "--json"]);
+    const check = await world.runInProcess(["auth", "check", "im", "+send", "--json"]);
     assert.equal(check.code, 0, check.stderr);
     assert.deepEqual(JSON.parse(check.stdout).requested, ["im:message", "im:message.send_as_user"]);
     // The upload goes with the app's tenant token: a sign-in cannot show the app's im:resource.

@@ -9,6 +9,8 @@ const PROFILES = {
   dead: { accessTokenTtl: 0.001, refreshTokenTtl: 0.001 },
 };
 
+// The refreshes run as real hark processes (two of them at once spend a refresh token once);
+// the status reads and the refusals around them run the same command code in process.
 Deno.test("token states: status in every state, refresh with rotation, expiry and single spending", async () => {
   // "nobody" has an app but never signs in.
   const world = await startWorld({ profiles: [...Object.keys(PROFILES), "nobody"] });
@@ -21,7 +23,14 @@ Deno.test("token states: status in every state, refresh with rotation, expiry an
     // The stored sign-in's own state (--offline): with a lifetime of 1 ms, asking the service
     // would find every refreshed token dead already.
     const status = async (profile: string) => {
-      const run = await world.run(["auth", "status", "--json", "--offline", "--profile", profile]);
+      const run = await world.runInProcess([
+        "auth",
+        "status",
+        "--json",
+        "--offline",
+        "--profile",
+        profile,
+      ]);
       return { code: run.code, report: JSON.parse(run.stdout) };
     };
     const [fresh, soon, stale, dead, none] = await Promise.all(
@@ -32,14 +41,21 @@ Deno.test("token states: status in every state, refresh with rotation, expiry an
     assert.deepEqual([stale.code, stale.report.state, stale.report.usable], [0, "expired", true]);
     assert.deepEqual([dead.code, dead.report.state, dead.report.usable], [3, "expired", false]);
     assert.deepEqual([none.code, none.report.state], [3, "signed_out"]);
-    const unknown = await world.run(["auth", "status", "--json", "--profile", "nboody"]);
+    const unknown = await world.runInProcess(["auth", "status", "--json", "--profile", "nboody"]);
     assert.equal(unknown.code, 2, "a mistyped profile is a usage error, not a sign-in state");
     assert.equal(unknown.stdout, "");
     assert.match(JSON.parse(unknown.stderr).error.message, /^Unknown profile "nboody" .*nobody/);
 
     // Refresh on expiry, with rotation: the old refresh token no longer works.
     await world.clearRequests();
-    const before = await world.run(["auth", "status", "--json", "--offline", "--profile", "stale"]);
+    const before = await world.runInProcess([
+      "auth",
+      "status",
+      "--json",
+      "--offline",
+      "--profile",
+      "stale",
+    ]);
     assert.equal(JSON.parse(before.stdout).state, "expired");
     const token = await world.run(["auth", "token", "--profile", "stale"]);
     assert.equal(token.code, 0, token.stderr);
@@ -57,7 +73,7 @@ Deno.test("token states: status in every state, refresh with rotation, expiry an
     );
 
     // The refresh token expired too: sign in again, exit 3, never silent.
-    const expired = await world.run(["auth", "token", "--profile", "dead", "--json"]);
+    const expired = await world.runInProcess(["auth", "token", "--profile", "dead", "--json"]);
     assert.equal(expired.code, 3);
     const envelope = JSON.parse(expired.stderr).error;
     assert.match(envelope.message, /sign in again/);
@@ -78,7 +94,7 @@ Deno.test("token states: status in every state, refresh with rotation, expiry an
     // refreshes again, rightly: "soon" lives 200 s, so a new token is within the 5 minutes of
     // its expiry at once. Which happens is up to the machine's timing.
     assert.equal(spent.length, a.stdout === b.stdout ? 1 : 2);
-    const refreshed = await world.run(["auth", "status", "--json", "--profile", "soon"]);
+    const refreshed = await world.runInProcess(["auth", "status", "--json", "--profile", "soon"]);
     assert.equal(JSON.parse(refreshed.stdout).state, "needs_refresh", "200 s lifetime again");
   } finally {
     await world.close();

@@ -1,7 +1,8 @@
 /**
  * The catalogue's calendar, contact and im methods that the sandbox implements, run as commands
- * (hark as a subprocess, from source) against it: the requests it receives are the ones the
- * commands say they send, answers and errors come back as hark prints them.
+ * against it (in process, the first as a real hark process from source, for the wiring): the
+ * requests it receives are the ones the commands say they send, answers and errors come back as
+ * hark prints them.
  */
 
 import assert from "node:assert/strict";
@@ -23,13 +24,13 @@ async function calls(env: ShortcutEnv) {
 }
 
 Deno.test("API commands run against the sandbox: calendar, contact and im", async (t) => {
-  const env = await createShortcutEnv({ startDay: "2026-11-02" });
+  const env = await createShortcutEnv({ startDay: "2026-11-02" }, { inProcess: true });
   try {
     const start = Math.floor(Date.UTC(2026, 10, 2) / 1000);
 
     await t.step("calendar events instance-view lists the week's events", async () => {
       await env.clearRequests();
-      const run = await env.run([
+      const run = await env.runProcess([
         "calendar",
         "events",
         "instance-view",

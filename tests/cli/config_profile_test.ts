@@ -1,21 +1,29 @@
 /**
- * End-to-end tests of `config` and `profile`: the real CLI as a subprocess, with a throwaway
- * config file and the encrypted-file keychain.
+ * End-to-end tests of `config` and `profile`, with a throwaway config file and the
+ * encrypted-file keychain. The rules run in process (`runInProcess`: the same command code,
+ * files and keychain); the tests about the process (what `config init` leaves on disk, errors
+ * on stderr and exit codes, `--version` and `--help`) run the real CLI as a subprocess.
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createHarkEnv, type HarkEnv, type HarkRun } from "../support/hark_env.ts";
+import { runInProcess } from "../support/world.ts";
 
 const SECRET = "e2e-app-secret-9f8e7d6c5b4a";
 const INIT = ["config", "init", "--non-interactive", "--app-id", "cli_e2e", "--app-secret-stdin"];
 
-/** Every stderr seen, checked for stack traces at the end of each test. */
-function tracker(env: HarkEnv) {
+/**
+ * Every stderr seen, checked for stack traces at the end of each test; runs in process unless
+ * `subprocess`.
+ */
+function tracker(env: HarkEnv, subprocess: boolean) {
   const runs: HarkRun[] = [];
   return {
     async run(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) {
-      const result = await env.run(args, options);
+      const result = subprocess
+        ? await env.run(args, options)
+        : await runInProcess(env, args, options);
       runs.push(result);
       return result;
     },
@@ -28,10 +36,13 @@ function tracker(env: HarkEnv) {
   };
 }
 
-async function withEnv(fn: (env: HarkEnv, hark: ReturnType<typeof tracker>) => Promise<void>) {
+async function withEnv(
+  fn: (env: HarkEnv, hark: ReturnType<typeof tracker>) => Promise<void>,
+  { subprocess = false } = {},
+) {
   const env = await createHarkEnv();
   try {
-    const hark = tracker(env);
+    const hark = tracker(env, subprocess);
     await fn(env, hark);
     hark.assertNoStackTraces();
   } finally {
@@ -108,7 +119,7 @@ Deno.test("config init stores the secret encrypted in the keychain, a reference 
       assert.ok(!text.includes(b64), `base64 secret in ${file}`);
     }
     assert.deepEqual(await filesUnder(join(env.configPath, "..")), [env.configPath]);
-  });
+  }, { subprocess: true });
 });
 
 Deno.test("config init over an existing profile exits 2 naming --force; --force replaces it", async () => {
@@ -383,7 +394,7 @@ Deno.test("errors are text on stderr by default and the JSON envelope with --jso
     const format = await hark.run(["--format", "xml", "profile", "list"]);
     assert.equal(format.code, 2);
     assert.match(format.stderr, /argument 'xml' is invalid/);
-  });
+  }, { subprocess: true });
 });
 
 Deno.test("the config's output_format json makes errors JSON too", async () => {
@@ -409,5 +420,5 @@ Deno.test("--version, --help and help exit 0 with the text on stdout", async () 
       assert.match(result.stdout, /Examples:/);
       assert.equal(result.stderr, "");
     }
-  });
+  }, { subprocess: true });
 });

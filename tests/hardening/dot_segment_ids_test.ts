@@ -14,7 +14,7 @@ function envelope(run: HarkRun) {
 }
 
 Deno.test("ids . and .. are refused naming the flag, with nothing sent", async () => {
-  const env = await createShortcutEnv();
+  const env = await createShortcutEnv({}, { inProcess: true });
   try {
     const cases: [string[], string][] = [
       [
@@ -49,7 +49,7 @@ Deno.test("ids . and .. are refused naming the flag, with nothing sent", async (
     ];
     for (const [args, flag] of cases) {
       await env.clearRequests();
-      const run = await env.run([...args, "--json"]);
+      const run = await env.runProcess([...args, "--json"]);
       assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
       assert.equal(run.stdout, "", args.join(" "));
       assert.ok(envelope(run).message.includes(flag), `${args.join(" ")}: ${run.stderr}`);

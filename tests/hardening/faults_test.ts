@@ -484,7 +484,10 @@ async function envTokenWorld(): Promise<World> {
  */
 async function keychainWorld(): Promise<World> {
   const { sb, home } = await newWorld({ sandbox: { autoApproveAfter: 0 }, profiles: [] });
-  const init = await home.run([
+  // In process too: the secret is then written with the test worlds' few PBKDF2 iterations, and
+  // the in-process runs after (each with a keychain of its own) do not pay a 600,000-iteration
+  // derivation apiece to read it.
+  const init = await runInProcess(home, [
     "config",
     "init",
     "--non-interactive",

@@ -30,21 +30,22 @@ Deno.test("a stored sign-in is never sent to a base_url that did not issue it", 
     const moved = await world.run(["config", "set", "apps.default.base_url", hostile.url]);
     assert.equal(moved.code, 0, moved.stderr);
 
+    // The first as a real hark process (the wiring), the others in process (the same code).
     for (
-      const args of [
+      const [i, args] of [
         USER_INFO,
         ["calendar", "+agenda", "--json"],
         ["im", "+send", "--chat-id", world.sb.chats[0].chat_id, "--text", "hi", "--json"],
         ["auth", "token", "--json"],
-      ]
+      ].entries()
     ) {
-      const run = await world.run(args);
+      const run = i === 0 ? await world.run(args) : await world.runInProcess(args);
       assert.equal(run.code, 3, `${args.join(" ")}: ${run.stderr}`);
       const error = envelope(run);
       assert.match(error.message, /its token was issued by "http:\/\/127\.0\.0\.1:\d+"/);
       assert.equal(error.recovery.command, "hark auth login");
     }
-    const status = await world.run(["auth", "status", "--json"]);
+    const status = await world.runInProcess(["auth", "status", "--json"]);
     assert.equal(status.code, 3);
     assert.match(JSON.parse(status.stdout).reason, /issued by/);
     // Neither the access token nor the refresh token went anywhere.
@@ -168,14 +169,17 @@ Deno.test("the config's app secret never goes to a HARK_BASE_URL other than the 
   try {
     assert.equal((await world.signIn()).code, 0);
     const away = { HARK_BASE_URL: hostile.url };
+    // The first as a real hark process (the wiring), the others in process (the same code).
     for (
-      const args of [
+      const [i, args] of [
         ["calendar", "+agenda", "--as", "bot", "--json"],
         ["api", "GET", "/open-apis/im/v1/chats", "--as", "bot", "--json"],
         ["auth", "login", "--no-wait", "--json"],
-      ]
+      ].entries()
     ) {
-      const run = await world.run(args, { env: away });
+      const run = i === 0
+        ? await world.run(args, { env: away })
+        : await world.runInProcess(args, { env: away });
       assert.equal(run.code, 3, `${args.join(" ")}: ${run.stderr}`);
       const error = envelope(run);
       assert.equal(error.type, "auth");
@@ -187,7 +191,7 @@ Deno.test("the config's app secret never goes to a HARK_BASE_URL other than the 
     assert.equal(hostile.received.length, 0, hostile.transcript());
 
     // HARK_BASE_URL naming the profile's own service is no change.
-    const same = await world.run(["calendar", "+agenda", "--as", "bot", "--json"], {
+    const same = await world.runInProcess(["calendar", "+agenda", "--as", "bot", "--json"], {
       env: { HARK_BASE_URL: world.sb.baseUrl },
     });
     assert.equal(same.code, 0, same.stderr);

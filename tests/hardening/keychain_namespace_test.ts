@@ -13,7 +13,7 @@ import { readStoredAppSecret } from "../../src/config/stored_secret.ts";
 import type { FileKeychain } from "../../src/keychain/file_keychain.ts";
 import type { Sandbox } from "../../sandbox/mod.ts";
 import type { HarkEnv, HarkRun } from "../support/hark_env.ts";
-import { homeKeychain, requestLog, signIn, startWorld } from "../support/world.ts";
+import { homeKeychain, requestLog, runInProcess, signIn, startWorld } from "../support/world.ts";
 
 /** Two configs in one home: `first` at the default path, `second` at HARK_CONFIG. */
 interface Homes {
@@ -56,7 +56,9 @@ async function init(
   secret = sb.appSecret,
   extra: string[] = [],
 ): Promise<void> {
-  const run = await home.run([
+  // In process (the same command code): the secret is then written with the test worlds' few
+  // PBKDF2 iterations, and the runs after need no 600,000-iteration derivation to read it.
+  const run = await runInProcess(home, [
     "config",
     "init",
     "--non-interactive",
@@ -76,7 +78,7 @@ async function login(home: HarkEnv, sb: Sandbox, openId: string, extra: string[]
 }
 
 async function whoAmI(home: HarkEnv): Promise<HarkRun & { openId?: string }> {
-  const run = await home.run(["api", "GET", "/open-apis/authen/v1/user_info", "--json"]);
+  const run = await runInProcess(home, ["api", "GET", "/open-apis/authen/v1/user_info", "--json"]);
   return { ...run, openId: run.code === 0 ? JSON.parse(run.stdout).open_id : undefined };
 }
 

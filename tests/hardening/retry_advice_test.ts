@@ -46,7 +46,7 @@ async function lostAnswer(
 }
 
 Deno.test("im +send after a lost answer: the printed retry sends the message once", async () => {
-  const env = await createShortcutEnv();
+  const env = await createShortcutEnv({}, { inProcess: true });
   try {
     const chat = env.sb.chats[0].chat_id;
     const text = `Deploy finished ${crypto.randomUUID().slice(0, 8)}`;
@@ -67,7 +67,7 @@ Deno.test("im +send after a lost answer: the printed retry sends the message onc
         .filter((m) => m.body.content.includes(text));
     assert.equal((await sent()).length, 1, "the lost send was applied");
 
-    const retry = await env.run([...shellWords(error.recovery.command).slice(1), "--json"]);
+    const retry = await env.runProcess([...shellWords(error.recovery.command).slice(1), "--json"]);
     assert.equal(retry.code, 0, retry.stderr);
     assert.equal((await sent()).length, 1, "the retry did not send it twice");
   } finally {
@@ -76,7 +76,7 @@ Deno.test("im +send after a lost answer: the printed retry sends the message onc
 });
 
 Deno.test("calendar +create after a lost answer: the printed retry creates the event once", async () => {
-  const env = await createShortcutEnv();
+  const env = await createShortcutEnv({}, { inProcess: true });
   try {
     const summary = `Design review ${crypto.randomUUID().slice(0, 8)}`;
     const { error } = await lostAnswer(
@@ -99,7 +99,7 @@ Deno.test("calendar +create after a lost answer: the printed retry creates the e
         .filter((e) => (e.summary ?? e.event?.summary) === summary);
     assert.equal((await made()).length, 1, "the lost create was applied");
 
-    const retry = await env.run([...shellWords(error.recovery.command).slice(1), "--json"]);
+    const retry = await env.runProcess([...shellWords(error.recovery.command).slice(1), "--json"]);
     assert.equal(retry.code, 0, retry.stderr);
     assert.equal(JSON.parse(retry.stdout).summary, summary);
     assert.equal((await made()).length, 1, "the retry did not create it twice");
@@ -109,7 +109,7 @@ Deno.test("calendar +create after a lost answer: the printed retry creates the e
 });
 
 Deno.test("hark api refuses percent-encoded dot segments before sending anything", async () => {
-  const env = await createShortcutEnv();
+  const env = await createShortcutEnv({}, { inProcess: true });
   try {
     await env.clearRequests();
     // Each would resolve to /open-apis/authen/v1/user_info, a real route.
@@ -120,7 +120,7 @@ Deno.test("hark api refuses percent-encoded dot segments before sending anything
         "calendar/.%2e/authen/v1/user_info",
       ]
     ) {
-      const run = await env.run(["api", "GET", path, "--json"]);
+      const run = await env.runProcess(["api", "GET", path, "--json"]);
       assert.equal(run.code, 2, run.stderr);
       assert.match(envelope(run).message, /Invalid path/);
     }
@@ -143,7 +143,7 @@ Deno.test({
   name: "a retry command holding control characters sends the same text when bash runs it",
   ignore: Deno.build.os === "windows", // no bash to run the printed command
 }, async () => {
-  const env = await createShortcutEnv();
+  const env = await createShortcutEnv({}, { inProcess: true });
   try {
     const chat = env.sb.chats[0].chat_id;
     const text = `line one ${crypto.randomUUID().slice(0, 8)}\nline\ttwo \x1b[31mred\u202e`;
@@ -152,7 +152,7 @@ Deno.test({
       kind: "drop",
       stage: "after",
     }]);
-    const lost = await env.run(["im", "+send", "--chat-id", chat, "--text", text]);
+    const lost = await env.runProcess(["im", "+send", "--chat-id", chat, "--text", text]);
     await fetch(`${env.sb.baseUrl}/sandbox/faults`, { method: "DELETE" }).then((r) =>
       r.body?.cancel()
     );

@@ -1,5 +1,6 @@
 /**
- * The event lifecycle against the sandbox, the CLI as a subprocess: +calendars, +get, +rsvp,
+ * The event lifecycle against the sandbox, in process (the first run a real hark process, for the
+ * wiring): +calendars, +get, +rsvp,
  * +update, +delete, with what each changes in +agenda and +get, --dry-run sending nothing, the
  * validation errors, recurring series, and the bot identity.
  */
@@ -31,11 +32,11 @@ function errorOf(
 }
 
 Deno.test("calendar event lifecycle against the sandbox", async (t) => {
-  const env = await createShortcutEnv({ startDay: "2026-01-05" });
+  const env = await createShortcutEnv({ startDay: "2026-01-05" }, { inProcess: true });
   const [me, ann, bob] = env.sb.users;
   try {
     await t.step("+calendars lists the primary calendar, marked, as user and bot", async () => {
-      const run = await env.run(["calendar", "+calendars", "--json"]);
+      const run = await env.runProcess(["calendar", "+calendars", "--json"]);
       assert.equal(run.code, 0, run.stderr);
       const list = jsonOf<{ calendar_id: string; type: string; role: string; primary: boolean }[]>(
         run,

@@ -1,5 +1,6 @@
 /**
- * `calendar +find-time` against the sandbox, the CLI as a subprocess: slots everyone is free,
+ * `calendar +find-time` against the sandbox, in process (the first run a real hark process, for
+ * the wiring): slots everyone is free,
  * each person's hours read in their profile's zone (the seeded users: London, Berlin, none,
  * Shanghai, Los Angeles, Auckland, …), free/busy reflecting created events, --create booking
  * once when retried, no slot explained, --dry-run sending nothing, --as bot, and the validation
@@ -30,7 +31,7 @@ function errorOf(
 }
 
 Deno.test("calendar +find-time against the sandbox", async (t) => {
-  const env = await createShortcutEnv({ startDay: "2026-01-05" });
+  const env = await createShortcutEnv({ startDay: "2026-01-05" }, { inProcess: true });
   // The signed-in user works in London, Ann in Berlin; Bob's profile has no zone.
   const [me, ann, bob] = env.sb.users;
   const people = `${ann.open_id},${bob.open_id}`;
@@ -40,7 +41,7 @@ Deno.test("calendar +find-time against the sandbox", async (t) => {
       "finds slots in working hours on working days, 10 calls at most at once",
       async () => {
         await env.clearRequests();
-        const run = await env.run([
+        const run = await env.runProcess([
           "calendar",
           "+find-time",
           "--attendees",

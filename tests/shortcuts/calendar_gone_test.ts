@@ -1,8 +1,8 @@
 /**
- * Calendar refusals that no sign-in fixes, end to end against the sandbox (the CLI as a
- * subprocess): an event deleted (Lark's 403 193003), met by a delete retried after its answer was
- * lost and by +get, +update and +rsvp; and a calendar the caller has no access role on (403
- * 191002).
+ * Calendar refusals that no sign-in fixes, end to end against the sandbox (in process, the first
+ * run a real hark process): an event deleted (Lark's 403 193003), met by a delete retried after
+ * its answer was lost and by +get, +update and +rsvp; and a calendar the caller has no access
+ * role on (403 191002).
  */
 
 import assert from "node:assert/strict";
@@ -38,7 +38,7 @@ async function create(env: ShortcutEnv, summary: string): Promise<EventOut> {
 }
 
 Deno.test("calendar refusals that no sign-in fixes, against the sandbox", async (t) => {
-  const env = await createShortcutEnv({ startDay: "2026-01-05" });
+  const env = await createShortcutEnv({ startDay: "2026-01-05" }, { inProcess: true });
   try {
     await t.step("a delete whose answer was lost, retried, meets 193003: deleted", async () => {
       const event = await create(env, "Lost answer");
@@ -51,7 +51,7 @@ Deno.test("calendar refusals that no sign-in fixes, against the sandbox", async 
         times: 1,
       });
       await env.clearRequests();
-      const run = await env.run([
+      const run = await env.runProcess([
         "calendar",
         "+delete",
         "--event-id",

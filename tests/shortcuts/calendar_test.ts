@@ -56,7 +56,7 @@ async function directYear(env: ShortcutEnv): Promise<string[]> {
 }
 
 Deno.test("calendar shortcuts against the sandbox", async (t) => {
-  const env = await createShortcutEnv({ startDay: "2026-01-05" });
+  const env = await createShortcutEnv({ startDay: "2026-01-05" }, { inProcess: true });
   try {
     await t.step("+agenda splits a year into 40-day pieces, 10 at most in flight", async () => {
       await env.post("/sandbox/faults", {
@@ -65,7 +65,7 @@ Deno.test("calendar shortcuts against the sandbox", async (t) => {
         ms: 150,
       });
       await env.clearRequests();
-      const run = await env.run([
+      const run = await env.runProcess([
         "calendar",
         "+agenda",
         "--start",

@@ -1,5 +1,6 @@
 /**
- * The contact shortcuts end to end: the CLI as a subprocess against the sandbox.
+ * The contact shortcuts end to end against the sandbox: in process, the first run of each test
+ * as a real hark process (the wiring).
  */
 
 import assert from "node:assert/strict";
@@ -7,12 +8,12 @@ import { createShortcutEnv, jsonOf } from "./_shortcut_env.ts";
 import { sandboxUserToken } from "../support/sandbox_token.ts";
 
 Deno.test("contact +search-user against the sandbox", async (t) => {
-  const env = await createShortcutEnv();
+  const env = await createShortcutEnv({}, { inProcess: true });
   try {
     await t.step("--query and --limit return one page", async () => {
       await env.clearRequests();
       const users = jsonOf<{ name: string; open_id: string }[]>(
-        await env.run(["contact", "+search-user", "--query", "a", "--limit", "3", "--json"]),
+        await env.runProcess(["contact", "+search-user", "--query", "a", "--limit", "3", "--json"]),
       );
       assert.equal(users.length, 3);
       const [request] = await env.requests();
@@ -86,14 +87,14 @@ interface Profile {
 }
 
 Deno.test("contact +get-user and +me against the sandbox", async (t) => {
-  const env = await createShortcutEnv();
+  const env = await createShortcutEnv({}, { inProcess: true });
   const person = env.sb.users[3];
   try {
     await t.step("an open id, a union id and a user id find the same person", async () => {
       for (const id of [person.open_id, person.union_id, person.user_id]) {
         await env.clearRequests();
         const profile = jsonOf<Profile>(
-          await env.run(["contact", "+get-user", "--user-id", id, "--json"]),
+          await env.runProcess(["contact", "+get-user", "--user-id", id, "--json"]),
         );
         assert.equal(profile.open_id, person.open_id);
         assert.equal(profile.name, person.name);

@@ -1,5 +1,6 @@
 /**
- * `im +chats` and `im +chat-create` end to end: the CLI as a subprocess against the sandbox.
+ * `im +chats` and `im +chat-create` end to end against the sandbox: in process, the first run as
+ * a real hark process (the wiring).
  */
 
 import assert from "node:assert/strict";
@@ -14,10 +15,10 @@ interface Chat {
 }
 
 Deno.test("im +chats and +chat-create against the sandbox", async (t) => {
-  const env = await createShortcutEnv();
+  const env = await createShortcutEnv({}, { inProcess: true });
   try {
     await t.step("+chats lists the chats the identity is in", async () => {
-      const mine = jsonOf<Chat[]>(await env.run(["im", "+chats", "--page-all", "--json"]));
+      const mine = jsonOf<Chat[]>(await env.runProcess(["im", "+chats", "--page-all", "--json"]));
       const ids = mine.map((c) => c.chat_id);
       assert.ok(ids.includes(env.sb.chats[0].chat_id));
       assert.ok(!ids.includes(env.sb.chats[CHAT_WITHOUT_FIRST_USER].chat_id));

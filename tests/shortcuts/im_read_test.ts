@@ -1,6 +1,6 @@
 /**
- * Reading messages end to end (`im +messages`, `+thread`, `+get`): the CLI as a subprocess
- * against the sandbox's seeded chats.
+ * Reading messages end to end (`im +messages`, `+thread`, `+get`) against the sandbox's seeded
+ * chats: in process, the first run as a real hark process (the wiring).
  */
 
 import assert from "node:assert/strict";
@@ -36,7 +36,7 @@ async function allMessages(env: ShortcutEnv, chatId: string): Promise<Row[]> {
 }
 
 Deno.test("im +messages, +thread and +get against the sandbox", async (t) => {
-  const env = await createShortcutEnv();
+  const env = await createShortcutEnv({}, { inProcess: true });
   const chat = env.sb.chats[0].chat_id;
   try {
     const history = await allMessages(env, chat);
@@ -44,7 +44,7 @@ Deno.test("im +messages, +thread and +get against the sandbox", async (t) => {
     await t.step("--limit gives the last messages, newest first, with names and text", async () => {
       await env.clearRequests();
       const rows = jsonOf<Row[]>(
-        await env.run(["im", "+messages", "--chat-id", chat, "--limit", "5", "--json"]),
+        await env.runProcess(["im", "+messages", "--chat-id", chat, "--limit", "5", "--json"]),
       );
       assert.deepEqual(
         rows.map((r) => r.message_id),

@@ -1,5 +1,6 @@
 /**
- * `im +reply` end to end: the CLI as a subprocess against the sandbox.
+ * `im +reply` end to end against the sandbox: in process, the first run as a real hark process
+ * (the wiring).
  */
 
 import assert from "node:assert/strict";
@@ -20,11 +21,11 @@ interface Stored {
 }
 
 Deno.test("im +reply against the sandbox", async (t) => {
-  const env = await createShortcutEnv();
+  const env = await createShortcutEnv({}, { inProcess: true });
   const chat = env.sb.chats[0].chat_id;
   try {
     const [target] = jsonOf<{ message_id: string; thread_id?: string }[]>(
-      await env.run(["im", "+messages", "--chat-id", chat, "--limit", "1", "--json"]),
+      await env.runProcess(["im", "+messages", "--chat-id", chat, "--limit", "1", "--json"]),
     );
     const stored = () => env.get<Stored[]>("/sandbox/messages");
 

@@ -1,5 +1,6 @@
 /**
- * `im +send` end to end: the CLI as a subprocess against the sandbox.
+ * `im +send` end to end against the sandbox: the rules in process (the same command code, no
+ * Deno start-up per run), the first send of each test as a real hark process for the wiring.
  */
 
 import assert from "node:assert/strict";
@@ -16,13 +17,21 @@ interface Message {
 }
 
 Deno.test("im +send against the sandbox", async (t) => {
-  const env = await createShortcutEnv();
+  const env = await createShortcutEnv({}, { inProcess: true });
   const messages = () => env.get<Message[]>("/sandbox/messages");
   const chat = env.sb.chats[0].chat_id;
   try {
     await t.step("--chat-id with --text sends a text message", async () => {
       const sent = jsonOf<Message>(
-        await env.run(["im", "+send", "--chat-id", chat, "--text", "Deploy finished", "--json"]),
+        await env.runProcess([
+          "im",
+          "+send",
+          "--chat-id",
+          chat,
+          "--text",
+          "Deploy finished",
+          "--json",
+        ]),
       );
       const [stored] = (await messages()).filter((m) => m.message_id === sent.message_id);
       assert.equal(stored.chat_id, chat);
@@ -217,7 +226,7 @@ Deno.test("im +send against the sandbox", async (t) => {
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 
 Deno.test("im +send of images, files and union ids against the sandbox", async (t) => {
-  const env = await createShortcutEnv();
+  const env = await createShortcutEnv({}, { inProcess: true });
   const chat = env.sb.chats[0].chat_id;
   const file = (name: string) => join(env.hark.dir, name);
   try {
@@ -237,7 +246,15 @@ Deno.test("im +send of images, files and union ids against the sandbox", async (
         await Deno.writeFile(file("chart.png"), PNG);
         await env.clearRequests();
         const sent = jsonOf<Message>(
-          await env.run(["im", "+send", "--chat-id", chat, "--image", file("chart.png"), "--json"]),
+          await env.runProcess([
+            "im",
+            "+send",
+            "--chat-id",
+            chat,
+            "--image",
+            file("chart.png"),
+            "--json",
+          ]),
         );
         assert.equal(sent.msg_type, "image");
         const [tenant, upload, message] = await env.requests();

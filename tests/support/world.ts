@@ -215,6 +215,8 @@ export interface InProcessRun extends HarkRun {
 export interface InProcessOptions {
   /** Extra or overriding variables. */
   env?: Record<string, string>;
+  /** Text on stdin; default none. */
+  stdin?: string;
   /**
    * Called once, at the first wait after `enter the code: <code>` shows on stderr (an approval
    * or a denial on the sandbox).
@@ -247,6 +249,7 @@ export async function runInProcess(
   const base = createTestContext({
     now: Date.now(),
     env: { ...home.env, ...options.env },
+    stdin: options.stdin,
     homeDir: home.env.HOME,
     fetch: (input, init) => fetch(input, { ...init, client }),
     timeout: (ms) => AbortSignal.timeout(ms),
@@ -285,8 +288,18 @@ export async function runInProcess(
 }
 
 /**
+ * PBKDF2 iterations of the entries the in-process runs write: few, so that reading them costs
+ * next to nothing. Hark reads an entry with the count it was written with, and every sign-in
+ * of a test world is written here and read by several processes after: at the production count
+ * (600,000, a rule of `src/keychain/file_keychain_test.ts`) each of those reads cost a
+ * derivation of about 150 ms of CPU. What a hark process writes itself keeps the production
+ * count.
+ */
+export const TEST_KEYCHAIN_ITERATIONS = 1_000;
+
+/**
  * The file keychain of a home, as hark opens it there (`HARK_KEYCHAIN=file`), with real time
- * and randomness (its lock's nonce).
+ * and randomness (its lock's nonce), writing with {@link TEST_KEYCHAIN_ITERATIONS}.
  *
  * @param home the hark home
  */
@@ -298,7 +311,7 @@ export function homeKeychain(home: HarkEnv): FileKeychain {
     randomUUID: () => crypto.randomUUID(),
     randomBytes: (length: number) => crypto.getRandomValues(new Uint8Array(length)),
     pid: Deno.pid,
-  });
+  }, { iterations: TEST_KEYCHAIN_ITERATIONS });
 }
 
 /**
