@@ -160,9 +160,10 @@ export function resultsMarkdown(info: RunInfo, results: BenchResult[]): string {
     );
     out.push(
       "The stand-in is what `deno task compile` compiles, run by Deno: the code-split bundle " +
-        "of `scripts/bundle.ts`, run as `deno run --no-prompt --no-config <compile-time " +
-        "permissions> bundle/main.js` from its folder. A compiled binary cannot be built here " +
-        "(`deno compile` downloads its runtime)." +
+        "of `scripts/bundle.ts`, run as `deno run --no-prompt --no-config " +
+        "--unstable-lazy-dynamic-imports <compile-time permissions> bundle/main.js` from its " +
+        "folder, so that a command's chunks load when it runs, as in the binary. A compiled " +
+        "binary cannot be built here (`deno compile` downloads its runtime)." +
         (info.baselineCommit
           ? " The baseline's stand-in is its `main.ts` bundled into one file " +
             "(`deno bundle --platform deno`), as that tree's own bundle test and benchmarks ran " +
