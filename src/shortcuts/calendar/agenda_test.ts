@@ -145,6 +145,29 @@ Deno.test("agenda streams the pieces in order, without boundary duplicates, in h
   assert.ok(ctx.statuses.includes("Reading the agenda: 2 of 2 pieces done"));
 });
 
+Deno.test("agenda hands memory back as each piece settles, before the pieces ahead are written", async () => {
+  const start = Date.UTC(2026, 0, 1) / 1000;
+  const client = new FakeClient(async (r) => {
+    const from = Number(r.query!.start_time);
+    // The first piece answers after the second one has settled.
+    if (from === start) await new Promise((resolve) => setTimeout(resolve, 0));
+    return { items: [item(`e${from}`, from + 10)] };
+  });
+  const ctx = createTestContext();
+  const input = inputOf({
+    start: at(start * 1000),
+    end: at((start + 60 * DAY) * 1000),
+    "calendar-id": "primary",
+    view: "list",
+  }, { ctx });
+  const reclaimsAtFirstBatch: number[] = [];
+  for await (const _ of agenda.stream!(input, client)) {
+    reclaimsAtFirstBatch.push(ctx.reclaims.count);
+  }
+  // Both pieces settled (one reclaim each) before the first batch was handed on.
+  assert.deepEqual(reclaimsAtFirstBatch, [2, 2]);
+});
+
 Deno.test("agenda stops at an error that is not about the span", async () => {
   const client = new FakeClient(() => {
     throw new ApiError("boom", { apiCode: 190002 });
