@@ -462,6 +462,17 @@ function findField(value: unknown, key: string): unknown {
 }
 
 /**
+ * The arguments of the benchmarks' `im +send`: a text of its own each time, so every send is a
+ * new message, and `--json` so the message id can be checked.
+ *
+ * @param chatId the chat
+ * @param n the send's number
+ */
+export function sendArgs(chatId: string, n: number): string[] {
+  return ["im", "+send", "--chat-id", chatId, "--text", `hark bench message ${n}`, "--json"];
+}
+
+/**
  * A local date `days` from today as `YYYY-MM-DD` (what `--start`/`--end` take).
  *
  * @param days offset from today; negative for the past

@@ -32,6 +32,7 @@ import {
   progress,
   runTimed,
   sandboxCall,
+  sendArgs,
   shellJoin,
   signIn,
 } from "./_support.ts";
@@ -129,15 +130,7 @@ export async function prepareCallCases(bundle: HarkTarget, scratch: string): Pro
       const message = JSON.parse(stdout) as { message_id?: string };
       return message.message_id?.startsWith("om_") ? undefined : "expected a message id";
     };
-    const send = (n: number) => [
-      "im",
-      "+send",
-      "--chat-id",
-      chat.chat_id,
-      "--text",
-      `hark bench message ${n}`,
-      "--json",
-    ];
+    const send = (n: number) => sendArgs(chat.chat_id, n);
     const cases: Omit<CallCase, "command">[] = [
       {
         id: "contact_me",

@@ -252,15 +252,17 @@ async function measureCallCost(options: TargetOptions, bundle: HarkTarget, notes
         samples.get("bare_user_info")!,
       ),
     ];
-    const file = compareDifference(
-      {
-        id: "send_file_keychain",
-        measure: "stand-in `hark im +send`, file keychain − the same with an environment token",
-        unit: "ms",
-        target: FILE_KEYCHAIN_TARGET_MS,
-      },
-      samples.get("send_file")!,
-      samples.get("send_env")!,
+    const overEnv = (id: string, measure: string, target: number, sample: string) =>
+      compareDifference(
+        { id, measure, unit: "ms", target },
+        samples.get(sample)!,
+        samples.get("send_env")!,
+      );
+    const file = overEnv(
+      "send_file_keychain",
+      "stand-in `hark im +send`, file keychain − the same with an environment token",
+      FILE_KEYCHAIN_TARGET_MS,
+      "send_file",
     );
     if (!file.met && file.difference! - derivation.median <= FILE_KEYCHAIN_TARGET_MS) {
       file.met = true;
@@ -268,22 +270,19 @@ async function measureCallCost(options: TargetOptions, bundle: HarkTarget, notes
         `iterations, once per command) is ${derivation.median} ms, stated in the README`;
     }
     rows.push(file);
+    const secretMeasure = "stand-in `hark im +send`, Linux Secret Service − the same with an " +
+      "environment token";
     rows.push(
       samples.has("send_secret_service")
-        ? compareDifference(
-          {
-            id: "send_secret_service",
-            measure: "stand-in `hark im +send`, Linux Secret Service − the same with an " +
-              "environment token",
-            unit: "ms",
-            target: SECRET_SERVICE_TARGET_MS,
-          },
-          samples.get("send_secret_service")!,
-          samples.get("send_env")!,
+        ? overEnv(
+          "send_secret_service",
+          secretMeasure,
+          SECRET_SERVICE_TARGET_MS,
+          "send_secret_service",
         )
         : {
           id: "send_secret_service",
-          measure: "stand-in `hark im +send`, Linux Secret Service − environment token",
+          measure: secretMeasure,
           kind: "difference",
           unit: "ms",
           target: SECRET_SERVICE_TARGET_MS,

@@ -113,6 +113,15 @@ Deno.test("--view week covers Monday to Sunday of --start's week, --view day its
   );
 });
 
+/** The input of a 60-day list (two pieces) from `start` (Unix seconds). */
+const sixtyDays = (start: number, ctx: ReturnType<typeof createTestContext>) =>
+  inputOf({
+    start: at(start * 1000),
+    end: at((start + 60 * DAY) * 1000),
+    "calendar-id": "primary",
+    view: "list",
+  }, { ctx });
+
 Deno.test("agenda streams the pieces in order, without boundary duplicates, in hark's JSON", async () => {
   const start = Date.UTC(2026, 0, 1) / 1000;
   const boundary = start + 30 * DAY;
@@ -125,12 +134,7 @@ Deno.test("agenda streams the pieces in order, without boundary duplicates, in h
     };
   });
   const ctx = createTestContext();
-  const input = inputOf({
-    start: at(start * 1000),
-    end: at((start + 60 * DAY) * 1000),
-    "calendar-id": "primary",
-    view: "list",
-  }, { ctx });
+  const input = sixtyDays(start, ctx);
   const batches: string[][] = [];
   for await (const batch of agenda.stream!(input, client)) {
     batches.push(batch.map((row) => row.event_id as string));
@@ -154,12 +158,7 @@ Deno.test("agenda hands memory back as each piece settles, before the pieces ahe
     return { items: [item(`e${from}`, from + 10)] };
   });
   const ctx = createTestContext();
-  const input = inputOf({
-    start: at(start * 1000),
-    end: at((start + 60 * DAY) * 1000),
-    "calendar-id": "primary",
-    view: "list",
-  }, { ctx });
+  const input = sixtyDays(start, ctx);
   const reclaimsAtFirstBatch: number[] = [];
   for await (const _ of agenda.stream!(input, client)) {
     reclaimsAtFirstBatch.push(ctx.reclaims.count);
