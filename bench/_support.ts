@@ -14,6 +14,7 @@
 
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { FROM_SOURCE_FLAGS } from "../scripts/permissions.ts";
 import {
   createHarkEnv,
   denoDirEnv,
@@ -98,7 +99,7 @@ export function denoRunTarget(): HarkTarget {
  * The stand-in for the compiled binary, which cannot be built here (`deno compile` downloads its
  * runtime): the code-split bundle that `deno task compile` compiles, built by the same function
  * (`scripts/bundle.ts`), run with the compile-time permissions, without a config file, from its
- * own folder.
+ * own folder, its dynamic imports loaded when they run (as in the binary).
  *
  * @param dir a scratch folder
  * @throws {Error} when bundling fails
@@ -106,7 +107,18 @@ export function denoRunTarget(): HarkTarget {
 export async function bundleTarget(dir: string): Promise<HarkTarget> {
   const folder = join(dir, "bundle");
   const entry = await bundleHark(folder);
-  const args = ["run", "--quiet", "--no-prompt", "--no-config", ...HARK_RUN_FLAGS, entry];
+  // Lazily, as the compiled binary loads its embedded modules: without the flag, `deno run`
+  // reads and parses every chunk a literal import() names (92 files, 3.8 MB, the MCP SDK and
+  // jq among them) before the first line runs, which the binary never does.
+  const args = [
+    "run",
+    "--quiet",
+    "--no-prompt",
+    "--no-config",
+    ...FROM_SOURCE_FLAGS,
+    ...HARK_RUN_FLAGS,
+    entry,
+  ];
   return {
     name: "bundle",
     describe: `deno ${args.join(" ").replace(entry, "bundle/main.js")}`,
@@ -447,6 +459,17 @@ function findField(value: unknown, key: string): unknown {
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/**
+ * The arguments of the benchmarks' `im +send`: a text of its own each time, so every send is a
+ * new message, and `--json` so the message id can be checked.
+ *
+ * @param chatId the chat
+ * @param n the send's number
+ */
+export function sendArgs(chatId: string, n: number): string[] {
+  return ["im", "+send", "--chat-id", chatId, "--text", `hark bench message ${n}`, "--json"];
 }
 
 /**

@@ -27,6 +27,17 @@ export interface RunInfo {
 const fmt = (x: number | undefined, digits = 2) => x === undefined ? "–" : x.toFixed(digits);
 const spread = (f: Figures | undefined, unit: string) =>
   f ? `${f.median} ${unit} (${f.min}–${f.max})` : "–";
+/** A difference row (`difference` in ms) or a ratio row. */
+const isDifference = (r: TargetRow) => r.kind === "difference";
+/** The row's figure: its ratio, or its difference in ms. */
+const value = (r: TargetRow) => isDifference(r) ? `${fmt(r.difference, 1)} ms` : fmt(r.ratio);
+/** The row's target: a ratio, or a number of ms for a difference row. */
+const limit = (r: TargetRow) => isDifference(r) ? `≤ ${r.target} ms` : `≤ ${fmt(r.target)}`;
+const perRound = (r: TargetRow) => {
+  const digits = isDifference(r) ? 1 : 2;
+  return `${fmt(r.per_round?.min, digits)} / ${fmt(r.per_round?.median, digits)} / ` +
+    fmt(r.per_round?.max, digits);
+};
 
 /**
  * The targets table in Markdown: each row's ratio, the spread of same-round ratios, hark's and
@@ -40,8 +51,8 @@ export function targetsTable(rows: TargetRow[]): string {
     "measure",
     "target",
     ...(baseline ? ["before (baseline)"] : []),
-    "ratio",
-    "per-round ratio min / median / max",
+    "ratio (or difference)",
+    "per round min / median / max",
     "hark median (min–max)",
     "reference median (min–max)",
     "met",
@@ -51,7 +62,7 @@ export function targetsTable(rows: TargetRow[]): string {
     const cells = r.skipped
       ? [
         r.measure,
-        `≤ ${fmt(r.target)}`,
+        limit(r),
         ...(baseline ? ["–"] : []),
         "skipped",
         r.skipped,
@@ -61,13 +72,13 @@ export function targetsTable(rows: TargetRow[]): string {
       ]
       : [
         r.measure,
-        `≤ ${fmt(r.target)}`,
+        limit(r),
         ...(baseline ? [fmt(r.baseline?.ratio)] : []),
-        `**${fmt(r.ratio)}**`,
-        `${fmt(r.per_round?.min)} / ${fmt(r.per_round?.median)} / ${fmt(r.per_round?.max)}`,
+        `**${value(r)}**`,
+        perRound(r),
         spread(r.hark, r.unit),
         spread(r.reference, r.unit),
-        r.met ? "yes" : "**no**",
+        r.met ? (r.stated ? `yes, ${r.stated}` : "yes") : "**no**",
       ];
     lines.push(`| ${cells.join(" | ")} |`);
   }
@@ -83,9 +94,9 @@ export function targetsText(rows: TargetRow[]): string {
   return rows.map((r) => {
     if (r.skipped) return `skipped  ${r.measure}: ${r.skipped}`;
     const before = r.baseline ? `, before ${fmt(r.baseline.ratio)}` : "";
-    return `${r.met ? "met    " : "MISSED "}  ${fmt(r.ratio)} ≤ ${fmt(r.target)}  ` +
-      `(per round ${fmt(r.per_round?.min)} / ${fmt(r.per_round?.median)} / ` +
-      `${fmt(r.per_round?.max)}${before})  ${r.measure}`;
+    const stated = r.stated ? ` (${r.stated})` : "";
+    return `${r.met ? "met    " : "MISSED "}  ${value(r)} ${limit(r)}  ` +
+      `(per round ${perRound(r)}${before})  ${r.measure}${stated}`;
   }).join("\n") + "\n";
 }
 
@@ -97,7 +108,7 @@ export function targetsText(rows: TargetRow[]): string {
  */
 export function historyLine(info: RunInfo, rows: TargetRow[]): string {
   const ratios: Record<string, number | null> = {};
-  for (const r of rows) ratios[r.id] = r.ratio ?? null;
+  for (const r of rows) ratios[r.id] = r.ratio ?? r.difference ?? null;
   return JSON.stringify({
     date: info.date,
     commit: info.commit,
@@ -133,21 +144,26 @@ export function resultsMarkdown(info: RunInfo, results: BenchResult[]): string {
   const targets = results.find((r) => r.bench === "targets");
   if (targets && !("error" in targets)) {
     const rows = targets.rows as TargetRow[];
-    out.push("## Issue 16's targets\n");
+    out.push("## Targets (issues 16 and 28)\n");
     out.push(targetsTable(rows));
     out.push(
       `Start-up: ${targets.timing_rounds} measured rounds after ${targets.timing_warmups} ` +
         "warm-up rounds; in each round every command ran once, the order rotated by one each " +
         "round. The ratio is hark's median over the reference's median; the per-round ratios " +
-        "pair the two runs of the same round. The reference of the time rows is " +
-        `\`${targets.gh_version}\`; of the memory rows, the stand-in's \`hark --version\`, ` +
-        `measured in the same ${targets.memory_rounds} rounds (${targets.rss_method}).\n`,
+        "pair the two runs of the same round. The reference of the start-up rows is " +
+        `\`${targets.gh_version}\`. The cost of a call: ${targets.call_rounds} measured rounds ` +
+        "of `contact +me` and a bare Deno script making the same request, and of `im +send` " +
+        "with an environment token, the file keychain and the Secret Service, against the " +
+        "sandbox on loopback; a difference row is hark's median minus the reference's, in ms. " +
+        "The memory rows compare a long listing with a short one of the same data, in the same " +
+        `${targets.memory_rounds} rounds (${targets.rss_method}).\n`,
     );
     out.push(
       "The stand-in is what `deno task compile` compiles, run by Deno: the code-split bundle " +
-        "of `scripts/bundle.ts`, run as `deno run --no-prompt --no-config <compile-time " +
-        "permissions> bundle/main.js` from its folder. A compiled binary cannot be built here " +
-        "(`deno compile` downloads its runtime)." +
+        "of `scripts/bundle.ts`, run as `deno run --no-prompt --no-config " +
+        "--unstable-lazy-dynamic-imports <compile-time permissions> bundle/main.js` from its " +
+        "folder, so that a command's chunks load when it runs, as in the binary. A compiled " +
+        "binary cannot be built here (`deno compile` downloads its runtime)." +
         (info.baselineCommit
           ? " The baseline's stand-in is its `main.ts` bundled into one file " +
             "(`deno bundle --platform deno`), as that tree's own bundle test and benchmarks ran " +
@@ -161,7 +177,13 @@ export function resultsMarkdown(info: RunInfo, results: BenchResult[]): string {
     out.push(
       "| case | unit | median | min | max | command |\n| --- | --- | ---: | ---: | ---: | --- |",
     );
-    for (const [cases, unit] of [[targets.timing_cases, "ms"], [targets.memory_cases, "MiB"]]) {
+    for (
+      const [cases, unit] of [
+        [targets.timing_cases, "ms"],
+        [targets.call_cases ?? [], "ms"],
+        [targets.memory_cases, "MiB"],
+      ]
+    ) {
       for (const c of cases as (Figures & { id: string; command: string })[]) {
         out.push(`| ${c.id} | ${unit} | ${c.median} | ${c.min} | ${c.max} | \`${c.command}\` |`);
       }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { historyLine, resultsMarkdown, type RunInfo, targetsTable, targetsText } from "./report.ts";
-import { compare, type TargetRow } from "./targets.ts";
+import { compare, compareDifference, type TargetRow } from "./targets.ts";
 
 const info: RunInfo = {
   date: "2026-11-22T15:00:00Z",
@@ -95,4 +95,24 @@ Deno.test("resultsMarkdown() has the machine, the table, the other benches and t
   assert.match(text, /### send_overhead\n\nFailed: Cannot sign in/);
   const raw = text.slice(text.indexOf("```json"));
   assert.ok(raw.includes(JSON.stringify(targets)) && raw.includes(JSON.stringify(failed)));
+});
+
+Deno.test("compareDifference() subtracts the medians; the table and the text show ms", () => {
+  const row = compareDifference(
+    { id: "send_file_keychain", measure: "file − env", unit: "ms", target: 10 },
+    [80, 95, 90],
+    [60, 62, 61],
+  );
+  assert.equal(row.kind, "difference");
+  assert.equal(row.difference, 29); // 90 − 61
+  assert.deepEqual(row.per_round, { min: 20, median: 29, max: 33 }); // 80−60, 90−61, 95−62
+  assert.equal(row.met, false);
+  const stated = { ...row, met: true, stated: "of which the key derivation is 25 ms" };
+  assert.match(
+    targetsText([stated]),
+    /^met +29\.0 ms ≤ 10 ms +\(per round 20\.0 \/ 29\.0 \/ 33\.0\)/,
+  );
+  assert.match(targetsText([stated]), /\(of which the key derivation is 25 ms\)$/m);
+  assert.match(targetsTable([row]), /\| ≤ 10 ms \| \*\*29\.0 ms\*\* \|.*\| \*\*no\*\* \|$/m);
+  assert.match(historyLine(info, [row]), /"send_file_keychain":29/);
 });

@@ -10,8 +10,9 @@
  * Usage: `deno task bench [--only <name>[,<name>…]] [--target deno_run|bundle]
  * [--baseline <folder>] [--no-write]`
  *
- * Benchmarks: targets (the table of issue 16, against `gh --version`, which it installs from
- * Debian when missing), agenda_split (the 40-day split), connection_reuse, send_overhead. hark
+ * Benchmarks: targets (the tables of issues 16 and 28: start-up against `gh --version`, which it
+ * installs from Debian when missing, the cost of a call against a bare Deno script and an
+ * environment token, peak memory of long listings against short ones), agenda_split (the 40-day split), connection_reuse, send_overhead. hark
  * runs from source (`deno run --no-check … main.ts`) and as the stand-in for the compiled binary
  * (the code-split bundle `deno task compile` compiles). `--baseline` adds another checkout of
  * hark (such as main) to the targets' rounds, for before/after figures from one run.
@@ -154,7 +155,11 @@ async function main(): Promise<number> {
       console.log(JSON.stringify(result));
     }
     const targetsResult = results.find((r) => r.bench === "targets" && !("error" in r));
-    if (targetsResult) console.log("\n" + targetsText(targetsResult.rows as TargetRow[]));
+    if (targetsResult) {
+      console.log("\n" + targetsText(targetsResult.rows as TargetRow[]));
+      // The notes carry what has no ratio (the catalogue's size in the bundle) and skipped rows.
+      for (const note of targetsResult.notes as string[]) console.log(`note: ${note}`);
+    }
     if (targetsResult && args.write) {
       const info: RunInfo = {
         date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),

@@ -18,6 +18,7 @@ import {
   round1,
   runOk,
   sandboxCall,
+  sendArgs,
   shellJoin,
   signIn,
   summarize,
@@ -44,22 +45,14 @@ export async function benchSendOverhead(options: BenchOptions): Promise<BenchRes
     const keychainFiles = await countFiles(home.env.HARK_DATA_DIR);
     await resetRequests(sb);
 
-    const sendArgs = (n: number) => [
-      "im",
-      "+send",
-      "--chat-id",
-      chat.chat_id,
-      "--text",
-      `hark bench message ${n}`,
-      "--json",
-    ];
+    const args = (n: number) => sendArgs(chat.chat_id, n);
     const send: number[][] = options.targets.map(() => []);
     const version: number[][] = options.targets.map(() => []);
     let sent = 0;
     for (let i = 0; i < SEND_WARMUPS + SEND_RUNS; i++) {
       if (i % 5 === 0) progress(`send_overhead: round ${i + 1} of ${SEND_WARMUPS + SEND_RUNS}`);
       for (const [k, target] of options.targets.entries()) {
-        const run = await runOk(target, sendArgs(sent++), { env: home.env });
+        const run = await runOk(target, args(sent++), { env: home.env });
         const message = JSON.parse(run.stdout) as { message_id?: string };
         if (!message.message_id?.startsWith("om_")) {
           throw new Error(`Cannot read the sent message: ${run.stdout.slice(0, 200)}`);
@@ -77,7 +70,7 @@ export async function benchSendOverhead(options: BenchOptions): Promise<BenchRes
       const versionSummary = summarize(version[k]);
       return {
         target: target.name,
-        command: `${target.describe} ${shellJoin(sendArgs(0))}`,
+        command: `${target.describe} ${shellJoin(args(0))}`,
         send: sendSummary,
         version: versionSummary,
         send_over_version_ms: round1(sendSummary.median_ms - versionSummary.median_ms),

@@ -258,6 +258,26 @@ Deno.test("start-up loads no node: module: the entry's static imports stay in th
   assert.ok(lazy.includes("node:tty"));
 });
 
+Deno.test("a command's session loads no keychain backend until a secret is read", async () => {
+  const { dir } = await builtBundle();
+  const names = await chunkNames(dir);
+  const texts = new Map<string, string>();
+  for (const name of names) texts.set(name, await Deno.readTextFile(join(dir, name)));
+  const holding = (module: string) => names.filter((n) => texts.get(n)!.includes(`// ${module}`));
+  // The chunk `import("../session/session.ts")` loads: it imports every chunk of the session's
+  // static graph.
+  const [session] = names.filter((n) => /^session-\w+\.js$/.test(n));
+  assert.ok(session, "the check can see the session's chunk");
+  const graph = (await staticGraph(dir, session)).chunks.map((c) => c.name);
+  // An environment token or a dry run never opens the keychain: its 34 KB of backends
+  // (file, Secret Service, macOS, Windows) load with the first secret read, not with the session.
+  for (const backend of ["file_keychain", "linux_keychain", "macos_keychain"]) {
+    const [chunk] = holding(`src/keychain/${backend}.ts`);
+    assert.ok(chunk, `the check can see ${backend}`);
+    assert.ok(!graph.includes(chunk), `the session's chunks load ${backend}`);
+  }
+});
+
 Deno.test("every chunk is in deno compile's module graph of the entry", async () => {
   const { dir, entry } = await builtBundle();
   const info = await run(["info", "--json", "--no-config", entry], {});

@@ -25,7 +25,7 @@ import {
   type ServiceAddress,
 } from "../config/mod.ts";
 import { checkConfigValues } from "../config/config_keys.ts";
-import { keychainBackendName } from "../keychain/select_keychain.ts";
+import { keychainBackendName } from "../keychain/backend_name.ts";
 import { ApiClient } from "../http/api_client.ts";
 import { formatJson, type OutputOptions, resolveFormat } from "../output/output.ts";
 import { type GlobalOptions, outputOptions } from "./global_options.ts";

@@ -246,6 +246,8 @@ export async function* agendaRows(
     {
       maxPieces: input.values["max-pieces"],
       onDone: progress,
+      // A piece's answer is garbage once settled: hand it back before the next one lands.
+      onSettled: () => input.ctx.reclaim(),
       settle(piece, results): ReadyPiece {
         const merged = mergePiece(results.flat(), piece, new Set(), timeZone);
         return {

@@ -113,6 +113,15 @@ Deno.test("--view week covers Monday to Sunday of --start's week, --view day its
   );
 });
 
+/** The input of a 60-day list (two pieces) from `start` (Unix seconds). */
+const sixtyDays = (start: number, ctx: ReturnType<typeof createTestContext>) =>
+  inputOf({
+    start: at(start * 1000),
+    end: at((start + 60 * DAY) * 1000),
+    "calendar-id": "primary",
+    view: "list",
+  }, { ctx });
+
 Deno.test("agenda streams the pieces in order, without boundary duplicates, in hark's JSON", async () => {
   const start = Date.UTC(2026, 0, 1) / 1000;
   const boundary = start + 30 * DAY;
@@ -125,12 +134,7 @@ Deno.test("agenda streams the pieces in order, without boundary duplicates, in h
     };
   });
   const ctx = createTestContext();
-  const input = inputOf({
-    start: at(start * 1000),
-    end: at((start + 60 * DAY) * 1000),
-    "calendar-id": "primary",
-    view: "list",
-  }, { ctx });
+  const input = sixtyDays(start, ctx);
   const batches: string[][] = [];
   for await (const batch of agenda.stream!(input, client)) {
     batches.push(batch.map((row) => row.event_id as string));
@@ -143,6 +147,24 @@ Deno.test("agenda streams the pieces in order, without boundary duplicates, in h
   );
   assert.equal(rows[0].all_day, false);
   assert.ok(ctx.statuses.includes("Reading the agenda: 2 of 2 pieces done"));
+});
+
+Deno.test("agenda hands memory back as each piece settles, before the pieces ahead are written", async () => {
+  const start = Date.UTC(2026, 0, 1) / 1000;
+  const client = new FakeClient(async (r) => {
+    const from = Number(r.query!.start_time);
+    // The first piece answers after the second one has settled.
+    if (from === start) await new Promise((resolve) => setTimeout(resolve, 0));
+    return { items: [item(`e${from}`, from + 10)] };
+  });
+  const ctx = createTestContext();
+  const input = sixtyDays(start, ctx);
+  const reclaimsAtFirstBatch: number[] = [];
+  for await (const _ of agenda.stream!(input, client)) {
+    reclaimsAtFirstBatch.push(ctx.reclaims.count);
+  }
+  // Both pieces settled (one reclaim each) before the first batch was handed on.
+  assert.deepEqual(reclaimsAtFirstBatch, [2, 2]);
 });
 
 Deno.test("agenda stops at an error that is not about the span", async () => {

@@ -264,6 +264,12 @@ export interface StreamOptions<R, S> {
    * `(_piece, results) => results` keeps them as they are.
    */
   settle: (piece: Span, results: R[]) => S;
+  /**
+   * Called after each `settle`, once the piece's raw results can no longer be reached: where a
+   * stream hands memory back (`Context.reclaim`), so that the answers of pieces that finish
+   * while an earlier one is still running do not pile up until the next write.
+   */
+  onSettled?: () => void;
 }
 
 /**
@@ -283,17 +289,23 @@ export async function* streamAcrossSpan<R, S>(
   query: (piece: Span) => Promise<R>,
   options: StreamOptions<R, S>,
 ): AsyncGenerator<FinishedPiece<S>> {
-  const { limit = MAX_WORKERS, maxPieces = DEFAULT_MAX_PIECES, onDone, settle } = options;
+  const { limit = MAX_WORKERS, maxPieces = DEFAULT_MAX_PIECES, onDone, settle, onSettled } =
+    options;
   const pieces = planPieces(span, { maxPieces });
   const budget = new HalvingBudget(maxPieces);
   const total = pieces.length;
   const running: Promise<S>[] = [];
   let done = 0;
   const start = (index: number) => {
-    const task = queryPiece(pieces[index], query, budget).then((results) => {
-      onDone?.(++done, total);
-      return settle(pieces[index], results);
-    });
+    const task = queryPiece(pieces[index], query, budget)
+      .then((results) => {
+        onDone?.(++done, total);
+        return settle(pieces[index], results);
+      })
+      .then((settled) => {
+        onSettled?.();
+        return settled;
+      });
     // Settled later, in order; a rejection is read when its turn comes.
     task.catch(() => {});
     running[index] = task;

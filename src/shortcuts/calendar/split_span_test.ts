@@ -116,6 +116,23 @@ Deno.test("streamAcrossSpan() settles each piece as it finishes, before its turn
   assert.deepEqual(log, ["done 40", "settle 40", "done 0", "settle 0"]);
 });
 
+Deno.test("streamAcrossSpan() calls onSettled after each piece settles, before its turn comes", async () => {
+  const log: string[] = [];
+  const pieces = streamAcrossSpan({ start: 0, end: 80 * DAY }, async (piece) => {
+    // The second piece finishes first: its answer is let go before the first one is yielded.
+    if (piece.start === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    return piece.start / DAY;
+  }, {
+    settle(piece) {
+      log.push(`settle ${piece.start / DAY}`);
+      return piece.start / DAY;
+    },
+    onSettled: () => log.push("settled"),
+  });
+  for await (const { results } of pieces) log.push(`yield ${results}`);
+  assert.deepEqual(log, ["settle 40", "settled", "settle 0", "settled", "yield 0", "yield 40"]);
+});
+
 /** 1970-01-01 to the end of 9999-12-31, the span that once sent 37,352 requests and went on. */
 const EPOCH_TO_9999: Span = { start: 0, end: Date.UTC(10000, 0, 1) / 1000 };
 
