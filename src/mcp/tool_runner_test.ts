@@ -340,7 +340,7 @@ Deno.test("no token: an auth error saying to sign in in a terminal; the next cal
   assert.equal(error.recovery.command, "hark auth login");
   assert.match(error.recovery.suggestion, /never prompts/);
   assert.match(error.recovery.suggestion, /`hark auth login` in a terminal/);
-  assert.match(error.recovery.suggestion, /`hark auth login --no-wait`/);
+  assert.match(error.recovery.suggestion, /`hark auth login --no-wait --json`/);
   assert.match(error.recovery.suggestion, /`hark auth login --device-code <device_code>`/);
   assert.match(result.content[0].text, /^Error \(auth\): Not signed in to profile "default"\n/);
   await call("demo_list", {});
@@ -418,7 +418,7 @@ Deno.test("the api tool sends GET only when the server is read-only", async () =
 Deno.test("terminalAdvice() covers sign-in and permission errors only", () => {
   assert.match(
     terminalAdvice(new PermissionError("Denied", { scopes: ["im:message"] }))!,
-    /`hark auth login --scope im:message --no-wait`.*`hark auth login --device-code <device_code>`/,
+    /`hark auth login --scope im:message --no-wait --json`.*`hark auth login --device-code <device_code>`/,
   );
   assert.match(
     terminalAdvice(new AuthError("Bad secret", { command: "hark config init" }))!,

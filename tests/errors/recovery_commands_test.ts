@@ -45,6 +45,7 @@ const SAMPLES: Record<string, string> = {
   "shortcut.service": "calendar",
   "shortcut.verb": "+agenda",
   messageId: "om_1",
+  "shellQuote(deviceCode)": "dc-1",
   "src/config/secret_input.ts:what": "apps.work.app_secret",
 };
 
@@ -77,6 +78,7 @@ async function sourceFiles(dir: string): Promise<string[]> {
 const NOT_RECOVERY: RegExp[] = [/^hark mcp never prompts/];
 const NOT_RECOVERY_AT: Record<string, string[]> = {
   "src/mcp/tool_runner.ts": ["hark api", "hark \u0000 \u0000"],
+  "src/mcp/method_call.ts": ["hark \u0000"],
 };
 
 async function recoveryLiterals(): Promise<SourceLiteral[]> {

@@ -217,7 +217,7 @@ Deno.test("hark mcp: no sign-in, --read-only and --as bot", async (t) => {
         assert.equal(error.code, 3);
         assert.equal(error.recovery.command, "hark auth login");
         assert.match(error.recovery.suggestion, /never prompts/);
-        assert.match(error.recovery.suggestion, /hark auth login --no-wait/);
+        assert.match(error.recovery.suggestion, /hark auth login --no-wait --json/);
         assert.match(error.recovery.suggestion, /hark auth login --device-code <device_code>/);
       } finally {
         await mcp.close();

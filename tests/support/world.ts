@@ -217,7 +217,8 @@ export interface InProcessOptions {
   env?: Record<string, string>;
   /**
    * Called once, at the first wait after `enter the code: <code>` shows on stderr (an approval
-   * or a denial on the sandbox).
+   * or a denial on the sandbox). Given, stdin is a terminal: a person is there to approve, so
+   * `auth login` waits (without one it starts the sign-in for later and ends pending).
    */
   onCode?: (userCode: string) => Promise<void>;
   /**
@@ -250,6 +251,7 @@ export async function runInProcess(
     homeDir: home.env.HOME,
     fetch: (input, init) => fetch(input, { ...init, client }),
     timeout: (ms) => AbortSignal.timeout(ms),
+    stdinIsTerminal: options.onCode !== undefined,
   });
   let pendingCode = options.onCode;
   const ctx: Context = {
