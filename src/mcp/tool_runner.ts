@@ -25,6 +25,7 @@ import { terminalAdvice } from "./terminal_advice.ts";
 import { DerivedKeys } from "./derived_key.ts";
 import { type FilesFolder, localPathOf, resolveLocalPath } from "./local_files.ts";
 import { errorResult, successResult, type ToolOutput, type ToolResult } from "./tool_result.ts";
+import { fitListing, type PageRequest, pageRequestOf, PAGING_ARGUMENTS } from "./result_page.ts";
 import type { ExposedTool } from "./tool_set.ts";
 import {
   checkMaximums,
@@ -118,9 +119,12 @@ export class ToolRunner {
       }
       const checked = checkArguments(entry, args);
       if (entry.kind === "shortcut") await this.#checkLocalPaths(entry.shortcut, checked);
+      const page = entry.kind === "shortcut" && entry.shortcut.listing
+        ? await pageRequestOf(name, checked.values)
+        : undefined;
       session = await this.session();
       const output = entry.kind === "shortcut"
-        ? await this.#runShortcut(session, entry.shortcut, checked, signal)
+        ? await this.#runShortcut(session, entry.shortcut, checked, signal, page)
         : entry.kind === "method"
         ? await runMethodCall({
           session,
@@ -133,7 +137,7 @@ export class ToolRunner {
         })
         : await this.#runApi(session, entry, checked, signal);
       this.#ctx.debug(`mcp: ${name} succeeded in ${this.#ctx.now() - started} ms`);
-      return successResult(output);
+      return successResult(output, page);
     } catch (thrown) {
       const error = toHarkError(thrown);
       this.#ctx.debug(
@@ -238,6 +242,7 @@ export class ToolRunner {
     entry: ShortcutTool,
     args: CheckedArguments,
     signal: AbortSignal,
+    page: PageRequest | undefined,
   ): Promise<ToolOutput> {
     const { shortcut } = entry;
     const dryRun = this.#options.dryRun || args.dryRun;
@@ -258,6 +263,9 @@ export class ToolRunner {
       argv[param.name] = args.values[name] ??
         (param.mcpMaximum !== undefined ? param.default : undefined);
     }
+    const limit = shortcut.params.find((p) => p.name === PAGING_ARGUMENTS.limit)?.default;
+    const fields = page &&
+      fitListing(argv, page, typeof limit === "number" ? limit : undefined, args.values.fields);
     const call = callContext(session.ctx, signal);
     const shortcutSession: ShortcutSession = {
       ctx: call.ctx,
@@ -265,7 +273,7 @@ export class ToolRunner {
       profile: session.profile,
       dryRun,
       as: this.#options.identity ?? args.as,
-      output: { format: "json", color: false },
+      output: { format: "json", color: false, fields },
       baseUrl: () => session.baseUrl(),
       async connect(identity) {
         const client = session.client(identity);
