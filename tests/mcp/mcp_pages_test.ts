@@ -65,3 +65,38 @@ Deno.test("a 365-day agenda through page_token: every page within 100 KB, every 
     await env.close();
   }
 });
+
+Deno.test("a call that takes more than a second sends progress to a client that asked: the agenda's pieces", async () => {
+  const env = await createShortcutEnv();
+  const mcp = await connectHarkMcp({ ...env.hark.env, HARK_USER_ACCESS_TOKEN: env.token });
+  try {
+    await mcp.client.listTools();
+    // Each piece of the year waits 700 ms: ten run at once, so the call lasts over a second.
+    await env.post("/sandbox/faults", {
+      route: "/open-apis/calendar/v4/calendars",
+      kind: "latency",
+      ms: 700,
+    });
+    const notes: { progress: number; total?: number; message?: string }[] = [];
+    const args = { start: day(-180), end: day(185), fields: ["event_id"] };
+    const result = await mcp.client.callTool(
+      { name: "calendar_agenda", arguments: args },
+      undefined,
+      { onprogress: (p) => void notes.push(p) },
+    );
+    assert.equal(result.isError, undefined, JSON.stringify(result.content));
+    assert.ok(notes.length > 0, "progress was sent");
+    assert.match(notes[0].message ?? "", /Reading the agenda: \d+ of \d+ pieces done/);
+    for (const [i, note] of notes.entries()) {
+      assert.ok(i === 0 || note.progress > notes[i - 1].progress, "progress grows");
+      assert.ok(note.total === undefined || note.progress <= note.total);
+    }
+    // Without a progress token, none is sent (the client would reject an unknown token).
+    const quiet = await mcp.client.callTool({ name: "calendar_agenda", arguments: args });
+    assert.equal(quiet.isError, undefined);
+    assert.deepEqual(mcp.errors, []);
+  } finally {
+    await mcp.close();
+    await env.close();
+  }
+});
