@@ -111,6 +111,11 @@ function exampleArguments(
       continue;
     }
     const name = argumentNameOf(param);
+    // A tool's page_token is hark's cursor, never a Lark token from the command line.
+    if (name === "page_token") {
+      value();
+      continue;
+    }
     if (param.type === "bool") args[name] = inline === undefined ? true : inline === "true";
     else if (param.type === "int" || param.type === "number") args[name] = Number(value());
     else args[name] = value();
