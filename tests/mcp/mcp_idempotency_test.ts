@@ -2,8 +2,8 @@
  * The idempotency `hark mcp` claims, end to end with the SDK's client against the sandbox (issue
  * 21, Medium 9): a tool hinted idempotent must apply an identical call once. Each of `im_send`,
  * `im_reply`, `calendar_create`, `im_chat_create` and `im_chat_members_add` is called twice
- * with the same arguments and
- * what the sandbox holds afterwards is counted; other arguments, or a new key, make a new one.
+ * with the same arguments and what the sandbox holds afterwards is counted; other arguments, or
+ * a new key, make a new one.
  * `calendar_update`, which can rewrite a series and remove attendees, is destructive and runs
  * only with `yes: true`.
  */
