@@ -168,9 +168,12 @@ async function main(): Promise<number> {
     await hark(["config", "get", "apps.default"]);
 
     say(bold("\n# 2. Sign in with the device flow (the sandbox approves on the second poll)\n"));
+    // Not a terminal (a pipe, a CI log): without --wait the sign-in would start for later.
     await hark([
       "auth",
       "login",
+      "--wait",
+      "2m",
       "--scope",
       "calendar:calendar.event:read,calendar:calendar.event:create,calendar:calendar.event:update," +
       "calendar:calendar.event:delete,calendar:calendar.event:reply,calendar:calendar.free_busy:read," +
@@ -343,6 +346,8 @@ async function main(): Promise<number> {
       "im:message.send_as_user",
       "--scope",
       "im:message",
+      "--wait",
+      "2m",
     ]);
     await hark(["im", "+send", "--chat-id", chat.chat_id, "--text", "Deploy finished"]);
 

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { type ErrorEnvelope, type HarkError, toEnvelope } from "../errors/mod.ts";
+import { type ErrorEnvelope, type HarkError, toEnvelope, unattendedLogin } from "../errors/mod.ts";
 import { terminalSafe } from "../output/terminal_safe.ts";
 import { escapeJsonText } from "../output/output.ts";
 import { wrapText } from "../output/wrap.ts";
@@ -32,7 +32,9 @@ export interface RenderErrorOptions {
 
 /**
  * Renders an error for stderr. Stack traces appear only with `debug`. An error that names no
- * recovery command gets the failed command line again or its help (see `fallbackCommand`).
+ * recovery command gets the failed command line again or its help (see `fallbackCommand`). As
+ * JSON, an error whose recovery is a sign-in also names its two steps for a caller without a
+ * terminal ({@link unattendedLogin}).
  *
  * @param error the error
  * @param options the mode
@@ -42,6 +44,12 @@ export function renderError(error: HarkError, options: RenderErrorOptions): stri
     help: options.helpCommand,
     rerun: options.rerunCommand,
   });
+  const twoSteps = options.json ? unattendedLogin(envelope.error.recovery.command) : undefined;
+  if (twoSteps !== undefined) {
+    // A JSON reader is most often a program: it learns the sign-in that waits for nobody.
+    const { recovery } = envelope.error;
+    recovery.suggestion = `${recovery.suggestion.replace(/\.?$/, ".")} ${twoSteps}`.trim();
+  }
   let text = options.json
     ? escapeJsonText(JSON.stringify(envelope)) + "\n"
     : formatErrorText(envelope, options.paint, options.width);

@@ -203,3 +203,17 @@ Deno.test("renderError() wraps message and suggestion to the terminal's width, n
   // Without a width (stderr piped), one line each, as before.
   assert.equal(renderError(error, options).split("\n").length, 4);
 });
+
+Deno.test("renderError() in JSON mode names the two-step sign-in of an auth error, text mode does not", () => {
+  const error = new AuthError("Not signed in", { command: "hark auth login --profile work" });
+  const json = JSON.parse(renderError(error, { ...options, json: true }));
+  assert.equal(json.error.recovery.command, "hark auth login --profile work");
+  assert.match(
+    json.error.recovery.suggestion,
+    /`hark auth login --profile work --no-wait --json` prints device_code.*then `hark auth login --profile work --device-code <device_code>` finishes \(exit 75/,
+  );
+  assert.doesNotMatch(renderError(error, options), /--no-wait/);
+  // Nothing is added to a recovery that is not a device-flow sign-in.
+  const other = new AuthError("Bad secret", { command: "hark config init" });
+  assert.doesNotMatch(renderError(other, { ...options, json: true }), /two steps/);
+});

@@ -66,3 +66,4 @@ export {
   toEnvelope,
 } from "./envelope.ts";
 export { shellCommand, shellQuote } from "./shell_quote.ts";
+export { unattendedLogin } from "./unattended_login.ts";

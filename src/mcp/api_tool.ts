@@ -12,6 +12,7 @@ import { API_METHODS } from "../api_call/api_methods.ts";
 import type { ApiOptions } from "../api_call/api_request.ts";
 import { ValidationError } from "../errors/mod.ts";
 import { EXTRA_ARGUMENTS, type McpTool } from "./tool_schema.ts";
+import { outputSchemaOf } from "./tool_output.ts";
 
 /** The name of the raw API tool. */
 export const API_TOOL_NAME = "api";
@@ -102,6 +103,7 @@ export function apiTool(options: { readOnly: boolean; identity?: Identity }): Ap
         required: ["method", "path"],
         additionalProperties: false,
       },
+      outputSchema: outputSchemaOf("object"),
       annotations: {
         title: "hark api",
         readOnlyHint: options.readOnly,

@@ -15,6 +15,7 @@ import { isObject } from "../json/fields.ts";
 import type { FieldLabel, MethodInput } from "../catalogue/method_request.ts";
 import { KEY_WINDOW_MINUTES } from "./derived_key.ts";
 import { EXTRA_ARGUMENTS, type JsonSchema, type McpTool } from "./tool_schema.ts";
+import { outputSchemaOf } from "./tool_output.ts";
 
 /** The arguments that carry a method's values, by place. */
 export const PLACE_ARGUMENTS: Readonly<Record<Place, "path" | "params" | "data">> = {
@@ -177,6 +178,7 @@ export function methodTool(method: CatalogueMethod, options: { identity?: Identi
       title,
       description: describeMethod(method, { takesAs, identity: options.identity, needsYes }),
       inputSchema,
+      outputSchema: outputSchemaOf("object"),
       annotations: {
         title,
         readOnlyHint: readOnly,

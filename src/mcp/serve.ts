@@ -22,6 +22,7 @@ import { StreamTransport } from "./stream_transport.ts";
 import { errorResult } from "./tool_result.ts";
 import type { ToolRunner } from "./tool_runner.ts";
 import type { ToolSet } from "./tool_set.ts";
+import type { ProgressSink } from "./progress.ts";
 
 /** What the server says about itself to the host, which may show it to the model. */
 export const SERVER_INSTRUCTIONS =
@@ -69,10 +70,11 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
   const answer = async (
     params: { name: string; arguments?: Record<string, unknown> },
     signal: AbortSignal,
+    progress?: ProgressSink,
   ) => {
     const { name, arguments: args } = params;
     const entry = tools.exposed.get(name);
-    if (entry) return await runner.call(entry, args, signal);
+    if (entry) return await runner.call(entry, args, signal, progress);
     const reason = tools.hidden.get(name);
     if (reason !== undefined) {
       return errorResult(
@@ -91,7 +93,16 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
   // The calls being answered, so that the end of the input waits for them.
   const calls = new Set<Promise<unknown>>();
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-    const call = answer(request.params, extra.signal);
+    // Progress only for a client that asked for it, with the token it gave.
+    const token = request.params._meta?.progressToken;
+    const progress: ProgressSink | undefined = token === undefined
+      ? undefined
+      : (p) =>
+        void extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken: token, ...p },
+        }).catch(() => undefined);
+    const call = answer(request.params, extra.signal, progress);
     calls.add(call);
     const done = () => void calls.delete(call);
     call.then(done, done);

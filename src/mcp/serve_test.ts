@@ -84,7 +84,10 @@ Deno.test("serveMcp() answers the SDK's client: tools, calls, hidden and unknown
   assert.equal(tools[1].annotations?.readOnlyHint, true);
 
   const listed = await client.callTool({ name: "demo_list", arguments: {} });
-  assert.deepEqual(listed.structuredContent, { items: [{ id: "i1" }, { id: "i2" }, { id: "i3" }] });
+  assert.deepEqual(listed.structuredContent, {
+    items: [{ id: "i1" }, { id: "i2" }, { id: "i3" }],
+    has_more: false,
+  });
   stub.verify();
 
   const refused = await client.callTool({ name: "demo_post", arguments: { text: "hi" } });
@@ -139,6 +142,7 @@ Deno.test("serveMcp() answers the calls in flight when the input ends, then stop
   assert.deepEqual(answers.map((a) => a.id), [1, 2]);
   assert.deepEqual(answers[1].result.structuredContent, {
     items: [{ id: "i1" }, { id: "i2" }, { id: "i3" }],
+    has_more: false,
   });
   stub.verify();
   assert.ok(logs.some((l) => /answering 1 call in flight first/.test(l)), logs.join("\n"));

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { HarkError } from "../errors/mod.ts";
+import { type HarkError, unattendedLogin } from "../errors/mod.ts";
 
 /**
  * Advice for someone who cannot answer a prompt, for a sign-in or permission error: signing in
@@ -17,11 +17,10 @@ import type { HarkError } from "../errors/mod.ts";
 export function terminalAdvice(error: HarkError): string | undefined {
   if (error.type !== "auth" && error.type !== "permission") return undefined;
   const command = error.recovery.command;
-  if (/^hark auth login\b/.test(command)) {
-    const resume = command.replace(/ --scope .*$/, "");
+  const twoSteps = unattendedLogin(command);
+  if (twoSteps !== undefined) {
     return `hark mcp never prompts: ask the person you act for to run \`${command}\` in a ` +
-      `terminal (or, split in two: \`${command} --no-wait\` prints a code to approve in a ` +
-      `browser, then \`${resume} --device-code <device_code>\` finishes), then call the tool again.`;
+      `terminal, then call the tool again. ${twoSteps}.`;
   }
   return command
     ? `hark mcp never prompts: ask the person you act for to run \`${command}\` in a terminal, ` +

@@ -7,6 +7,7 @@
 
 import { type ErrorEnvelope, type HarkError, singleLine, toEnvelope } from "../errors/mod.ts";
 import { isObject, stringField } from "../json/fields.ts";
+import { cutPage, type ListingPage, type PageRequest } from "./result_page.ts";
 
 /** A text block of a result. */
 export interface TextContent {
@@ -18,7 +19,7 @@ export interface TextContent {
 
 /** The answer to `tools/call`. */
 export interface ToolResult {
-  /** A short summary, then the data as JSON text (for hosts that read no structured content). */
+  /** A short summary (the data itself is in `structuredContent`, once). */
   content: TextContent[];
   /** The data as an object: the output itself, or `{items}` for a list. */
   structuredContent?: Record<string, unknown>;
@@ -44,24 +45,44 @@ export interface ToolOutput {
 const SUMMARY_ITEMS = 3;
 
 /**
- * The result of a successful call.
+ * The result of a successful call: the data once, as structured content, and a short text
+ * summary beside it (with the page token of a listing that continues). The MCP specification
+ * says a tool with structured content SHOULD also send it serialized as text, for clients that
+ * read no structured content; hark does not, on purpose: every tool declares an `outputSchema`,
+ * so a client that lists it reads structured content, and a second copy doubled what a result
+ * costs an agent's context (a year's agenda was 918 KB twice).
  *
  * @param output the command, its data and warnings
+ * @param page for a listing tool, the page to cut from its rows
  */
-export function successResult(output: ToolOutput): ToolResult {
+export function successResult(output: ToolOutput, page?: PageRequest): ToolResult {
+  const listing = page !== undefined && !output.dryRun && Array.isArray(output.data)
+    ? cutPage(output.data, page)
+    : undefined;
   const structured = output.dryRun
     ? { dry_run: true, requests: output.data }
+    : listing !== undefined
+    ? { ...listing }
     : structuredOf(output.data);
   // One line each: a warning or an id quoting the service's text cannot add a line of its own.
-  const lines = [singleLine(summaryOf(output))];
+  const lines = [
+    singleLine(listing ? pageSummary(output.command, listing, page) : summaryOf(output)),
+  ];
   for (const warning of output.warnings) lines.push(`Warning: ${singleLine(warning)}`);
-  return {
-    content: [
-      { type: "text", text: lines.join("\n") },
-      { type: "text", text: JSON.stringify(structured) },
-    ],
-    structuredContent: structured,
-  };
+  return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: structured };
+}
+
+function pageSummary(command: string, listing: ListingPage, page?: PageRequest): string {
+  const from = (page?.offset ?? 0) + 1;
+  const rows = listing.items.length === 0
+    ? "no results"
+    : `${plural(listing.items.length, "result")} (rows ${from} to ${
+      from + listing.items.length - 1
+    })`;
+  return `${command}: ${rows} in structuredContent.items.` +
+    (listing.page_token === undefined
+      ? " That is all."
+      : ` More follow: call again with the same arguments and page_token "${listing.page_token}".`);
 }
 
 /** How a tool error is worded for the tool's caller. */

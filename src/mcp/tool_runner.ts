@@ -11,7 +11,7 @@
 import { IDENTITIES, type Identity } from "../auth/identity.ts";
 import { buildApiRequest } from "../api_call/api_request.ts";
 import type { Session } from "../session/session.ts";
-import type { Context, InputStream, OutputStream } from "../context.ts";
+import type { Context } from "../context.ts";
 import { singleLine, toHarkError, ValidationError } from "../errors/mod.ts";
 import type { ApiCaller } from "../shortcuts/definition.ts";
 import { type ApiRequest, previewRequest } from "../http/request.ts";
@@ -22,9 +22,14 @@ import { identitiesOf } from "../shortcuts/definition.ts";
 import { apiOptionsOf } from "./api_tool.ts";
 import { runMethodCall } from "./method_call.ts";
 import { terminalAdvice } from "./terminal_advice.ts";
+import { callContext } from "./call_context.ts";
+
+export { EMPTY_STDIN } from "./call_context.ts";
+import { progressReporter, type ProgressSink } from "./progress.ts";
 import { DerivedKeys } from "./derived_key.ts";
 import { type FilesFolder, localPathOf, resolveLocalPath } from "./local_files.ts";
 import { errorResult, successResult, type ToolOutput, type ToolResult } from "./tool_result.ts";
+import { fitListing, type PageRequest, pageRequestOf, PAGING_ARGUMENTS } from "./result_page.ts";
 import type { ExposedTool } from "./tool_set.ts";
 import {
   checkMaximums,
@@ -32,13 +37,6 @@ import {
   flagsToArguments,
   type ShortcutTool,
 } from "./tool_schema.ts";
-
-/** Stdin for anything that runs inside the server: empty and not a terminal (never a prompt). */
-export const EMPTY_STDIN: InputStream = {
-  isTerminal: false,
-  readAll: () => Promise.resolve(new Uint8Array()),
-  stream: () => new Blob([]).stream(),
-};
 
 /** What a {@link ToolRunner} needs. */
 export interface ToolRunnerOptions {
@@ -94,8 +92,14 @@ export class ToolRunner {
    * @param entry the tool
    * @param args the arguments as the client sent them
    * @param signal aborted when the client cancels the call
+   * @param progress where progress goes when the client asked for it (`progress.ts`)
    */
-  async call(entry: ExposedTool, args: unknown, signal: AbortSignal): Promise<ToolResult> {
+  async call(
+    entry: ExposedTool,
+    args: unknown,
+    signal: AbortSignal,
+    progress?: ProgressSink,
+  ): Promise<ToolResult> {
     const started = this.#ctx.now();
     const name = entry.tool.name;
     // Nothing walks the arguments before their nesting is known to be bounded.
@@ -118,9 +122,12 @@ export class ToolRunner {
       }
       const checked = checkArguments(entry, args);
       if (entry.kind === "shortcut") await this.#checkLocalPaths(entry.shortcut, checked);
+      const page = entry.kind === "shortcut" && entry.shortcut.listing
+        ? await pageRequestOf(name, checked.values)
+        : undefined;
       session = await this.session();
       const output = entry.kind === "shortcut"
-        ? await this.#runShortcut(session, entry.shortcut, checked, signal)
+        ? await this.#runShortcut(session, entry.shortcut, checked, { signal, page, progress })
         : entry.kind === "method"
         ? await runMethodCall({
           session,
@@ -133,7 +140,7 @@ export class ToolRunner {
         })
         : await this.#runApi(session, entry, checked, signal);
       this.#ctx.debug(`mcp: ${name} succeeded in ${this.#ctx.now() - started} ms`);
-      return successResult(output);
+      return successResult(output, page);
     } catch (thrown) {
       const error = toHarkError(thrown);
       this.#ctx.debug(
@@ -237,7 +244,11 @@ export class ToolRunner {
     session: Session,
     entry: ShortcutTool,
     args: CheckedArguments,
-    signal: AbortSignal,
+    { signal, page, progress }: {
+      signal: AbortSignal;
+      page?: PageRequest;
+      progress?: ProgressSink;
+    },
   ): Promise<ToolOutput> {
     const { shortcut } = entry;
     const dryRun = this.#options.dryRun || args.dryRun;
@@ -258,14 +269,21 @@ export class ToolRunner {
       argv[param.name] = args.values[name] ??
         (param.mcpMaximum !== undefined ? param.default : undefined);
     }
-    const call = callContext(session.ctx, signal);
+    const limit = shortcut.params.find((p) => p.name === PAGING_ARGUMENTS.limit)?.default;
+    const fields = page &&
+      fitListing(argv, page, typeof limit === "number" ? limit : undefined, args.values.fields);
+    const call = callContext(
+      session.ctx,
+      signal,
+      progress && progressReporter(this.#ctx, progress),
+    );
     const shortcutSession: ShortcutSession = {
       ctx: call.ctx,
       config: session.config,
       profile: session.profile,
       dryRun,
       as: this.#options.identity ?? args.as,
-      output: { format: "json", color: false },
+      output: { format: "json", color: false, fields },
       baseUrl: () => session.baseUrl(),
       async connect(identity) {
         const client = session.client(identity);
@@ -393,45 +411,5 @@ function cancellable(client: ApiCaller, signal: AbortSignal): ApiCaller {
   return {
     request: (request) => client.request(withSignal(request)),
     download: (request, target) => client.download(withSignal(request), target),
-  };
-}
-
-/**
- * The context one call runs in: the server's, with stdout and stderr captured (the output is the
- * result, the warnings go with it), no stdin (it carries the protocol), no status line, and a
- * signal that the call's cancellation aborts too.
- */
-function callContext(ctx: Context, signal: AbortSignal): {
-  ctx: Context;
-  data(): unknown;
-  warnings(): string[];
-} {
-  const stdout = capture();
-  const stderr = capture();
-  const call: Context = Object.create(ctx, {
-    stdout: { value: stdout },
-    stderr: { value: stderr },
-    stdin: { value: EMPTY_STDIN },
-    status: { value: () => undefined },
-    signal: { value: AbortSignal.any([ctx.signal, signal]) },
-  });
-  return {
-    ctx: call,
-    data: () => {
-      const text = stdout.text().trim();
-      return text === "" ? null : JSON.parse(text);
-    },
-    warnings: () =>
-      stderr.text().split("\n").map((line) => line.replace(/^warning: /, "").trim())
-        .filter((line) => line !== ""),
-  };
-}
-
-function capture(): OutputStream & { text(): string } {
-  const parts: string[] = [];
-  return {
-    isTerminal: false,
-    write: (text) => void parts.push(text),
-    text: () => parts.join(""),
   };
 }

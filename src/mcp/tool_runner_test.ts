@@ -120,7 +120,8 @@ Deno.test("a call runs the shortcut's lifecycle and answers its JSON output", as
       result.content[0].text,
       "hark demo +every-type: done.\nWarning: Echoes are loud",
     );
-    assert.deepEqual(JSON.parse(result.content[1].text), result.structuredContent);
+    // The data is sent once, as structured content: the text is the summary alone.
+    assert.equal(result.content.length, 1);
     assertQuiet(ctx);
   } finally {
     await Deno.remove(folder, { recursive: true });
@@ -142,14 +143,55 @@ Deno.test("defaults apply and as picks the identity", async () => {
   assert.equal(data.when, "2026-11-21", "today, in the server's zone");
 });
 
+Deno.test("a listing goes out a page at a time: limit, has_more, a page_token bound to the arguments, fields", async () => {
+  const { call, stub } = setup([
+    { method: "GET", url: `${BASE_URL}/open-apis/demo/items`, respond: ok({}) },
+    { method: "GET", url: `${BASE_URL}/open-apis/demo/items`, respond: ok({}) },
+    { method: "GET", url: `${BASE_URL}/open-apis/demo/items`, respond: ok({}) },
+  ]);
+  const first = await call("demo_list", { prefix: "x", limit: 2, fields: ["id"] });
+  const page = first.structuredContent as {
+    items: unknown[];
+    has_more: boolean;
+    page_token: string;
+  };
+  assert.deepEqual(page.items, [{ id: "x1" }, { id: "x2" }]);
+  assert.equal(page.has_more, true);
+  assert.match(first.content[0].text, new RegExp(`page_token "${page.page_token}"`));
+  const rest = await call("demo_list", {
+    prefix: "x",
+    limit: 2,
+    fields: ["id"],
+    page_token: page.page_token,
+  });
+  assert.deepEqual(rest.structuredContent, { items: [{ id: "x3" }], has_more: false });
+  // The token continues only the listing that returned it.
+  const other = envelopeOf(
+    await call("demo_list", { prefix: "y", limit: 2, page_token: page.page_token }),
+  );
+  assert.equal(other.type, "validation");
+  assert.match(other.message, /page_token.*other arguments/);
+  const forged = envelopeOf(await call("demo_list", { prefix: "x", page_token: "h1.e30" }));
+  assert.match(forged.message, /not a token demo_list returned/);
+  const badFields = envelopeOf(await call("demo_list", { prefix: "x", fields: ["nope"] }));
+  assert.equal(badFields.type, "validation");
+  stub.verify();
+});
+
 Deno.test("a streamed listing is collected into items", async () => {
   const { call, stub, ctx } = setup([
     { method: "GET", url: `${BASE_URL}/open-apis/demo/items`, respond: ok({}) },
   ]);
   const result = await call("demo_list", { prefix: "x" });
   stub.verify();
-  assert.deepEqual(result.structuredContent, { items: [{ id: "x1" }, { id: "x2" }, { id: "x3" }] });
-  assert.equal(result.content[0].text, "hark demo +list: 3 results.");
+  assert.deepEqual(result.structuredContent, {
+    items: [{ id: "x1" }, { id: "x2" }, { id: "x3" }],
+    has_more: false,
+  });
+  assert.equal(
+    result.content[0].text,
+    "hark demo +list: 3 results (rows 1 to 3) in structuredContent.items. That is all.",
+  );
   assertQuiet(ctx);
 });
 
@@ -340,7 +382,7 @@ Deno.test("no token: an auth error saying to sign in in a terminal; the next cal
   assert.equal(error.recovery.command, "hark auth login");
   assert.match(error.recovery.suggestion, /never prompts/);
   assert.match(error.recovery.suggestion, /`hark auth login` in a terminal/);
-  assert.match(error.recovery.suggestion, /`hark auth login --no-wait`/);
+  assert.match(error.recovery.suggestion, /`hark auth login --no-wait --json`/);
   assert.match(error.recovery.suggestion, /`hark auth login --device-code <device_code>`/);
   assert.match(result.content[0].text, /^Error \(auth\): Not signed in to profile "default"\n/);
   await call("demo_list", {});
@@ -418,7 +460,7 @@ Deno.test("the api tool sends GET only when the server is read-only", async () =
 Deno.test("terminalAdvice() covers sign-in and permission errors only", () => {
   assert.match(
     terminalAdvice(new PermissionError("Denied", { scopes: ["im:message"] }))!,
-    /`hark auth login --scope im:message --no-wait`.*`hark auth login --device-code <device_code>`/,
+    /`hark auth login --scope im:message --no-wait --json`.*`hark auth login --device-code <device_code>`/,
   );
   assert.match(
     terminalAdvice(new AuthError("Bad secret", { command: "hark config init" }))!,

@@ -20,6 +20,7 @@ import { ValidationError } from "../errors/mod.ts";
 import { TIME_INPUT_FORMS } from "../time/mod.ts";
 import { KEY_WINDOW_MINUTES } from "./derived_key.ts";
 import { FILES_FLAG, localPathOf } from "./local_files.ts";
+import { addPagingArguments, outputSchemaOf } from "./tool_output.ts";
 
 /** The subset of JSON Schema (draft 2020-12) the tools' input schemas use. */
 export interface JsonSchema {
@@ -43,6 +44,8 @@ export interface JsonSchema {
   items?: JsonSchema;
   /** Alternatives, any one of which fits. */
   anyOf?: JsonSchema[];
+  /** The smallest number allowed. */
+  minimum?: number;
 }
 
 /** The hints MCP hosts use to decide what to ask the person before a call. */
@@ -69,6 +72,8 @@ export interface McpTool {
   description: string;
   /** The JSON Schema of its arguments. */
   inputSchema: JsonSchema & { type: "object" };
+  /** The JSON Schema of its results' structured content (`tool_output.ts`). */
+  outputSchema: JsonSchema & { type: "object" };
   /** Hints from what it does. */
   annotations: ToolAnnotations;
 }
@@ -102,6 +107,8 @@ export interface ShortcutTool {
   needsYes: boolean;
   /** Whether the tool writes files on the machine hark runs on (a download). */
   writesFiles: boolean;
+  /** Whether it lists rows (its shortcut streams them): paged, with `page_token`. */
+  listing: boolean;
   /** The switches that let it replace a file on this machine (`force`): on, `yes` is needed. */
   replaceSwitches: string[];
   /**
@@ -309,6 +316,8 @@ export function shortcutTool(shortcut: AnyShortcut, options: ToolSchemaOptions):
           "without yes: true no file is replaced",
     });
   }
+  const listing = shortcut.stream !== undefined;
+  if (listing) addPagingArguments(properties, params);
   const required = shortcut.params.filter((p) => p.required).map(argumentNameOf);
   const inputSchema: McpTool["inputSchema"] = {
     type: "object",
@@ -330,6 +339,7 @@ export function shortcutTool(shortcut: AnyShortcut, options: ToolSchemaOptions):
         keyArgument,
       }),
       inputSchema,
+      outputSchema: outputSchemaOf(listing ? "listing" : "object"),
       annotations: {
         title: `hark ${shortcutName(shortcut)}`,
         readOnlyHint: readOnly,
@@ -344,6 +354,7 @@ export function shortcutTool(shortcut: AnyShortcut, options: ToolSchemaOptions):
     takesDryRun,
     needsYes,
     writesFiles,
+    listing,
     replaceSwitches,
     keyArgument,
   };

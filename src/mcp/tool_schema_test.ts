@@ -116,7 +116,11 @@ Deno.test("shortcutTool() hints and extra arguments follow the effect", () => {
     openWorldHint: true,
   });
   assert.equal(read.inputSchema.required, undefined, "no required parameter, no empty list");
-  assert.deepEqual(Object.keys(read.inputSchema.properties!), ["prefix"], "user only: no as");
+  assert.deepEqual(
+    Object.keys(read.inputSchema.properties!),
+    ["prefix", "limit", "page_token", "fields"],
+    "user only: no as; a listing pages",
+  );
   assert.match(read.inputSchema.properties!.prefix.description!, /^the ids' prefix$/);
 
   const posted = shortcutTool(write, OPTIONS);
@@ -269,6 +273,13 @@ Deno.test("every tool of the registry and of the fakes has a valid input schema"
     const validate = validator().compile(tool.inputSchema);
     assert.equal(validate({}), (tool.inputSchema.required ?? []).length === 0, tool.name);
     assert.equal(validate({ no_such_argument: 1 }), false, tool.name);
+    // Every result is an object: a page, the command's JSON, or a dry run's requests.
+    const output = validator().compile(tool.outputSchema);
+    assert.equal(output({ dry_run: true, requests: [{ method: "GET", url: "u" }] }), true);
+    assert.equal(output({ items: [{ id: 1 }], has_more: false }), true, tool.name);
+    assert.equal(output([]), false, tool.name);
+    const recovery = { suggestion: "s", command: "hark x --help" };
+    assert.equal(output({ error: { code: 2, type: "t", message: "m", recovery } }), true);
     for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
       if (schema.default === undefined) continue;
       const one = { type: "object", properties: { [name]: schema } };
@@ -278,6 +289,18 @@ Deno.test("every tool of the registry and of the fakes has a valid input schema"
       );
     }
   }
+});
+
+Deno.test("a listing tool's output schema takes a page and nothing else; other tools take any object", () => {
+  const listing = validator().compile(shortcutTool(streamed, OPTIONS).tool.outputSchema);
+  assert.equal(listing({ items: [], has_more: true, page_token: "h1.x" }), true);
+  assert.equal(listing({ items: [] }), false, "has_more is always there");
+  assert.equal(listing({ items: [], has_more: false, total: 3 }), false);
+  // A tool error's envelope, whole.
+  const error = { code: 2, type: "validation", message: "m", recovery: { suggestion: "s" } };
+  assert.equal(listing({ error }), false, "a recovery has a command");
+  const object = validator().compile(shortcutTool(everyType, OPTIONS).tool.outputSchema);
+  assert.equal(object({ name: "a" }), true);
 });
 
 Deno.test("the generated schemas accept what a caller sends and reject wrong types", () => {

@@ -4,16 +4,21 @@ import { join } from "node:path";
 import { createHarkEnv } from "../support/hark_env.ts";
 import { startWorld } from "../support/world.ts";
 
-Deno.test("auth login fails fast in CI without a terminal and names the alternatives", async () => {
+Deno.test("auth login with stdin closed acts as --no-wait --json: device data, exit 75, within 5 s", async () => {
   const world = await startWorld();
   try {
-    const run = await world.run(["auth", "login", "--json"], { env: { CI: "1" } });
-    assert.equal(run.code, 3);
-    const error = JSON.parse(run.stderr).error;
-    assert.match(error.recovery.command, /--no-wait/);
-    assert.match(error.recovery.command, /--device-code/);
-    assert.match(error.recovery.suggestion, /HARK_USER_ACCESS_TOKEN/);
-    assert.equal((await world.requestLog()).length, 0, "no request was made");
+    for (const env of [{}, { CI: "1" }]) {
+      const started = performance.now();
+      const run = await world.run(["auth", "login"], { env });
+      const ms = performance.now() - started;
+      assert.equal(run.code, 75, run.stderr);
+      assert.ok(ms < 5_000, `took ${ms} ms`);
+      const device = JSON.parse(run.stdout);
+      assert.match(device.verification_uri, /\/sandbox\/verify/);
+      assert.match(run.stderr, new RegExp(`hark auth login --device-code ${device.device_code}`));
+    }
+    const paths = (await world.requestLog()).map((r) => r.path);
+    assert.deepEqual(paths, Array(2).fill("/oauth/v1/device_authorization"), "no poll was made");
     const noWait = await world.run(["auth", "login", "--no-wait", "--json"], {
       env: { CI: "1" },
     });

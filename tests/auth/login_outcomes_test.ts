@@ -55,7 +55,7 @@ Deno.test("auth login stops with exit 3 when the request is denied", async () =>
 Deno.test("auth login stops with a clear message when the device code expires", async () => {
   const world = await startWorld({ sandbox: { deviceCodeTtl: 2 } });
   try {
-    const run = await world.runInProcess(["auth", "login"]);
+    const run = await world.runInProcess(["auth", "login", "--wait", "1h"]);
     assert.equal(run.code, 3);
     assert.match(run.stderr, /code expired/);
   } finally {

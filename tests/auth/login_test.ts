@@ -17,7 +17,7 @@ function keychainOf(world: World) {
 Deno.test("auth login signs in through the sandbox API, then status, check, token and logout work", async () => {
   const world = await startWorld();
   try {
-    const live = world.start(["auth", "login", "--json"]);
+    const live = world.start(["auth", "login", "--json", "--wait", "5m"]);
     const [, userCode] = await live.waitFor(/enter the code: (\S+)/);
     const answer = await world.control("/sandbox/approve", {
       user_code: userCode,
@@ -203,7 +203,7 @@ Deno.test("auth login --device-code without a terminal polls once: exit 75 pendi
     assert.equal(envelope.error.type, "pending");
     assert.equal(
       envelope.error.recovery.command,
-      `hark auth login --device-code ${device_code} --wait 5m`,
+      `hark auth login --device-code ${device_code}`,
     );
     assert.equal((await world.home.readConfig()).users, undefined, "nothing stored");
 

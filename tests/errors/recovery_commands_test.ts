@@ -45,6 +45,7 @@ const SAMPLES: Record<string, string> = {
   "shortcut.service": "calendar",
   "shortcut.verb": "+agenda",
   messageId: "om_1",
+  "shellQuote(deviceCode)": "dc-1",
   "src/config/secret_input.ts:what": "apps.work.app_secret",
 };
 

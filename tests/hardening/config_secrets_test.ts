@@ -52,7 +52,7 @@ async function victim(): Promise<Victim> {
   try {
     const first = await runDefault([...init, "--base-url", sb.baseUrl], sb.appSecret);
     assert.equal(first.code, 0, first.stderr);
-    const login = await runDefault(["auth", "login", "--json"]);
+    const login = await runDefault(["auth", "login", "--json", "--wait", "1h"]);
     assert.equal(login.code, 0, login.stderr);
     await Deno.mkdir(join(home.dir, "work"), { mode: 0o700 });
     const other = await runSecond(

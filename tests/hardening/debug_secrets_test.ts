@@ -36,7 +36,7 @@ Deno.test({
 
       // Sign in with --debug: device code, client secret and tokens cross the wire. (The one
       // sign-in through a subprocess outside tests/auth: what --debug prints is the subject.)
-      const live = world.start(["auth", "login", "--json", "--debug"]);
+      const live = world.start(["auth", "login", "--json", "--debug", "--wait", "5m"]);
       const [, userCode] = await live.waitFor(/enter the code: (\S+)/);
       await world.control("/sandbox/approve", {
         user_code: userCode,

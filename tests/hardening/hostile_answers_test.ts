@@ -82,7 +82,7 @@ Deno.test("a hostile service's redirects and terminal escapes reach nothing", as
     const runs: HarkRun[] = [];
     // Sign in (the hostile service approves at once), in text mode: "Signed in as <name>". In
     // process: the device flow's 5 s before the first poll is not this test's subject.
-    const login = await runInProcess(home, ["auth", "login", "--format", "table"]);
+    const login = await runInProcess(home, ["auth", "login", "--format", "table", "--wait", "1h"]);
     runs.push(login);
     assert.equal(login.code, 0, login.stderr);
     assert.match(login.stderr, /Signed in as Mallory /);

@@ -163,7 +163,7 @@ Deno.test(requires(SECRET_SERVICE_PROGRAMS, {
         { secret: appSecret, origin: sb.baseUrl },
         "app secret in the keychain",
       );
-      await hark(["auth", "login", "--json"]);
+      await hark(["auth", "login", "--json", "--wait", "1h"]);
       await hark(["auth", "status", "--json"]);
       await hark(["auth", "status"]);
       const chat = sb.chats[0].chat_id;

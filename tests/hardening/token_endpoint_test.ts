@@ -39,7 +39,7 @@ Deno.test("a device flow asking for a 99999 s interval stops when its code expir
     await home.writeConfig(sandboxConfig({ appId: "cli_x", baseUrl: hostile.url }));
     // In process, on a clock that does not wait: the cap and the expiry are
     // src/auth/device_flow_test.ts's rules; this is the hostile answer's way through login.
-    const run = await runInProcess(home, ["auth", "login", "--json"]);
+    const run = await runInProcess(home, ["auth", "login", "--json", "--wait", "1h"]);
     const waited = run.sleeps.reduce((sum, ms) => sum + ms, 0);
     assert.equal(run.code, 3, run.stderr);
     assert.match(envelope(run).message, /expired before it was approved/);

@@ -1,8 +1,9 @@
 /**
  * The idempotency `hark mcp` claims, end to end with the SDK's client against the sandbox (issue
  * 21, Medium 9): a tool hinted idempotent must apply an identical call once. Each of `im_send`,
- * `im_reply`, `calendar_create` and `im_chat_create` is called twice with the same arguments and
- * what the sandbox holds afterwards is counted; other arguments, or a new key, make a new one.
+ * `im_reply`, `calendar_create`, `im_chat_create` and `im_chat_members_add` is called twice
+ * with the same arguments and what the sandbox holds afterwards is counted; other arguments, or
+ * a new key, make a new one.
  * `calendar_update`, which can rewrite a series and remove attendees, is destructive and runs
  * only with `yes: true`.
  */
@@ -104,6 +105,23 @@ Deno.test("hark mcp: the tools hinted idempotent apply an identical call once", 
       const second = await call(mcp, "im_chat_create", args);
       assert.equal(second.chat_id, first.chat_id);
       assert.equal(await chatsNamed(env, "Idempotent room"), 1);
+    });
+
+    await t.step("im_chat_members_add twice adds the members once", async () => {
+      // A chat the signed-in user is in, and a user who is not in it yet.
+      const room = env.sb.chats.find((c) => c.member_open_ids.includes(env.sb.users[0].open_id))!;
+      const outsider = env.sb.users.find((u) => !room.member_open_ids.includes(u.open_id))!;
+      const members = async () =>
+        jsonOf<{ member_id: string }[]>(
+          await env.run(["im", "+chat-members", "--chat-id", room.chat_id, "--page-all", "--json"]),
+        ).map((m) => m.member_id).sort();
+      const before = await members();
+      const args = { chat_id: room.chat_id, members: outsider.open_id };
+      await call(mcp, "im_chat_members_add", args);
+      const once = await members();
+      await call(mcp, "im_chat_members_add", args);
+      assert.deepEqual(await members(), once);
+      assert.deepEqual(once, [...before, outsider.open_id].sort());
     });
 
     await t.step("the key is derived, shown in a preview and kept by a retry", async () => {

@@ -22,6 +22,7 @@ interface Envelope {
 }
 
 interface ToolJson {
+  outputSchema?: unknown;
   name: string;
   inputSchema: {
     properties?: Record<string, { type?: string; enum?: string[]; default?: unknown }>;
@@ -104,8 +105,16 @@ Deno.test("hark mcp serves every shortcut to the SDK's client against the sandbo
               !shortcut.params.some((p) => p.name === "yes")
             ? ["yes"]
             : []),
+          // A listing pages: hark's page_token (in place of a Lark one) and fields, and a limit.
+          ...(JSON.stringify(tool.outputSchema).includes("has_more")
+            ? [
+              ...(shortcut.params.some((p) => p.name === "limit") ? [] : ["limit"]),
+              ...(shortcut.params.some((p) => p.name === "page-token") ? [] : ["page_token"]),
+              "fields",
+            ]
+            : []),
         ];
-        assert.deepEqual(extras, expected, tool.name);
+        assert.deepEqual(extras.sort(), expected.sort(), tool.name);
         if (shortcut.effect === "delete") assert.equal(shortcut.destructive, true, tool.name);
         assert.deepEqual(
           tool.annotations && {
@@ -134,10 +143,15 @@ Deno.test("hark mcp serves every shortcut to the SDK's client against the sandbo
         await env.run(["calendar", "+agenda", "--start", start, "--end", end, "--json"]),
       );
       assert.ok(cli.length > 0);
-      assert.deepEqual(result.structuredContent, { items: cli });
-      const [summary, json] = result.content as { type: string; text: string }[];
-      assert.equal(summary.text, `hark calendar +agenda: ${cli.length} results.`);
-      assert.deepEqual(JSON.parse(json.text), { items: cli });
+      assert.deepEqual(result.structuredContent, { items: cli, has_more: false });
+      // The JSON once, in structured content; beside it a summary, not a second copy.
+      const [summary, ...more] = result.content as { type: string; text: string }[];
+      assert.equal(
+        summary.text,
+        `hark calendar +agenda: ${cli.length} results (rows 1 to ${cli.length}) in ` +
+          "structuredContent.items. That is all.",
+      );
+      assert.deepEqual(more, []);
     });
 
     await t.step("a write tool sends, and dry_run sends nothing", async () => {
@@ -217,7 +231,7 @@ Deno.test("hark mcp: no sign-in, --read-only and --as bot", async (t) => {
         assert.equal(error.code, 3);
         assert.equal(error.recovery.command, "hark auth login");
         assert.match(error.recovery.suggestion, /never prompts/);
-        assert.match(error.recovery.suggestion, /hark auth login --no-wait/);
+        assert.match(error.recovery.suggestion, /hark auth login --no-wait --json/);
         assert.match(error.recovery.suggestion, /hark auth login --device-code <device_code>/);
       } finally {
         await mcp.close();

@@ -219,7 +219,8 @@ export interface InProcessOptions {
   stdin?: string;
   /**
    * Called once, at the first wait after `enter the code: <code>` shows on stderr (an approval
-   * or a denial on the sandbox).
+   * or a denial on the sandbox). Given, stdin is a terminal: a person is there to approve, so
+   * `auth login` waits (without one it starts the sign-in for later and ends pending).
    */
   onCode?: (userCode: string) => Promise<void>;
   /**
@@ -253,6 +254,7 @@ export async function runInProcess(
     homeDir: home.env.HOME,
     fetch: (input, init) => fetch(input, { ...init, client }),
     timeout: (ms) => AbortSignal.timeout(ms),
+    stdinIsTerminal: options.onCode !== undefined,
   });
   let pendingCode = options.onCode;
   const ctx: Context = {

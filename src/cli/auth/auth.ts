@@ -21,7 +21,8 @@ export const LOGIN_FLAGS = {
   wait: flag.string("<duration>", {
     description: "how long to wait for approval after the first poll, such as 30s or 5m; " +
       "then exit 75 with the state pending (default: as long as the code lives on a " +
-      "terminal; one poll for --device-code without one)",
+      "terminal; without one, none: the sign-in starts as with --no-wait --json and exits 75, " +
+      "and --device-code polls once)",
   }),
   "device-code": flag.string("<code>", { description: "finish a sign-in started with --no-wait" }),
   force: flag.bool({

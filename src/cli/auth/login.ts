@@ -13,13 +13,19 @@ import {
   SCOPE_OFFLINE,
   scopesToRequest,
 } from "../../auth/mod.ts";
-import { AuthError, shellQuote } from "../../errors/mod.ts";
+import { PendingError, shellQuote } from "../../errors/mod.ts";
 import { writeData } from "../../output/output.ts";
 import { openSession, type Session } from "../../session/session.ts";
 import { loadServices, userScopesOf } from "../../shortcuts/services.ts";
 import type { CommandCall } from "../command_spec.ts";
 import { instructions, profileFlag } from "./_login_text.ts";
-import { type LoginFlags, type LoginOptions, loginOptions, waitBound } from "./login_options.ts";
+import {
+  attended,
+  type LoginFlags,
+  type LoginOptions,
+  loginOptions,
+  waitBound,
+} from "./login_options.ts";
 import { reportLogin } from "./login_report.ts";
 import { waitForApproval } from "./wait_for_approval.ts";
 
@@ -28,11 +34,11 @@ import { waitForApproval } from "./wait_for_approval.ts";
  *
  * @param call the parsed command line
  * @throws {ValidationError} for bad flags
- * @throws {AuthError} without a terminal in CI (unless `--no-wait`, `--device-code` or
- *   `--wait`), on denial, expiry or a timeout
- * @throws {PendingError} when a bounded wait (`--wait`, or one poll for `--device-code` without
- *   a terminal) ends before the sign-in is approved; in JSON mode `{"state": "pending", …}` is
- *   printed first
+ * @throws {AuthError} on denial, expiry or a timeout
+ * @throws {PendingError} without a terminal (or in CI) and without `--wait` or `--device-code`,
+ *   after printing the device data as `--no-wait --json` does; and when a bounded wait (`--wait`,
+ *   or one poll for `--device-code` without a terminal) ends before the sign-in is approved; in
+ *   JSON mode `{"state": "pending", …}` is printed first
  */
 export async function runLogin(call: CommandCall<LoginFlags>): Promise<void> {
   const options = loginOptions(call.flags);
@@ -52,9 +58,22 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
   const scopes = scopesToRequest(session, options.scopes, userScopesOf(services));
   if (session.globals.dryRun) return previewLogin(session, options, scopes);
   await checkReady(session, options);
-  if (!options.wait) return await startForLater(session, scopes);
+  if (!options.wait) {
+    await startForLater(session, scopes, session.wantsJson());
+    return;
+  }
   const waitMs = waitBound(session.ctx, options);
-  refuseUnattendedWait(session, options, waitMs);
+  if (options.deviceCode === undefined && waitMs === undefined && !attended(session.ctx)) {
+    // Nobody is there to approve while this process waits: start the sign-in for later.
+    const deviceCode = await startForLater(session, scopes, true);
+    const flag = profileFlag(session.profile);
+    throw new PendingError("The sign-in waits for a person to approve its code in a browser", {
+      suggestion: "Without a terminal hark never waits for a person: have them open " +
+        "verification_uri and enter user_code (or open verification_uri_complete), then finish " +
+        "with --device-code (one poll, exit 75 while still pending), or add --wait 5m to poll",
+      command: `hark auth login${flag} --device-code ${shellQuote(deviceCode)}`,
+    });
+  }
   const result = await waitForApproval(session, options, scopes, waitMs);
   reportLogin(session, result, services);
 }
@@ -98,14 +117,16 @@ async function checkReady(session: Session, options: LoginOptions): Promise<void
 
 /**
  * `--no-wait`: starts a sign-in, remembers it, and shows the code with the command that finishes
- * it; in JSON mode the codes go to stdout and the instructions to stderr.
+ * it; as JSON the codes go to stdout and the instructions to stderr.
+ *
+ * @returns the device code
  */
-async function startForLater(session: Session, scopes: string[]): Promise<void> {
+async function startForLater(session: Session, scopes: string[], json: boolean): Promise<string> {
   const { ctx } = session;
   const flag = profileFlag(session.profile);
   const auth = await beginLogin(ctx, session, scopes);
-  if (session.wantsJson()) {
-    writeData(ctx, session.output, {
+  if (json) {
+    writeData(ctx, { ...session.output, format: "json" }, {
       device_code: auth.device_code,
       user_code: auth.user_code,
       verification_uri: auth.verification_uri,
@@ -125,32 +146,5 @@ async function startForLater(session: Session, scopes: string[]): Promise<void> 
         }\n`,
     );
   }
-}
-
-/**
- * Refuses to start an unbounded wait for a browser in CI without a terminal: nobody would
- * approve it, and the job would hang for the code's lifetime.
- *
- * @throws {AuthError} naming `--no-wait`, `--wait` and `HARK_USER_ACCESS_TOKEN`
- */
-function refuseUnattendedWait(
-  session: Session,
-  options: LoginOptions,
-  waitMs: number | undefined,
-): void {
-  const { ctx } = session;
-  if (
-    options.deviceCode !== undefined || waitMs !== undefined || ctx.stdin.isTerminal ||
-    !ctx.env.get("CI")
-  ) {
-    return;
-  }
-  const flag = profileFlag(session.profile);
-  throw new AuthError("Refusing to wait for a browser sign-in in CI without a terminal", {
-    suggestion: "Start the sign-in with --no-wait, have a person approve it, then finish it " +
-      "with --device-code; or bound the wait with --wait; or pass a token in " +
-      "HARK_USER_ACCESS_TOKEN",
-    command: `hark auth login${flag} --no-wait --json  # then: hark auth login${flag} ` +
-      "--device-code <device_code>",
-  });
+  return auth.device_code;
 }

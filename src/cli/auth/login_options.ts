@@ -86,6 +86,16 @@ export function parseWait(text: string): number {
  */
 export function waitBound(ctx: Context, options: LoginOptions): number | undefined {
   if (options.waitMs !== undefined) return options.waitMs;
-  const person = ctx.stdin.isTerminal && !ctx.env.get("CI");
-  return options.deviceCode !== undefined && !person ? 0 : undefined;
+  return options.deviceCode !== undefined && !attended(ctx) ? 0 : undefined;
+}
+
+/**
+ * Whether a person may be there to approve a sign-in while hark waits: stdin is a terminal and
+ * `CI` is not set. Otherwise nothing waits for a person (`auth login` starts the sign-in for
+ * later, `--device-code` polls once).
+ *
+ * @param ctx the context
+ */
+export function attended(ctx: Context): boolean {
+  return ctx.stdin.isTerminal && !ctx.env.get("CI");
 }

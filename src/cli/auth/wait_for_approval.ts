@@ -93,7 +93,7 @@ export async function waitForApproval(
 
 /**
  * The end of a bounded wait: in JSON mode `{"state": "pending", …}` on stdout, and the error
- * (exit 75) whose command waits again.
+ * (exit 75) whose command polls again.
  */
 function stillPending(session: Session, state: WaitState): PendingError {
   const { ctx, profile } = session;
@@ -108,10 +108,11 @@ function stillPending(session: Session, state: WaitState): PendingError {
     });
   }
   return new PendingError("The sign-in is not approved yet", {
-    suggestion: "Approve it in the browser, then run this again (--wait sets how long to wait)",
+    // The command itself never waits without a terminal: one poll, pending again or done.
+    suggestion: "Approve it in the browser, then run this again (add --wait 5m to keep polling " +
+      "for up to 5 minutes)",
     command: `hark auth login${profileFlag(profile)}` +
-      (state.deviceCode === undefined ? "" : ` --device-code ${shellQuote(state.deviceCode)}`) +
-      " --wait 5m",
+      (state.deviceCode === undefined ? "" : ` --device-code ${shellQuote(state.deviceCode)}`),
   });
 }
 

@@ -9,7 +9,8 @@ import type { ApiRequest } from "../../http/request.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
 import { booleanField, objectsField, stringField } from "../../json/fields.ts";
-import { followPages, pagingOptions, pagingParams } from "../paging.ts";
+import { pagingOptions, pagingParams } from "../paging.ts";
+import { PAGE_TOKEN_PARAM, resumablePages, startToken } from "../im/resume.ts";
 
 /** The most users one search page returns. */
 export const MAX_PAGE_SIZE = 200;
@@ -17,6 +18,7 @@ export const MAX_PAGE_SIZE = 200;
 const PARAMS = {
   query: param.string({ description: "words of the name or email", required: true }),
   ...pagingParams(20, "users"),
+  "page-token": PAGE_TOKEN_PARAM,
 };
 
 /** The values of `+search-user`. */
@@ -53,6 +55,7 @@ export const searchUser = defineShortcut({
   examples: [
     "hark contact +search-user --query alice",
     "hark contact +search-user --query chen --page-all --format csv",
+    "hark contact +search-user --query chen --limit 50 --page-token ZmFrZV90b2tlbg",
   ],
   identities: ["user"],
   scopes: { user: ["contact:user:search"] },
@@ -65,17 +68,23 @@ export const searchUser = defineShortcut({
       });
     }
     pagingOptions(input, "users");
+    startToken(input.values["page-token"]);
   },
-  requests: (input) => [searchRequest(input)],
+  requests: (input) => [searchRequest(input, startToken(input.values["page-token"]))],
   stream(input, client) {
-    return followPages(async (pageToken) => {
-      const page = await client.request(searchRequest(input, pageToken));
-      return {
-        items: objectsField(page, "users"),
-        hasMore: booleanField(page, "has_more") === true,
-        pageToken: stringField(page, "page_token"),
-      };
-    }, pagingOptions(input, "users"));
+    return resumablePages(
+      async (pageToken) => {
+        const page = await client.request(searchRequest(input, pageToken));
+        return {
+          items: objectsField(page, "users"),
+          hasMore: booleanField(page, "has_more") === true,
+          pageToken: stringField(page, "page_token"),
+        };
+      },
+      pagingOptions(input, "users"),
+      startToken(input.values["page-token"]),
+      input.warn,
+    );
   },
   columns: [
     { header: "NAME", value: "name", priority: 3 },

@@ -84,3 +84,19 @@ Deno.test("search-user validate rejects an empty query and a limit under 1", () 
     (e: unknown) => e instanceof ValidationError && e.param === "--limit",
   );
 });
+
+Deno.test("search-user --page-token starts where a shorter listing stopped, and says how to go on", async () => {
+  const client = pagedClient(50);
+  const warnings: string[] = [];
+  const input = inputOf({ query: "u", limit: 20, "page-all": false, "page-token": "p20" }, {
+    warnings,
+  });
+  const found = await collect(searchUser.stream!(input, client));
+  assert.deepEqual(found.map((u) => u.open_id), users(20, 20).map((u) => u.open_id));
+  assert.equal(client.requests[0].query!.page_token, "p20");
+  assert.deepEqual(warnings, ["There is more: continue with --page-token p40"]);
+  assert.throws(
+    () => searchUser.validate!(inputOf({ query: "u", limit: 20, "page-token": "a b" })),
+    (e: unknown) => e instanceof ValidationError && e.param === "--page-token",
+  );
+});

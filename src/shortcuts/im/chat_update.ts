@@ -103,6 +103,9 @@ export const chatUpdate = defineShortcut({
   effect: "write",
   // Setting the same fields twice leaves the chat as setting them once.
   idempotent: true,
+  // A PUT that overwrites the name, description, permissions or owner: the old values are gone,
+  // so hark mcp asks for yes: true, as for calendar +update.
+  destructive: true,
   params: PARAMS,
   validate(input) {
     updateBody(input);
