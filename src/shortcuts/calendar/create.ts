@@ -5,13 +5,7 @@
  * @module
  */
 
-import {
-  ApiError,
-  EVENT_DELETED,
-  HarkError,
-  singleLine,
-  ValidationError,
-} from "../../errors/mod.ts";
+import { ApiError, EVENT_DELETED, ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import type { Column } from "../../output/mod.ts";
 import { isObject, objectField, objectOf } from "../../json/fields.ts";
@@ -29,24 +23,15 @@ import {
 import { parseDuration, type TimeInput, toLarkEventTimes } from "../../time/mod.ts";
 import { ATTENDEE_ABILITY_PARAM, checkCalendarId, TIMEZONE_PARAM } from "./_params.ts";
 import { checkRrule } from "./_rrule.ts";
-import {
-  EVENT_CREATE,
-  EVENT_DELETE,
-  EVENT_UPDATE,
-  eventPath,
-  eventsPath,
-  isEventGone,
-} from "./_event_api.ts";
+import { EVENT_CREATE, EVENT_DELETE, EVENT_UPDATE, eventsPath } from "./_event_api.ts";
 import { eventJson, spanColumns } from "./_event_json.ts";
+import { rollBack } from "./_roll_back.ts";
 import { isCalendarName, resolveCalendarId } from "./_calendar_name.ts";
 import { calendarsRequest } from "./calendars.ts";
 import { type LarkEvent, larkEventOf } from "./_lark_event.ts";
 
 /** The scope of the calendar list, read to find a calendar by its title. */
 const CALENDAR_READ = "calendar:calendar:read";
-
-/** How long the rollback of a half-made event may take. */
-const ROLLBACK_TIMEOUT_MS = 15_000;
 
 /** What `+create` returns. */
 export interface CreatedEvent {
@@ -398,58 +383,4 @@ export function createdColumns(timeZone: string): Column<Record<string, unknown>
         ),
     },
   ];
-}
-
-async function rollBack(
-  client: Pick<ApiCaller, "request">,
-  calendarId: string,
-  createdId: string,
-  error: unknown,
-  timeout: (ms: number) => AbortSignal,
-): Promise<HarkError> {
-  const reason = error instanceof Error ? error.message : String(error);
-  // The id the service gave the new event, as the messages below quote it: one line.
-  const eventId = singleLine(createdId);
-  const options = (recovery: string) => ({
-    ...(error instanceof ApiError
-      ? { apiCode: error.apiCode, httpStatus: error.httpStatus, requestId: error.requestId }
-      : {}),
-    code: error instanceof HarkError ? error.code : undefined,
-    type: error instanceof HarkError ? error.type : undefined,
-    suggestion: recovery,
-    command: error instanceof HarkError ? error.recovery.command : undefined,
-    cause: error,
-  });
-  try {
-    // Runs even when Ctrl-C caused the failure: leaving half an event behind is worse.
-    // Nobody should hear of an event that never really existed.
-    await client.request({
-      method: "DELETE",
-      path: eventPath(calendarId, createdId),
-      query: { need_notification: false },
-      scopes: [EVENT_DELETE],
-      cleanup: true,
-      signal: timeout(ROLLBACK_TIMEOUT_MS),
-    });
-  } catch (deleteError) {
-    // Gone already (a retried delete whose first answer was lost): rolled back all the same.
-    if (isEventGone(deleteError)) {
-      return new ApiError(
-        `Cannot add the attendees: ${reason}; event "${eventId}" was deleted again (rolled back)`,
-        options("Check the attendee ids and run the command again"),
-      );
-    }
-    return new ApiError(
-      `Cannot add the attendees: ${reason}; deleting event "${eventId}" failed too, so it ` +
-        `remains in calendar "${calendarId}"`,
-      {
-        ...options(`Delete event "${eventId}" by hand, or add the attendees to it`),
-        cause: new AggregateError([error, deleteError], "Adding attendees and rollback failed"),
-      },
-    );
-  }
-  return new ApiError(
-    `Cannot add the attendees: ${reason}; event "${eventId}" was deleted again (rolled back)`,
-    options("Check the attendee ids and run the command again"),
-  );
 }
