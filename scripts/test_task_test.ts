@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { checkArgs, nameFilter, report, type Skipped } from "./test_task.ts";
+import {
+  checkArgs,
+  DEFAULT_JOBS,
+  nameFilter,
+  report,
+  type Skipped,
+  testJobs,
+} from "./test_task.ts";
 import { denoDirEnv, REPO_ROOT } from "../tests/support/hark_env.ts";
 import { runProcess } from "../tests/support/subprocess.ts";
 import { readTestPackages } from "./test_packages.ts";
@@ -55,6 +62,15 @@ Deno.test("nameFilter() reads --filter as deno test does: a substring or /a patt
     "zsh reads",
     "zsh completes",
   ]);
+});
+
+Deno.test("testJobs() runs three test files at once unless DENO_JOBS says otherwise", () => {
+  const env = (vars: Record<string, string>) => ({ get: (name: string) => vars[name] });
+  assert.equal(DEFAULT_JOBS, "3");
+  assert.equal(testJobs(env({})), "3");
+  assert.equal(testJobs(env({ DENO_JOBS: "" })), "3");
+  assert.equal(testJobs(env({ DENO_JOBS: "1" })), "1");
+  assert.equal(testJobs(env({ DENO_JOBS: "8" })), "8");
 });
 
 Deno.test("checkArgs() checks the paths given, else the roots of deno task check, never with --no-check", () => {

@@ -384,12 +384,23 @@ for (const mode of ["source", "fpath"] as const) {
     }),
     async () => {
       const root = realRoot();
-      const expects: Expect[] = [
-        ...(await realCases(root)),
-        { words: ["hark", "--format=c"], exactly: ["--format=csv"] },
-        { words: ["hark", "--format=csv", "conf"], exactly: ["config"] },
-        ...(mode === "source" ? API_CASES : []),
-      ];
+      // Sourced, the script answers every case; autoloaded, the same function answers, so a
+      // few cases show that loading it from $fpath works (a static word, a value, a flag, a
+      // word asked of hark) without running the whole tree through zsh twice.
+      const expects: Expect[] = mode === "source"
+        ? [
+          ...(await realCases(root)),
+          { words: ["hark", "--format=c"], exactly: ["--format=csv"] },
+          { words: ["hark", "--format=csv", "conf"], exactly: ["config"] },
+          ...API_CASES,
+        ]
+        : [
+          { words: ["hark", "config", ""], includes: ["get", "set"] },
+          { words: ["hark", "--format=c"], exactly: ["--format=csv"] },
+          { words: ["hark", "profile", "rm", "--y"], exactly: ["--yes"] },
+          { words: ["hark", "--profile", ""], exactly: ["default", "work"] },
+          { words: ["hark", "docx", "document", "cr"], exactly: ["create"] },
+        ];
       check(`zsh (${mode})`, expects, await completeZsh(root, expects.map((e) => e.words), mode));
     },
   );

@@ -43,7 +43,7 @@ export async function runMeasured(
     env,
     cwd: REPO_ROOT,
     time,
-    // A measured listing of 50,000 messages takes tens of seconds on a busy 2-core machine:
+    // A measured listing of 20,000 messages can take tens of seconds on a busy 2-core machine:
     // the runner's 60 s default would kill it (exit 137) before it could show its memory.
     timeoutMs: 600_000,
   });
