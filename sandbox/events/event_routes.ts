@@ -127,6 +127,22 @@ export function reactionCreated(
   }));
 }
 
+/** Raises `im.message.reaction.deleted_v1`: `operator` took back a reaction to a message. */
+export function reactionDeleted(
+  ctx: SandboxContext,
+  messageId: string,
+  emoji: string,
+  operator: string,
+): void {
+  ctx.events.publish(envelope(ctx, "im.message.reaction.deleted_v1", {
+    message_id: messageId,
+    reaction_type: { emoji_type: emoji },
+    operator_type: "user",
+    user_id: userIds(ctx, operator),
+    action_time: String(ctx.now()),
+  }));
+}
+
 /** Raises `calendar.calendar.event.changed_v4` for a change to an event of a calendar. */
 export function calendarEventChanged(
   ctx: SandboxContext,

@@ -29,6 +29,8 @@ import {
 import { CHAT_ROUTES } from "./_im_chat_routes.ts";
 import { CHAT_ADMIN_ROUTES } from "./_im_chat_admin_routes.ts";
 import { SEARCH_ROUTES } from "./_im_search_routes.ts";
+import { REACTION_PIN_ROUTES } from "./_im_reaction_pin_routes.ts";
+import { MESSAGE_ACTION_ROUTES } from "./_im_message_action_routes.ts";
 import {
   fieldViolation,
   IM_ERRORS,
@@ -115,6 +117,8 @@ const MESSAGE_ROUTES: Route[] = [
 /** Every IM route: messages, chats, uploads and message resources. */
 export const IM_ROUTES: Route[] = [
   ...SEARCH_ROUTES,
+  ...REACTION_PIN_ROUTES,
+  ...MESSAGE_ACTION_ROUTES,
   ...MESSAGE_ROUTES,
   ...CHAT_ROUTES,
   ...CHAT_ADMIN_ROUTES,

@@ -17,7 +17,7 @@ function __hark_subcommands
     else if test "$argv[1]" = 'hark contact'
         printf '%s\t%s\n' '+search-user' 'Search people by name or email' '+get-user' 'Show a person\'s profile: name, email, departments, status' '+me' 'Show who you are signed in as: name, email and ids' 'help' 'display help for command'
     else if test "$argv[1]" = 'hark im'
-        printf '%s\t%s\n' '+send' 'Send a message, an image or a file to a chat or a person (safe to retry: it carries an idempotency key)' '+reply' 'Reply to a message, in the chat or in its thread (safe to retry: it carries an idempotency key)' '+messages' 'List a chat\'s messages, newest first, with their senders and readable text' '+messages-search' 'Search messages across your chats by words, chat, sender, kind and time' '+thread' 'List the messages of a thread, its first message first' '+get' 'Get messages by id, with their senders and readable text' '+download' 'Save an image or a file of a message to disk (never over a file without --force)' '+chats' 'List the group chats you are in, or search chats by name or member' '+chat-create' 'Create a group chat with members (safe to retry: it carries an idempotency key)' '+chat-update' 'Rename a group chat, change its description or permissions, or hand it over' '+chat-members' 'List the people in a group chat' '+chat-members-add' 'Add people to a group chat' '+chat-members-remove' 'Remove people from a group chat (asks first)' 'help' 'display help for command'
+        printf '%s\t%s\n' '+send' 'Send a message, an image or a file to a chat or a person (safe to retry: it carries an idempotency key)' '+reply' 'Reply to a message, in the chat or in its thread (safe to retry: it carries an idempotency key)' '+messages' 'List a chat\'s messages, newest first, with their senders and readable text' '+messages-search' 'Search messages across your chats by words, chat, sender, kind and time' '+thread' 'List the messages of a thread, its first message first' '+get' 'Get messages by id, with their senders and readable text' '+download' 'Save an image or a file of a message to disk (never over a file without --force)' '+reactions' 'List the emoji reactions on a message: who reacted with what, and when' '+reaction-add' 'React to a message with an emoji' '+reaction-remove' 'Take back a reaction you added to a message' '+pins' 'List a chat\'s pinned messages, newest pin first' '+pin' 'Pin a message in its chat (pinning a pinned message changes nothing)' '+unpin' 'Take a message\'s pin off (the message stays in the chat)' '+forward' 'Forward a message to a chat or a person, as the app (safe to retry: it carries an idempotency key)' '+recall' 'Recall a message for everyone in the chat (asks first: it cannot be undone)' '+message-read-users' 'List who has read a message the app sent in the last 7 days' '+urgent' 'Buzz people about a message the app sent: in Lark, or by SMS or phone call' '+chats' 'List the group chats you are in, or search chats by name or member' '+chat-create' 'Create a group chat with members (safe to retry: it carries an idempotency key)' '+chat-update' 'Rename a group chat, change its description or permissions, or hand it over' '+chat-members' 'List the people in a group chat' '+chat-members-add' 'Add people to a group chat' '+chat-members-remove' 'Remove people from a group chat (asks first)' 'help' 'display help for command'
     else if test "$argv[1]" = 'hark event'
         printf '%s\t%s\n' '+subscribe' 'Receive the app\'s events over Lark\'s long connection, one JSON line per event' 'help' 'display help for command'
     else if test "$argv[1]" = 'hark skills'
@@ -113,6 +113,26 @@ function __hark_flags
         printf '%s\t%s\n' '--message-id' 'one or more message ids, separated by commas (at most 500) (string; required)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark im +download'
         printf '%s\t%s\n' '--message-id' 'the message holding the image or file (string; required)' '--key' 'the image_key or file_key in the message\'s content (string; required)' '--type' 'image or file (default: from the key, img_… or file_…) (enum; allowed: image, file)' '--output' 'the file to write, or a folder ending with / to keep the file\'s own name (string; required)' '--force' 'replace a file already at --output (bool; default: false)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +reactions'
+        printf '%s\t%s\n' '--message-id' 'the message (om_…) (string; required)' '--emoji' 'only reactions of this emoji type (string)' '--page-token' 'start at this page: the token a previous, shorter listing printed (string)' '--limit' 'the most reactions to return (int; default: 20)' '--page-all' 'follow every page to the end, ignoring --limit (bool; default: false)' '--max-pages' 'stop after this many pages (a safety limit) (int; default: 1000)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +reaction-add'
+        printf '%s\t%s\n' '--message-id' 'the message (om_…) (string; required)' '--emoji' 'the emoji type: THUMBSUP, SMILE, OK, DONE, OnIt, LGTM… (Lark\'s names) (string; required)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +reaction-remove'
+        printf '%s\t%s\n' '--message-id' 'the message (om_…) (string; required)' '--reaction-id' 'the reaction to take back (one you added; +reactions lists the ids) (string; required)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +pins'
+        printf '%s\t%s\n' '--chat-id' 'the chat (oc_…) (string; required)' '--start' 'only pins made at or after this time (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--end' 'only pins made at or before this time (a date: all of it) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d)' '--page-token' 'start at this page: the token a previous, shorter listing printed (string)' '--limit' 'the most pins to return (int; default: 20)' '--page-all' 'follow every page to the end, ignoring --limit (bool; default: false)' '--max-pages' 'stop after this many pages (a safety limit) (int; default: 1000)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +pin'
+        printf '%s\t%s\n' '--message-id' 'the message (om_…) (string; required)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +unpin'
+        printf '%s\t%s\n' '--message-id' 'the message (om_…) (string; required)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +forward'
+        printf '%s\t%s\n' '--message-id' 'the message (om_…) (string; required)' '--chat-id' 'the chat to send to (string)' '--user-id' 'the person to send to: an open id (ou_…), a union id (on_…) or a user id (string)' '--email' 'the person to send to, by email (string)' '--idempotency-key' 'sent as uuid; the same key within an hour forwards once (default: a new UUID) (string)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +recall'
+        printf '%s\t%s\n' '--message-id' 'the message (om_…) (string; required)' '--yes' 'recall without asking (bool)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +message-read-users'
+        printf '%s\t%s\n' '--message-id' 'the message (om_…) (string; required)' '--page-token' 'start at this page: the token a previous, shorter listing printed (string)' '--limit' 'the most readers to return (int; default: 20)' '--page-all' 'follow every page to the end, ignoring --limit (bool; default: false)' '--max-pages' 'stop after this many pages (a safety limit) (int; default: 1000)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
+    else if test "$argv[1]" = 'hark im +urgent'
+        printf '%s\t%s\n' '--message-id' 'the message (om_…) (string; required)' '--user-ids' 'who to notify, separated by commas: open ids (ou_…), union ids (on_…) or user ids, one kind, at most 50; each must be in the message\'s chat (string; required)' '--kind' 'app: a buzz in Lark; sms and phone also text or call (paid; asks first) (enum; default: app; allowed: app, sms, phone)' '--yes' 'send an SMS or phone notification without asking (bool)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark im +chats'
         printf '%s\t%s\n' '--query' 'words of the chat\'s name or of a member\'s name (public chats too) (string)' '--limit' 'the most chats to return (int; default: 20)' '--page-all' 'follow every page to the end, ignoring --limit (bool; default: false)' '--max-pages' 'stop after this many pages (a safety limit) (int; default: 1000)' '--input' 'a JSON file of parameter values; - reads it from stdin' '--help' 'display help for command' '-h' 'display help for command' '--version' 'print the version' '-V' 'print the version' '--json' 'machine-readable JSON output (same as --format json)' '--format' 'output format' '--dry-run' 'print the requests or changes a command would make, and make none' '--no-color' 'output without colours (also NO_COLOR=1)' '--profile' 'the profile to use (default: $HARK_PROFILE, the active one)' '--as' 'act as the user or the bot' '--jq' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' '--fields' 'cut each output record down to these fields (in every format)' '--debug' 'log requests and show stack traces (also HARK_DEBUG=1)' '--allow-insecure-http' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' '--csv-raw' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading \')'
     else if test "$argv[1]" = 'hark im +chat-create'
@@ -209,6 +229,16 @@ function __hark_resolve
         contains -- $argv[2] '+thread'; and echo '+thread'; and return 0
         contains -- $argv[2] '+get'; and echo '+get'; and return 0
         contains -- $argv[2] '+download'; and echo '+download'; and return 0
+        contains -- $argv[2] '+reactions'; and echo '+reactions'; and return 0
+        contains -- $argv[2] '+reaction-add'; and echo '+reaction-add'; and return 0
+        contains -- $argv[2] '+reaction-remove'; and echo '+reaction-remove'; and return 0
+        contains -- $argv[2] '+pins'; and echo '+pins'; and return 0
+        contains -- $argv[2] '+pin'; and echo '+pin'; and return 0
+        contains -- $argv[2] '+unpin'; and echo '+unpin'; and return 0
+        contains -- $argv[2] '+forward'; and echo '+forward'; and return 0
+        contains -- $argv[2] '+recall'; and echo '+recall'; and return 0
+        contains -- $argv[2] '+message-read-users'; and echo '+message-read-users'; and return 0
+        contains -- $argv[2] '+urgent'; and echo '+urgent'; and return 0
         contains -- $argv[2] '+chats'; and echo '+chats'; and return 0
         contains -- $argv[2] '+chat-create'; and echo '+chat-create'; and return 0
         contains -- $argv[2] '+chat-update'; and echo '+chat-update'; and return 0
@@ -315,6 +345,26 @@ function __hark_takes_value
         contains -- $argv[2] '--message-id' '--input' '--format' '--profile' '--as' '--jq' '--fields'; and return 0
     else if test "$argv[1]" = 'hark im +download'
         contains -- $argv[2] '--message-id' '--key' '--type' '--output' '--input' '--format' '--profile' '--as' '--jq' '--fields'; and return 0
+    else if test "$argv[1]" = 'hark im +reactions'
+        contains -- $argv[2] '--message-id' '--emoji' '--page-token' '--limit' '--max-pages' '--input' '--format' '--profile' '--as' '--jq' '--fields'; and return 0
+    else if test "$argv[1]" = 'hark im +reaction-add'
+        contains -- $argv[2] '--message-id' '--emoji' '--input' '--format' '--profile' '--as' '--jq' '--fields'; and return 0
+    else if test "$argv[1]" = 'hark im +reaction-remove'
+        contains -- $argv[2] '--message-id' '--reaction-id' '--input' '--format' '--profile' '--as' '--jq' '--fields'; and return 0
+    else if test "$argv[1]" = 'hark im +pins'
+        contains -- $argv[2] '--chat-id' '--start' '--end' '--page-token' '--limit' '--max-pages' '--input' '--format' '--profile' '--as' '--jq' '--fields'; and return 0
+    else if test "$argv[1]" = 'hark im +pin'
+        contains -- $argv[2] '--message-id' '--input' '--format' '--profile' '--as' '--jq' '--fields'; and return 0
+    else if test "$argv[1]" = 'hark im +unpin'
+        contains -- $argv[2] '--message-id' '--input' '--format' '--profile' '--as' '--jq' '--fields'; and return 0
+    else if test "$argv[1]" = 'hark im +forward'
+        contains -- $argv[2] '--message-id' '--chat-id' '--user-id' '--email' '--idempotency-key' '--input' '--format' '--profile' '--as' '--jq' '--fields'; and return 0
+    else if test "$argv[1]" = 'hark im +recall'
+        contains -- $argv[2] '--message-id' '--input' '--format' '--profile' '--as' '--jq' '--fields'; and return 0
+    else if test "$argv[1]" = 'hark im +message-read-users'
+        contains -- $argv[2] '--message-id' '--page-token' '--limit' '--max-pages' '--input' '--format' '--profile' '--as' '--jq' '--fields'; and return 0
+    else if test "$argv[1]" = 'hark im +urgent'
+        contains -- $argv[2] '--message-id' '--user-ids' '--kind' '--input' '--format' '--profile' '--as' '--jq' '--fields'; and return 0
     else if test "$argv[1]" = 'hark im +chats'
         contains -- $argv[2] '--query' '--limit' '--max-pages' '--input' '--format' '--profile' '--as' '--jq' '--fields'; and return 0
     else if test "$argv[1]" = 'hark im +chat-create'
@@ -674,6 +724,76 @@ function __hark_values
         if contains -- $argv[2] '--as'
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
+    else if test "$argv[1]" = 'hark im +reactions'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark im +reaction-add'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark im +reaction-remove'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark im +pins'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark im +pin'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark im +unpin'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark im +forward'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark im +recall'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark im +message-read-users'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
+    else if test "$argv[1]" = 'hark im +urgent'
+        if contains -- $argv[2] '--format'
+            printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
+        end
+        if contains -- $argv[2] '--as'
+            printf '%s\n' $argv[4]'user' $argv[4]'bot'
+        end
     else if test "$argv[1]" = 'hark im +chats'
         if contains -- $argv[2] '--format'
             printf '%s\n' $argv[4]'table' $argv[4]'json' $argv[4]'ndjson' $argv[4]'csv'
@@ -724,7 +844,7 @@ function __hark_values
             printf '%s\n' $argv[4]'user' $argv[4]'bot'
         end
         if contains -- $argv[2] '#0'
-            printf '%s\n' $argv[4]'+send' $argv[4]'+reply' $argv[4]'+messages' $argv[4]'+messages-search' $argv[4]'+thread' $argv[4]'+get' $argv[4]'+download' $argv[4]'+chats' $argv[4]'+chat-create' $argv[4]'+chat-update' $argv[4]'+chat-members' $argv[4]'+chat-members-add' $argv[4]'+chat-members-remove'
+            printf '%s\n' $argv[4]'+send' $argv[4]'+reply' $argv[4]'+messages' $argv[4]'+messages-search' $argv[4]'+thread' $argv[4]'+get' $argv[4]'+download' $argv[4]'+reactions' $argv[4]'+reaction-add' $argv[4]'+reaction-remove' $argv[4]'+pins' $argv[4]'+pin' $argv[4]'+unpin' $argv[4]'+forward' $argv[4]'+recall' $argv[4]'+message-read-users' $argv[4]'+urgent' $argv[4]'+chats' $argv[4]'+chat-create' $argv[4]'+chat-update' $argv[4]'+chat-members' $argv[4]'+chat-members-add' $argv[4]'+chat-members-remove'
         end
     else if test "$argv[1]" = 'hark event'
         if contains -- $argv[2] '--format'
