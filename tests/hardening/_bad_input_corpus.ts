@@ -943,6 +943,100 @@ export function buildCorpus(root: TreeNode, files: CorpusFiles): BadCase[] {
     }
   }
 
+  // Reactions, pins, forward, recall, read status, urgent.
+  for (const id of ["", "oc_1", "om_", "..", "om 1", HUGE]) {
+    add("bad --message-id for +reaction-add", [
+      "im",
+      "+reaction-add",
+      "--message-id",
+      id,
+      "--emoji",
+      "OK",
+    ]);
+    add("bad --message-id for +pin", ["im", "+pin", "--message-id", id]);
+    add("bad --message-id for +recall", ["im", "+recall", "--message-id", id, "--yes"]);
+  }
+  for (const emoji of ["", "thumbs up", "OK\u001b[2J", "x".repeat(65)]) {
+    add("bad --emoji for +reaction-add", [
+      "im",
+      "+reaction-add",
+      "--message-id",
+      "om_1",
+      "--emoji",
+      emoji,
+    ]);
+    add("bad --emoji for +reactions", [
+      "im",
+      "+reactions",
+      "--message-id",
+      "om_1",
+      "--emoji",
+      emoji,
+    ]);
+  }
+  add("+reaction-remove without --reaction-id", ["im", "+reaction-remove", "--message-id", "om_1"]);
+  add("bad --reaction-id", [
+    "im",
+    "+reaction-remove",
+    "--message-id",
+    "om_1",
+    "--reaction-id",
+    "..",
+  ]);
+  add("bad --chat-id for +pins", ["im", "+pins", "--chat-id", "om_1"]);
+  add("+pins with --end before --start", [
+    "im",
+    "+pins",
+    "--chat-id",
+    "oc_1",
+    "--start",
+    "2026-11-02",
+    "--end",
+    "2026-11-01",
+  ]);
+  add("+forward without a receiver", ["im", "+forward", "--message-id", "om_1"]);
+  add("+forward as user", [
+    "im",
+    "+forward",
+    "--message-id",
+    "om_1",
+    "--chat-id",
+    "oc_1",
+    "--as",
+    "user",
+  ]);
+  add("+forward with a long key", [
+    "im",
+    "+forward",
+    "--message-id",
+    "om_1",
+    "--chat-id",
+    "oc_1",
+    "--idempotency-key",
+    "k".repeat(51),
+  ]);
+  add("+message-read-users as user", [
+    "im",
+    "+message-read-users",
+    "--message-id",
+    "om_1",
+    "--as",
+    "user",
+  ]);
+  for (const ids of ["", ",", "ou 1", "ou_1,on_1"]) {
+    add("bad --user-ids for +urgent", ["im", "+urgent", "--message-id", "om_1", "--user-ids", ids]);
+  }
+  add("bad --kind for +urgent", [
+    "im",
+    "+urgent",
+    "--message-id",
+    "om_1",
+    "--user-ids",
+    "ou_1",
+    "--kind",
+    "fax",
+  ]);
+
   // contact +get-user and +me.
   for (const id of BAD_IDS) {
     add("bad --user-id for +get-user", ["contact", "+get-user", "--user-id", id]);

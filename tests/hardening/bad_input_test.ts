@@ -128,7 +128,8 @@ Deno.test("the bad-input corpus ends every invocation with exit 2 or its documen
         for (let i = 0; i < sample.length; i += 8) {
           await Promise.all(
             sample.slice(i, i + 8).map(async (c) => {
-              const run = await home.run([...c.argv, "--json"], {
+              // --json first: a case whose last flag lacks its value must not take it.
+              const run = await home.run(["--json", ...c.argv], {
                 env: c.env,
                 stdin: c.stdin,
                 timeoutMs: 20_000,
