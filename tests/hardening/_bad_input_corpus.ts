@@ -1026,6 +1026,27 @@ export function buildCorpus(root: TreeNode, files: CorpusFiles): BadCase[] {
   for (const ids of ["", ",", "ou 1", "ou_1,on_1"]) {
     add("bad --user-ids for +urgent", ["im", "+urgent", "--message-id", "om_1", "--user-ids", ids]);
   }
+  for (
+    const listing of [["+messages", "--chat-id", "oc_1"], ["+thread", "--thread-id", "omt_1"], [
+      "+chats",
+    ]]
+  ) {
+    for (const token of ["", "a b", "a\u001b[2J", "x".repeat(1025)]) {
+      add(`bad --page-token for ${listing[0]}`, ["im", ...listing, "--page-token", token]);
+    }
+  }
+  const newChat = ["im", "+chat-create", "--name", "x"];
+  for (const bots of ["", ",", "ou_1", "cli 1", "cli_1,cli_2,cli_3,cli_4,cli_5,cli_6"]) {
+    add("bad --bots for +chat-create", [...newChat, "--bots", bots]);
+  }
+  add("--owner of another kind than --members", [
+    ...newChat,
+    "--members",
+    "ou_1",
+    "--owner",
+    "on_1",
+  ]);
+  add("--set-bot-manager as user", [...newChat, "--owner", "ou_1", "--set-bot-manager"]);
   add("bad --kind for +urgent", [
     "im",
     "+urgent",

@@ -156,6 +156,64 @@ Deno.test("im message operations against the sandbox", async (t) => {
       assert.match(JSON.parse(again.stderr).error.message, /230011/);
     });
 
+    await t.step(
+      "+chat-create --owner --bots as the bot; listings go on at --page-token",
+      async () => {
+        const created = jsonOf<Row>(
+          await env.runBot([
+            "im",
+            "+chat-create",
+            "--name",
+            "owned e2e",
+            "--members",
+            other.open_id,
+            "--owner",
+            other.open_id,
+            "--bots",
+            env.sb.appId,
+            "--set-bot-manager",
+            "--json",
+          ]),
+        );
+        assert.equal(created.owner_id, other.open_id);
+        const first = await env.run([
+          "im",
+          "+messages",
+          "--chat-id",
+          chat,
+          "--limit",
+          "2",
+          "--json",
+        ]);
+        const token = /--page-token (\S+)/.exec(first.stderr)?.[1];
+        assert.ok(token, first.stderr);
+        const next = jsonOf<Row[]>(
+          await env.run([
+            "im",
+            "+messages",
+            "--chat-id",
+            chat,
+            "--limit",
+            "2",
+            "--page-token",
+            token,
+            "--json",
+          ]),
+        );
+        const seen = jsonOf<Row[]>(first).map((m) => m.message_id);
+        assert.equal(next.length, 2);
+        assert.ok(next.every((m) => !seen.includes(m.message_id)), "the next page, not the first");
+        const chats = await env.run(["im", "+chats", "--limit", "1", "--json"]);
+        const chatToken = /--page-token (\S+)/.exec(chats.stderr)?.[1];
+        assert.ok(chatToken, chats.stderr);
+        assert.equal(
+          (await env.run(["im", "+chats", "--limit", "1", "--page-token", chatToken, "--json"]))
+            .code,
+          0,
+        );
+      },
+    );
+
     await t.step("bad input fails before any request; --dry-run sends nothing", async () => {
       await env.clearRequests();
       const cases: [string[], string][] = [

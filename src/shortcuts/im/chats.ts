@@ -10,7 +10,8 @@ import type { ApiRequest } from "../../http/request.ts";
 import { booleanField, objectsField, stringField } from "../../json/fields.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
-import { followPages, pagingOptions, pagingParams } from "../paging.ts";
+import { pagingOptions, pagingParams } from "../paging.ts";
+import { PAGE_TOKEN_PARAM, resumablePages, startToken } from "./resume.ts";
 import { quoted } from "../contact/ids.ts";
 
 /** The largest page of the chat list and search endpoints. */
@@ -25,6 +26,7 @@ const PARAMS = {
   query: param.string({
     description: "words of the chat's name or of a member's name (public chats too)",
   }),
+  "page-token": PAGE_TOKEN_PARAM,
   ...pagingParams(20, "chats"),
 };
 
@@ -60,7 +62,10 @@ export function queryOf(
  * @param input the shortcut input
  * @param pageToken the previous page's token
  */
-export function chatsRequest(input: ShortcutInput<ChatsValues>, pageToken?: string): ApiRequest {
+export function chatsRequest(
+  input: ShortcutInput<ChatsValues>,
+  pageToken: string | undefined = startToken(input.values["page-token"]),
+): ApiRequest {
   const query = queryOf(input);
   const all = input.values["page-all"];
   const limit = input.values.limit;
@@ -93,18 +98,24 @@ export const chats = defineShortcut({
   params: PARAMS,
   validate(input) {
     queryOf(input);
+    startToken(input.values["page-token"]);
     pagingOptions(input, "chats");
   },
   requests: (input) => [chatsRequest(input)],
   stream(input, client) {
-    return followPages(async (pageToken) => {
-      const page = await client.request<unknown>(chatsRequest(input, pageToken));
-      return {
-        items: objectsField(page, "items"),
-        hasMore: booleanField(page, "has_more") === true,
-        pageToken: stringField(page, "page_token"),
-      };
-    }, pagingOptions(input, "chats"));
+    return resumablePages(
+      async (pageToken) => {
+        const page = await client.request<unknown>(chatsRequest(input, pageToken));
+        return {
+          items: objectsField(page, "items"),
+          hasMore: booleanField(page, "has_more") === true,
+          pageToken: stringField(page, "page_token"),
+        };
+      },
+      pagingOptions(input, "chats"),
+      startToken(input.values["page-token"]),
+      input.warn,
+    );
   },
   columns: [
     { header: "NAME", value: "name", priority: 4 },

@@ -12,6 +12,7 @@ import { param, type ValuesOf } from "../param.ts";
 import { pagingOptions, pagingParams } from "../paging.ts";
 import { CHAT_ID, checkId } from "../contact/ids.ts";
 import { membershipErrors } from "./membership.ts";
+import { PAGE_TOKEN_PARAM, startToken } from "./resume.ts";
 import {
   type Container,
   listRequest,
@@ -35,6 +36,7 @@ const PARAMS = {
     description: "desc lists the newest first, so --limit gives the last messages",
     default: "desc",
   }),
+  "page-token": PAGE_TOKEN_PARAM,
   ...pagingParams(20, "messages"),
 };
 
@@ -82,6 +84,7 @@ function containerOf(input: ShortcutInput<MessagesValues>): Container {
     id: checkId(input.values["chat-id"], "--chat-id", CHAT_ID),
     ...windowOf(input),
     desc: input.values.order !== "asc",
+    pageToken: startToken(input.values["page-token"]),
   };
 }
 
