@@ -1047,6 +1047,24 @@ export function buildCorpus(root: TreeNode, files: CorpusFiles): BadCase[] {
     "on_1",
   ]);
   add("--set-bot-manager as user", [...newChat, "--owner", "ou_1", "--set-bot-manager"]);
+  const sendTo = ["im", "+send", "--chat-id", "oc_1"];
+  for (
+    const [flag, value] of [
+      ["--image-key", "file_1"],
+      ["--file-key", "img_1"],
+      ["--file-key", ""],
+      ["--audio", ""],
+      ["--audio", "./a.mp3"],
+      ["--video", "file_1"],
+    ]
+  ) {
+    add(`bad ${flag} for +send`, [...sendTo, flag, value]);
+  }
+  add("--cover without --video", [...sendTo, "--text", "hi", "--cover", "img_1"]);
+  for (const mention of ["", "on_1", "ou 1", "ou_1\u202e"]) {
+    add("bad --mention for +send", [...sendTo, "--text", "hi", "--mention", mention]);
+  }
+  add("--mention with --file-key", [...sendTo, "--file-key", "file_1", "--mention", "ou_1"]);
   add("bad --kind for +urgent", [
     "im",
     "+urgent",

@@ -9,6 +9,14 @@ import { createShortcutEnv, jsonOf } from "./_shortcut_env.ts";
 
 type Row = Record<string, unknown>;
 
+/** A 1×1 PNG. */
+const PNG = Uint8Array.from(
+  atob(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  ),
+  (c) => c.charCodeAt(0),
+);
+
 Deno.test("im message operations against the sandbox", async (t) => {
   const env = await createShortcutEnv();
   try {
@@ -213,6 +221,35 @@ Deno.test("im message operations against the sandbox", async (t) => {
         );
       },
     );
+
+    await t.step("+send --audio, --video with --cover, --image-key, --mention", async () => {
+      const dir = await Deno.makeTempDir({ prefix: "hark-av-e2e-" });
+      try {
+        const voice = `${dir}/voice.opus`;
+        const clip = `${dir}/clip.mp4`;
+        const cover = `${dir}/cover.png`;
+        await Deno.writeFile(voice, new TextEncoder().encode("OggS opus"));
+        await Deno.writeFile(clip, new Uint8Array([0, 0, 0, 24, 0x66, 0x74, 0x79, 0x70, 1]));
+        await Deno.writeFile(cover, PNG);
+        const send = (args: string[]) =>
+          env.runBot(["im", "+send", "--chat-id", chat, ...args, "--json"]);
+        const audio = jsonOf<Row>(await send(["--audio", voice]));
+        assert.equal(audio.msg_type, "audio");
+        const video = jsonOf<{ msg_type: string; body: { content: string } }>(
+          await send(["--video", clip, "--cover", cover]),
+        );
+        assert.equal(video.msg_type, "media");
+        const { image_key } = JSON.parse(video.body.content);
+        const again = jsonOf<Row>(await send(["--image-key", image_key]));
+        assert.equal(again.msg_type, "image");
+        const mention = jsonOf<{ body: { content: string } }>(
+          await send(["--text", "your turn", "--mention", other.open_id]),
+        );
+        assert.match(mention.body.content, new RegExp(`@_user_1|${other.open_id}`));
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    });
 
     await t.step("bad input fails before any request; --dry-run sends nothing", async () => {
       await env.clearRequests();
