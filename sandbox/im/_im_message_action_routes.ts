@@ -1,5 +1,5 @@
 /**
- * Forward, recall, read status and urgent notifications in the sandbox. Shapes follow the Node
+ * Forward, recall, read status, urgent notifications and the p2p chat lookup in the sandbox. Shapes follow the Node
  * SDK's `im.v1.message` forward, delete, readUsers, urgentApp, urgentSms and urgentPhone types;
  * scopes are Lark's docs (any one).
  *
@@ -79,6 +79,15 @@ export const MESSAGE_ACTION_ROUTES: Route[] = [
     scopes: { bot: ["im:message:readonly", "im:message", "im:message:basic"] },
     handle: readUsers,
   },
+  {
+    method: "POST",
+    pattern: /^\/open-apis\/im\/v1\/chat_p2p\/batch_query$/,
+    userOnly: true,
+    scopes: {
+      user: ["im:message.p2p_msg:get_as_user", "im:message:readonly", "im:message", "im:chat:read"],
+    },
+    handle: p2pChats,
+  },
   ...(["app", "sms", "phone"] as const).map((kind): Route => ({
     method: "PATCH",
     pattern: new RegExp(`^/open-apis/im/v1/messages/([^/]+)/urgent_${kind}$`),
@@ -91,6 +100,34 @@ export const MESSAGE_ACTION_ROUTES: Route[] = [
     handle: urgent,
   })),
 ];
+
+/**
+ * `POST /open-apis/im/v1/chat_p2p/batch_query` (lark-cli `shortcuts/im/helpers.go`, the p2p
+ * lookup of `+chat-messages-list --user-id`): a user token only; `chatter_id_type` in the query,
+ * `chatter_ids` in the body; the answer's `p2p_chats` hold the one-to-one chats the caller has
+ * with each of them, only those that exist. The docs we could reach do not list its scopes: the
+ * sandbox takes the p2p reading scopes lark-cli's shortcut asks for.
+ */
+function p2pChats(ctx: SandboxContext, incoming: Incoming, caller: Caller) {
+  const type = incoming.url.searchParams.get("chatter_id_type") ?? "open_id";
+  if (!(USER_ID_TYPES as readonly string[]).includes(type)) {
+    return notAnOption("chatter_id_type", type, USER_ID_TYPES);
+  }
+  const body = jsonBody(incoming);
+  if (body instanceof Response) return body;
+  const ids = body.chatter_ids;
+  if (ids === undefined) return required("chatter_ids");
+  if (!Array.isArray(ids) || !ids.every((v) => typeof v === "string") || ids.length > 50) {
+    return fieldViolation("chatter_ids", "chatter_ids must be a list of at most 50 strings");
+  }
+  const actor = actorOf(caller);
+  const found = ids.flatMap((id) => {
+    const user = findUser(ctx, id, type);
+    const chat = user && ctx.im.existingP2pChat(actor, user.open_id);
+    return chat ? [{ chatter_id: id, chat_id: chat.chat_id }] : [];
+  });
+  return larkOk({ p2p_chats: found });
+}
 
 function sentMessage(ctx: SandboxContext, id: string): SentMessage | undefined {
   return ctx.messages.find((m) => m.message_id === id);

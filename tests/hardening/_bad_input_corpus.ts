@@ -1065,6 +1065,17 @@ export function buildCorpus(root: TreeNode, files: CorpusFiles): BadCase[] {
     add("bad --mention for +send", [...sendTo, "--text", "hi", "--mention", mention]);
   }
   add("--mention with --file-key", [...sendTo, "--file-key", "file_1", "--mention", "ou_1"]);
+  add("+messages --user-id as bot", ["im", "+messages", "--user-id", "ou_1", "--as", "bot"]);
+  add("+messages with --chat-id and --user-id", [
+    "im",
+    "+messages",
+    "--chat-id",
+    "oc_1",
+    "--user-id",
+    "ou_1",
+  ]);
+  add("+messages without a chat", ["im", "+messages"]);
+  add("bad --user-id for +messages", ["im", "+messages", "--user-id", "ou 1"]);
   add("bad --kind for +urgent", [
     "im",
     "+urgent",

@@ -196,6 +196,11 @@ const ENDPOINTS: Endpoint[] = [
   },
   {
     method: "POST",
+    path: "/open-apis/im/v1/chat_p2p/batch_query",
+    test: "SDK request: the one-to-one chat lookup (not in the SDK)",
+  },
+  {
+    method: "POST",
     path: "/open-apis/im/v1/messages/:message_id/reactions",
     test: "SDK: reactions, pins, forward, read users, urgent and recall",
   },

@@ -54,3 +54,43 @@ Deno.test("SDK request: message search (not in the SDK)", async () => {
     assert.equal(bot.body.code, 99991668, "a tenant token cannot search messages");
   });
 });
+
+const P2P = t.object({
+  p2p_chats: t.array(t.object({ chatter_id: t.string, chat_id: t.string })),
+});
+
+Deno.test("SDK request: the one-to-one chat lookup (not in the SDK)", async () => {
+  await withSdkSandbox({ startDay: "2026-03-02" }, async ({ sandbox, client, signIn, asUser }) => {
+    const user = asUser(
+      await signIn(["im:message.p2p_msg:get_as_user", "im:message", "im:message.send_as_user"]),
+    );
+    const other = sandbox.users[1];
+    const lookup = () =>
+      client.request({
+        method: "POST",
+        url: "/open-apis/im/v1/chat_p2p/batch_query",
+        params: { chatter_id_type: "union_id" },
+        data: { chatter_ids: [other.union_id] },
+      }, user);
+    assertShape(await lookup(), envelope(P2P), "chat_p2p batch_query");
+    const sent = await client.im.v1.message.create({
+      params: { receive_id_type: "open_id" },
+      data: {
+        receive_id: other.open_id,
+        msg_type: "text",
+        content: JSON.stringify({ text: "hi" }),
+      },
+    }, user);
+    const found = await lookup();
+    assert.deepEqual(found.data.p2p_chats, [{
+      chatter_id: other.union_id,
+      chat_id: sent.data?.chat_id,
+    }]);
+    const bot = await sdkError(client.request({
+      method: "POST",
+      url: "/open-apis/im/v1/chat_p2p/batch_query",
+      data: { chatter_ids: [other.open_id] },
+    }));
+    assert.equal(bot.body.code, 99991668, "a tenant token cannot look it up");
+  });
+});

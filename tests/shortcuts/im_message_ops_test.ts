@@ -251,6 +251,16 @@ Deno.test("im message operations against the sandbox", async (t) => {
       }
     });
 
+    await t.step("+messages --user-id reads the one-to-one chat", async () => {
+      await env.run(["im", "+send", "--user-id", other.open_id, "--text", "just us"]);
+      const rows = jsonOf<{ text: string }[]>(
+        await env.run(["im", "+messages", "--user-id", other.open_id, "--json"]),
+      );
+      assert.equal(rows[0].text, "just us");
+      const bot = await env.runBot(["im", "+messages", "--user-id", other.open_id, "--json"]);
+      assert.equal(bot.code, 2, bot.stderr);
+    });
+
     await t.step("bad input fails before any request; --dry-run sends nothing", async () => {
       await env.clearRequests();
       const cases: [string[], string][] = [
