@@ -29,6 +29,7 @@ import {
 import { CHAT_ROUTES } from "./_im_chat_routes.ts";
 import { CHAT_ADMIN_ROUTES } from "./_im_chat_admin_routes.ts";
 import { SEARCH_ROUTES } from "./_im_search_routes.ts";
+import { CHAT_SEARCH_V2_ROUTES } from "./_im_chat_search_v2_routes.ts";
 import { REACTION_PIN_ROUTES } from "./_im_reaction_pin_routes.ts";
 import { MESSAGE_ACTION_ROUTES } from "./_im_message_action_routes.ts";
 import {
@@ -118,6 +119,7 @@ const MESSAGE_ROUTES: Route[] = [
 export const IM_ROUTES: Route[] = [
   ...SEARCH_ROUTES,
   ...REACTION_PIN_ROUTES,
+  ...CHAT_SEARCH_V2_ROUTES,
   ...MESSAGE_ACTION_ROUTES,
   ...MESSAGE_ROUTES,
   ...CHAT_ROUTES,

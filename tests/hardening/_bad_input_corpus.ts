@@ -1076,6 +1076,12 @@ export function buildCorpus(root: TreeNode, files: CorpusFiles): BadCase[] {
   ]);
   add("+messages without a chat", ["im", "+messages"]);
   add("bad --user-id for +messages", ["im", "+messages", "--user-id", "ou 1"]);
+  for (const kinds of ["", ",", "group", "private,all"]) {
+    add("bad --search-types for +chats", ["im", "+chats", "--query", "a", "--search-types", kinds]);
+  }
+  add("bad --member-ids for +chats", ["im", "+chats", "--member-ids", "on_1"]);
+  add("bad --sort-by for +chats", ["im", "+chats", "--query", "a", "--sort-by", "name"]);
+  add("+chats filters without a query or members", ["im", "+chats", "--is-manager"]);
   add("bad --kind for +urgent", [
     "im",
     "+urgent",

@@ -201,6 +201,11 @@ const ENDPOINTS: Endpoint[] = [
   },
   {
     method: "POST",
+    path: "/open-apis/im/v2/chats/search",
+    test: "SDK request: chat search v2 with filters (not in the SDK)",
+  },
+  {
+    method: "POST",
     path: "/open-apis/im/v1/messages/:message_id/reactions",
     test: "SDK: reactions, pins, forward, read users, urgent and recall",
   },

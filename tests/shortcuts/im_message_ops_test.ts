@@ -261,6 +261,25 @@ Deno.test("im message operations against the sandbox", async (t) => {
       assert.equal(bot.code, 2, bot.stderr);
     });
 
+    await t.step("+chats with Lark's search filters", async () => {
+      const found = jsonOf<Row[]>(
+        await env.run([
+          "im",
+          "+chats",
+          "--member-ids",
+          other.open_id,
+          "--search-types",
+          "private,public_joined",
+          "--sort-by",
+          "member_count_desc",
+          "--page-all",
+          "--json",
+        ]),
+      );
+      assert.ok(found.some((c) => c.chat_id === chat), JSON.stringify(found));
+      assert.ok(found.every((c) => typeof c.name === "string"));
+    });
+
     await t.step("bad input fails before any request; --dry-run sends nothing", async () => {
       await env.clearRequests();
       const cases: [string[], string][] = [

@@ -160,7 +160,7 @@ Deno.test("the schema of +send and +reply names the app's upload scope, whatever
     // Lark's image and file create docs: the tenant token alone, im:resource or
     // im:resource:upload.
     assert.deepEqual(shortcut.tenant_calls, {
-      when: "--image or --file (the upload)",
+      when: "--image, --file, --audio, --video or --cover (the upload)",
       scopes: ["im:resource"],
     });
     assert.deepEqual(shortcut.scope_alternatives?.["im:resource"], ["im:resource:upload"]);
