@@ -18,9 +18,10 @@ import { type Incoming, larkOk, type SandboxContext } from "../core/context.ts";
 import { CHAT_ERRORS, fieldViolation, larkFail, notAnOption } from "../core/lark_errors.ts";
 import { type Caller, jsonBody, type Route } from "../core/route.ts";
 import { CHAT_READ_SCOPES, listItem } from "./_im_chat_routes.ts";
-import { actorOf, readPageSize, userIdType } from "./im_common.ts";
-import { BOT, type ChatRecord } from "./im_store.ts";
-import { decodePageToken, encodePageToken } from "./page_token.ts";
+import { isManager } from "./_im_chat_admin_routes.ts";
+import { actorOf, pageSizeUpTo, userIdType } from "./im_common.ts";
+import type { ChatRecord } from "./im_store.ts";
+import { encodePageToken, offsetOf } from "./page_token.ts";
 
 const SEARCH_TYPES = ["private", "external", "public_joined", "public_not_joined"];
 const SORTERS = ["create_time_desc", "update_time_desc", "member_count_desc"];
@@ -42,25 +43,10 @@ function strings(value: unknown, field: string, max: number): string[] | Respons
   return value;
 }
 
-function isOffset(value: unknown): value is number {
-  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
-}
-
-function manages(chat: ChatRecord, actor: string): boolean {
-  return actor === BOT
-    ? chat.botMember && (chat.owner === undefined || chat.botManager)
-    : chat.owner === actor;
-}
-
 function searchChatsV2(ctx: SandboxContext, incoming: Incoming, caller: Caller): Response {
-  const q = incoming.url.searchParams;
   const type = userIdType(incoming.url);
   if (type instanceof Response) return type;
-  const size = readPageSize(
-    incoming.url,
-    100,
-    () => fieldViolation("page_size", "the max value is 100", q.get("page_size")!),
-  );
+  const size = pageSizeUpTo(incoming.url, 100);
   if (size instanceof Response) return size;
   const body = jsonBody(incoming);
   if (body instanceof Response) return body;
@@ -107,7 +93,7 @@ function searchChatsV2(ctx: SandboxContext, incoming: Incoming, caller: Caller):
       (needle === "" || byName(chat)) &&
       members.every((id) => chat.members.includes(id)) &&
       (types.length === 0 || types.includes(kindOf(chat))) &&
-      (f.is_manager !== true || manages(chat, actor))
+      (f.is_manager !== true || isManager(chat, actor))
     );
   if (sorter === "create_time_desc") found.sort((a, b) => b.createTime - a.createTime);
   if (sorter === "update_time_desc") {
@@ -115,13 +101,8 @@ function searchChatsV2(ctx: SandboxContext, incoming: Incoming, caller: Caller):
   }
   if (sorter === "member_count_desc") found.sort((a, b) => b.members.length - a.members.length);
   const fingerprint = `v2|${actor}|${JSON.stringify(body)}|${type}`;
-  let offset = 0;
-  const tokenText = q.get("page_token");
-  if (tokenText) {
-    const token = decodePageToken(tokenText, isOffset);
-    if (!token || token.query !== fingerprint) return larkFail(CHAT_ERRORS.invalidParam);
-    offset = token.position;
-  }
+  const offset = offsetOf(incoming.url, fingerprint);
+  if (offset === undefined) return larkFail(CHAT_ERRORS.invalidParam);
   const more = offset + size < found.length;
   return larkOk({
     items: found.slice(offset, offset + size).map((chat) => ({

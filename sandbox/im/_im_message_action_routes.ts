@@ -38,10 +38,18 @@ import {
   required,
 } from "../core/lark_errors.ts";
 import { type Caller, jsonBody, type Route, USER_ID_TYPES } from "../core/route.ts";
-import { actorOf, convertOpenId, readPageSize, senderOf, userIdType } from "./im_common.ts";
+import {
+  actorOf,
+  convertOpenId,
+  memberMessage,
+  pageSizeUpTo,
+  senderOf,
+  userIdType,
+} from "./im_common.ts";
 import { BOT, type ChatRecord } from "./im_store.ts";
-import { memberMessage, reactionsOf } from "./_im_reaction_pin_routes.ts";
-import { decodePageToken, encodePageToken } from "./page_token.ts";
+import { reactionsOf } from "./_im_reaction_pin_routes.ts";
+import { isManager } from "./_im_chat_admin_routes.ts";
+import { encodePageToken, offsetOf } from "./page_token.ts";
 
 /** The errors of these routes. */
 export const ACTION_ERRORS = {
@@ -194,11 +202,9 @@ function shown(message: SentMessage): Record<string, unknown> {
   return rest;
 }
 
+/** Whether the actor owns or manages a group chat (a p2p chat has no manager). */
 function managesChat(chat: ChatRecord, actor: string): boolean {
-  if (chat.chatMode !== "group") return false;
-  return actor === BOT
-    ? chat.botMember && (chat.owner === undefined || chat.botManager)
-    : chat.owner === actor;
+  return chat.chatMode === "group" && isManager(chat, actor);
 }
 
 function recallMessage(ctx: SandboxContext, _incoming: Incoming, caller: Caller, [id]: string[]) {
@@ -217,10 +223,6 @@ function recallMessage(ctx: SandboxContext, _incoming: Incoming, caller: Caller,
   return larkOk({});
 }
 
-function isOffset(value: unknown): value is number {
-  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
-}
-
 /** The bot's own message of the last 7 days, or the failure. */
 function botMessage(ctx: SandboxContext, caller: Caller, id: string): SentMessage | Response {
   const item = memberMessage(ctx, caller, id);
@@ -236,11 +238,7 @@ function readUsers(ctx: SandboxContext, incoming: Incoming, caller: Caller, [id]
   if (!q.get("user_id_type")) return required("user_id_type");
   const type = userIdType(incoming.url);
   if (type instanceof Response) return type;
-  const size = readPageSize(
-    incoming.url,
-    100,
-    () => fieldViolation("page_size", "the max value is 100", q.get("page_size")!),
-  );
+  const size = pageSizeUpTo(incoming.url, 100);
   if (size instanceof Response) return size;
   const sent = botMessage(ctx, caller, id);
   if (sent instanceof Response) return sent;
@@ -256,14 +254,9 @@ function readUsers(ctx: SandboxContext, incoming: Incoming, caller: Caller, [id]
     if (!readAt.has(m.sender.id)) readAt.set(m.sender.id, time);
   }
   const readers = [...readAt].sort((a, b) => a[1] - b[1]);
-  let offset = 0;
   const fingerprint = `read|${sent.message_id}|${type}`;
-  const text = q.get("page_token");
-  if (text) {
-    const token = decodePageToken(text, isOffset);
-    if (!token || token.query !== fingerprint) return imInvalid("invalid page_token");
-    offset = token.position;
-  }
+  const offset = offsetOf(incoming.url, fingerprint);
+  if (offset === undefined) return imInvalid("invalid page_token");
   const more = offset + size < readers.length;
   return larkOk({
     items: readers.slice(offset, offset + size).map(([openId, time]) => ({

@@ -27,10 +27,10 @@ import {
   required,
 } from "../core/lark_errors.ts";
 import { type Caller, jsonBody, type Route, type RouteScopes } from "../core/route.ts";
-import { actorOf, convertOpenId, readPageSize, userIdType } from "./im_common.ts";
-import { type Actor, BOT, type MessageItem } from "./im_store.ts";
+import { actorOf, convertOpenId, memberMessage, pageSizeUpTo, userIdType } from "./im_common.ts";
+import { type Actor, BOT } from "./im_store.ts";
 import { EMOJI_TYPES } from "./emoji_types.ts";
-import { decodePageToken, encodePageToken } from "./page_token.ts";
+import { encodePageToken, offsetOf } from "./page_token.ts";
 
 /** Reaction and pin errors (Lark's message-reaction docs). */
 export const REACTION_ERRORS = {
@@ -121,18 +121,6 @@ export const REACTION_PIN_ROUTES: Route[] = [
   },
 ];
 
-/** The message the actor may act on, or the failure. */
-export function memberMessage(
-  ctx: SandboxContext,
-  caller: Caller,
-  messageId: string,
-): MessageItem | Response {
-  const item = ctx.im.message(messageId);
-  if (!item) return imInvalid("invalid message_id");
-  if (!ctx.im.isMember(ctx.im.chat(item.chat_id)!, actorOf(caller))) return notInChat();
-  return item;
-}
-
 function operatorOf(ctx: SandboxContext, actor: Actor, type: "open_id" | "union_id" | "user_id") {
   return actor === BOT
     ? { operator_id: ctx.appId, operator_type: "app" }
@@ -176,10 +164,6 @@ function addReaction(ctx: SandboxContext, incoming: Incoming, caller: Caller, [i
   return larkOk(reactionJson(ctx, reaction, "open_id"));
 }
 
-function isOffset(value: unknown): value is number {
-  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
-}
-
 /** One page of `items` from an offset token; `fingerprint` ties a token to its query. */
 function offsetPage<T>(
   incoming: Incoming,
@@ -187,13 +171,8 @@ function offsetPage<T>(
   size: number,
   fingerprint: string,
 ): { page: T[]; next?: string } | Response {
-  let offset = 0;
-  const text = incoming.url.searchParams.get("page_token");
-  if (text) {
-    const token = decodePageToken(text, isOffset);
-    if (!token || token.query !== fingerprint) return imInvalid("invalid page_token");
-    offset = token.position;
-  }
+  const offset = offsetOf(incoming.url, fingerprint);
+  if (offset === undefined) return imInvalid("invalid page_token");
   const more = offset + size < all.length;
   return {
     page: all.slice(offset, offset + size),
@@ -205,11 +184,7 @@ function listReactions(ctx: SandboxContext, incoming: Incoming, caller: Caller, 
   const q = incoming.url.searchParams;
   const type = userIdType(incoming.url);
   if (type instanceof Response) return type;
-  const size = readPageSize(
-    incoming.url,
-    50,
-    () => fieldViolation("page_size", "the max value is 50", q.get("page_size")!),
-  );
+  const size = pageSizeUpTo(incoming.url, 50);
   if (size instanceof Response) return size;
   const emoji = q.get("reaction_type") ?? "";
   if (emoji !== "" && !EMOJI_TYPES.has(emoji)) return larkFail(REACTION_ERRORS.badEmoji);
@@ -275,11 +250,7 @@ function listPins(ctx: SandboxContext, incoming: Incoming, caller: Caller) {
   const q = incoming.url.searchParams;
   const chatId = q.get("chat_id");
   if (!chatId) return required("chat_id");
-  const size = readPageSize(
-    incoming.url,
-    50,
-    () => fieldViolation("page_size", "the max value is 50", q.get("page_size")!),
-  );
+  const size = pageSizeUpTo(incoming.url, 50);
   if (size instanceof Response) return size;
   const bounds: number[] = [];
   for (const field of ["start_time", "end_time"]) {

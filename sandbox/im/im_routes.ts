@@ -20,6 +20,7 @@ import {
 } from "../core/context.ts";
 import {
   actorOf,
+  memberMessage,
   readPageSize,
   renderMessage,
   type RenderOptions,
@@ -420,17 +421,6 @@ function listMessages(ctx: SandboxContext, incoming: Incoming, caller: Caller): 
   return larkOk(data);
 }
 
-function readable(
-  ctx: SandboxContext,
-  caller: Caller,
-  messageId: string,
-): MessageItem | Response {
-  const item = ctx.im.message(messageId);
-  if (!item) return imInvalid("invalid message_id");
-  if (!ctx.im.isMember(ctx.im.chat(item.chat_id)!, actorOf(caller))) return notInChat();
-  return item;
-}
-
 function getOptions(url: URL): RenderOptions | Response {
   const type = userIdType(url);
   if (type instanceof Response) return type;
@@ -449,7 +439,7 @@ function getMessage(
 ): Response {
   const options = getOptions(incoming.url);
   if (options instanceof Response) return options;
-  const item = readable(ctx, caller, messageId);
+  const item = memberMessage(ctx, caller, messageId);
   if (item instanceof Response) return item;
   return larkOk({ items: [renderMessage(ctx, item, options)] });
 }
@@ -465,7 +455,7 @@ function mgetMessages(ctx: SandboxContext, incoming: Incoming, caller: Caller): 
   options.withSenderName = false;
   const items: MessageItem[] = [];
   for (const id of ids) {
-    const item = readable(ctx, caller, id);
+    const item = memberMessage(ctx, caller, id);
     if (item instanceof Response) return item;
     items.push(renderMessage(ctx, item, options));
   }

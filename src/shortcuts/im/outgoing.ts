@@ -82,16 +82,8 @@ export const BODY_PARAMS = {
   text: param.string({
     description: "the text of a text message",
     stdin: true,
-    stdinUnless: [
-      "markdown",
-      "content",
-      "image",
-      "file",
-      "image-key",
-      "file-key",
-      "audio",
-      "video",
-    ],
+    // Piped text is the message unless another body is given.
+    stdinUnless: BODIES.filter((body) => body !== "text"),
   }),
   markdown: param.string({
     description: "Markdown, sent as a post shaped for Lark (paragraphs kept, headings scaled; " +
