@@ -400,10 +400,35 @@ async function main(): Promise<number> {
     say(dim("(the file came back byte for byte)\n"));
     await hark(["contact", "+get-user", "--user-id", asked.sender.id]);
 
-    say(bold("\n# 10. An AI agent's view: the same shortcuts as MCP tools\n"));
+    say(bold("\n# 10. Search every chat, and answer with a reaction\n"));
+    // Lark's docs: message search takes search:message (user only); reactions their own scopes.
+    await hark([
+      "auth",
+      "login",
+      "--scope",
+      "search:message",
+      "--scope",
+      "im:message.reactions:write_only",
+      "--scope",
+      "im:message.reactions:read",
+    ]);
+    await hark(["im", "+messages-search", "--query", "Deploy finished", "--limit", "3"], {
+      maxLines: 6,
+    });
+    await hark([
+      "im",
+      "+reaction-add",
+      "--message-id",
+      asked.message_id,
+      "--emoji",
+      "THUMBSUP",
+    ]);
+    await hark(["im", "+reactions", "--message-id", asked.message_id]);
+
+    say(bold("\n# 11. An AI agent's view: the same shortcuts as MCP tools\n"));
     await mcpRoundTrip(chat.chat_id, tomorrow);
 
-    say(bold("\n# 11. Sign out: the tokens leave the keychain and the config\n"));
+    say(bold("\n# 12. Sign out: the tokens leave the keychain and the config\n"));
     await hark(["auth", "logout"]);
     await hark(["auth", "status"], { expect: 3 });
 

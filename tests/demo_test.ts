@@ -51,6 +51,9 @@ Deno.test("deno task demo runs every step, exits 0 and cleans up", async () => {
         "hark calendar +room-find --slot",
         "--rrule 'FREQ=WEEKLY;COUNT=4'",
         "hark contact +get-user --user-id",
+        "hark im +messages-search --query",
+        "hark im +reaction-add --message-id",
+        "hark im +reactions --message-id",
         "hark mcp",
         "tools/call calendar_agenda",
         "Dry run of hark im +send: nothing was sent",
@@ -69,6 +72,12 @@ Deno.test("deno task demo runs every step, exits 0 and cleans up", async () => {
       stdout,
       /\$ hark im \+thread[^\n]*\n[^\n]*\n[^\n]*omt_\w+\n[^\n]*Looking into it now/,
     );
+    // The search finds the reply; the reaction is listed with who added it.
+    assert.match(
+      stdout,
+      /\$ hark im \+messages-search[^\n]*\n(?:[^\n]*\n)*?[^\n]*Deploy finished/,
+    );
+    assert.match(stdout, /\$ hark im \+reactions[^\n]*\n[^\n]*\n[^\n]*THUMBSUP/);
     assert.match(stderr, /enter the code: [A-Z]{4}-[A-Z]{4}/);
     assert.match(stderr, /"command":"hark auth login --scope im:message\.send_as_user\b/);
     const dir = /keychain in (\S+)/.exec(stdout)?.[1];

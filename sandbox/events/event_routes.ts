@@ -118,7 +118,27 @@ export function reactionCreated(
   emoji: string,
   operator: string,
 ): void {
-  ctx.events.publish(envelope(ctx, "im.message.reaction.created_v1", {
+  reactionEvent(ctx, "created", messageId, emoji, operator);
+}
+
+/** Raises `im.message.reaction.deleted_v1`: `operator` took back a reaction to a message. */
+export function reactionDeleted(
+  ctx: SandboxContext,
+  messageId: string,
+  emoji: string,
+  operator: string,
+): void {
+  reactionEvent(ctx, "deleted", messageId, emoji, operator);
+}
+
+function reactionEvent(
+  ctx: SandboxContext,
+  kind: "created" | "deleted",
+  messageId: string,
+  emoji: string,
+  operator: string,
+): void {
+  ctx.events.publish(envelope(ctx, `im.message.reaction.${kind}_v1`, {
     message_id: messageId,
     reaction_type: { emoji_type: emoji },
     operator_type: "user",

@@ -83,7 +83,7 @@ export const CHAT_ADMIN_ROUTES: Route[] = [
 ];
 
 /** Whether the actor owns or manages the chat (the bot manages a chat it owns or manages). */
-function isManager(chat: ChatRecord, actor: Actor): boolean {
+export function isManager(chat: ChatRecord, actor: Actor): boolean {
   if (actor === BOT) return chat.botMember && (chat.owner === undefined || chat.botManager);
   return chat.owner === actor;
 }

@@ -103,7 +103,7 @@ function owner(ctx: SandboxContext, chat: ChatRecord, type: UserIdType) {
 }
 
 /** A chat as list and search return it (`list_chat`). */
-function listItem(ctx: SandboxContext, chat: ChatRecord, type: UserIdType) {
+export function listItem(ctx: SandboxContext, chat: ChatRecord, type: UserIdType) {
   return {
     chat_id: chat.chat_id,
     avatar: avatarOf(chat),

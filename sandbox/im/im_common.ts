@@ -6,7 +6,7 @@
  */
 
 import { findUser, type SandboxContext } from "../core/context.ts";
-import { fieldViolation, notAnOption } from "../core/lark_errors.ts";
+import { fieldViolation, imInvalid, notAnOption, notInChat } from "../core/lark_errors.ts";
 import { type Caller, USER_ID_TYPES, type UserIdType, userIdTypeParam } from "../core/route.ts";
 import { type Actor, BOT, type MessageItem } from "./im_store.ts";
 import { type Mention, renderContent } from "./message_content.ts";
@@ -121,4 +121,22 @@ export function renderMessage(
   }
   if (item.upper_message_id) out.upper_message_id = item.upper_message_id;
   return out;
+}
+
+/** {@link readPageSize} with Lark's answer above `max`: 99992402, "the max value is <max>". */
+export function pageSizeUpTo(url: URL, max: number): number | Response {
+  const text = url.searchParams.get("page_size") ?? "";
+  return readPageSize(url, max, () => fieldViolation("page_size", `the max value is ${max}`, text));
+}
+
+/** The message the actor may act on, or the failure. */
+export function memberMessage(
+  ctx: SandboxContext,
+  caller: Caller,
+  messageId: string,
+): MessageItem | Response {
+  const item = ctx.im.message(messageId);
+  if (!item) return imInvalid("invalid message_id");
+  if (!ctx.im.isMember(ctx.im.chat(item.chat_id)!, actorOf(caller))) return notInChat();
+  return item;
 }

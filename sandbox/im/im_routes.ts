@@ -20,6 +20,7 @@ import {
 } from "../core/context.ts";
 import {
   actorOf,
+  memberMessage,
   readPageSize,
   renderMessage,
   type RenderOptions,
@@ -29,6 +30,9 @@ import {
 import { CHAT_ROUTES } from "./_im_chat_routes.ts";
 import { CHAT_ADMIN_ROUTES } from "./_im_chat_admin_routes.ts";
 import { SEARCH_ROUTES } from "./_im_search_routes.ts";
+import { CHAT_SEARCH_V2_ROUTES } from "./_im_chat_search_v2_routes.ts";
+import { REACTION_PIN_ROUTES } from "./_im_reaction_pin_routes.ts";
+import { MESSAGE_ACTION_ROUTES } from "./_im_message_action_routes.ts";
 import {
   fieldViolation,
   IM_ERRORS,
@@ -115,6 +119,9 @@ const MESSAGE_ROUTES: Route[] = [
 /** Every IM route: messages, chats, uploads and message resources. */
 export const IM_ROUTES: Route[] = [
   ...SEARCH_ROUTES,
+  ...REACTION_PIN_ROUTES,
+  ...CHAT_SEARCH_V2_ROUTES,
+  ...MESSAGE_ACTION_ROUTES,
   ...MESSAGE_ROUTES,
   ...CHAT_ROUTES,
   ...CHAT_ADMIN_ROUTES,
@@ -414,17 +421,6 @@ function listMessages(ctx: SandboxContext, incoming: Incoming, caller: Caller): 
   return larkOk(data);
 }
 
-function readable(
-  ctx: SandboxContext,
-  caller: Caller,
-  messageId: string,
-): MessageItem | Response {
-  const item = ctx.im.message(messageId);
-  if (!item) return imInvalid("invalid message_id");
-  if (!ctx.im.isMember(ctx.im.chat(item.chat_id)!, actorOf(caller))) return notInChat();
-  return item;
-}
-
 function getOptions(url: URL): RenderOptions | Response {
   const type = userIdType(url);
   if (type instanceof Response) return type;
@@ -443,7 +439,7 @@ function getMessage(
 ): Response {
   const options = getOptions(incoming.url);
   if (options instanceof Response) return options;
-  const item = readable(ctx, caller, messageId);
+  const item = memberMessage(ctx, caller, messageId);
   if (item instanceof Response) return item;
   return larkOk({ items: [renderMessage(ctx, item, options)] });
 }
@@ -459,7 +455,7 @@ function mgetMessages(ctx: SandboxContext, incoming: Incoming, caller: Caller): 
   options.withSenderName = false;
   const items: MessageItem[] = [];
   for (const id of ids) {
-    const item = readable(ctx, caller, id);
+    const item = memberMessage(ctx, caller, id);
     if (item instanceof Response) return item;
     items.push(renderMessage(ctx, item, options));
   }

@@ -249,6 +249,12 @@ export class ImStore {
     return chat;
   }
 
+  /** The p2p chat of two parties when it exists (someone wrote in it), without creating it. */
+  existingP2pChat(a: Actor, b: string): ChatRecord | undefined {
+    const pair = [a, b].sort().join("|");
+    return this.#chats.get(`oc_${hashHex(32, hashString(pair), this.#o.seed, 77)}`);
+  }
+
   /** Adds a created group chat. */
   addChat(chat: ChatRecord): void {
     this.#chats.set(chat.chat_id, chat);

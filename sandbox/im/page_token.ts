@@ -40,3 +40,21 @@ export function decodePageToken<P>(
     return undefined;
   }
 }
+
+/**
+ * The offset a `page_token` query parameter holds: 0 without one, `undefined` for a token that
+ * is not one of ours or belongs to another query.
+ *
+ * @param url the request's URL
+ * @param fingerprint the query the token must belong to
+ */
+export function offsetOf(url: URL, fingerprint: string): number | undefined {
+  const text = url.searchParams.get("page_token");
+  if (!text) return 0;
+  const token = decodePageToken(
+    text,
+    (value): value is number =>
+      typeof value === "number" && Number.isSafeInteger(value) && value >= 0,
+  );
+  return token && token.query === fingerprint ? token.position : undefined;
+}

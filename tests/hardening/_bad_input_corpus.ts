@@ -950,6 +950,156 @@ export function buildCorpus(root: TreeNode, files: CorpusFiles): BadCase[] {
     }
   }
 
+  // Reactions, pins, forward, recall, read status, urgent.
+  for (const id of ["", "oc_1", "om_", "..", "om 1", HUGE]) {
+    add("bad --message-id for +reaction-add", [
+      "im",
+      "+reaction-add",
+      "--message-id",
+      id,
+      "--emoji",
+      "OK",
+    ]);
+    add("bad --message-id for +pin", ["im", "+pin", "--message-id", id]);
+    add("bad --message-id for +recall", ["im", "+recall", "--message-id", id, "--yes"]);
+  }
+  for (const emoji of ["", "thumbs up", "OK\u001b[2J", "x".repeat(65)]) {
+    add("bad --emoji for +reaction-add", [
+      "im",
+      "+reaction-add",
+      "--message-id",
+      "om_1",
+      "--emoji",
+      emoji,
+    ]);
+    add("bad --emoji for +reactions", [
+      "im",
+      "+reactions",
+      "--message-id",
+      "om_1",
+      "--emoji",
+      emoji,
+    ]);
+  }
+  add("+reaction-remove without --reaction-id", ["im", "+reaction-remove", "--message-id", "om_1"]);
+  add("bad --reaction-id", [
+    "im",
+    "+reaction-remove",
+    "--message-id",
+    "om_1",
+    "--reaction-id",
+    "..",
+  ]);
+  add("bad --chat-id for +pins", ["im", "+pins", "--chat-id", "om_1"]);
+  add("+pins with --end before --start", [
+    "im",
+    "+pins",
+    "--chat-id",
+    "oc_1",
+    "--start",
+    "2026-11-02",
+    "--end",
+    "2026-11-01",
+  ]);
+  add("+forward without a receiver", ["im", "+forward", "--message-id", "om_1"]);
+  add("+forward as user", [
+    "im",
+    "+forward",
+    "--message-id",
+    "om_1",
+    "--chat-id",
+    "oc_1",
+    "--as",
+    "user",
+  ]);
+  add("+forward with a long key", [
+    "im",
+    "+forward",
+    "--message-id",
+    "om_1",
+    "--chat-id",
+    "oc_1",
+    "--idempotency-key",
+    "k".repeat(51),
+  ]);
+  add("+message-read-users as user", [
+    "im",
+    "+message-read-users",
+    "--message-id",
+    "om_1",
+    "--as",
+    "user",
+  ]);
+  for (const ids of ["", ",", "ou 1", "ou_1,on_1"]) {
+    add("bad --user-ids for +urgent", ["im", "+urgent", "--message-id", "om_1", "--user-ids", ids]);
+  }
+  for (
+    const listing of [["+messages", "--chat-id", "oc_1"], ["+thread", "--thread-id", "omt_1"], [
+      "+chats",
+    ]]
+  ) {
+    for (const token of ["", "a b", "a\u001b[2J", "x".repeat(1025)]) {
+      add(`bad --page-token for ${listing[0]}`, ["im", ...listing, "--page-token", token]);
+    }
+  }
+  const newChat = ["im", "+chat-create", "--name", "x"];
+  for (const bots of ["", ",", "ou_1", "cli 1", "cli_1,cli_2,cli_3,cli_4,cli_5,cli_6"]) {
+    add("bad --bots for +chat-create", [...newChat, "--bots", bots]);
+  }
+  add("--owner of another kind than --members", [
+    ...newChat,
+    "--members",
+    "ou_1",
+    "--owner",
+    "on_1",
+  ]);
+  add("--set-bot-manager as user", [...newChat, "--owner", "ou_1", "--set-bot-manager"]);
+  const sendTo = ["im", "+send", "--chat-id", "oc_1"];
+  for (
+    const [flag, value] of [
+      ["--image-key", "file_1"],
+      ["--file-key", "img_1"],
+      ["--file-key", ""],
+      ["--audio", ""],
+      ["--audio", "./a.mp3"],
+      ["--video", "file_1"],
+    ]
+  ) {
+    add(`bad ${flag} for +send`, [...sendTo, flag, value]);
+  }
+  add("--cover without --video", [...sendTo, "--text", "hi", "--cover", "img_1"]);
+  for (const mention of ["", "on_1", "ou 1", "ou_1\u202e"]) {
+    add("bad --mention for +send", [...sendTo, "--text", "hi", "--mention", mention]);
+  }
+  add("--mention with --file-key", [...sendTo, "--file-key", "file_1", "--mention", "ou_1"]);
+  add("+messages --user-id as bot", ["im", "+messages", "--user-id", "ou_1", "--as", "bot"]);
+  add("+messages with --chat-id and --user-id", [
+    "im",
+    "+messages",
+    "--chat-id",
+    "oc_1",
+    "--user-id",
+    "ou_1",
+  ]);
+  add("+messages without a chat", ["im", "+messages"]);
+  add("bad --user-id for +messages", ["im", "+messages", "--user-id", "ou 1"]);
+  for (const kinds of ["", ",", "group", "private,all"]) {
+    add("bad --search-types for +chats", ["im", "+chats", "--query", "a", "--search-types", kinds]);
+  }
+  add("bad --member-ids for +chats", ["im", "+chats", "--member-ids", "on_1"]);
+  add("bad --sort-by for +chats", ["im", "+chats", "--query", "a", "--sort-by", "name"]);
+  add("+chats filters without a query or members", ["im", "+chats", "--is-manager"]);
+  add("bad --kind for +urgent", [
+    "im",
+    "+urgent",
+    "--message-id",
+    "om_1",
+    "--user-ids",
+    "ou_1",
+    "--kind",
+    "fax",
+  ]);
+
   // contact +get-user and +me.
   for (const id of BAD_IDS) {
     add("bad --user-id for +get-user", ["contact", "+get-user", "--user-id", id]);

@@ -108,6 +108,27 @@ const CALENDAR: Json = {
   permissions: "private",
 };
 
+const REACTION: Json = {
+  reaction_id: "ZCaCIjUBVVWSrm5L-hostile",
+  operator: { operator_id: "ou_hostile_1", operator_type: "user" },
+  action_time: "1763888400000",
+  reaction_type: { emoji_type: "THUMBSUP" },
+};
+
+const PIN: Json = {
+  message_id: "om_hostile_1",
+  chat_id: "oc_hostile_1",
+  operator_id: "ou_hostile_1",
+  operator_id_type: "open_id",
+  create_time: "1763888400000",
+};
+
+const READER: Json = {
+  user_id_type: "open_id",
+  user_id: "ou_hostile_1",
+  timestamp: "1763888400000",
+};
+
 /**
  * The rich `data`: a message and a chat at the top (what a send or a chat create returns), the
  * signed-in user's fields (user info), an `event`, a `user`, and lists of each kind under the
@@ -120,7 +141,10 @@ export const RICH_DATA: Json = {
   event: EVENT,
   user: USER,
   users: [USER],
-  items: [EVENT, ALL_DAY_EVENT, MESSAGE, CARD_MESSAGE, CHAT, ATTENDEE, USER],
+  items: [EVENT, ALL_DAY_EVENT, MESSAGE, CARD_MESSAGE, CHAT, ATTENDEE, USER, REACTION, PIN, READER],
+  ...REACTION,
+  pin: PIN,
+  invalid_user_id_list: ["ou_hostile_2"],
   attendees: [ATTENDEE],
   calendar_list: [CALENDAR],
   calendars: [{ calendar: CALENDAR, user_id: "ou_hostile_1" }],

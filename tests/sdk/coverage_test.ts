@@ -209,6 +209,76 @@ const ENDPOINTS: Endpoint[] = [
     path: "/open-apis/im/v1/messages/search",
     test: "SDK request: message search (not in the SDK)",
   },
+  {
+    method: "POST",
+    path: "/open-apis/im/v1/chat_p2p/batch_query",
+    test: "SDK request: the one-to-one chat lookup (not in the SDK)",
+  },
+  {
+    method: "POST",
+    path: "/open-apis/im/v2/chats/search",
+    test: "SDK request: chat search v2 with filters (not in the SDK)",
+  },
+  {
+    method: "POST",
+    path: "/open-apis/im/v1/messages/:message_id/reactions",
+    test: "SDK: reactions, pins, forward, read users, urgent and recall",
+  },
+  {
+    method: "GET",
+    path: "/open-apis/im/v1/messages/:message_id/reactions",
+    test: "SDK: reactions, pins, forward, read users, urgent and recall",
+  },
+  {
+    method: "DELETE",
+    path: "/open-apis/im/v1/messages/:message_id/reactions/:reaction_id",
+    test: "SDK: reactions, pins, forward, read users, urgent and recall",
+  },
+  {
+    method: "POST",
+    path: "/open-apis/im/v1/pins",
+    test: "SDK: reactions, pins, forward, read users, urgent and recall",
+  },
+  {
+    method: "GET",
+    path: "/open-apis/im/v1/pins",
+    test: "SDK: reactions, pins, forward, read users, urgent and recall",
+  },
+  {
+    method: "DELETE",
+    path: "/open-apis/im/v1/pins/:message_id",
+    test: "SDK: reactions, pins, forward, read users, urgent and recall",
+  },
+  {
+    method: "POST",
+    path: "/open-apis/im/v1/messages/:message_id/forward",
+    test: "SDK: reactions, pins, forward, read users, urgent and recall",
+  },
+  {
+    method: "DELETE",
+    path: "/open-apis/im/v1/messages/:message_id",
+    test: "SDK: reactions, pins, forward, read users, urgent and recall",
+  },
+  {
+    method: "GET",
+    path: "/open-apis/im/v1/messages/:message_id/read_users",
+    test: "SDK: reactions, pins, forward, read users, urgent and recall",
+  },
+  {
+    method: "PATCH",
+    path: "/open-apis/im/v1/messages/:message_id/urgent_app",
+    test: "SDK: reactions, pins, forward, read users, urgent and recall",
+  },
+  {
+    method: "PATCH",
+    path: "/open-apis/im/v1/messages/:message_id/urgent_sms",
+    test: "SDK: reactions, pins, forward, read users, urgent and recall",
+  },
+  {
+    method: "PATCH",
+    path: "/open-apis/im/v1/messages/:message_id/urgent_phone",
+    test: "SDK: reactions, pins, forward, read users, urgent and recall",
+  },
 ];
 
 /** The non-test source files of the given folders. */

@@ -97,7 +97,13 @@ Deno.test("hark schema marks repeatable flags, and lists --input and jq filterin
 Deno.test("one-of groups in hark schema are the ones validation enforces", async () => {
   const schema = await buildSchema(root);
   const withGroups = schema.services.flatMap((s) => s.shortcuts).filter((s) => s.one_of);
-  assert.deepEqual(withGroups.map((s) => s.name), ["im +send", "im +reply", "im +thread"]);
+  assert.deepEqual(withGroups.map((s) => s.name), [
+    "im +send",
+    "im +reply",
+    "im +messages",
+    "im +thread",
+    "im +forward",
+  ]);
   const { loadServices } = await import("../../shortcuts/services.ts");
   const { inputOf } = await import("../../../tests/support/fake_client.ts");
   const shortcuts = (await loadServices()).flatMap((s) => s.shortcuts);

@@ -45,6 +45,16 @@ Deno.test("buildSchema() lists global flags, system commands and every shortcut"
           "+thread",
           "+get",
           "+download",
+          "+reactions",
+          "+reaction-add",
+          "+reaction-remove",
+          "+pins",
+          "+pin",
+          "+unpin",
+          "+forward",
+          "+recall",
+          "+message-read-users",
+          "+urgent",
           "+chats",
           "+chat-create",
           "+chat-update",
@@ -155,7 +165,7 @@ Deno.test("the schema of +send and +reply names the app's upload scope, whatever
     // Lark's image and file create docs: the tenant token alone, im:resource or
     // im:resource:upload.
     assert.deepEqual(shortcut.tenant_calls, {
-      when: "--image or --file (the upload)",
+      when: "--image, --file, --audio, --video or --cover (the upload)",
       scopes: ["im:resource"],
     });
     assert.deepEqual(shortcut.scope_alternatives?.["im:resource"], ["im:resource:upload"]);

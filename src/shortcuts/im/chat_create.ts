@@ -11,11 +11,22 @@ import { type JsonObject, objectOf, stringField } from "../../json/fields.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
-import { idListParam, quoted, USER_ID, type UserIdType, userIdTypeOf } from "../contact/ids.ts";
+import {
+  idListParam,
+  idParam,
+  quoted,
+  USER_ID,
+  type UserIdType,
+  userIdTypeOf,
+} from "../contact/ids.ts";
 import { keyOf, MAX_UUID_LENGTH } from "./outgoing.ts";
 
 /** The most members one create takes (Lark's `user_id_list`). */
 export const MAX_MEMBERS = 50;
+/** The most bots one create takes (Lark's `bot_id_list`). */
+export const MAX_BOTS = 5;
+/** An app's id: `cli_…`. */
+const APP_ID = { noun: "app id", prefixes: ["cli_"] };
 /** The longest chat name (lark-cli `+chat-create`). */
 export const MAX_NAME_LENGTH = 60;
 /** The longest description (lark-cli `+chat-create`). */
@@ -38,6 +49,17 @@ const PARAMS = {
     description: `people to add, separated by commas: open ids (ou_…), union ids (on_…) or ` +
       `user ids, one kind, at most ${MAX_MEMBERS}`,
     valueName: "<id,…>",
+  }),
+  bots: param.string({
+    description: `bots to add, by app id (cli_…), separated by commas, at most ${MAX_BOTS}`,
+    valueName: "<cli_id,…>",
+  }),
+  owner: param.string({
+    description: "the chat's owner (the same kind of id as --members); default: who creates it",
+    valueName: "<id>",
+  }),
+  "set-bot-manager": param.bool({
+    description: "make the creating bot a manager of the chat it hands to --owner (--as bot)",
   }),
   description: param.string({ description: "what the chat is for" }),
   type: param.enumOf(CHAT_TYPES, {
@@ -72,6 +94,29 @@ export function membersOf(
     );
   }
   return { ids, type: types[0] ?? "open_id" };
+}
+
+/**
+ * The members and the owner, in one id type (Lark's `user_id_type` covers both).
+ *
+ * @param input the shortcut input
+ * @throws {ValidationError} naming `--members` or `--owner`
+ */
+export function peopleOf(
+  input: ShortcutInput<Pick<Partial<ChatCreateValues>, "members" | "owner">>,
+): { ids: string[]; type: UserIdType; owner?: string } {
+  const members = membersOf(input);
+  const owner = idParam(input, "owner", USER_ID);
+  if (owner === undefined) return members;
+  const type = userIdTypeOf(owner);
+  if (members.ids.length > 0 && type !== members.type) {
+    throw new ValidationError(
+      `Invalid value for --owner: it is one of the ${KINDS[type]} and --members holds ` +
+        `${KINDS[members.type]}; Lark reads both as one kind`,
+      { param: "--owner", suggestion: "Give the owner as the same kind of id as --members" },
+    );
+  }
+  return { ids: members.ids, type, owner };
 }
 
 /**
@@ -117,7 +162,17 @@ export function checkChat(input: ShortcutInput<ChatCreateValues>): void {
       param: "--name",
     });
   }
-  membersOf(input);
+  peopleOf(input);
+  idListParam(input, "bots", APP_ID, MAX_BOTS);
+  if (input.values["set-bot-manager"] === true) {
+    if (input.identity !== "bot" || input.values.owner === undefined) {
+      throw new ValidationError(
+        "--set-bot-manager needs --as bot and an --owner: the bot that creates the chat and " +
+          "hands it over stays a manager",
+        { param: "--set-bot-manager" },
+      );
+    }
+  }
   const key = input.values["idempotency-key"];
   if (key !== undefined && (key.trim() === "" || key.length > MAX_UUID_LENGTH)) {
     throw new ValidationError(
@@ -138,17 +193,21 @@ export function createChatRequest(
   input: ShortcutInput<ChatCreateValues>,
   uuid: string,
 ): ApiRequest {
-  const { ids, type } = membersOf(input);
+  const { ids, type, owner } = peopleOf(input);
+  const bots = idListParam(input, "bots", APP_ID, MAX_BOTS);
   const description = input.values.description;
+  const manager = input.values["set-bot-manager"] === true;
   return {
     method: "POST",
     path: "/open-apis/im/v1/chats",
-    query: { user_id_type: type, uuid },
+    query: { user_id_type: type, uuid, ...(manager ? { set_bot_manager: true } : {}) },
     body: {
       name: input.values.name.trim(),
       ...(description === undefined ? {} : { description: description.trim() }),
+      ...(owner === undefined ? {} : { owner_id: owner }),
       chat_type: input.values.type,
       user_id_list: ids,
+      ...(bots.length === 0 ? {} : { bot_id_list: bots }),
     },
     idempotencyKey: uuid,
     scopes: [...SCOPES[input.identity]],
@@ -185,6 +244,7 @@ export const chatCreate = defineShortcut({
     "hark im +chat-create --name 'Release 2.0' --members ou_123,ou_456",
     "hark im +chat-create --name Incidents --members ou_123 --type public --as bot",
     "hark im +chat-create --name 'Launch' --members ou_123 --idempotency-key launch-2026",
+    "hark im +chat-create --name Ops --members ou_1 --owner ou_1 --bots cli_a --as bot",
   ],
   identities: ["user", "bot"],
   scopes: SCOPES,

@@ -78,3 +78,41 @@ Deno.test("+chat-create whose answer holds no chat says it was created, with the
     chat,
   );
 });
+
+Deno.test("+chat-create --owner, --bots and --set-bot-manager go in Lark's fields", () => {
+  const [request] = chatCreate.requests(inputOf({
+    ...base,
+    members: "on_1",
+    owner: " on_1 ",
+    bots: "cli_a,cli_b,cli_a",
+    "set-bot-manager": true,
+    "idempotency-key": "k",
+  }, { identity: "bot" }));
+  assert.deepEqual(request.query, { user_id_type: "union_id", uuid: "k", set_bot_manager: true });
+  assert.deepEqual(request.body, {
+    name: "Release",
+    owner_id: "on_1",
+    chat_type: "private",
+    user_id_list: ["on_1"],
+    bot_id_list: ["cli_a", "cli_b"],
+  });
+  const owned = chatCreate.requests(inputOf({ ...base, owner: "ou_9", "idempotency-key": "k" }));
+  assert.deepEqual(owned[0].query, { user_id_type: "open_id", uuid: "k" });
+  const flagOf = (param: string) => (e: unknown) =>
+    e instanceof ValidationError && e.param === param;
+  const cases: [Record<string, string | boolean>, string, "user" | "bot"][] = [
+    [{ members: "ou_1", owner: "on_1" }, "--owner", "user"],
+    [{ owner: "ou 1" }, "--owner", "user"],
+    [{ bots: "ou_1" }, "--bots", "user"],
+    [{ bots: "cli_1,cli_2,cli_3,cli_4,cli_5,cli_6" }, "--bots", "user"],
+    [{ "set-bot-manager": true, owner: "ou_1" }, "--set-bot-manager", "user"],
+    [{ "set-bot-manager": true }, "--set-bot-manager", "bot"],
+  ];
+  for (const [values, flag, identity] of cases) {
+    assert.throws(
+      () => chatCreate.validate!(inputOf({ ...base, ...values }, { identity })),
+      flagOf(flag),
+      flag,
+    );
+  }
+});

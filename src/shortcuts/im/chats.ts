@@ -7,16 +7,31 @@
 
 import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
-import { booleanField, objectsField, stringField } from "../../json/fields.ts";
+import {
+  booleanField,
+  type JsonObject,
+  objectField,
+  objectsField,
+  stringField,
+} from "../../json/fields.ts";
 import { defineShortcut, type ShortcutInput } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
-import { followPages, pagingOptions, pagingParams } from "../paging.ts";
-import { quoted } from "../contact/ids.ts";
+import { pagingOptions, pagingParams } from "../paging.ts";
+import { PAGE_TOKEN_PARAM, resumablePages, startToken } from "./resume.ts";
+import { type IdKind, idListParam, quoted } from "../contact/ids.ts";
 
 /** The largest page of the chat list and search endpoints. */
 export const MAX_CHAT_PAGE = 100;
 /** The longest query chat search takes (a longer one finds nothing). */
 export const MAX_QUERY_LENGTH = 64;
+
+/** The kinds of chat the v2 search filters by. */
+export const SEARCH_TYPES = ["private", "external", "public_joined", "public_not_joined"] as const;
+/** The v2 search's orders. */
+export const SORTERS = ["create_time_desc", "update_time_desc", "member_count_desc"] as const;
+/** The most members the v2 search filters by. */
+export const MAX_FILTER_MEMBERS = 50;
+const MEMBER: IdKind = { noun: "open id", prefixes: ["ou_"] };
 
 /** Reading chats, for either identity (lark-cli `+chat-search`). */
 const SCOPES = ["im:chat:read"];
@@ -25,6 +40,21 @@ const PARAMS = {
   query: param.string({
     description: "words of the chat's name or of a member's name (public chats too)",
   }),
+  "search-types": param.string({
+    description: "only these kinds, separated by commas: private, external, public_joined, " +
+      "public_not_joined",
+    valueName: "<kind,…>",
+  }),
+  "member-ids": param.string({
+    description: `only chats with all these people (open ids, ou_…), at most ${MAX_FILTER_MEMBERS}`,
+    valueName: "<ou_id,…>",
+  }),
+  "is-manager": param.bool({ description: "only chats you own or manage" }),
+  "disable-search-by-user": param.bool({
+    description: "match --query against chat names only, not members' names",
+  }),
+  "sort-by": param.enumOf(SORTERS, { description: "the order, largest or newest first" }),
+  "page-token": PAGE_TOKEN_PARAM,
   ...pagingParams(20, "chats"),
 };
 
@@ -55,15 +85,76 @@ export function queryOf(
 }
 
 /**
+ * The filters of Lark's chat search (v2), when any is given; `undefined` for the plain list or
+ * search.
+ *
+ * @param input the shortcut input
+ * @throws {ValidationError} naming the flag for a kind Lark does not know or a bad member
+ */
+export function filterOf(input: ShortcutInput<ChatsValues>): Record<string, unknown> | undefined {
+  const { values } = input;
+  const types = values["search-types"];
+  const members = idListParam(input, "member-ids", MEMBER, MAX_FILTER_MEMBERS);
+  const filter: Record<string, unknown> = {};
+  if (types !== undefined) {
+    const kinds = [...new Set(types.split(",").map((t) => t.trim()).filter((t) => t !== ""))];
+    const known: readonly string[] = SEARCH_TYPES;
+    const bad = kinds.find((k) => !known.includes(k));
+    if (kinds.length === 0 || bad !== undefined) {
+      throw new ValidationError(
+        `Invalid value ${quoted(bad ?? types)} for --search-types: expected kinds among ` +
+          SEARCH_TYPES.join(", "),
+        { param: "--search-types" },
+      );
+    }
+    filter.search_types = kinds;
+  }
+  if (members.length > 0) filter.member_ids = members;
+  if (values["is-manager"] === true) filter.is_manager = true;
+  if (values["disable-search-by-user"] === true) filter.disable_search_by_user = true;
+  const v2 = Object.keys(filter).length > 0 || values["sort-by"] !== undefined;
+  if (v2 && values.query === undefined && members.length === 0) {
+    throw new ValidationError("Lark's chat search needs --query or --member-ids with the filters", {
+      param: "--query",
+    });
+  }
+  return v2 ? filter : undefined;
+}
+
+/**
  * The request of one page: the list, or the search with `--query`.
  *
  * @param input the shortcut input
  * @param pageToken the previous page's token
  */
-export function chatsRequest(input: ShortcutInput<ChatsValues>, pageToken?: string): ApiRequest {
+export function chatsRequest(
+  input: ShortcutInput<ChatsValues>,
+  pageToken: string | undefined = startToken(input.values["page-token"]),
+): ApiRequest {
   const query = queryOf(input);
   const all = input.values["page-all"];
   const limit = input.values.limit;
+  const filter = filterOf(input);
+  if (filter !== undefined) {
+    return {
+      method: "POST",
+      path: "/open-apis/im/v2/chats/search",
+      query: {
+        user_id_type: "open_id",
+        page_size: all ? MAX_CHAT_PAGE : Math.min(Math.max(1, limit), MAX_CHAT_PAGE),
+        page_token: pageToken,
+      },
+      body: {
+        // The search reads a hyphen as an operator unless the words are quoted (lark-cli).
+        ...(query === undefined ? {} : {
+          query: query.includes("-") ? JSON.stringify(query.replace(/^"(.*)"$/, "$1")) : query,
+        }),
+        ...(Object.keys(filter).length === 0 ? {} : { filter }),
+        ...(input.values["sort-by"] === undefined ? {} : { sorter: input.values["sort-by"] }),
+      },
+      scopes: SCOPES,
+    };
+  }
   return {
     method: "GET",
     path: query === undefined ? "/open-apis/im/v1/chats" : "/open-apis/im/v1/chats/search",
@@ -85,6 +176,7 @@ export const chats = defineShortcut({
   examples: [
     "hark im +chats",
     "hark im +chats --query release",
+    "hark im +chats --member-ids ou_123 --search-types private --sort-by update_time_desc",
     "hark im +chats --as bot --page-all --json",
   ],
   identities: ["user", "bot"],
@@ -93,18 +185,30 @@ export const chats = defineShortcut({
   params: PARAMS,
   validate(input) {
     queryOf(input);
+    startToken(input.values["page-token"]);
+    filterOf(input);
     pagingOptions(input, "chats");
   },
   requests: (input) => [chatsRequest(input)],
   stream(input, client) {
-    return followPages(async (pageToken) => {
-      const page = await client.request<unknown>(chatsRequest(input, pageToken));
-      return {
-        items: objectsField(page, "items"),
-        hasMore: booleanField(page, "has_more") === true,
-        pageToken: stringField(page, "page_token"),
-      };
-    }, pagingOptions(input, "chats"));
+    return resumablePages(
+      async (pageToken) => {
+        const page = await client.request<unknown>(chatsRequest(input, pageToken));
+        const items = objectsField(page, "items");
+        return {
+          // The v2 search wraps each chat in meta_data.
+          items: filterOf(input) === undefined ? items : items.flatMap((item): JsonObject[] => {
+            const meta = objectField(item, "meta_data");
+            return meta === undefined ? [] : [meta];
+          }),
+          hasMore: booleanField(page, "has_more") === true,
+          pageToken: stringField(page, "page_token"),
+        };
+      },
+      pagingOptions(input, "chats"),
+      startToken(input.values["page-token"]),
+      input.warn,
+    );
   },
   columns: [
     { header: "NAME", value: "name", priority: 4 },

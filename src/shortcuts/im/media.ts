@@ -28,10 +28,18 @@ export const MAX_FILE_BYTES = 30 * MIB;
 /** The scope the app needs to upload (Lark's docs: or im:resource:upload). */
 export const UPLOAD_SCOPE = "im:resource";
 
+/** Audio and video as Lark's file create takes them: `opus` and `mp4` (its file_type). */
+const AV_TYPES: Partial<
+  Record<Media["kind"], { fileType: string; extension: string; contentType: string }>
+> = {
+  audio: { fileType: "opus", extension: ".opus", contentType: "audio/opus" },
+  video: { fileType: "mp4", extension: ".mp4", contentType: "video/mp4" },
+};
+
 /** A file to upload and send. */
 export interface Media {
-  /** `image` (an image message) or `file` (a file message). */
-  kind: "image" | "file";
+  /** `image`, `file`, `audio` (an opus file) or `video` (an mp4 file, with a cover image). */
+  kind: "image" | "file" | "audio" | "video";
   /** The flag it came from: `--image`. */
   flag: string;
   /** The path as given. */
@@ -131,7 +139,7 @@ export function sizeOverLimit(size: number, limit: number, what: string): string
  * @param kind which flag
  * @param path the path as given
  */
-export function mediaOf(kind: "image" | "file", path: string): Media {
+export function mediaOf(kind: Media["kind"], path: string): Media {
   // The name Lark shows: the last part, whichever separator (a Windows path on any system).
   const name = path.split(/[\\/]/).filter((part) => part !== "").at(-1) ?? path;
   return { kind, flag: `--${kind}`, path, name };
@@ -205,6 +213,16 @@ export async function checkMedia(ctx: Pick<Context, "fs">, media: Media): Promis
       "Share a link to it instead, or split it",
     );
   }
+  const wanted = AV_TYPES[media.kind];
+  if (wanted !== undefined) {
+    if (extensionOf(media.name).toLowerCase() !== wanted.extension) {
+      throw bad(
+        `Lark plays ${media.kind} messages from ${wanted.extension} files only`,
+        `Convert it to ${wanted.extension}, or send it as a file with --file`,
+      );
+    }
+    return { size, contentType: wanted.contentType };
+  }
   return { size, contentType: "application/octet-stream" };
 }
 
@@ -223,11 +241,12 @@ export function uploadRequest(media: Media, contentType: string): ApiRequest {
     method: "POST",
     path: image ? "/open-apis/im/v1/images" : "/open-apis/im/v1/files",
     form: {
-      fields: image
-        ? { image_type: "message" }
-        : { file_type: fileTypeOf(media.name), file_name: media.name },
+      fields: image ? { image_type: "message" } : {
+        file_type: AV_TYPES[media.kind]?.fileType ?? fileTypeOf(media.name),
+        file_name: media.name,
+      },
       file: {
-        field: media.kind,
+        field: image ? "image" : "file",
         path: media.path,
         name: media.name,
         contentType,
@@ -248,8 +267,19 @@ export function uploadRequest(media: Media, contentType: string): ApiRequest {
  * @param media the file
  * @param key the key the upload answered (`image_key` or `file_key`)
  */
-export function mediaContent(media: Media, key: string): { msgType: string; content: string } {
-  return media.kind === "image"
-    ? { msgType: "image", content: JSON.stringify({ image_key: key }) }
-    : { msgType: "file", content: JSON.stringify({ file_key: key }) };
+export function mediaContent(
+  media: Pick<Media, "kind">,
+  key: string,
+  cover?: string,
+): { msgType: string; content: string } {
+  switch (media.kind) {
+    case "image":
+      return { msgType: "image", content: JSON.stringify({ image_key: key }) };
+    case "audio":
+      return { msgType: "audio", content: JSON.stringify({ file_key: key }) };
+    case "video":
+      return { msgType: "media", content: JSON.stringify({ file_key: key, image_key: cover }) };
+    default:
+      return { msgType: "file", content: JSON.stringify({ file_key: key }) };
+  }
 }

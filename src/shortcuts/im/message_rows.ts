@@ -17,7 +17,8 @@ import {
 import type { Column } from "../../output/mod.ts";
 import { badTimeWarning, epochMsOf, formatLocalTime, formatRfc3339InZone } from "../../time/mod.ts";
 import type { ApiCaller, ShortcutInput, ShortcutScopes } from "../definition.ts";
-import { followPages, pagingOptions, type PagingValues } from "../paging.ts";
+import { pagingOptions, type PagingValues } from "../paging.ts";
+import { resumablePages } from "./resume.ts";
 import { type Mention, messageText } from "./message_text.ts";
 import { type Sender, SenderNames } from "./sender_names.ts";
 import { NAME_LOOKUP_SCOPES, READ_ALTERNATIVES } from "../contact/profile_scopes.ts";
@@ -137,6 +138,8 @@ export interface Container {
   endTime?: number;
   /** Newest first. */
   desc: boolean;
+  /** The page to start at (`--page-token`); the first when absent. */
+  pageToken?: string;
 }
 
 /**
@@ -149,7 +152,7 @@ export interface Container {
 export function listRequest(
   input: ShortcutInput<PagingValues>,
   container: Container,
-  pageToken?: string,
+  pageToken: string | undefined = container.pageToken,
 ): ApiRequest {
   const all = input.values["page-all"];
   const limit = input.values.limit;
@@ -249,14 +252,19 @@ export async function* readMessages(
   container: Container,
 ): AsyncGenerator<Record<string, unknown>[]> {
   const names = new SenderNames(client, input);
-  const pages = followPages(async (pageToken) => {
-    const page = await client.request(listRequest(input, container, pageToken));
-    return {
-      items: messageItemsField(page, "items"),
-      hasMore: booleanField(page, "has_more") === true,
-      pageToken: stringField(page, "page_token"),
-    };
-  }, pagingOptions(input, "messages"));
+  const pages = resumablePages(
+    async (pageToken) => {
+      const page = await client.request(listRequest(input, container, pageToken));
+      return {
+        items: messageItemsField(page, "items"),
+        hasMore: booleanField(page, "has_more") === true,
+        pageToken: stringField(page, "page_token"),
+      };
+    },
+    pagingOptions(input, "messages"),
+    container.pageToken,
+    input.warn,
+  );
   for await (const items of pages) {
     yield (await names.fill(items)).map((item) => messageRow(item, input.timeZone, input.warn));
   }

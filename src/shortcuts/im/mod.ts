@@ -13,6 +13,10 @@ import { download } from "./download.ts";
 import { get } from "./get.ts";
 import { messages } from "./messages.ts";
 import { messagesSearch } from "./messages_search.ts";
+import { forward, recall } from "./message_actions.ts";
+import { pin, pins, unpin } from "./pins.ts";
+import { reactionAdd, reactionRemove, reactions } from "./reactions.ts";
+import { messageReadUsers, urgent } from "./read_status.ts";
 import { reply } from "./reply.ts";
 import { send } from "./send.ts";
 import { thread } from "./thread.ts";
@@ -26,6 +30,16 @@ export const IM_SHORTCUTS: readonly AnyShortcut[] = [
   thread,
   get,
   download,
+  reactions,
+  reactionAdd,
+  reactionRemove,
+  pins,
+  pin,
+  unpin,
+  forward,
+  recall,
+  messageReadUsers,
+  urgent,
   chats,
   chatCreate,
   chatUpdate,

@@ -13,6 +13,8 @@ import type { ApiRequest } from "../../http/request.ts";
 import { terminalSafe } from "../../output/mod.ts";
 import type { ApiCaller, ShortcutInput, ShortcutScopes } from "../definition.ts";
 import { param, type ValuesOf } from "../param.ts";
+import { avOf, FILE_KEY, IMAGE_KEY, MAX_MENTIONS, MENTION } from "./stored_media.ts";
+import { checkId, idListParam } from "../contact/ids.ts";
 import { markdownParagraphs } from "./markdown_post.ts";
 import {
   checkMedia,
@@ -52,7 +54,10 @@ export const SEND_SCOPES: ShortcutScopes = {
   user: ["im:message.send_as_user", "im:message"],
   bot: ["im:message:send_as_bot"],
   // Uploads (media.ts) go with the app's tenant token whatever the identity.
-  tenantCalls: { when: "--image or --file (the upload)", scopes: [UPLOAD_SCOPE] },
+  tenantCalls: {
+    when: "--image, --file, --audio, --video or --cover (the upload)",
+    scopes: [UPLOAD_SCOPE],
+  },
   alternatives: {
     "im:message:send_as_bot": ["im:message"],
     [UPLOAD_SCOPE]: ["im:resource:upload"],
@@ -60,14 +65,25 @@ export const SEND_SCOPES: ShortcutScopes = {
 };
 
 /** The body flags: exactly one is given (`--text` may come from piped stdin). */
-export const BODIES = ["text", "markdown", "content", "image", "file"] as const;
+export const BODIES = [
+  "text",
+  "markdown",
+  "content",
+  "image",
+  "file",
+  "image-key",
+  "file-key",
+  "audio",
+  "video",
+] as const;
 
 /** The body parameters of a message, `--text` also read from piped stdin. */
 export const BODY_PARAMS = {
   text: param.string({
     description: "the text of a text message",
     stdin: true,
-    stdinUnless: ["markdown", "content", "image", "file"],
+    // Piped text is the message unless another body is given.
+    stdinUnless: BODIES.filter((body) => body !== "text"),
   }),
   markdown: param.string({
     description: "Markdown, sent as a post shaped for Lark (paragraphs kept, headings scaled; " +
@@ -87,6 +103,31 @@ export const BODY_PARAMS = {
     valueName: "<path>",
     localPath: "read",
   }),
+  "image-key": param.string({
+    description: "send an image uploaded before, by its key (img_…)",
+    valueName: "<img_key>",
+  }),
+  "file-key": param.string({
+    description: "send a file uploaded before, by its key (file_…)",
+    valueName: "<file_key>",
+  }),
+  audio: param.string({
+    description: "an .opus file to upload and send as a voice message, or its key (file_…)",
+    valueName: "<path|file_key>",
+  }),
+  video: param.string({
+    description: "an .mp4 file to upload and send as a video, or its key (file_…); with --cover",
+    valueName: "<path|file_key>",
+  }),
+  cover: param.string({
+    description: "the video's cover: an image to upload, or its key (img_…)",
+    valueName: "<path|img_key>",
+  }),
+  mention: param.string({
+    description: `people to mention, separated by commas (open ids, ou_…), at most ` +
+      `${MAX_MENTIONS}: Lark's <at> in --text, an at element in --markdown`,
+    valueName: "<ou_id,…>",
+  }),
   "idempotency-key": param.string({
     description: "sent as uuid; the same key within an hour sends once (default: a new UUID)",
     valueName: "<key>",
@@ -102,8 +143,11 @@ export type BodyValues = Partial<ValuesOf<typeof BODY_PARAMS>>;
 /** The idempotency key's value, as `+send`, `+reply` and `+chat-create` declare it. */
 export type KeyValues = Pick<BodyValues, "idempotency-key">;
 
-/** A message ready to send, or a file to upload first. */
-export type Outgoing = { msgType: string; content: string } | { media: Media };
+/** A message ready to send, or a file to upload first (a video with its cover, a path or a key). */
+export type Outgoing = { msgType: string; content: string } | {
+  media: Media;
+  cover?: Media | string;
+};
 
 /**
  * The message of the body flags: `--text` (or piped stdin) is a text message, `--markdown` a
@@ -140,16 +184,34 @@ export function outgoingOf(input: ShortcutInput<BodyValues>): Outgoing {
   if (body !== "content" && msgType !== undefined) {
     throw new ValidationError("--msg-type goes with --content only", { param: "--msg-type" });
   }
+  if (body !== "video" && values.cover !== undefined) {
+    throw new ValidationError("--cover goes with --video only", { param: "--cover" });
+  }
+  const mentions = idListParam(input, "mention", MENTION, MAX_MENTIONS);
+  if (mentions.length > 0 && body !== "text" && body !== "markdown") {
+    throw new ValidationError("--mention goes with --text or --markdown", { param: "--mention" });
+  }
   switch (body) {
-    case "text":
-      return { msgType: "text", content: JSON.stringify({ text: value }) };
+    case "text": {
+      const ats = mentions.map((id) => `<at user_id="${id}"></at> `).join("");
+      return { msgType: "text", content: JSON.stringify({ text: ats + value }) };
+    }
     case "markdown": {
-      const post = { title: "", content: markdownParagraphs(value) };
+      const ats = mentions.map((id) => ({ tag: "at", user_id: id }));
+      const paragraphs = markdownParagraphs(value);
+      const post = { title: "", content: ats.length > 0 ? [ats, ...paragraphs] : paragraphs };
       return { msgType: "post", content: JSON.stringify({ zh_cn: post }) };
     }
     case "image":
     case "file":
       return { media: mediaOf(body, value) };
+    case "image-key":
+      return mediaContent({ kind: "image" }, checkId(value, "--image-key", IMAGE_KEY));
+    case "file-key":
+      return mediaContent({ kind: "file" }, checkId(value, "--file-key", FILE_KEY));
+    case "audio":
+    case "video":
+      return avOf(body, value, values.cover);
   }
   if (msgType === undefined) {
     throw new ValidationError("Missing --msg-type: --content needs it", {
@@ -183,7 +245,10 @@ export async function checkOutgoing(input: ShortcutInput<BodyValues>): Promise<v
       { param: "--idempotency-key" },
     );
   }
-  if ("media" in outgoing) await checkMedia(input.ctx, outgoing.media);
+  if ("media" in outgoing) {
+    await checkMedia(input.ctx, outgoing.media);
+    if (typeof outgoing.cover === "object") await checkMedia(input.ctx, outgoing.cover);
+  }
 }
 
 /**
@@ -291,8 +356,12 @@ export function sendScopes(input: ShortcutInput<unknown>): string[] {
  */
 export function uploadPreview(outgoing: Outgoing): ApiRequest[] {
   if (!("media" in outgoing)) return [];
-  const type = outgoing.media.kind === "image" ? "image/*" : "application/octet-stream";
-  return [uploadRequest(outgoing.media, type)];
+  const typeOf = (media: Media) => media.kind === "image" ? "image/*" : "application/octet-stream";
+  const { media, cover } = outgoing;
+  return [
+    uploadRequest(media, typeOf(media)),
+    ...(typeof cover === "object" ? [uploadRequest(cover, typeOf(cover))] : []),
+  ];
 }
 
 /**
@@ -303,7 +372,12 @@ export function uploadPreview(outgoing: Outgoing): ApiRequest[] {
  */
 export function previewContent(outgoing: Outgoing): { msgType: string; content: string } {
   if (!("media" in outgoing)) return outgoing;
-  return mediaContent(outgoing.media, `<${outgoing.media.kind}_key of the upload>`);
+  const { media, cover } = outgoing;
+  const coverKey = typeof cover === "object" ? "<image_key of the cover's upload>" : cover;
+  const placeholder = media.kind === "image"
+    ? "<image_key of the upload>"
+    : "<file_key of the upload>";
+  return mediaContent(media, placeholder, coverKey);
 }
 
 /**
@@ -320,7 +394,18 @@ export async function contentOf(
   outgoing: Outgoing,
 ): Promise<{ msgType: string; content: string }> {
   if (!("media" in outgoing)) return outgoing;
-  const { media } = outgoing;
+  const { media, cover } = outgoing;
+  const key = await upload(input, client, media);
+  const coverKey = typeof cover === "object" ? await upload(input, client, cover) : cover;
+  return mediaContent(media, key, coverKey);
+}
+
+/** Uploads one file (checked on disk again) and answers its key. */
+async function upload(
+  input: ShortcutInput<unknown>,
+  client: ApiCaller,
+  media: Media,
+): Promise<string> {
   const checked = await checkMedia(input.ctx, media);
   input.ctx.status(
     `Uploading ${terminalSafe(media.name, { breaks: "space" })} ` +
@@ -334,5 +419,5 @@ export async function contentOf(
       suggestion: "Retry; if it keeps failing, check the base URL points at the Open Platform",
     });
   }
-  return mediaContent(media, key);
+  return key;
 }

@@ -29,8 +29,8 @@ import {
 
 export { MAX_UUID_LENGTH, MSG_TYPES } from "./outgoing.ts";
 
-/** The receiver parameters: exactly one is given. */
-const RECEIVER_PARAMS = {
+/** The receiver parameters (`+send`, `+forward`): exactly one is given. */
+export const RECEIVER_PARAMS = {
   "chat-id": param.string({ description: "the chat to send to", valueName: "<oc_id>" }),
   "user-id": param.string({
     description: "the person to send to: an open id (ou_…), a union id (on_…) or a user id",

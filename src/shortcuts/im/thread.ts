@@ -22,6 +22,7 @@ import {
   readMessages,
   readScopes,
 } from "./message_rows.ts";
+import { PAGE_TOKEN_PARAM, startToken } from "./resume.ts";
 import { ORDERS } from "./messages.ts";
 
 /** A thread id: `omt_…`. */
@@ -41,6 +42,7 @@ const PARAMS = {
     description: "asc lists the thread as it was written",
     default: "asc",
   }),
+  "page-token": PAGE_TOKEN_PARAM,
   ...pagingParams(50, "messages"),
 };
 
@@ -92,7 +94,12 @@ export function threadTarget(
 }
 
 function container(input: ShortcutInput<ThreadValues>, threadId: string): Container {
-  return { type: "thread", id: threadId, desc: input.values.order === "desc" };
+  return {
+    type: "thread",
+    id: threadId,
+    desc: input.values.order === "desc",
+    pageToken: startToken(input.values["page-token"]),
+  };
 }
 
 async function threadOf(
@@ -134,6 +141,7 @@ export const thread = defineShortcut({
   params: PARAMS,
   validate(input) {
     threadTarget(input);
+    startToken(input.values["page-token"]);
     pagingOptions(input, "messages");
   },
   requests(input) {

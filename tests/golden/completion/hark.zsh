@@ -43,8 +43,8 @@ __hark_subcommands() {
       __hark_descs+=('Search people by name or email' 'Show a person'\''s profile: name, email, departments, status' 'Show who you are signed in as: name, email and ids' 'display help for command')
       ;;
     'hark im')
-      __hark_vals+=('+send' '+reply' '+messages' '+messages-search' '+thread' '+get' '+download' '+chats' '+chat-create' '+chat-update' '+chat-members' '+chat-members-add' '+chat-members-remove' 'help')
-      __hark_descs+=('Send a message, an image or a file to a chat or a person (safe to retry: it carries an idempotency key)' 'Reply to a message, in the chat or in its thread (safe to retry: it carries an idempotency key)' 'List a chat'\''s messages, newest first, with their senders and readable text' 'Search messages across your chats by words, chat, sender, kind and time' 'List the messages of a thread, its first message first' 'Get messages by id, with their senders and readable text' 'Save an image or a file of a message to disk (never over a file without --force)' 'List the group chats you are in, or search chats by name or member' 'Create a group chat with members (safe to retry: it carries an idempotency key)' 'Rename a group chat, change its description or permissions, or hand it over' 'List the people in a group chat' 'Add people to a group chat' 'Remove people from a group chat (asks first)' 'display help for command')
+      __hark_vals+=('+send' '+reply' '+messages' '+messages-search' '+thread' '+get' '+download' '+reactions' '+reaction-add' '+reaction-remove' '+pins' '+pin' '+unpin' '+forward' '+recall' '+message-read-users' '+urgent' '+chats' '+chat-create' '+chat-update' '+chat-members' '+chat-members-add' '+chat-members-remove' 'help')
+      __hark_descs+=('Send a message, an image or a file to a chat or a person (safe to retry: it carries an idempotency key)' 'Reply to a message, in the chat or in its thread (safe to retry: it carries an idempotency key)' 'List a chat'\''s messages, newest first, with their senders and readable text' 'Search messages across your chats by words, chat, sender, kind and time' 'List the messages of a thread, its first message first' 'Get messages by id, with their senders and readable text' 'Save an image or a file of a message to disk (never over a file without --force)' 'List the emoji reactions on a message: who reacted with what, and when' 'React to a message with an emoji' 'Take back a reaction you added to a message' 'List a chat'\''s pinned messages, newest pin first' 'Pin a message in its chat (pinning a pinned message changes nothing)' 'Take a message'\''s pin off (the message stays in the chat)' 'Forward a message to a chat or a person, as the app (safe to retry: it carries an idempotency key)' 'Recall a message for everyone in the chat (asks first: it cannot be undone)' 'List who has read a message the app sent in the last 7 days' 'Buzz people about a message the app sent: in Lark, or by SMS or phone call' 'List the group chats you are in, or search chats by name or member' 'Create a group chat with members (safe to retry: it carries an idempotency key)' 'Rename a group chat, change its description or permissions, or hand it over' 'List the people in a group chat' 'Add people to a group chat' 'Remove people from a group chat (asks first)' 'display help for command')
       ;;
     'hark event')
       __hark_vals+=('+subscribe' 'help')
@@ -214,24 +214,24 @@ __hark_flags() {
       __hark_descs+=('display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark im +send')
-      __hark_vals+=('--chat-id' '--user-id' '--email' '--text' '--markdown' '--content' '--msg-type' '--image' '--file' '--idempotency-key' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('the chat to send to (string)' 'the person to send to: an open id (ou_…), a union id (on_…) or a user id (string)' 'the person to send to, by email (string)' 'the text of a text message (string; or piped stdin)' 'Markdown, sent as a post shaped for Lark (paragraphs kept, headings scaled; images only as uploaded img_ keys) (string)' 'the raw content JSON, with --msg-type (string)' 'the type of --content (enum; allowed: text, post, image, interactive, file, audio, media, sticker, share_chat, share_user)' 'an image to upload and send (JPEG, PNG, WEBP, GIF, TIFF, BMP, ICO, HEIC; up to 10 MB); the upload goes with the app'\''s tenant token, the only one Lark takes (string)' 'a file to upload and send (up to 30 MB); the upload goes with the app'\''s tenant token, the only one Lark takes (string)' 'sent as uuid; the same key within an hour sends once (default: a new UUID) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_vals+=('--chat-id' '--user-id' '--email' '--text' '--markdown' '--content' '--msg-type' '--image' '--file' '--image-key' '--file-key' '--audio' '--video' '--cover' '--mention' '--idempotency-key' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the chat to send to (string)' 'the person to send to: an open id (ou_…), a union id (on_…) or a user id (string)' 'the person to send to, by email (string)' 'the text of a text message (string; or piped stdin)' 'Markdown, sent as a post shaped for Lark (paragraphs kept, headings scaled; images only as uploaded img_ keys) (string)' 'the raw content JSON, with --msg-type (string)' 'the type of --content (enum; allowed: text, post, image, interactive, file, audio, media, sticker, share_chat, share_user)' 'an image to upload and send (JPEG, PNG, WEBP, GIF, TIFF, BMP, ICO, HEIC; up to 10 MB); the upload goes with the app'\''s tenant token, the only one Lark takes (string)' 'a file to upload and send (up to 30 MB); the upload goes with the app'\''s tenant token, the only one Lark takes (string)' 'send an image uploaded before, by its key (img_…) (string)' 'send a file uploaded before, by its key (file_…) (string)' 'an .opus file to upload and send as a voice message, or its key (file_…) (string)' 'an .mp4 file to upload and send as a video, or its key (file_…); with --cover (string)' 'the video'\''s cover: an image to upload, or its key (img_…) (string)' 'people to mention, separated by commas (open ids, ou_…), at most 50: Lark'\''s <at> in --text, an at element in --markdown (string)' 'sent as uuid; the same key within an hour sends once (default: a new UUID) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark im +reply')
-      __hark_vals+=('--message-id' '--in-thread' '--text' '--markdown' '--content' '--msg-type' '--image' '--file' '--idempotency-key' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('the message to reply to (string; required)' 'reply in the message'\''s thread, starting one if it has none (bool; default: false)' 'the text of a text message (string; or piped stdin)' 'Markdown, sent as a post shaped for Lark (paragraphs kept, headings scaled; images only as uploaded img_ keys) (string)' 'the raw content JSON, with --msg-type (string)' 'the type of --content (enum; allowed: text, post, image, interactive, file, audio, media, sticker, share_chat, share_user)' 'an image to upload and send (JPEG, PNG, WEBP, GIF, TIFF, BMP, ICO, HEIC; up to 10 MB); the upload goes with the app'\''s tenant token, the only one Lark takes (string)' 'a file to upload and send (up to 30 MB); the upload goes with the app'\''s tenant token, the only one Lark takes (string)' 'sent as uuid; the same key within an hour sends once (default: a new UUID) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_vals+=('--message-id' '--in-thread' '--text' '--markdown' '--content' '--msg-type' '--image' '--file' '--image-key' '--file-key' '--audio' '--video' '--cover' '--mention' '--idempotency-key' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the message to reply to (string; required)' 'reply in the message'\''s thread, starting one if it has none (bool; default: false)' 'the text of a text message (string; or piped stdin)' 'Markdown, sent as a post shaped for Lark (paragraphs kept, headings scaled; images only as uploaded img_ keys) (string)' 'the raw content JSON, with --msg-type (string)' 'the type of --content (enum; allowed: text, post, image, interactive, file, audio, media, sticker, share_chat, share_user)' 'an image to upload and send (JPEG, PNG, WEBP, GIF, TIFF, BMP, ICO, HEIC; up to 10 MB); the upload goes with the app'\''s tenant token, the only one Lark takes (string)' 'a file to upload and send (up to 30 MB); the upload goes with the app'\''s tenant token, the only one Lark takes (string)' 'send an image uploaded before, by its key (img_…) (string)' 'send a file uploaded before, by its key (file_…) (string)' 'an .opus file to upload and send as a voice message, or its key (file_…) (string)' 'an .mp4 file to upload and send as a video, or its key (file_…); with --cover (string)' 'the video'\''s cover: an image to upload, or its key (img_…) (string)' 'people to mention, separated by commas (open ids, ou_…), at most 50: Lark'\''s <at> in --text, an at element in --markdown (string)' 'sent as uuid; the same key within an hour sends once (default: a new UUID) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark im +messages')
-      __hark_vals+=('--chat-id' '--start' '--end' '--order' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('the chat to read (string; required)' 'the earliest messages to list (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' 'the latest messages to list (a date: all of it) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' 'desc lists the newest first, so --limit gives the last messages (enum; default: desc; allowed: asc, desc)' 'the most messages to return (int; default: 20)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_vals+=('--chat-id' '--user-id' '--start' '--end' '--order' '--page-token' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the chat to read (string)' 'read your one-to-one chat with this person instead (ou_…, on_… or a user id) (string)' 'the earliest messages to list (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' 'the latest messages to list (a date: all of it) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' 'desc lists the newest first, so --limit gives the last messages (enum; default: desc; allowed: asc, desc)' 'start at this page: the token a previous, shorter listing printed (string)' 'the most messages to return (int; default: 20)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark im +messages-search')
       __hark_vals+=('--query' '--chat-id' '--sender' '--attachment' '--chat-type' '--sender-type' '--exclude-sender-type' '--at-me' '--start' '--end' '--page-token' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
       __hark_descs+=('words the messages hold (string)' 'only these chats, separated by commas (at most 50) (string)' 'only messages from these people (open ids, separated by commas) (string)' 'only messages with this kind (enum; allowed: file, image, video, link)' 'only group or one-to-one chats (enum; allowed: group, p2p)' 'only messages from people or bots (enum; allowed: user, bot)' 'leave out messages from people or bots (enum; allowed: user, bot)' 'only messages that mention me (bool; default: false)' 'the earliest messages (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' 'the latest messages (a date: all of it) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' 'start at this page: the token a previous, shorter listing printed (string)' 'the most messages to return (int; default: 20)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark im +thread')
-      __hark_vals+=('--message-id' '--thread-id' '--order' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('a message that starts or is in the thread (string)' 'the thread (string)' 'asc lists the thread as it was written (enum; default: asc; allowed: asc, desc)' 'the most messages to return (int; default: 50)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_vals+=('--message-id' '--thread-id' '--order' '--page-token' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('a message that starts or is in the thread (string)' 'the thread (string)' 'asc lists the thread as it was written (enum; default: asc; allowed: asc, desc)' 'start at this page: the token a previous, shorter listing printed (string)' 'the most messages to return (int; default: 50)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark im +get')
       __hark_vals+=('--message-id' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
@@ -241,13 +241,53 @@ __hark_flags() {
       __hark_vals+=('--message-id' '--key' '--type' '--output' '--force' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
       __hark_descs+=('the message holding the image or file (string; required)' 'the image_key or file_key in the message'\''s content (string; required)' 'image or file (default: from the key, img_… or file_…) (enum; allowed: image, file)' 'the file to write, or a folder ending with / to keep the file'\''s own name (string; required)' 'replace a file already at --output (bool; default: false)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
+    'hark im +reactions')
+      __hark_vals+=('--message-id' '--emoji' '--page-token' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the message (om_…) (string; required)' 'only reactions of this emoji type (string)' 'start at this page: the token a previous, shorter listing printed (string)' 'the most reactions to return (int; default: 20)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark im +reaction-add')
+      __hark_vals+=('--message-id' '--emoji' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the message (om_…) (string; required)' 'the emoji type: THUMBSUP, SMILE, OK, DONE, OnIt, LGTM… (Lark'\''s names) (string; required)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark im +reaction-remove')
+      __hark_vals+=('--message-id' '--reaction-id' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the message (om_…) (string; required)' 'the reaction to take back (one you added; +reactions lists the ids) (string; required)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark im +pins')
+      __hark_vals+=('--chat-id' '--start' '--end' '--page-token' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the chat (oc_…) (string; required)' 'only pins made at or after this time (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' 'only pins made at or before this time (a date: all of it) (datetime: YYYY-MM-DD, YYYY-MM-DD HH:MM, RFC 3339, Unix s, today, +2d, tomorrow 3pm, next mon)' 'start at this page: the token a previous, shorter listing printed (string)' 'the most pins to return (int; default: 20)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark im +pin')
+      __hark_vals+=('--message-id' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the message (om_…) (string; required)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark im +unpin')
+      __hark_vals+=('--message-id' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the message (om_…) (string; required)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark im +forward')
+      __hark_vals+=('--message-id' '--chat-id' '--user-id' '--email' '--idempotency-key' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the message (om_…) (string; required)' 'the chat to send to (string)' 'the person to send to: an open id (ou_…), a union id (on_…) or a user id (string)' 'the person to send to, by email (string)' 'sent as uuid; the same key within an hour forwards once (default: a new UUID) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark im +recall')
+      __hark_vals+=('--message-id' '--yes' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the message (om_…) (string; required)' 'recall without asking (bool)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark im +message-read-users')
+      __hark_vals+=('--message-id' '--page-token' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the message (om_…) (string; required)' 'start at this page: the token a previous, shorter listing printed (string)' 'the most readers to return (int; default: 20)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
+    'hark im +urgent')
+      __hark_vals+=('--message-id' '--user-ids' '--kind' '--yes' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the message (om_…) (string; required)' 'who to notify, separated by commas: open ids (ou_…), union ids (on_…) or user ids, one kind, at most 50; each must be in the message'\''s chat (string; required)' 'app: a buzz in Lark; sms and phone also text or call (paid; asks first) (enum; default: app; allowed: app, sms, phone)' 'send an SMS or phone notification without asking (bool)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      ;;
     'hark im +chats')
-      __hark_vals+=('--query' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('words of the chat'\''s name or of a member'\''s name (public chats too) (string)' 'the most chats to return (int; default: 20)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_vals+=('--query' '--search-types' '--member-ids' '--is-manager' '--disable-search-by-user' '--sort-by' '--page-token' '--limit' '--page-all' '--max-pages' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('words of the chat'\''s name or of a member'\''s name (public chats too) (string)' 'only these kinds, separated by commas: private, external, public_joined, public_not_joined (string)' 'only chats with all these people (open ids, ou_…), at most 50 (string)' 'only chats you own or manage (bool)' 'match --query against chat names only, not members'\'' names (bool)' 'the order, largest or newest first (enum; allowed: create_time_desc, update_time_desc, member_count_desc)' 'start at this page: the token a previous, shorter listing printed (string)' 'the most chats to return (int; default: 20)' 'follow every page to the end, ignoring --limit (bool; default: false)' 'stop after this many pages (a safety limit) (int; default: 1000)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark im +chat-create')
-      __hark_vals+=('--name' '--members' '--description' '--type' '--idempotency-key' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
-      __hark_descs+=('the chat'\''s name (string; required)' 'people to add, separated by commas: open ids (ou_…), union ids (on_…) or user ids, one kind, at most 50 (string)' 'what the chat is for (string)' 'public chats can be found and joined by anyone in the company (enum; default: private; allowed: private, public)' 'sent as uuid; the same key within 10 hours creates once (default: a new UUID) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
+      __hark_vals+=('--name' '--members' '--bots' '--owner' '--set-bot-manager' '--description' '--type' '--idempotency-key' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
+      __hark_descs+=('the chat'\''s name (string; required)' 'people to add, separated by commas: open ids (ou_…), union ids (on_…) or user ids, one kind, at most 50 (string)' 'bots to add, by app id (cli_…), separated by commas, at most 5 (string)' 'the chat'\''s owner (the same kind of id as --members); default: who creates it (string)' 'make the creating bot a manager of the chat it hands to --owner (--as bot) (bool)' 'what the chat is for (string)' 'public chats can be found and joined by anyone in the company (enum; default: private; allowed: private, public)' 'sent as uuid; the same key within 10 hours creates once (default: a new UUID) (string)' 'a JSON file of parameter values; - reads it from stdin' 'display help for command' 'display help for command' 'print the version' 'print the version' 'machine-readable JSON output (same as --format json)' 'output format (default: table at a terminal, ndjson: a record a line, piped)' 'print the requests or changes a command would make, and make none' 'output without colours (also NO_COLOR=1)' 'the profile to use (default: $HARK_PROFILE, the active one)' 'act as the user or the bot' 'filter the JSON output with a jq expression (implies --json; results one per line, strings raw)' 'cut each output record down to these fields (in every format)' 'log requests and show stack traces (also HARK_DEBUG=1)' 'accept a plain http:// service address on another machine (credentials travel unencrypted; warned every time)' 'keep CSV cells as they are (by default a cell a spreadsheet would run as a formula, starting with = + - @ or tab, gets a leading '\'')')
       ;;
     'hark im +chat-update')
       __hark_vals+=('--chat-id' '--name' '--description' '--edit-permission' '--at-all-permission' '--owner' '--yes' '--input' '--help' '-h' '--version' '-V' '--json' '--format' '--dry-run' '--no-color' '--profile' '--as' '--jq' '--fields' '--debug' '--allow-insecure-http' '--csv-raw')
@@ -397,6 +437,16 @@ __hark_resolve() {
         '+thread') __hark_next='+thread' ;;
         '+get') __hark_next='+get' ;;
         '+download') __hark_next='+download' ;;
+        '+reactions') __hark_next='+reactions' ;;
+        '+reaction-add') __hark_next='+reaction-add' ;;
+        '+reaction-remove') __hark_next='+reaction-remove' ;;
+        '+pins') __hark_next='+pins' ;;
+        '+pin') __hark_next='+pin' ;;
+        '+unpin') __hark_next='+unpin' ;;
+        '+forward') __hark_next='+forward' ;;
+        '+recall') __hark_next='+recall' ;;
+        '+message-read-users') __hark_next='+message-read-users' ;;
+        '+urgent') __hark_next='+urgent' ;;
         '+chats') __hark_next='+chats' ;;
         '+chat-create') __hark_next='+chat-create' ;;
         '+chat-update') __hark_next='+chat-update' ;;
@@ -542,19 +592,19 @@ __hark_takes_value() {
       case $2 in '--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
       ;;
     'hark im +send')
-      case $2 in '--chat-id'|'--user-id'|'--email'|'--text'|'--markdown'|'--content'|'--msg-type'|'--image'|'--file'|'--idempotency-key'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      case $2 in '--chat-id'|'--user-id'|'--email'|'--text'|'--markdown'|'--content'|'--msg-type'|'--image'|'--file'|'--image-key'|'--file-key'|'--audio'|'--video'|'--cover'|'--mention'|'--idempotency-key'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
       ;;
     'hark im +reply')
-      case $2 in '--message-id'|'--text'|'--markdown'|'--content'|'--msg-type'|'--image'|'--file'|'--idempotency-key'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      case $2 in '--message-id'|'--text'|'--markdown'|'--content'|'--msg-type'|'--image'|'--file'|'--image-key'|'--file-key'|'--audio'|'--video'|'--cover'|'--mention'|'--idempotency-key'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
       ;;
     'hark im +messages')
-      case $2 in '--chat-id'|'--start'|'--end'|'--order'|'--limit'|'--max-pages'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      case $2 in '--chat-id'|'--user-id'|'--start'|'--end'|'--order'|'--page-token'|'--limit'|'--max-pages'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
       ;;
     'hark im +messages-search')
       case $2 in '--query'|'--chat-id'|'--sender'|'--attachment'|'--chat-type'|'--sender-type'|'--exclude-sender-type'|'--start'|'--end'|'--page-token'|'--limit'|'--max-pages'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
       ;;
     'hark im +thread')
-      case $2 in '--message-id'|'--thread-id'|'--order'|'--limit'|'--max-pages'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      case $2 in '--message-id'|'--thread-id'|'--order'|'--page-token'|'--limit'|'--max-pages'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
       ;;
     'hark im +get')
       case $2 in '--message-id'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
@@ -562,11 +612,41 @@ __hark_takes_value() {
     'hark im +download')
       case $2 in '--message-id'|'--key'|'--type'|'--output'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
       ;;
+    'hark im +reactions')
+      case $2 in '--message-id'|'--emoji'|'--page-token'|'--limit'|'--max-pages'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      ;;
+    'hark im +reaction-add')
+      case $2 in '--message-id'|'--emoji'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      ;;
+    'hark im +reaction-remove')
+      case $2 in '--message-id'|'--reaction-id'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      ;;
+    'hark im +pins')
+      case $2 in '--chat-id'|'--start'|'--end'|'--page-token'|'--limit'|'--max-pages'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      ;;
+    'hark im +pin')
+      case $2 in '--message-id'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      ;;
+    'hark im +unpin')
+      case $2 in '--message-id'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      ;;
+    'hark im +forward')
+      case $2 in '--message-id'|'--chat-id'|'--user-id'|'--email'|'--idempotency-key'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      ;;
+    'hark im +recall')
+      case $2 in '--message-id'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      ;;
+    'hark im +message-read-users')
+      case $2 in '--message-id'|'--page-token'|'--limit'|'--max-pages'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      ;;
+    'hark im +urgent')
+      case $2 in '--message-id'|'--user-ids'|'--kind'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      ;;
     'hark im +chats')
-      case $2 in '--query'|'--limit'|'--max-pages'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      case $2 in '--query'|'--search-types'|'--member-ids'|'--sort-by'|'--page-token'|'--limit'|'--max-pages'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
       ;;
     'hark im +chat-create')
-      case $2 in '--name'|'--members'|'--description'|'--type'|'--idempotency-key'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
+      case $2 in '--name'|'--members'|'--bots'|'--owner'|'--description'|'--type'|'--idempotency-key'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
       ;;
     'hark im +chat-update')
       case $2 in '--chat-id'|'--name'|'--description'|'--edit-permission'|'--at-all-permission'|'--owner'|'--input'|'--format'|'--profile'|'--as'|'--jq'|'--fields') return 0 ;; esac
@@ -908,6 +988,9 @@ __hark_values() {
     'hark im +send')
       case $2 in
         '--msg-type') __hark_add "$3" 'text' 'post' 'image' 'interactive' 'file' 'audio' 'media' 'sticker' 'share_chat' 'share_user' ;;
+        '--file-key') __hark_files=1 ;;
+        '--audio') __hark_files=1 ;;
+        '--video') __hark_files=1 ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
@@ -916,6 +999,9 @@ __hark_values() {
     'hark im +reply')
       case $2 in
         '--msg-type') __hark_add "$3" 'text' 'post' 'image' 'interactive' 'file' 'audio' 'media' 'sticker' 'share_chat' 'share_user' ;;
+        '--file-key') __hark_files=1 ;;
+        '--audio') __hark_files=1 ;;
+        '--video') __hark_files=1 ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
@@ -963,8 +1049,80 @@ __hark_values() {
         '--as') __hark_add "$3" 'user' 'bot' ;;
       esac
       ;;
+    'hark im +reactions')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark im +reaction-add')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark im +reaction-remove')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark im +pins')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark im +pin')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark im +unpin')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark im +forward')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark im +recall')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark im +message-read-users')
+      case $2 in
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
+    'hark im +urgent')
+      case $2 in
+        '--kind') __hark_add "$3" 'app' 'sms' 'phone' ;;
+        '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
+        '--profile') __hark_profiles "$3" ;;
+        '--as') __hark_add "$3" 'user' 'bot' ;;
+      esac
+      ;;
     'hark im +chats')
       case $2 in
+        '--sort-by') __hark_add "$3" 'create_time_desc' 'update_time_desc' 'member_count_desc' ;;
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
@@ -1013,7 +1171,7 @@ __hark_values() {
         '--format') __hark_add "$3" 'table' 'json' 'ndjson' 'csv' ;;
         '--profile') __hark_profiles "$3" ;;
         '--as') __hark_add "$3" 'user' 'bot' ;;
-        '#0') __hark_add "$3" '+send' '+reply' '+messages' '+messages-search' '+thread' '+get' '+download' '+chats' '+chat-create' '+chat-update' '+chat-members' '+chat-members-add' '+chat-members-remove' ;;
+        '#0') __hark_add "$3" '+send' '+reply' '+messages' '+messages-search' '+thread' '+get' '+download' '+reactions' '+reaction-add' '+reaction-remove' '+pins' '+pin' '+unpin' '+forward' '+recall' '+message-read-users' '+urgent' '+chats' '+chat-create' '+chat-update' '+chat-members' '+chat-members-add' '+chat-members-remove' ;;
       esac
       ;;
     'hark event')
