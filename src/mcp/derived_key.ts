@@ -12,6 +12,10 @@
  */
 
 import type { Identity } from "../auth/identity.ts";
+import { canonicalJson } from "../json/page_cursor.ts";
+
+/** Re-exported: the canonical JSON that keys are derived from is the one page cursors bind with. */
+export { canonicalJson };
 
 /** How long identical calls share a key, in minutes. */
 export const KEY_WINDOW_MINUTES = 10;
@@ -64,22 +68,6 @@ export class DerivedKeys {
     this.#seen.set(call, { key, since: now });
     return key;
   }
-}
-
-/**
- * JSON with the keys of every object sorted, so that equal values give equal text whatever the
- * order their keys came in. The arguments' nesting was bounded before (`MAX_ARGUMENT_DEPTH`).
- *
- * @param value a JSON value
- */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
 }
 
 async function sha256(text: string): Promise<Uint8Array> {

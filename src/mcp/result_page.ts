@@ -9,9 +9,9 @@
  */
 
 import { ValidationError } from "../errors/mod.ts";
-import { isObject, numberField, stringField } from "../json/fields.ts";
+import { numberField } from "../json/fields.ts";
+import { cursorBinding, encodeCursor, isCountField, openCursor } from "../json/page_cursor.ts";
 import { parseFields } from "../output/fields.ts";
-import { canonicalJson } from "./derived_key.ts";
 
 /** The most JSON one page of a listing carries, in bytes (about 25k tokens). */
 export const PAGE_BUDGET_BYTES = 100_000;
@@ -28,9 +28,6 @@ export const PAGING_ARGUMENTS = {
   /** Cut every row down to these fields. */
   fields: "fields",
 } as const;
-
-/** The longest `page_token` taken. */
-const MAX_TOKEN_LENGTH = 512;
 
 /** Where a call of a listing tool starts and how much it returns. */
 export interface PageRequest {
@@ -65,7 +62,7 @@ export async function pageRequestOf(
   values: Record<string, unknown>,
 ): Promise<PageRequest> {
   const { [PAGING_ARGUMENTS.pageToken]: token, ...others } = values;
-  const binding = await bindingOf(tool, others);
+  const binding = await cursorBinding(tool, others);
   const limit = values[PAGING_ARGUMENTS.limit];
   if (limit !== undefined && (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1)) {
     throw new ValidationError(`Invalid argument "limit": expected a whole number of 1 or more`, {
@@ -74,18 +71,16 @@ export async function pageRequestOf(
   }
   const request = { offset: 0, limit, binding };
   if (token === undefined) return request;
-  const cursor = typeof token === "string" && token.length <= MAX_TOKEN_LENGTH
-    ? decodeToken(token)
-    : undefined;
-  const offset = numberField(cursor, "o");
-  if (cursor === undefined || offset === undefined || !Number.isInteger(offset) || offset < 0) {
+  const cursor = openCursor(token, binding, (c) => isCountField(c, "o"));
+  const offset = typeof cursor === "string" ? undefined : numberField(cursor, "o");
+  if (cursor === "foreign") {
     throw new ValidationError(`Invalid argument "page_token": not a token ${tool} returned`, {
       param: PAGING_ARGUMENTS.pageToken,
       suggestion: "Give the page_token of the previous page as it was, or leave it out to start " +
         "at the first row",
     });
   }
-  if (stringField(cursor, "b") !== binding) {
+  if (cursor === "other-arguments" || offset === undefined) {
     throw new ValidationError(
       `Invalid argument "page_token": it continues a call of ${tool} with other arguments`,
       {
@@ -123,30 +118,7 @@ export function cutPage(
   }
   const next = request.offset + items.length;
   if (next >= rows.length) return { items, has_more: false };
-  return { items, has_more: true, page_token: encodeToken({ o: next, b: request.binding }) };
-}
-
-async function bindingOf(tool: string, others: Record<string, unknown>): Promise<string> {
-  const text = canonicalJson([tool, others]);
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest).slice(0, 12)].map((b) => b.toString(16).padStart(2, "0"))
-    .join("");
-}
-
-function encodeToken(cursor: { o: number; b: string }): string {
-  return `h1.${btoa(JSON.stringify(cursor)).replace(/\+/g, "-").replace(/\//g, "_")}`;
-}
-
-function decodeToken(token: string): Record<string, unknown> | undefined {
-  if (!/^h1\.[A-Za-z0-9_-]+=*$/.test(token)) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(
-      atob(token.slice(3).replace(/-/g, "+").replace(/_/g, "/")),
-    );
-    return isObject(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
+  return { items, has_more: true, page_token: encodeCursor({ o: next, b: request.binding }) };
 }
 
 /**
@@ -156,7 +128,8 @@ function decodeToken(token: string): Record<string, unknown> | undefined {
  *
  * @param argv the shortcut's values by parameter name, changed in place
  * @param request the page
- * @param ownLimit the default of the shortcut's `limit`, when it has one
+ * @param ownLimit the shortcut's `limit`, when it has one, and its default (`+agenda`'s has
+ *   none: without a `limit` argument the whole listing is read)
  * @param fields the `fields` argument
  * @returns the fields to project rows to, if any
  * @throws {ValidationError} naming `fields` when it is not a list of field names
@@ -164,11 +137,13 @@ function decodeToken(token: string): Record<string, unknown> | undefined {
 export function fitListing(
   argv: Record<string, unknown>,
   request: PageRequest,
-  ownLimit: number | undefined,
+  ownLimit: { default?: number } | undefined,
   fields: unknown,
 ): string[] | undefined {
-  const size = request.limit ?? ownLimit;
-  if (ownLimit !== undefined && size !== undefined) argv.limit = request.offset + size + 1;
+  const size = request.limit ?? ownLimit?.default;
+  if (ownLimit !== undefined) {
+    argv.limit = size === undefined ? undefined : request.offset + size + 1;
+  }
   if (fields === undefined) return undefined;
   if (!Array.isArray(fields) || !fields.every((f) => typeof f === "string")) {
     throw new ValidationError(`Invalid argument "fields": expected a list of field names`, {

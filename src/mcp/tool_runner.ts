@@ -269,9 +269,10 @@ export class ToolRunner {
       argv[param.name] = args.values[name] ??
         (param.mcpMaximum !== undefined ? param.default : undefined);
     }
-    const limit = shortcut.params.find((p) => p.name === PAGING_ARGUMENTS.limit)?.default;
-    const fields = page &&
-      fitListing(argv, page, typeof limit === "number" ? limit : undefined, args.values.fields);
+    const limit = shortcut.params.find((p) => p.name === PAGING_ARGUMENTS.limit);
+    const ownLimit = limit &&
+      { default: typeof limit.default === "number" ? limit.default : undefined };
+    const fields = page && fitListing(argv, page, ownLimit, args.values.fields);
     const call = callContext(
       session.ctx,
       signal,

@@ -37,6 +37,8 @@ const READING_POSTS: readonly RegExp[] = [
   /^\/open-apis\/im\/v1\/messages\/search$/,
   /^\/open-apis\/calendar\/v4\/freebusy\/list$/,
   /^\/open-apis\/contact\/v3\/users\/batch_get_id$/,
+  // Meeting-room search and time suggestions answer from the free/busy data; they change nothing.
+  /^\/open-apis\/calendar\/v4\/freebusy\/(room_find|suggestion)$/,
 ];
 
 interface Preview {

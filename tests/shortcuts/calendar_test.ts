@@ -98,6 +98,37 @@ Deno.test("calendar shortcuts against the sandbox", async (t) => {
       assert.deepEqual(items.map(key).sort(), (await directYear(env)).sort());
     });
 
+    await t.step(
+      "+agenda reads the year in pages with --limit and --page-token: every event once",
+      async () => {
+        const year = ["calendar", "+agenda", "--start", "2026-01-01", "--end", "2026-12-31"];
+        const whole = jsonOf<Item[]>(await env.run([...year, "--json"])).map(key);
+        const paged: string[] = [];
+        let pages = 0;
+        let token: string | undefined;
+        do {
+          const limit = String(Math.ceil(whole.length / 3));
+          const more = token === undefined ? [] : ["--page-token", token];
+          const run = await env.runProcess([...year, "--limit", limit, ...more, "--json"]);
+          paged.push(...jsonOf<Item[]>(run).map(key));
+          pages++;
+          token = /continue with --page-token (\S+)/.exec(run.stderr)?.[1];
+        } while (token !== undefined && paged.length <= whole.length);
+        assert.deepEqual(paged, whole);
+        const other = await env.run([
+          ...year.slice(0, -1),
+          "2026-06-30",
+          "--limit",
+          "5",
+          "--page-token",
+          /--page-token (\S+)/.exec((await env.run([...year, "--limit", "5"])).stderr)![1],
+          "--json",
+        ]);
+        assert.equal(other.code, 2, other.stderr);
+        assert.match(JSON.parse(other.stderr).error.message, /--page-token/);
+      },
+    );
+
     await t.step("+agenda writes a table and CSV with the declared columns", async () => {
       const args = ["calendar", "+agenda", "--start", "2026-01-05", "--end", "2026-01-20"];
       const table = await env.run([...args, "--format", "table"]);

@@ -32,6 +32,7 @@ import {
   type SpanValues,
 } from "./_params.ts";
 import { planPieces, type Span, streamAcrossSpan } from "./split_span.ts";
+import { agendaCursorOf, agendaToken, pageThrough, resumedPiece } from "./_agenda_pages.ts";
 import { drawWeekGrid } from "./week_grid.ts";
 
 /**
@@ -158,6 +159,14 @@ const PARAMS = {
       "(drawn on a terminal; otherwise the same events as a list)",
     default: "list",
   }),
+  limit: param.int({
+    description: "the most events to print; when more follow, a warning gives the " +
+      "--page-token that continues",
+  }),
+  "page-token": param.string({
+    description: "continue an agenda cut by --limit: the token it printed (same other flags)",
+    valueName: "<token>",
+  }),
 };
 
 /** The values of `+agenda`. */
@@ -235,16 +244,20 @@ export async function* agendaRows(
 ): AsyncGenerator<EventJson[]> {
   const calendarId = input.values["calendar-id"];
   const timeZone = input.timeZone;
+  const span = agendaSpan(input);
+  const start = await agendaCursorOf(input.values["page-token"], bindingOf(input, span));
   const progress = (done: number, total: number) => {
     if (total > 1) input.ctx.status(`Reading the agenda: ${done} of ${total} pieces done`);
   };
   const pieces = streamAcrossSpan(
-    agendaSpan(input),
+    span,
     async (piece) => {
       return larkEventsField(await client.request(pieceRequest(calendarId, piece)), "items");
     },
     {
       maxPieces: input.values["max-pieces"],
+      // A resumed agenda reads the piece before too, for the events it carries over.
+      from: Math.max(0, start.piece - 1),
       onDone: progress,
       // A piece's answer is garbage once settled: hand it back before the next one lands.
       onSettled: () => input.ctx.reclaim(),
@@ -258,13 +271,24 @@ export async function* agendaRows(
       },
     },
   );
-  let carried: ReadonlySet<string> = new Set();
-  for await (const { results: ready } of pieces) {
-    // What the previous piece already gave (events that cross the boundary) is dropped here.
-    const rows = ready.rows.filter((_, i) => !carried.has(ready.keys[i]));
-    carried = ready.carry;
-    if (rows.length > 0) yield rows;
+  async function* withoutCarried() {
+    let carried: ReadonlySet<string> = new Set();
+    for await (const { results: ready, index } of pieces) {
+      // What the previous piece already gave (events that cross the boundary) is dropped here.
+      const rows = ready.rows.filter((_, i) => !carried.has(ready.keys[i]));
+      carried = ready.carry;
+      yield { index, rows };
+    }
   }
+  const events = pageThrough(withoutCarried(), start, input.values.limit, (cursor) => {
+    input.warn(`There is more: continue with --page-token ${agendaToken(cursor, start.binding)}`);
+  });
+  for await (const rows of events) yield rows;
+}
+
+function bindingOf(input: ShortcutInput<AgendaValues>, span: Span) {
+  const { identity, profile, timeZone } = input;
+  return { calendar: input.values["calendar-id"], span, timeZone, identity, profile };
 }
 
 /** `calendar +agenda`. */
@@ -278,6 +302,7 @@ export const agenda = defineShortcut({
     "hark calendar +agenda --start 2026-11-01 --end 2026-11-30",
     "hark calendar +agenda --view week --start 2026-11-23",
     "hark calendar +agenda --start 2026-01-01 --end 2026-12-31 --format csv",
+    "hark calendar +agenda --start 2026-01-01 --end 2026-12-31 --limit 200",
   ],
   identities: ["user", "bot"],
   scopes: { user: ["calendar:calendar.event:read"], bot: ["calendar:calendar.event:read"] },
@@ -285,12 +310,25 @@ export const agenda = defineShortcut({
   params: PARAMS,
   validate(input) {
     checkCalendarId(input);
-    planPieces(agendaSpan(input), { maxPieces: input.values["max-pieces"] });
+    const span = agendaSpan(input);
+    planPieces(span, { maxPieces: input.values["max-pieces"] });
+    const limit = input.values.limit;
+    if (limit !== undefined && limit < 1) {
+      throw new ValidationError(`Invalid value "${limit}" for --limit: expected at least 1`, {
+        param: "--limit",
+        suggestion: "Leave --limit out to print every event of the span",
+      });
+    }
+    // Only a token needs the (asynchronous) digest; the checks above throw as they are called.
+    const token = input.values["page-token"];
+    if (token !== undefined) return agendaCursorOf(token, bindingOf(input, span)).then(() => {});
   },
   requests(input) {
     const calendarId = input.values["calendar-id"];
+    // A resumed agenda sends from the piece before the one it resumes at.
+    const from = Math.max(0, resumedPiece(input.values["page-token"]) - 1);
     return planPieces(agendaSpan(input), { maxPieces: input.values["max-pieces"] })
-      .map((piece) => pieceRequest(calendarId, piece));
+      .slice(from).map((piece) => pieceRequest(calendarId, piece));
   },
   stream: agendaRows,
   render(input) {

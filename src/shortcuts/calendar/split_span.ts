@@ -256,6 +256,8 @@ export interface StreamOptions<R, S> {
   limit?: number;
   /** The most pieces the span may need, and halvings (`--max-pieces`); default 128. */
   maxPieces?: number;
+  /** The first piece to read, by position (a resumed listing); default 0. */
+  from?: number;
   /** Called as each piece finishes, with the count done and the total (progress). */
   onDone?: (done: number, total: number) => void;
   /**
@@ -289,13 +291,13 @@ export async function* streamAcrossSpan<R, S>(
   query: (piece: Span) => Promise<R>,
   options: StreamOptions<R, S>,
 ): AsyncGenerator<FinishedPiece<S>> {
-  const { limit = MAX_WORKERS, maxPieces = DEFAULT_MAX_PIECES, onDone, settle, onSettled } =
-    options;
+  const { limit = MAX_WORKERS, maxPieces = DEFAULT_MAX_PIECES, from = 0 } = options;
+  const { onDone, settle, onSettled } = options;
   const pieces = planPieces(span, { maxPieces });
   const budget = new HalvingBudget(maxPieces);
   const total = pieces.length;
   const running: Promise<S>[] = [];
-  let done = 0;
+  let done = from;
   const start = (index: number) => {
     const task = queryPiece(pieces[index], query, budget)
       .then((results) => {
@@ -310,9 +312,9 @@ export async function* streamAcrossSpan<R, S>(
     task.catch(() => {});
     running[index] = task;
   };
-  for (let i = 0; i < Math.min(limit, total); i++) start(i);
+  for (let i = from; i < Math.min(from + limit, total); i++) start(i);
   try {
-    for (let index = 0; index < total; index++) {
+    for (let index = from; index < total; index++) {
       const results = await running[index];
       delete running[index];
       if (index + limit < total) start(index + limit);
