@@ -39,6 +39,18 @@ const READING_POSTS: readonly RegExp[] = [
   /^\/open-apis\/contact\/v3\/users\/batch_get_id$/,
   // Meeting-room search and time suggestions answer from the free/busy data; they change nothing.
   /^\/open-apis\/calendar\/v4\/freebusy\/(room_find|suggestion)$/,
+  // Finding the one-to-one chat with people, and searching chats with filters (v2): lookups.
+  /^\/open-apis\/im\/v1\/chat_p2p\/batch_query$/,
+  /^\/open-apis\/im\/v2\/chats\/search$/,
+];
+
+/**
+ * PATCHes that only add: an urgent notification of a message (`PATCH
+ * /open-apis/im/v1/messages/{message_id}/urgent_app`, `urgent_sms`, `urgent_phone`) buzzes people
+ * and changes nothing that was there, so it is not destructive (the paid kinds ask first).
+ */
+const ADDING_PATCHES: readonly RegExp[] = [
+  /^\/open-apis\/im\/v1\/messages\/[^/]+\/urgent_(app|sms|phone)$/,
 ];
 
 interface Preview {
@@ -75,6 +87,8 @@ const SET_CHANGES: readonly RegExp[] = [
   /\/open-apis\/calendar\/v4\/calendars\/[^/]+\/events\/[^/]+\/reply$/,
   /\/open-apis\/calendar\/v4\/calendars\/[^/]+\/events\/[^/]+\/attendees(\/batch_delete)?$/,
   /\/open-apis\/im\/v1\/chats\/[^/]+\/members$/,
+  // Pinning a message that is pinned already answers with the pin there is (a state, not a copy).
+  /\/open-apis\/im\/v1\/pins$/,
 ];
 
 /** The names Lark gives a write's idempotency key. */
@@ -137,7 +151,11 @@ function assertHintsMatch(name: string, tool: ExposedTool["tool"], previews: Pre
   } else {
     assert.ok(methods.some((m) => m !== "GET"), `${name} changes nothing: ${methods}`);
   }
-  if (methods.some((m) => ["DELETE", "PUT", "PATCH"].includes(m))) {
+  const overwrites = previews.filter((p) =>
+    ["DELETE", "PUT", "PATCH"].includes(p.method) &&
+    !ADDING_PATCHES.some((r) => r.test(new URL(p.url).pathname))
+  );
+  if (overwrites.length > 0) {
     assert.equal(destructiveHint, true, `${name} sends ${methods} and is not hinted destructive`);
   }
 }
