@@ -6,6 +6,7 @@
  */
 
 import type { Context, InputStream, OutputStream } from "../context.ts";
+import { CONTINUE_NOTE } from "../shortcuts/paging.ts";
 
 /** Stdin for anything that runs inside the server: empty and not a terminal (never a prompt). */
 export const EMPTY_STDIN: InputStream = {
@@ -50,7 +51,8 @@ export function callContext(
     },
     warnings: () =>
       stderr.text().split("\n").map((line) => line.replace(/^warning: /, "").trim())
-        .filter((line) => line !== ""),
+        // The CLI's --page-token is not the tool's page_token: the result carries that one.
+        .filter((line) => line !== "" && !line.startsWith(CONTINUE_NOTE)),
   };
 }
 

@@ -13,6 +13,19 @@ import { param, type ValuesOf } from "./param.ts";
 /** The default of `--max-pages`. */
 export const DEFAULT_MAX_PAGES = 1000;
 
+/** How a listing cut by `--limit` begins the warning that says how to go on. */
+export const CONTINUE_NOTE = "There is more: continue with --page-token";
+
+/**
+ * The warning of a listing cut by `--limit`: the `--page-token` that continues it. `hark mcp`
+ * leaves it out of tool results, which carry their own `page_token`.
+ *
+ * @param token the token that continues the listing
+ */
+export function continueNote(token: string): string {
+  return `${CONTINUE_NOTE} ${token}`;
+}
+
 /** One page of a listing, as the caller reads it from an answer. */
 export interface Page<T> {
   /** The items of the page. */

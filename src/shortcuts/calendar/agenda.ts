@@ -34,6 +34,7 @@ import {
 import { planPieces, type Span, streamAcrossSpan } from "./split_span.ts";
 import { agendaCursorOf, agendaToken, pageThrough, resumedPiece } from "./_agenda_pages.ts";
 import { drawWeekGrid } from "./week_grid.ts";
+import { continueNote } from "../paging.ts";
 
 /**
  * The path of `instance_view` for a calendar.
@@ -281,7 +282,7 @@ export async function* agendaRows(
     }
   }
   const events = pageThrough(withoutCarried(), start, input.values.limit, (cursor) => {
-    input.warn(`There is more: continue with --page-token ${agendaToken(cursor, start.binding)}`);
+    input.warn(continueNote(agendaToken(cursor, start.binding)));
   });
   for await (const rows of events) yield rows;
 }

@@ -10,7 +10,7 @@
 import { ValidationError } from "../../errors/mod.ts";
 import { param } from "../param.ts";
 import { quoted } from "../contact/ids.ts";
-import { followPages, type FollowPagesOptions, type Page } from "../paging.ts";
+import { continueNote, followPages, type FollowPagesOptions, type Page } from "../paging.ts";
 
 /** The longest page token taken or shown. */
 export const MAX_PAGE_TOKEN_LENGTH = 1024;
@@ -71,7 +71,7 @@ export async function* resumablePages<T>(
   const next = last?.pageToken;
   if (last?.hasMore && next !== undefined && yielded === fetched) {
     if (next.length <= MAX_PAGE_TOKEN_LENGTH && TOKEN_SHAPE.test(next)) {
-      warn(`There is more: continue with --page-token ${next}`);
+      warn(continueNote(next));
     }
   }
 }
