@@ -411,6 +411,8 @@ async function main(): Promise<number> {
       "im:message.reactions:write_only",
       "--scope",
       "im:message.reactions:read",
+      "--wait",
+      "2m",
     ]);
     await hark(["im", "+messages-search", "--query", "Deploy finished", "--limit", "3"], {
       maxLines: 6,

@@ -176,12 +176,12 @@ Deno.test("a plain sign-in can send and reply as the user: Lark needs im:message
     // The upload goes with the app's tenant token: a sign-in cannot show the app's im:resource.
     assert.deepEqual(JSON.parse(check.stdout).tenant_calls, [{
       shortcut: "im +send",
-      when: "--image or --file (the upload)",
+      when: "--image, --file, --audio, --video or --cover (the upload)",
       scopes: ["im:resource"],
     }]);
     assert.match(
       check.stderr,
-      /^warning: With --image or --file \(the upload\), im \+send calls Lark with the app's tenant token: the app must have im:resource enabled/,
+      /^warning: With --image, --file, --audio, --video or --cover \(the upload\), im \+send calls Lark with the app's tenant token: the app must have im:resource enabled/,
     );
   } finally {
     await world.close();
