@@ -6,7 +6,8 @@
  * as a read (search, free/busy, batch get); a tool that sends a DELETE, PUT or PATCH, or removes,
  * is destructive; a write hinted idempotent (other than a DELETE or a PUT, which HTTP makes
  * repeatable) carries its idempotency key, the same for two
- * identical calls (that the sandbox then applies it once is `mcp_idempotency_test.ts`). Every
+ * identical calls (that the sandbox then applies it once is `mcp_idempotency_test.ts` and
+ * `mcp_idempotent_effects_test.ts`). Every
  * result is also checked against the tool's `outputSchema`.
  */
 
