@@ -7,7 +7,8 @@
 import type { ApiRequest } from "../../http/request.ts";
 import { booleanField, objectsField, stringField } from "../../json/fields.ts";
 import { defineShortcut } from "../definition.ts";
-import { followPages, pagingOptions, pagingParams } from "../paging.ts";
+import { pagingOptions, pagingParams } from "../paging.ts";
+import { PAGE_TOKEN_PARAM, resumablePages, startToken } from "../im/resume.ts";
 
 /** The calendar list path (calendar.v4.calendar.list in the SDK). */
 export const CALENDARS_PATH = "/open-apis/calendar/v4/calendars";
@@ -51,32 +52,39 @@ export const calendars = defineShortcut({
   examples: [
     "hark calendar +calendars",
     "hark calendar +calendars --page-all --format csv",
+    "hark calendar +calendars --limit 50 --page-token ZmFrZV90b2tlbg",
     "hark calendar +calendars --as bot",
   ],
   identities: ["user", "bot"],
   // lark-cli's scope priorities prefer calendar:calendar:read for calendar reads.
   scopes: { user: ["calendar:calendar:read"], bot: ["calendar:calendar:read"] },
   effect: "read",
-  params: pagingParams(50, "calendars"),
+  params: { ...pagingParams(50, "calendars"), "page-token": PAGE_TOKEN_PARAM },
   validate(input) {
     pagingOptions(input, "calendars");
+    startToken(input.values["page-token"]);
   },
   requests(input) {
-    return [calendarsRequest(input.values.limit)];
+    return [calendarsRequest(input.values.limit, startToken(input.values["page-token"]))];
   },
   stream(input, client) {
     const options = pagingOptions(input, "calendars");
-    const pages = followPages(async (pageToken) => {
-      const data = await client.request(calendarsRequest(options.limit, pageToken));
-      return {
-        items: objectsField(data, "calendar_list").map((c) => ({
-          ...c,
-          primary: c.type === "primary",
-        })),
-        hasMore: booleanField(data, "has_more") === true,
-        pageToken: stringField(data, "page_token"),
-      };
-    }, options);
+    const pages = resumablePages(
+      async (pageToken) => {
+        const data = await client.request(calendarsRequest(options.limit, pageToken));
+        return {
+          items: objectsField(data, "calendar_list").map((c) => ({
+            ...c,
+            primary: c.type === "primary",
+          })),
+          hasMore: booleanField(data, "has_more") === true,
+          pageToken: stringField(data, "page_token"),
+        };
+      },
+      options,
+      startToken(input.values["page-token"]),
+      input.warn,
+    );
     return pages;
   },
   columns: [
