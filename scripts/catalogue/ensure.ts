@@ -116,6 +116,31 @@ export async function readStamp(dir = CATALOGUE_DIR): Promise<Stamp | undefined>
   }
 }
 
+/**
+ * Whether the generated catalogue looks current, decided synchronously from its stamp and a
+ * `stat` of each input (the fast path of {@link ensureCatalogue}, cheap enough for every
+ * `deno task hark`); `false` means "run {@link ensureCatalogue}", not "stale".
+ *
+ * @param root the repository root
+ * @param dir the catalogue folder
+ */
+export function catalogueLooksCurrent(root = REPO_ROOT, dir = CATALOGUE_DIR): boolean {
+  try {
+    const stamp = JSON.parse(Deno.readTextFileSync(join(dir, STAMP_FILE)));
+    const inputs = stamp?.inputs;
+    if (typeof stamp?.key !== "string" || typeof inputs !== "object" || inputs === null) {
+      return false;
+    }
+    const paths = ["deno.json", ...GENERATOR_SOURCES];
+    return Object.keys(inputs).length === paths.length && paths.every((path) => {
+      const info = Deno.statSync(join(root, path));
+      return inputs[path] === `${info.mtime?.getTime() ?? 0}:${info.size}`;
+    });
+  } catch {
+    return false;
+  }
+}
+
 /** Whether two records of {@link inputsSeen} are the same. */
 function sameInputs(a: Record<string, string>, b: Record<string, string>): boolean {
   const keys = Object.keys(a);

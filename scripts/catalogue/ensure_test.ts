@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   catalogueKey,
+  catalogueLooksCurrent,
   ensureCatalogue,
   GENERATOR_SOURCES,
   inputsSeen,
@@ -79,4 +80,20 @@ Deno.test("GENERATOR_SOURCES lists every module of ours the generator loads", as
     // The key's own code decides nothing about the catalogue's content.
     .filter((path) => path !== "scripts/catalogue/ensure.ts");
   assert.deepEqual(ours.sort(), [...GENERATOR_SOURCES].sort());
+});
+
+Deno.test("catalogueLooksCurrent() trusts a stamp only while every input stats the same", async () => {
+  const root = await copyInputs();
+  const dir = join(root, "gen");
+  try {
+    assert.equal(catalogueLooksCurrent(root, dir), false, "no stamp");
+    await Deno.mkdir(dir);
+    const stamp = { key: await catalogueKey(root), inputs: await inputsSeen(root) };
+    await Deno.writeTextFile(join(dir, "stamp.json"), JSON.stringify(stamp));
+    assert.equal(catalogueLooksCurrent(root, dir), true);
+    await Deno.writeTextFile(join(root, GENERATOR_SOURCES[0]), "// changed\n", { append: true });
+    assert.equal(catalogueLooksCurrent(root, dir), false, "a changed source");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });
