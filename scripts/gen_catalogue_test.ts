@@ -24,7 +24,7 @@ function tool(id: string, fields: Partial<Tool> = {}): Tool {
     id,
     httpMethod: "GET",
     path: "/open-apis/x/v1/things",
-    description: `[Feishu/Lark]-X-Things-Do ${id}`,
+    description: `[Acme/Suite]-X-Things-Do ${id}`,
     accessTokens: ["tenant", "user"],
     schema: {},
     ...fields,

@@ -1,6 +1,6 @@
 /**
  * The help texts of methods and resources from lark-mcp's descriptions, which read
- * `[Feishu/Lark]-<category>-…-<category>-<title>-<what it does>` (the last part may be missing):
+ * `[<product tag>]-<category>-…-<category>-<title>-<what it does>` (the last part may be missing):
  * the title is the part before the first long one (a sentence), the category before it names
  * the resource.
  *
@@ -15,7 +15,7 @@ export const METHOD_DESCRIPTION_MAX = 600;
 export const SUMMARY_MAX = 90;
 
 /**
- * The description without lark-mcp's `[Feishu/Lark]-` prefix.
+ * The description without its bracketed product tag and the dash after it.
  *
  * @param description lark-mcp's description
  */

@@ -4,9 +4,9 @@ import { methodTexts, stripPrefix } from "./method_text.ts";
 Deno.test("methodTexts() takes the title before the first sentence, and the text after it", () => {
   const { title, methods } = methodTexts("gadgets", [
     // Invented text of the package's shape: the test carries none of Lark's descriptions.
-    "[Feishu/Lark]-Widgets-Gadget handling-Look up gadgets-Reads the gadgets of one widget. " +
+    "[Acme/Suite]-Widgets-Gadget handling-Look up gadgets-Reads the gadgets of one widget. " +
     "Unlike the plain listing, it opens every box",
-    "[Feishu/Lark]-Widgets-Gadget handling-Drop Gadget",
+    "[Acme/Suite]-Widgets-Gadget handling-Drop Gadget",
   ]);
   assert.equal(title, "Gadget handling");
   assert.equal(methods[0].summary, "Look up gadgets");
@@ -19,5 +19,5 @@ Deno.test("methodTexts() keeps dashes inside words and falls back to the resourc
   const { title, methods } = methodTexts("mails", ["send an e-mail now"]);
   assert.equal(title, "mails");
   assert.equal(methods[0].summary, "send an e-mail now");
-  assert.equal(stripPrefix("[Feishu/Lark]-Docs-Thing"), "Docs-Thing");
+  assert.equal(stripPrefix("[Acme/Suite]-Docs-Thing"), "Docs-Thing");
 });

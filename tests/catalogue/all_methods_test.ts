@@ -11,6 +11,7 @@ import { methodFlags } from "../../src/catalogue/method_flags.ts";
 import { buildMethodRequest } from "../../src/catalogue/method_request.ts";
 import { methodCommand, reservedFlagNames } from "../../src/cli/catalogue/method_command.ts";
 import { renderHelp } from "../../src/cli/help.ts";
+import { apiResourceCommands } from "../../src/cli/catalogue/api_commands.ts";
 import { buildRoot } from "../../src/cli/root.ts";
 import { generatedCatalogue, sampleInput } from "../support/catalogue_samples.ts";
 
@@ -98,5 +99,24 @@ Deno.test("every method's help renders its flags, example and request", () => {
     assert.ok(help.startsWith(`Usage: hark ${method.command.join(" ")} [options]`), method.id);
     assert.ok(flat.includes(`Request: ${method.http} ${method.path}`), method.id);
     assert.ok(help.includes(`  $ hark ${method.command.join(" ")}`), method.id);
+  }
+});
+
+Deno.test("every resource's help lists each of its methods with its title", async () => {
+  const root = buildRoot([]);
+  const ref = () => Promise.resolve(catalogue);
+  for (const service of index.services) {
+    for (const resource of await apiResourceCommands(ref, service.name)) {
+      const commands = await resource.loadCommands!();
+      const help = renderHelp([root, { name: service.name, description: "" }, resource], commands);
+      assert.ok(help.startsWith(`Usage: hark ${service.name} ${resource.name}`), resource.name);
+      for (const method of commands) {
+        assert.match(
+          help,
+          new RegExp(`^  ${method.name}( \\[options\\])? +\\S`, "m"),
+          `${service.name} ${resource.name} ${method.name}`,
+        );
+      }
+    }
   }
 });
