@@ -59,47 +59,44 @@ export class DBusConnection {
   #buffer = new Uint8Array(0);
   #serial = 0;
   #broken = false;
+  #authenticated = false;
+  /** Answers read while waiting for another, by the serial they answer. */
+  readonly #answers = new Map<number, DBusMessage>();
+  /** Serials sent and not yet answered. */
+  readonly #outstanding = new Set<number>();
+  #writing: Promise<void> = Promise.resolve();
+  #reading: Promise<unknown> = Promise.resolve();
 
   private constructor(socket: SocketPort) {
     this.#socket = socket;
   }
 
   /**
-   * Authenticates on a connected socket and says `Hello` to the bus.
+   * Starts a connection on a connected socket: the SASL `EXTERNAL` exchange, `BEGIN` and
+   * `Hello` go out in one write, as sd-bus sends them, and calls may follow at once; the bus's
+   * `OK` is checked before the first answer is read (a refusal rejects that call).
    *
-   * @param socket the connected socket (closed here when anything fails)
+   * @param socket the connected socket (closed when anything fails)
    * @param uid the process's user id, for `EXTERNAL`
-   * @param signal aborts the handshake
-   * @throws {DBusWireError} when the bus refuses or answers out of the protocol
+   * @param signal aborts the first write
    */
-  static async open(socket: SocketPort, uid: number, signal: AbortSignal): Promise<DBusConnection> {
+  static open(socket: SocketPort, uid: number, signal: AbortSignal): DBusConnection {
     const connection = new DBusConnection(socket);
-    try {
-      const uidHex = Array.from(new TextEncoder().encode(String(uid)), (b) => b.toString(16))
-        .join("");
-      await connection.#send(new TextEncoder().encode(`\0AUTH EXTERNAL ${uidHex}\r\n`), signal);
-      const line = await connection.#readLine(signal);
-      if (!/^OK [0-9a-f]{32}$/.test(line)) {
-        throw new DBusWireError(
-          `the bus refused authentication as user ${uid} ("${line.slice(0, 80)}")`,
-        );
-      }
-      await connection.#send(new TextEncoder().encode("BEGIN\r\n"), signal);
-      await connection.call({ ...BUS, member: "Hello", reply: "s" }, signal);
-      return connection;
-    } catch (error) {
-      connection.close();
-      throw error;
-    }
-  }
-
-  /** Whether the connection can still be used (no step was cut off half-way). */
-  get usable(): boolean {
-    return !this.#broken;
+    const uidHex = Array.from(new TextEncoder().encode(String(uid)), (b) => b.toString(16))
+      .join("");
+    const auth = new TextEncoder().encode(`\0AUTH EXTERNAL ${uidHex}\r\nBEGIN\r\n`);
+    const hello = encodeMethodCall({ ...BUS, member: "Hello", serial: ++connection.#serial });
+    const bytes = new Uint8Array(auth.length + hello.length);
+    bytes.set(auth);
+    bytes.set(hello, auth.length);
+    // A failed write breaks the connection: the first call reports it.
+    connection.#write(bytes, signal).catch(() => {});
+    return connection;
   }
 
   /**
-   * Calls a method and waits for its answer.
+   * Calls a method and waits for its answer. Calls may overlap: each is sent at once, and the
+   * answers are matched by serial whatever order they come in.
    *
    * @param call the call (its serial is this connection's)
    * @param signal aborts the wait
@@ -109,34 +106,64 @@ export class DBusConnection {
    */
   async call(call: Call, signal: AbortSignal): Promise<DBusData[]> {
     const serial = ++this.#serial;
-    await this.#send(encodeMethodCall({ ...call, serial }), signal);
-    for (let skipped = 0; skipped <= MAX_SKIPPED; skipped++) {
-      const message = await this.#readMessage(signal);
-      if (message.replySerial !== serial) continue;
-      if (message.type === MessageType.reply) {
-        const expected = call.reply ?? message.signature;
-        if (message.signature !== expected) {
-          throw new DBusWireError(
-            `${call.member} answered "${message.signature}", not "${expected}"`,
-          );
-        }
-        return message.body;
-      }
-      if (message.type === MessageType.error) {
-        const first = message.body[0];
-        throw new DBusCallError(
-          message.errorName ?? "org.freedesktop.DBus.Error.Failed",
-          typeof first === "string" ? first : "",
-        );
-      }
+    this.#outstanding.add(serial);
+    const sent = this.#write(encodeMethodCall({ ...call, serial }), signal);
+    const answer = this.#reading.then(() => this.#answer(serial, signal));
+    this.#reading = answer.catch(() => {});
+    await sent;
+    const message = await answer;
+    if (message.type === MessageType.error) {
+      const first = message.body[0];
+      throw new DBusCallError(
+        message.errorName ?? "org.freedesktop.DBus.Error.Failed",
+        typeof first === "string" ? first : "",
+      );
     }
-    throw new DBusWireError(`the bus sent over ${MAX_SKIPPED} messages without an answer`);
+    const expected = call.reply ?? message.signature;
+    if (message.signature !== expected) {
+      throw new DBusWireError(`${call.member} answered "${message.signature}", not "${expected}"`);
+    }
+    return message.body;
   }
 
   /** Closes the socket. */
   close(): void {
     this.#broken = true;
     this.#socket.close();
+  }
+
+  /** Reads until the answer to `serial` is in, keeping the answers to other calls. */
+  async #answer(serial: number, signal: AbortSignal): Promise<DBusMessage> {
+    if (!this.#authenticated) {
+      const line = await this.#readLine(signal);
+      if (!/^OK [0-9a-f]{32}$/.test(line)) {
+        this.close();
+        throw new DBusWireError(`the bus refused authentication ("${line.slice(0, 80)}")`);
+      }
+      this.#authenticated = true;
+    }
+    for (let skipped = 0; skipped <= MAX_SKIPPED; skipped++) {
+      const kept = this.#answers.get(serial);
+      if (kept !== undefined) {
+        this.#answers.delete(serial);
+        this.#outstanding.delete(serial);
+        return kept;
+      }
+      const message = await this.#readMessage(signal);
+      const answers = message.replySerial;
+      const isAnswer = message.type === MessageType.reply || message.type === MessageType.error;
+      if (isAnswer && answers !== undefined && this.#outstanding.has(answers)) {
+        this.#answers.set(answers, message);
+      }
+    }
+    throw new DBusWireError(`the bus sent over ${MAX_SKIPPED} messages without an answer`);
+  }
+
+  /** Queues a write after the ones before it. */
+  #write(bytes: Uint8Array, signal: AbortSignal): Promise<void> {
+    const written = this.#writing.then(() => this.#step(() => this.#socket.write(bytes), signal));
+    this.#writing = written.catch(() => {});
+    return written;
   }
 
   async #readMessage(signal: AbortSignal): Promise<DBusMessage> {
@@ -174,10 +201,6 @@ export class DBusConnection {
       grown.set(chunk.subarray(0, count), this.#buffer.length);
       this.#buffer = grown;
     }
-  }
-
-  #send(bytes: Uint8Array, signal: AbortSignal): Promise<void> {
-    return this.#step(() => this.#socket.write(bytes), signal);
   }
 
   /** Runs one socket step; an abort closes the socket and rejects with the signal's reason. */

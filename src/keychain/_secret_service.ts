@@ -77,14 +77,18 @@ export class SecretServiceKeychain {
   get(path: string): Promise<string | undefined> {
     return this.#run("read", path, async (signal) => {
       const connection = await this.#connect(signal);
-      const found = await this.#search(connection, attributesOf(path), signal);
+      const searching = this.#search(connection, attributesOf(path), signal);
+      // The session is opened meanwhile (one round trip for both): reading needs it.
+      const opening = this.#openSession(signal);
+      opening.catch(() => {});
+      const found = await searching;
       let item = found.unlocked[0];
       if (item === undefined && found.locked.length > 0) {
         item = (await this.#unlock(connection, found.locked, signal))[0];
         if (item === undefined) throw lockedError("read", path);
       }
       if (item === undefined) return undefined;
-      const session = await this.#openSession(signal);
+      const session = await opening;
       const [secret] = await connection.call(
         { ...itemCall(item, "GetSecret"), signature: "o", body: [session.path], reply: "(oayays)" },
         signal,
@@ -240,7 +244,7 @@ export class SecretServiceKeychain {
     let lastError: unknown;
     for (const socket of this.#options.sockets) {
       try {
-        return await DBusConnection.open(await connect(socket), this.#options.uid, signal);
+        return DBusConnection.open(await connect(socket), this.#options.uid, signal);
       } catch (error) {
         if (signal.aborted) throw error;
         lastError = error;
