@@ -234,6 +234,16 @@ export interface WebSocketPort {
   close(): void;
 }
 
+/** A connected stream socket (the D-Bus session bus of the Linux keychain). */
+export interface SocketPort {
+  /** Reads into `buffer`; resolves the number of bytes read, or `null` at the end. */
+  read(buffer: Uint8Array): Promise<number | null>;
+  /** Writes all of `data`. */
+  write(data: Uint8Array): Promise<void>;
+  /** Closes the socket (again is harmless); a pending read then fails. */
+  close(): void;
+}
+
 /** Operating systems hark distinguishes. */
 export type OsName = "linux" | "darwin" | "windows";
 
@@ -313,6 +323,12 @@ export interface Context {
    * handshake fails or `signal` aborts first. Absent where nothing may connect (unit tests).
    */
   openWebSocket?(url: string, signal: AbortSignal): Promise<WebSocketPort>;
+  /**
+   * Connects to a Unix socket at `path` (on Linux a leading NUL names an abstract socket);
+   * rejects as `Deno.connect` does (`NotFound`, `ConnectionRefused`). Absent where nothing may
+   * connect (unit tests).
+   */
+  connectUnix?(path: string): Promise<SocketPort>;
   /** This process's id (lock files). */
   pid: number;
   /**

@@ -6,12 +6,7 @@
 
 import type { Context, KeychainSettings } from "../context.ts";
 import { KEYCHAIN_CHOICES, keychainBackendName } from "./backend_name.ts";
-import { FileKeychain } from "./file_keychain.ts";
 import type { Keychain } from "./keychain.ts";
-import { LinuxKeychain } from "./linux_keychain.ts";
-import { MacosKeychain } from "./macos_keychain.ts";
-import { MemoryKeychain } from "./memory_keychain.ts";
-import { WindowsKeychain } from "./windows_keychain.ts";
 
 export { KEYCHAIN_CHOICES, keychainBackendName };
 
@@ -22,25 +17,30 @@ export { KEYCHAIN_CHOICES, keychainBackendName };
  *
  * @param ctx the context the backend works through
  * @param settings the config's preference, and how the file keychain asks for its password
- * @throws {ValidationError} when `HARK_KEYCHAIN` holds an unknown value
+ * @throws {ValidationError} when `HARK_KEYCHAIN` holds an unknown value (the promise rejects)
  * @example
  * ```ts
- * const keychain = selectKeychain(ctx); // HARK_KEYCHAIN=file → FileKeychain
+ * const keychain = await selectKeychain(ctx); // HARK_KEYCHAIN=file → FileKeychain
  * await keychain.get("hark/default/app_secret");
  * ```
  */
-export function selectKeychain(ctx: Context, settings: KeychainSettings = {}): Keychain {
+export async function selectKeychain(
+  ctx: Context,
+  settings: KeychainSettings = {},
+): Promise<Keychain> {
   switch (keychainBackendName(ctx, settings.preference)) {
     case "macos":
-      return new MacosKeychain(ctx);
+      return new (await import("./macos_keychain.ts")).MacosKeychain(ctx);
     case "windows":
-      return new WindowsKeychain(ctx);
+      return new (await import("./windows_keychain.ts")).WindowsKeychain(ctx);
     case "linux":
-      return new LinuxKeychain(ctx);
-    case "file":
+      return new (await import("./linux_keychain.ts")).LinuxKeychain(ctx);
+    case "file": {
+      const { FileKeychain } = await import("./file_keychain.ts");
       // Read when asked: a terminal's prompt may be settled after the backend was chosen.
       return new FileKeychain(ctx, { askPassword: (creating) => settings.askPassword?.(creating) });
+    }
     case "memory":
-      return new MemoryKeychain();
+      return new (await import("./memory_keychain.ts")).MemoryKeychain();
   }
 }

@@ -8,7 +8,7 @@ import { MemoryKeychain } from "./memory_keychain.ts";
 import { keychainBackendName, selectKeychain } from "./select_keychain.ts";
 import { WindowsKeychain } from "./windows_keychain.ts";
 
-Deno.test("selectKeychain() picks the OS keychain by default, without running anything", () => {
+Deno.test("selectKeychain() picks the OS keychain by default, without running anything", async () => {
   const cases = [
     ["linux", LinuxKeychain],
     ["darwin", MacosKeychain],
@@ -18,13 +18,13 @@ Deno.test("selectKeychain() picks the OS keychain by default, without running an
     const envs: Record<string, string>[] = [{}, { HARK_KEYCHAIN: "auto" }, { HARK_KEYCHAIN: "" }];
     for (const env of envs) {
       const ctx = createTestContext({ os, env });
-      assert.ok(selectKeychain(ctx) instanceof kind, `${os} ${JSON.stringify(env)}`);
+      assert.ok((await selectKeychain(ctx)) instanceof kind, `${os} ${JSON.stringify(env)}`);
       assert.equal(ctx.runs.length, 0);
     }
   }
 });
 
-Deno.test("selectKeychain() honours HARK_KEYCHAIN, whatever the OS", () => {
+Deno.test("selectKeychain() honours HARK_KEYCHAIN, whatever the OS", async () => {
   const cases = [
     ["macos", MacosKeychain],
     ["linux", LinuxKeychain],
@@ -34,7 +34,7 @@ Deno.test("selectKeychain() honours HARK_KEYCHAIN, whatever the OS", () => {
     ["memory", MemoryKeychain],
   ] as const;
   for (const [value, kind] of cases) {
-    const keychain = selectKeychain(
+    const keychain = await selectKeychain(
       createTestContext({ os: "darwin", env: { HARK_KEYCHAIN: value } }),
     );
     assert.ok(keychain instanceof kind, value);
@@ -42,7 +42,7 @@ Deno.test("selectKeychain() honours HARK_KEYCHAIN, whatever the OS", () => {
   }
 });
 
-Deno.test("selectKeychain() rejects an unknown HARK_KEYCHAIN naming the allowed values", () => {
+Deno.test("selectKeychain() rejects an unknown HARK_KEYCHAIN naming the allowed values", async () => {
   const ctx = createTestContext({ env: { HARK_KEYCHAIN: "plaintext" } });
   assert.throws(() => keychainBackendName(ctx), (error) => {
     assert.ok(error instanceof ValidationError);
@@ -54,5 +54,5 @@ Deno.test("selectKeychain() rejects an unknown HARK_KEYCHAIN naming the allowed 
     );
     return true;
   });
-  assert.throws(() => selectKeychain(ctx), ValidationError);
+  await assert.rejects(() => selectKeychain(ctx), ValidationError);
 });

@@ -11,6 +11,7 @@
  */
 
 import { openWebSocket } from "./web_socket.ts";
+import { connectUnix } from "./unix_socket.ts";
 import type { Context, Env, KeychainSettings } from "../context.ts";
 import { ValidationError } from "../errors/mod.ts";
 import { keychainBackendName } from "../keychain/backend_name.ts";
@@ -96,6 +97,7 @@ export function createRealContext(options: RealContextOptions): Context {
     randomUUID: () => crypto.randomUUID(),
     randomBytes: (length) => crypto.getRandomValues(new Uint8Array(length)),
     openWebSocket,
+    connectUnix,
     pid: Deno.pid,
     catalogueDir: options.catalogueDir ?? "",
   };

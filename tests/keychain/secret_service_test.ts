@@ -202,3 +202,91 @@ Deno.test(requires(["secret-tool"], {
     }
   },
 }));
+
+Deno.test(requires(SECRET_SERVICE_PROGRAMS, {
+  name: "LinuxKeychain reads what secret-tool stored and secret-tool reads what it stored",
+  ignore: !linux,
+  async fn() {
+    const service = await startSecretService();
+    try {
+      const tool = (args: string[], stdin?: string) =>
+        realContext().run("secret-tool", args, { env: service.env, stdin });
+      const stored = await tool(
+        [
+          "store",
+          "--label=hark/default/app_secret",
+          "service",
+          "hark",
+          "account",
+          "default/app_secret",
+        ],
+        "from secret-tool ü",
+      );
+      assert.equal(stored.code, 0, stored.stderr);
+      // No secret-tool on its PATH: only the in-process client can answer.
+      const keychain = new LinuxKeychain(realContext(), {
+        env: { ...service.env, PATH: "/nonexistent" },
+      });
+      assert.equal(await keychain.get("hark/default/app_secret"), "from secret-tool ü");
+      await keychain.set("hark/work/user_token", "from hark\n");
+      const lookup = await tool(["lookup", "service", "hark", "account", "work/user_token"]);
+      assert.equal(lookup.stdout, "from hark\n");
+      assert.deepEqual(await keychain.list(), ["hark/default/app_secret", "hark/work/user_token"]);
+      assert.equal(await keychain.delete("hark/default/app_secret"), true);
+      assert.equal(
+        (await tool(["lookup", "service", "hark", "account", "default/app_secret"])).stdout,
+        "",
+      );
+      await keychain.close();
+    } finally {
+      await service.stop();
+    }
+  },
+}));
+
+Deno.test(requires([...SECRET_SERVICE_PROGRAMS, "dbus-monitor"], {
+  name: "LinuxKeychain never sends a secret over the bus in the clear",
+  ignore: !linux,
+  async fn() {
+    const service = await startSecretService();
+    const monitor = new Deno.Command("dbus-monitor", {
+      args: ["--address", service.address],
+      env: service.env,
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the monitor subscribes
+      const secret = "s3cret-on-the-bus";
+      const keychain = new LinuxKeychain(realContext(), { env: service.env });
+      await keychain.set("hark/default/app_secret", secret);
+      assert.equal(await keychain.get("hark/default/app_secret"), secret);
+      await keychain.close();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      monitor.kill("SIGTERM");
+      const seen = new TextDecoder().decode((await monitor.output()).stdout);
+      const bytes = Array.from(
+        new TextEncoder().encode(secret),
+        (b) => b.toString(16).padStart(2, "0"),
+      );
+      assert.doesNotMatch(seen, new RegExp(secret));
+      assert.ok(
+        !seen.replace(/\s+/g, " ").includes(bytes.join(" ")),
+        "the secret's bytes on the bus",
+      );
+      // The monitor saw the exchange, so its silence about the secret means something.
+      assert.match(seen, /dh-ietf1024-sha256-aes128-cbc-pkcs7/);
+      assert.match(seen, /member=GetSecret/);
+      assert.match(seen, /member=CreateItem/);
+    } finally {
+      try {
+        monitor.kill("SIGTERM");
+      } catch {
+        // Already stopped.
+      }
+      await monitor.status;
+      await service.stop();
+    }
+  },
+}));

@@ -1,0 +1,230 @@
+/**
+ * A D-Bus connection over a Unix socket: SASL `EXTERNAL` authentication with the process's user
+ * id, `Hello`, then method calls answered by serial. Every answer is read within
+ * {@link MAX_MESSAGE_BYTES} and checked by `_dbus_message.ts`; signals and answers to nothing
+ * asked are skipped (at most {@link MAX_SKIPPED} per call). Each step takes a signal: when it
+ * aborts (the keychain's timeout, Ctrl-C) the socket is closed and the step rejects with the
+ * signal's reason. Private to `src/keychain/`.
+ *
+ * @module
+ */
+
+import type { SocketPort } from "../context.ts";
+import {
+  decodeMessage,
+  encodeMethodCall,
+  FIXED_HEADER_BYTES,
+  messageLength,
+} from "./_dbus_message.ts";
+import { type DBusData, type DBusMessage, DBusWireError, MessageType } from "./_dbus_wire.ts";
+import type { MethodCall } from "./_dbus_message.ts";
+
+/** The most messages skipped while waiting for one answer. */
+export const MAX_SKIPPED = 1000;
+const MAX_AUTH_LINE = 512;
+const BUS = {
+  destination: "org.freedesktop.DBus",
+  path: "/org/freedesktop/DBus",
+  interface: "org.freedesktop.DBus",
+};
+
+/** A method call: {@link MethodCall} without the serial, with the answer's signature. */
+export interface Call extends Omit<MethodCall, "serial"> {
+  /** The signature the answer must have; default any. */
+  reply?: string;
+}
+
+/** An error answer to a method call. */
+export class DBusCallError extends Error {
+  /** The D-Bus error name, such as `org.freedesktop.Secret.Error.IsLocked`. */
+  readonly errorName: string;
+  /** The error's message as the service sent it (untrusted text). */
+  readonly detail: string;
+
+  /**
+   * @param errorName the error name
+   * @param detail the first string of the error's body, if any
+   */
+  constructor(errorName: string, detail: string) {
+    super(`${errorName}: ${detail}`);
+    this.name = "DBusCallError";
+    this.errorName = errorName;
+    this.detail = detail;
+  }
+}
+
+/** An authenticated connection to a bus. */
+export class DBusConnection {
+  readonly #socket: SocketPort;
+  #buffer = new Uint8Array(0);
+  #serial = 0;
+  #broken = false;
+  #authenticated = false;
+  /** Answers read while waiting for another, by the serial they answer. */
+  readonly #answers = new Map<number, DBusMessage>();
+  /** Serials sent and not yet answered. */
+  readonly #outstanding = new Set<number>();
+  #writing: Promise<void> = Promise.resolve();
+  #reading: Promise<unknown> = Promise.resolve();
+
+  private constructor(socket: SocketPort) {
+    this.#socket = socket;
+  }
+
+  /**
+   * Starts a connection on a connected socket: the SASL `EXTERNAL` exchange, `BEGIN` and
+   * `Hello` go out in one write, as sd-bus sends them, and calls may follow at once; the bus's
+   * `OK` is checked before the first answer is read (a refusal rejects that call).
+   *
+   * @param socket the connected socket (closed when anything fails)
+   * @param uid the process's user id, for `EXTERNAL`
+   * @param signal aborts the first write
+   */
+  static open(socket: SocketPort, uid: number, signal: AbortSignal): DBusConnection {
+    const connection = new DBusConnection(socket);
+    const uidHex = Array.from(new TextEncoder().encode(String(uid)), (b) => b.toString(16))
+      .join("");
+    const auth = new TextEncoder().encode(`\0AUTH EXTERNAL ${uidHex}\r\nBEGIN\r\n`);
+    const hello = encodeMethodCall({ ...BUS, member: "Hello", serial: ++connection.#serial });
+    const bytes = new Uint8Array(auth.length + hello.length);
+    bytes.set(auth);
+    bytes.set(hello, auth.length);
+    // A failed write breaks the connection: the first call reports it.
+    connection.#write(bytes, signal).catch(() => {});
+    return connection;
+  }
+
+  /**
+   * Calls a method and waits for its answer. Calls may overlap: each is sent at once, and the
+   * answers are matched by serial whatever order they come in.
+   *
+   * @param call the call (its serial is this connection's)
+   * @param signal aborts the wait
+   * @returns the answer's body
+   * @throws {DBusCallError} when the answer is an error
+   * @throws {DBusWireError} when the answer is malformed or the bus hangs up
+   */
+  async call(call: Call, signal: AbortSignal): Promise<DBusData[]> {
+    const serial = ++this.#serial;
+    this.#outstanding.add(serial);
+    const sent = this.#write(encodeMethodCall({ ...call, serial }), signal);
+    const answer = this.#reading.then(() => this.#answer(serial, signal));
+    this.#reading = answer.catch(() => {});
+    await sent;
+    const message = await answer;
+    if (message.type === MessageType.error) {
+      const first = message.body[0];
+      throw new DBusCallError(
+        message.errorName ?? "org.freedesktop.DBus.Error.Failed",
+        typeof first === "string" ? first : "",
+      );
+    }
+    const expected = call.reply ?? message.signature;
+    if (message.signature !== expected) {
+      throw new DBusWireError(`${call.member} answered "${message.signature}", not "${expected}"`);
+    }
+    return message.body;
+  }
+
+  /** Closes the socket. */
+  close(): void {
+    this.#broken = true;
+    this.#socket.close();
+  }
+
+  /** Reads until the answer to `serial` is in, keeping the answers to other calls. */
+  async #answer(serial: number, signal: AbortSignal): Promise<DBusMessage> {
+    if (!this.#authenticated) {
+      const line = await this.#readLine(signal);
+      if (!/^OK [0-9a-f]{32}$/.test(line)) {
+        this.close();
+        throw new DBusWireError(`the bus refused authentication ("${line.slice(0, 80)}")`);
+      }
+      this.#authenticated = true;
+    }
+    for (let skipped = 0; skipped <= MAX_SKIPPED; skipped++) {
+      const kept = this.#answers.get(serial);
+      if (kept !== undefined) {
+        this.#answers.delete(serial);
+        this.#outstanding.delete(serial);
+        return kept;
+      }
+      const message = await this.#readMessage(signal);
+      const answers = message.replySerial;
+      const isAnswer = message.type === MessageType.reply || message.type === MessageType.error;
+      if (isAnswer && answers !== undefined && this.#outstanding.has(answers)) {
+        this.#answers.set(answers, message);
+      }
+    }
+    throw new DBusWireError(`the bus sent over ${MAX_SKIPPED} messages without an answer`);
+  }
+
+  /** Queues a write after the ones before it. */
+  #write(bytes: Uint8Array, signal: AbortSignal): Promise<void> {
+    const written = this.#writing.then(() => this.#step(() => this.#socket.write(bytes), signal));
+    this.#writing = written.catch(() => {});
+    return written;
+  }
+
+  async #readMessage(signal: AbortSignal): Promise<DBusMessage> {
+    await this.#fill(FIXED_HEADER_BYTES, signal);
+    const length = messageLength(this.#buffer);
+    await this.#fill(length, signal);
+    const bytes = this.#buffer.slice(0, length);
+    this.#buffer = this.#buffer.slice(length);
+    return decodeMessage(bytes);
+  }
+
+  async #readLine(signal: AbortSignal): Promise<string> {
+    for (;;) {
+      const end = this.#buffer.indexOf(0x0a);
+      if (end > 0 && this.#buffer[end - 1] === 0x0d) {
+        const line = new TextDecoder().decode(this.#buffer.subarray(0, end - 1));
+        this.#buffer = this.#buffer.slice(end + 1);
+        return line;
+      }
+      if (this.#buffer.length >= MAX_AUTH_LINE) {
+        throw new DBusWireError("the bus sent an authentication line over 512 bytes");
+      }
+      await this.#fill(this.#buffer.length + 1, signal);
+    }
+  }
+
+  /** Reads until the buffer holds `n` bytes. */
+  async #fill(n: number, signal: AbortSignal): Promise<void> {
+    while (this.#buffer.length < n) {
+      const chunk = new Uint8Array(Math.max(n - this.#buffer.length, 4096));
+      const count = await this.#step(() => this.#socket.read(chunk), signal);
+      if (count === null) throw new DBusWireError("the bus closed the connection");
+      const grown = new Uint8Array(this.#buffer.length + count);
+      grown.set(this.#buffer);
+      grown.set(chunk.subarray(0, count), this.#buffer.length);
+      this.#buffer = grown;
+    }
+  }
+
+  /** Runs one socket step; an abort closes the socket and rejects with the signal's reason. */
+  async #step<T>(step: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    if (this.#broken) throw new DBusWireError("the connection was cut off earlier");
+    signal.throwIfAborted();
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        this.close();
+        reject(signal.reason);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      const running = step();
+      // Closing the socket on abort makes a pending read fail later: nobody waits for it then.
+      running.catch(() => {});
+      return await Promise.race([running, aborted]);
+    } catch (error) {
+      this.#broken = true;
+      throw error;
+    } finally {
+      if (onAbort) signal.removeEventListener("abort", onAbort);
+    }
+  }
+}

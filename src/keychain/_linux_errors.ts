@@ -1,0 +1,70 @@
+/**
+ * The Linux keychain's errors, the same whether `secret-tool` or the in-process Secret Service
+ * client met the condition. Private to `src/keychain/`.
+ *
+ * @module
+ */
+
+import { WAYS_OUT } from "./_run_tool.ts";
+import { KeychainError } from "./keychain.ts";
+
+/** The backend's name. */
+export const LINUX_BACKEND = "linux";
+
+/** The start of every message: `Cannot <action> "<path>" in the linux keychain (Secret Service)`. */
+export function where(action: string, path: string): string {
+  return `Cannot ${action} "${path}" in the linux keychain (Secret Service)`;
+}
+
+/** The keyring (or the item) is locked, and hark shows no unlock prompt. */
+export function lockedError(action: string, path: string): KeychainError {
+  return new KeychainError(LINUX_BACKEND, `${where(action, path)}: the keyring is locked`, {
+    suggestion: `Unlock the login keyring (sign in to the desktop session), ${WAYS_OUT}`,
+  });
+}
+
+/** Nothing on the session bus answers as the Secret Service, or there is no bus. */
+export function noServiceError(action: string, path: string, detail: string): KeychainError {
+  return new KeychainError(
+    LINUX_BACKEND,
+    `${where(action, path)}: no Secret Service is reachable on the D-Bus session bus (${
+      safe(detail)
+    })`,
+    {
+      suggestion: `Start a desktop session or gnome-keyring-daemon with a D-Bus session bus, ` +
+        WAYS_OUT,
+    },
+  );
+}
+
+/** The default collection the item would go to does not exist. */
+export function noCollectionError(action: string, path: string, detail: string): KeychainError {
+  return new KeychainError(
+    LINUX_BACKEND,
+    `${where(action, path)}: the keyring has no default collection (${safe(detail)})`,
+    { suggestion: `Create a default ("login") keyring, for example with Seahorse, ${WAYS_OUT}` },
+  );
+}
+
+/** The service refused access. */
+export function deniedError(action: string, path: string, detail: string): KeychainError {
+  return new KeychainError(
+    LINUX_BACKEND,
+    `${where(action, path)}: access was denied (${safe(detail)})`,
+    { suggestion: `Allow hark in the Secret Service's prompt or settings, ${WAYS_OUT}` },
+  );
+}
+
+/** Anything else, with what the service or tool said. */
+export function otherError(action: string, path: string, detail: string): KeychainError {
+  return new KeychainError(LINUX_BACKEND, `${where(action, path)}: ${safe(detail)}`);
+}
+
+/**
+ * Service text in a message: one line of at most 300 characters (the error's renderer makes
+ * every message terminal-safe, `src/cli/render_error.ts`).
+ */
+function safe(text: string): string {
+  const line = text.replace(/[\r\n\t]+/g, " ");
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
