@@ -31,3 +31,19 @@ Deno.test("OrderedSlots frees a slot once, however often its release is called",
   assert.equal(slots.waiting, 1);
   void late;
 });
+
+Deno.test("OrderedSlots keeps a later position waiting while an earlier one may still ask", async () => {
+  const slots = new OrderedSlots(1);
+  slots.expect(0);
+  slots.expect(1);
+  let granted = false;
+  const later = slots.take(1).then((release) => {
+    granted = true;
+    return release;
+  });
+  await Promise.resolve();
+  assert.equal(granted, false, "position 1 took the free slot before position 0 answered");
+  slots.pass(0);
+  (await later)();
+  assert.equal(granted, true);
+});

@@ -282,8 +282,9 @@ export interface StreamOptions<R, S> {
    * their halves at once; default `limit`. The first request of every piece still goes out up to
    * `limit` at a time (a refusal holds nothing), but each half of a dense piece is a full answer
    * of up to 1,000 events: this bounds how many of those are in memory at once, whatever the
-   * span. Slots go to the earliest piece waiting, so the next piece to write is never kept
-   * behind later ones; one is freed when its piece has settled.
+   * span. Slots go strictly in piece order (a refused piece waits until every earlier piece was
+   * answered or has had its turn), so the next piece to write is never kept behind later ones
+   * holding their rows; one is freed when its piece has settled.
    */
   denseLimit?: number;
 }
@@ -317,7 +318,10 @@ export async function* streamAcrossSpan<R, S>(
   const start = (index: number) => {
     let release = () => {};
     const enterDense = async () => void (release = await dense.take(index));
+    dense.expect(index);
     const task = queryPiece(pieces[index], query, budget, enterDense)
+      // A piece answered at once (or failed) will not ask for a slot: later ones need not wait.
+      .finally(() => dense.pass(index))
       .then((results) => {
         onDone?.(++done, total);
         return settle(pieces[index], results);
