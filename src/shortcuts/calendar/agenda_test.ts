@@ -149,7 +149,7 @@ Deno.test("agenda streams the pieces in order, without boundary duplicates, in h
   assert.ok(ctx.statuses.includes("Reading the agenda: 2 of 2 pieces done"));
 });
 
-Deno.test("agenda hands memory back as each piece settles, before the pieces ahead are written", async () => {
+Deno.test("agenda hands memory back as each answer is shaped and each piece settles, before the pieces ahead are written", async () => {
   const start = Date.UTC(2026, 0, 1) / 1000;
   const client = new FakeClient(async (r) => {
     const from = Number(r.query!.start_time);
@@ -163,8 +163,40 @@ Deno.test("agenda hands memory back as each piece settles, before the pieces ahe
   for await (const _ of agenda.stream!(input, client)) {
     reclaimsAtFirstBatch.push(ctx.reclaims.count);
   }
-  // Both pieces settled (one reclaim each) before the first batch was handed on.
-  assert.deepEqual(reclaimsAtFirstBatch, [2, 2]);
+  // Both answers were shaped and both pieces settled (one reclaim each) before the first batch
+  // was handed on.
+  assert.deepEqual(reclaimsAtFirstBatch, [4, 4]);
+});
+
+Deno.test("agenda reads the halves of one dense piece at a time, and gives the same events", async () => {
+  const start = Date.UTC(2026, 0, 1) / 1000;
+  let halvesInFlight = 0;
+  let most = 0;
+  const client = new FakeClient(async (r) => {
+    const from = Number(r.query!.start_time);
+    const to = Number(r.query!.end_time);
+    // Every 30-day piece holds "over 1,000 instances": only its 15-day halves are answered.
+    if (to - from > 15 * DAY) throw new ApiError("too many instances", { apiCode: 193104 });
+    most = Math.max(most, ++halvesInFlight);
+    for (let i = 0; i < 3; i++) await Promise.resolve();
+    halvesInFlight--;
+    // An event crossing each half's end is in both answers.
+    return { items: [item(`a${from}`, from + 10), item(`x${to}`, to - 60, "confirmed", 7200)] };
+  });
+  const input = inputOf({
+    start: at(start * 1000),
+    end: at((start + 120 * DAY) * 1000),
+    "calendar-id": "primary",
+    view: "list",
+    "max-pieces": 128,
+  });
+  const rows = (await collect(agenda.stream!(input, client))).map((r) => r.event_id);
+  assert.equal(most, 1);
+  const expected = Array.from({ length: 8 }, (_, i) => {
+    const from = start + i * 15 * DAY;
+    return [`a${from}`, `x${from + 15 * DAY}`];
+  }).flat();
+  assert.deepEqual(rows, expected);
 });
 
 Deno.test("agenda stops at an error that is not about the span", async () => {

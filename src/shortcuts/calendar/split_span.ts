@@ -10,6 +10,7 @@
 
 import { ApiError, ValidationError } from "../../errors/mod.ts";
 import { MAX_WORKERS, runPool } from "../run_pool.ts";
+import { OrderedSlots } from "./_ordered_slots.ts";
 
 /** The longest span one calendar query may cover, in seconds. */
 export const MAX_SPAN_SECONDS = 40 * 86_400;
@@ -176,6 +177,8 @@ export function halve(span: Span): [Span, Span] {
  * @param piece the piece
  * @param query the call for one piece
  * @param budget the halvings the command may still make; default {@link DEFAULT_MAX_PIECES}
+ * @param beforeHalves awaited once, before the halves of a refused piece are read (where
+ *   {@link streamAcrossSpan} waits for a dense piece's turn); default none
  * @returns the results of the piece or of its halves, in time order
  * @throws {ApiError} when a piece under an hour is still too large, when the budget is spent,
  *   or the first other error
@@ -184,6 +187,7 @@ export async function queryPiece<R>(
   piece: Span,
   query: (piece: Span) => Promise<R>,
   budget: HalvingBudget = new HalvingBudget(DEFAULT_MAX_PIECES),
+  beforeHalves?: () => Promise<void>,
 ): Promise<R[]> {
   try {
     return [await query(piece)];
@@ -206,6 +210,7 @@ export async function queryPiece<R>(
       );
     }
     budget.take(error);
+    await beforeHalves?.();
     const results: R[] = [];
     for (const half of halve(piece)) results.push(...await queryPiece(half, query, budget));
     return results;
@@ -272,13 +277,24 @@ export interface StreamOptions<R, S> {
    * while an earlier one is still running do not pile up until the next write.
    */
   onSettled?: () => void;
+  /**
+   * The most dense pieces (those the service refused as too large, 193103 or 193104) reading
+   * their halves at once; default `limit`. The first request of every piece still goes out up to
+   * `limit` at a time (a refusal holds nothing), but each half of a dense piece is a full answer
+   * of up to 1,000 events: this bounds how many of those are in memory at once, whatever the
+   * span. Slots go strictly in piece order (a refused piece waits until every earlier piece was
+   * answered or has had its turn), so the next piece to write is never kept behind later ones
+   * holding their rows; one is freed when its piece has settled.
+   */
+  denseLimit?: number;
 }
 
 /**
  * Like {@link queryAcrossSpan}, but yields each piece in time order as soon as it and every
  * earlier piece are done, so a caller can write it out and drop it. At most `limit` pieces are
  * in flight or waiting to be yielded at once: a piece starts only when one `limit` places before
- * it was yielded, so memory stays bounded however long the span.
+ * it was yielded, so memory stays bounded however long the span; of those, at most `denseLimit`
+ * read the halves of a piece the service refused as too large.
  *
  * @param span the whole span
  * @param query the call for one piece
@@ -292,18 +308,25 @@ export async function* streamAcrossSpan<R, S>(
   options: StreamOptions<R, S>,
 ): AsyncGenerator<FinishedPiece<S>> {
   const { limit = MAX_WORKERS, maxPieces = DEFAULT_MAX_PIECES, from = 0 } = options;
-  const { onDone, settle, onSettled } = options;
+  const { onDone, settle, onSettled, denseLimit = limit } = options;
   const pieces = planPieces(span, { maxPieces });
   const budget = new HalvingBudget(maxPieces);
+  const dense = new OrderedSlots(denseLimit);
   const total = pieces.length;
   const running: Promise<S>[] = [];
   let done = from;
   const start = (index: number) => {
-    const task = queryPiece(pieces[index], query, budget)
+    let release = () => {};
+    const enterDense = async () => void (release = await dense.take(index));
+    dense.expect(index);
+    const task = queryPiece(pieces[index], query, budget, enterDense)
+      // A piece answered at once (or failed) will not ask for a slot: later ones need not wait.
+      .finally(() => dense.pass(index))
       .then((results) => {
         onDone?.(++done, total);
         return settle(pieces[index], results);
       })
+      .finally(() => release())
       .then((settled) => {
         onSettled?.();
         return settled;

@@ -116,6 +116,38 @@ Deno.test("streamAcrossSpan() settles each piece as it finishes, before its turn
   assert.deepEqual(log, ["done 40", "settle 40", "done 0", "settle 0"]);
 });
 
+Deno.test("streamAcrossSpan() reads the halves of at most denseLimit refused pieces at once, in piece order", async () => {
+  for (const denseLimit of [1, undefined]) {
+    let halvesInFlight = 0;
+    let most = 0;
+    const firsts: number[] = [];
+    const halves: number[] = [];
+    const pieces = streamAcrossSpan({ start: 0, end: 160 * DAY }, async (piece) => {
+      if (piece.end - piece.start > 20 * DAY) {
+        firsts.push(piece.start / DAY);
+        // Later pieces are refused first: they still wait for the earlier ones.
+        for (let i = 0; i < 10 - piece.start / DAY / 20; i++) await Promise.resolve();
+        throw new ApiError("too many instances", { apiCode: 193104 });
+      }
+      halves.push(piece.start / DAY);
+      most = Math.max(most, ++halvesInFlight);
+      for (let i = 0; i < 3; i++) await Promise.resolve();
+      halvesInFlight--;
+      return piece.start / DAY;
+    }, { limit: 4, denseLimit, settle: (_piece, results) => results });
+    const seen: number[][] = [];
+    for await (const { results } of pieces) seen.push(results);
+    // Every piece's results, in order: two halves each.
+    assert.deepEqual(seen, [[0, 20], [40, 60], [80, 100], [120, 140]]);
+    if (denseLimit === 1) {
+      assert.equal(most, 1);
+      // The four first requests went out at once, before any half.
+      assert.deepEqual(firsts.slice(0, 4), [0, 40, 80, 120]);
+      assert.deepEqual(halves, [0, 20, 40, 60, 80, 100, 120, 140]);
+    } else assert.ok(most > 1, "without a dense limit, halves of several pieces run at once");
+  }
+});
+
 Deno.test("streamAcrossSpan() calls onSettled after each piece settles, before its turn comes", async () => {
   const log: string[] = [];
   const pieces = streamAcrossSpan({ start: 0, end: 80 * DAY }, async (piece) => {
