@@ -1,9 +1,9 @@
 /**
- * Rooms, recurrence and suggestions against the sandbox, in process, the booking as a
- * hark process (wiring only; the rules are tested beside each shortcut): +room-find, booking the room it lists with
- * +create --room in a recurring event with a chat invited, the room then taken on every
- * instance, +suggestion beside +find-time, +freebusy with each block's RSVP, --dry-run sending
- * nothing, --as bot, and a validation error's envelope.
+ * Rooms, recurrence and suggestions against the sandbox, in process, the booking as a hark
+ * process (wiring only; the rules are tested beside each shortcut): +room-find, booking the room
+ * it lists with +create --room in a recurring event with a chat invited, the room then taken on
+ * every instance, +suggestion beside +find-time, +freebusy with each block's RSVP, --dry-run
+ * sending nothing, --as bot, and a validation error's envelope.
  */
 
 import assert from "node:assert/strict";
