@@ -52,7 +52,7 @@ function printHead(text: string, max: number): void {
 async function main(): Promise<number> {
   await ensureCatalogue({ quiet: true });
   const dir = await Deno.makeTempDir({ prefix: "hark-demo-" });
-  const sandbox = await startSandbox({ port: 0, quiet: true, autoApproveAfter: 1 });
+  const sandbox = await startSandbox({ port: 0, quiet: true, autoApproveAfter: 0 });
   const env: Record<string, string> = {
     ...Deno.env.toObject(),
     HARK_CONFIG: join(dir, "config.json"),
@@ -167,7 +167,7 @@ async function main(): Promise<number> {
     );
     await hark(["config", "get", "apps.default"]);
 
-    say(bold("\n# 2. Sign in with the device flow (the sandbox approves on the second poll)\n"));
+    say(bold("\n# 2. Sign in with the device flow (the sandbox approves at the first poll)\n"));
     // Not a terminal (a pipe, a CI log): without --wait the sign-in would start for later.
     await hark([
       "auth",

@@ -313,6 +313,20 @@ const API_CASES: Expect[] = [
   { words: ["hark", "--as", "bot", "im", "messages", "cr"], exactly: ["create"] },
 ];
 
+/**
+ * The API cases zsh and fish answer too: the words asked of `hark __complete` are the same in
+ * every shell (bash answers all of {@link API_CASES}), so these check each script's way of asking
+ * and of offering the answer (a service beside static commands, a method, a flag's choices, after
+ * a global flag) with a Deno start-up apiece fewer.
+ */
+const API_SAMPLE: Expect[] = [
+  API_CASES[1], // hark co
+  API_CASES[3], // hark docx document cr
+  API_CASES[5], // hark calendar +ag (from the script alone)
+  API_CASES[7], // hark calendar events instance-view --user-id-type
+  API_CASES[8], // hark --as bot im messages cr
+];
+
 /** The cases on the awkward tree; `files` is what a file-name completion of "no" gives. */
 function awkwardCases(files: string[]): Expect[] {
   return [
@@ -392,7 +406,7 @@ for (const mode of ["source", "fpath"] as const) {
           ...(await realCases(root)),
           { words: ["hark", "--format=c"], exactly: ["--format=csv"] },
           { words: ["hark", "--format=csv", "conf"], exactly: ["config"] },
-          ...API_CASES,
+          ...API_SAMPLE,
         ]
         : [
           { words: ["hark", "config", ""], includes: ["get", "set"] },
@@ -428,7 +442,7 @@ Deno.test(
       ...(await realCases(root)),
       { words: ["hark", "--format=c"], exactly: ["--format=csv"] },
       { words: ["hark", "--format=csv", "conf"], exactly: ["config"] },
-      ...API_CASES,
+      ...API_SAMPLE,
     ];
     check("fish", expects, await completeFish(root, expects.map((e) => e.words)));
   },

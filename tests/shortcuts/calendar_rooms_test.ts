@@ -1,9 +1,9 @@
 /**
- * Rooms, recurrence and suggestions against the sandbox, the CLI as a subprocess (wiring only;
- * the rules are tested beside each shortcut): +room-find, booking the room it lists with
- * +create --room in a recurring event with a chat invited, the room then taken on every
- * instance, +suggestion beside +find-time, +freebusy with each block's RSVP, --dry-run sending
- * nothing, --as bot, and a validation error's envelope.
+ * Rooms, recurrence and suggestions against the sandbox, in process, the booking as a hark
+ * process (wiring only; the rules are tested beside each shortcut): +room-find, booking the room
+ * it lists with +create --room in a recurring event with a chat invited, the room then taken on
+ * every instance, +suggestion beside +find-time, +freebusy with each block's RSVP, --dry-run
+ * sending nothing, --as bot, and a validation error's envelope.
  */
 
 import assert from "node:assert/strict";
@@ -20,7 +20,7 @@ interface RoomRow {
 const JUPITER = SEED_ROOMS.find((r) => r.name === "Jupiter")!.room_id;
 
 Deno.test("calendar rooms, recurrence and suggestions against the sandbox", async (t) => {
-  const env = await createShortcutEnv({ startDay: "2026-01-05" });
+  const env = await createShortcutEnv({ startDay: "2026-01-05" }, { inProcess: true });
   const [, ann] = env.sb.users;
   const chat = env.sb.chats[0];
   // Two Mondays; a room is taken only by the events that invite it, none in the seed.
@@ -44,7 +44,7 @@ Deno.test("calendar rooms, recurrence and suggestions against the sandbox", asyn
         );
         assert.equal(rows.length, 6);
 
-        const created = await env.run([
+        const created = await env.runProcess([
           "calendar",
           "+create",
           "--summary",

@@ -1,6 +1,7 @@
 /**
- * `im +chat-update` and `+chat-members`, `-add`, `-remove` end to end: the CLI as a subprocess
- * against the sandbox (wiring only; the rules are tested beside the shortcuts).
+ * `im +chat-update` and `+chat-members`, `-add`, `-remove` end to end against the sandbox
+ * (wiring only; the rules are tested beside the shortcuts): in process, the chat's creation as a
+ * hark process.
  */
 
 import assert from "node:assert/strict";
@@ -13,11 +14,11 @@ interface Row {
 }
 
 Deno.test("im chat administration against the sandbox", async (t) => {
-  const env = await createShortcutEnv();
+  const env = await createShortcutEnv({}, { inProcess: true });
   try {
     const [me, second, third] = env.sb.users;
     const chat = jsonOf<{ chat_id: string }>(
-      await env.run([
+      await env.runProcess([
         "im",
         "+chat-create",
         "--name",

@@ -1,7 +1,8 @@
 /**
  * The message operations end to end: reactions, pins, forward, recall, read status and urgent
- * notifications, the CLI as a subprocess against the sandbox (wiring only; the rules are tested
- * beside the shortcuts and the sandbox routes).
+ * notifications against the sandbox (wiring only; the rules are tested beside the shortcuts and
+ * the sandbox routes). The commands run in process (the CLI's own code, config, keychain and
+ * network, without a Deno start-up apiece); the first reaction runs as a hark process.
  */
 
 import assert from "node:assert/strict";
@@ -18,7 +19,7 @@ const PNG = Uint8Array.from(
 );
 
 Deno.test("im message operations against the sandbox", async (t) => {
-  const env = await createShortcutEnv();
+  const env = await createShortcutEnv({}, { inProcess: true });
   try {
     const chat = env.sb.chats[0].chat_id;
     const [me] = env.sb.users;
@@ -40,7 +41,7 @@ Deno.test("im message operations against the sandbox", async (t) => {
 
     await t.step("+reaction-add, +reactions, +reaction-remove", async () => {
       const added = jsonOf<Row>(
-        await env.run([
+        await env.runProcess([
           "im",
           "+reaction-add",
           "--message-id",

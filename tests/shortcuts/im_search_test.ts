@@ -1,6 +1,6 @@
 /**
- * `im +messages-search` end to end: the CLI as a subprocess against the sandbox (wiring only;
- * the rules are tested beside the shortcut).
+ * `im +messages-search` end to end against the sandbox (wiring only; the rules are tested beside
+ * the shortcut): in process, the message it finds sent by a hark process.
  */
 
 import assert from "node:assert/strict";
@@ -13,11 +13,19 @@ interface Row {
 }
 
 Deno.test("im +messages-search against the sandbox", async (t) => {
-  const env = await createShortcutEnv();
+  const env = await createShortcutEnv({}, { inProcess: true });
   try {
     const chat = env.sb.chats[0].chat_id;
     const sent = jsonOf<{ message_id: string }>(
-      await env.run(["im", "+send", "--chat-id", chat, "--text", "zebra crossing 42", "--json"]),
+      await env.runProcess([
+        "im",
+        "+send",
+        "--chat-id",
+        chat,
+        "--text",
+        "zebra crossing 42",
+        "--json",
+      ]),
     );
 
     await t.step("finds a message by its words, with its text", async () => {
