@@ -1,8 +1,11 @@
 /**
  * A D-Bus connection over a Unix socket: SASL `EXTERNAL` authentication with the process's user
  * id, `Hello`, then method calls answered by serial. Every answer is read within
- * {@link MAX_MESSAGE_BYTES} and checked by `_dbus_message.ts`; signals and answers to nothing
- * asked are skipped (at most {@link MAX_SKIPPED} per call). Each step takes a signal: when it
+ * {@link MAX_MESSAGE_BYTES} and checked by `_dbus_message.ts`; signals, answers to nothing asked
+ * and answers from another sender than the one a call names ({@link Call.from}) are skipped (at
+ * most {@link MAX_SKIPPED} per call): a session bus lets any process send a method return or an
+ * error to any connection, and only the sender field, which the bus daemon writes itself, tells
+ * the callee's answer from a forged one. Each step takes a signal: when it
  * aborts (the keychain's timeout, Ctrl-C) the socket is closed and the step rejects with the
  * signal's reason. Private to `src/keychain/`.
  *
@@ -22,8 +25,10 @@ import type { MethodCall } from "./_dbus_message.ts";
 /** The most messages skipped while waiting for one answer. */
 export const MAX_SKIPPED = 1000;
 const MAX_AUTH_LINE = 512;
+/** The bus daemon's own name, which no other connection can own. */
+export const BUS_NAME = "org.freedesktop.DBus";
 const BUS = {
-  destination: "org.freedesktop.DBus",
+  destination: BUS_NAME,
   path: "/org/freedesktop/DBus",
   interface: "org.freedesktop.DBus",
 };
@@ -32,6 +37,11 @@ const BUS = {
 export interface Call extends Omit<MethodCall, "serial"> {
   /** The signature the answer must have; default any. */
   reply?: string;
+  /**
+   * The unique name the answer must come from; the bus daemon's errors (a callee that is gone
+   * or never answered) are taken too. Default any sender.
+   */
+  from?: string;
 }
 
 /** An error answer to a method call. */
@@ -62,8 +72,8 @@ export class DBusConnection {
   #authenticated = false;
   /** Answers read while waiting for another, by the serial they answer. */
   readonly #answers = new Map<number, DBusMessage>();
-  /** Serials sent and not yet answered. */
-  readonly #outstanding = new Set<number>();
+  /** Serials sent and not yet answered, with the sender their answer must come from. */
+  readonly #outstanding = new Map<number, string | undefined>();
   #writing: Promise<void> = Promise.resolve();
   #reading: Promise<unknown> = Promise.resolve();
 
@@ -106,7 +116,7 @@ export class DBusConnection {
    */
   async call(call: Call, signal: AbortSignal): Promise<DBusData[]> {
     const serial = ++this.#serial;
-    this.#outstanding.add(serial);
+    this.#outstanding.set(serial, call.from);
     const sent = this.#write(encodeMethodCall({ ...call, serial }), signal);
     const answer = this.#reading.then(() => this.#answer(serial, signal));
     this.#reading = answer.catch(() => {});
@@ -153,7 +163,11 @@ export class DBusConnection {
       const answers = message.replySerial;
       const isAnswer = message.type === MessageType.reply || message.type === MessageType.error;
       if (isAnswer && answers !== undefined && this.#outstanding.has(answers)) {
-        this.#answers.set(answers, message);
+        const from = this.#outstanding.get(answers);
+        const byBus = message.type === MessageType.error && message.sender === BUS_NAME;
+        if (from === undefined || message.sender === from || byBus) {
+          this.#answers.set(answers, message);
+        }
       }
     }
     throw new DBusWireError(`the bus sent over ${MAX_SKIPPED} messages without an answer`);

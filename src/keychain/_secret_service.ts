@@ -3,7 +3,12 @@
  * same items as `secret-tool` (attributes `service hark` and `account <path after hark/>`, label
  * the path, content type `text/plain`, in the default collection), so either reads what the other
  * wrote. A command's first call connects, authenticates and opens a session once; the calls
- * after it reuse them. Secrets travel encrypted (`dh-ietf1024-sha256-aes128-cbc-pkcs7`, see
+ * after it reuse them. Each call first asks the bus which connection owns
+ * `org.freedesktop.secrets` (starting the service when the bus can), then addresses that unique
+ * name and takes answers from it alone (see `_dbus_connection.ts`): another process on the bus
+ * cannot answer in the service's place, say to refuse the encrypted algorithm so that the secret
+ * goes in the clear. A session belongs to the owner that opened it: a restarted service gets a new
+ * one, and a session that failed to open is asked for again on the next call. Secrets travel encrypted (`dh-ietf1024-sha256-aes128-cbc-pkcs7`, see
  * `_secret_session.ts`), in the clear only when the service refuses that algorithm, as libsecret
  * does. Loaded by `linux_keychain.ts` with a dynamic import, only when the Linux keychain is used.
  *
@@ -15,7 +20,7 @@
  */
 
 import type { Context } from "../context.ts";
-import { DBusCallError, DBusConnection } from "./_dbus_connection.ts";
+import { BUS_NAME, type Call, DBusCallError, DBusConnection } from "./_dbus_connection.ts";
 import type { DBusData } from "./_dbus_wire.ts";
 import {
   deniedError,
@@ -40,6 +45,7 @@ const SERVICE_PATH = "/org/freedesktop/secrets";
 const DEFAULT_COLLECTION = "/org/freedesktop/secrets/aliases/default";
 const SECRET = "org.freedesktop.Secret";
 const NO_PROMPT = "/";
+const BUS_CALL = { destination: BUS_NAME, path: "/org/freedesktop/DBus", interface: BUS_NAME };
 
 /** Options of {@link SecretServiceKeychain}. */
 export interface SecretServiceOptions {
@@ -52,9 +58,16 @@ export interface SecretServiceOptions {
 }
 
 interface Session {
-  connection: DBusConnection;
   path: string;
   cipher: SessionCipher;
+}
+
+/** The Secret Service as it is now: calls go to, and answers come from, its owner only. */
+interface Service {
+  /** The unique name owning `org.freedesktop.secrets`. */
+  owner: string;
+  /** Calls a method of the service (the destination is the owner). */
+  call(call: Omit<Call, "destination" | "from">): Promise<DBusData[]>;
 }
 
 /** The keychain operations on the Secret Service; errors are {@link KeychainError}s. */
@@ -62,7 +75,8 @@ export class SecretServiceKeychain {
   readonly #ctx: Context;
   readonly #options: SecretServiceOptions;
   #connection: Promise<DBusConnection> | undefined;
-  #session: Promise<Session> | undefined;
+  /** The session, with the owner it was opened with. */
+  #session: { owner: string; session: Promise<Session> } | undefined;
 
   /**
    * @param ctx the context (socket, randomness, timeouts)
@@ -76,22 +90,21 @@ export class SecretServiceKeychain {
   /** The secret at `path`, or `undefined` when there is no item. */
   get(path: string): Promise<string | undefined> {
     return this.#run("read", path, async (signal) => {
-      const connection = await this.#connect(signal);
-      const searching = this.#search(connection, attributesOf(path), signal);
+      const service = await this.#service(signal);
+      const searching = this.#search(service, attributesOf(path));
       // The session is opened meanwhile (one round trip for both): reading needs it.
-      const opening = this.#openSession(signal);
+      const opening = this.#openSession(service, signal);
       opening.catch(() => {});
       const found = await searching;
       let item = found.unlocked[0];
       if (item === undefined && found.locked.length > 0) {
-        item = (await this.#unlock(connection, found.locked, signal))[0];
+        item = (await this.#unlock(service, found.locked))[0];
         if (item === undefined) throw lockedError("read", path);
       }
       if (item === undefined) return undefined;
       const session = await opening;
-      const [secret] = await connection.call(
+      const [secret] = await service.call(
         { ...itemCall(item, "GetSecret"), signature: "o", body: [session.path], reply: "(oayays)" },
-        signal,
       );
       const plain = await session.cipher.open(readSecret(secret));
       return new TextDecoder().decode(plain);
@@ -101,7 +114,8 @@ export class SecretServiceKeychain {
   /** Stores `secret` at `path`, replacing the item there. */
   set(path: string, secret: string): Promise<void> {
     return this.#run("write", path, async (signal) => {
-      const session = await this.#openSession(signal);
+      const service = await this.#service(signal);
+      const session = await this.#openSession(service, signal);
       const sealed = await session.cipher.seal(new TextEncoder().encode(secret));
       const properties: DBusData[] = [
         [`${SECRET}.Item.Label`, { signature: "s", value: path }],
@@ -112,15 +126,14 @@ export class SecretServiceKeychain {
         [session.path, sealed.parameters, sealed.value, "text/plain"],
         true,
       ];
-      const answer = await session.connection.call({
-        destination: SERVICE,
+      const answer = await service.call({
         path: DEFAULT_COLLECTION,
         interface: `${SECRET}.Collection`,
         member: "CreateItem",
         signature: "a{sv}(oayays)b",
         body,
         reply: "oo",
-      }, signal);
+      });
       if (answer[1] !== NO_PROMPT) throw lockedError("write", path);
     });
   }
@@ -128,16 +141,16 @@ export class SecretServiceKeychain {
   /** Deletes every item at `path`; `false` when there was none. */
   delete(path: string): Promise<boolean> {
     return this.#run("delete", path, async (signal) => {
-      const connection = await this.#connect(signal);
-      const found = await this.#search(connection, attributesOf(path), signal);
+      const service = await this.#service(signal);
+      const found = await this.#search(service, attributesOf(path));
       const items = [...found.unlocked];
       if (found.locked.length > 0) {
-        const unlocked = await this.#unlock(connection, found.locked, signal);
+        const unlocked = await this.#unlock(service, found.locked);
         if (unlocked.length === 0) throw lockedError("delete", path);
         items.push(...unlocked);
       }
       for (const item of items) {
-        const [prompt] = await connection.call({ ...itemCall(item, "Delete"), reply: "o" }, signal);
+        const [prompt] = await service.call({ ...itemCall(item, "Delete"), reply: "o" });
         if (prompt !== NO_PROMPT) throw deniedError("delete", path, "the service asks to confirm");
       }
       return items.length > 0;
@@ -147,19 +160,18 @@ export class SecretServiceKeychain {
   /** The accounts of every `service hark` item, locked ones included (attributes stay visible). */
   list(): Promise<string[]> {
     return this.#run("list", "hark/", async (signal) => {
-      const connection = await this.#connect(signal);
-      const found = await this.#search(connection, [["service", "hark"]], signal);
+      const service = await this.#service(signal);
+      const found = await this.#search(service, [["service", "hark"]]);
       const accounts: string[] = [];
       for (const item of [...found.unlocked, ...found.locked]) {
-        const [value] = await connection.call({
-          destination: SERVICE,
+        const [value] = await service.call({
           path: item,
           interface: "org.freedesktop.DBus.Properties",
           member: "Get",
           signature: "ss",
           body: [`${SECRET}.Item`, "Attributes"],
           reply: "v",
-        }, signal);
+        });
         const attributes = isVariant(value) ? value.value : undefined;
         for (const entry of Array.isArray(attributes) ? attributes : []) {
           if (Array.isArray(entry) && entry[0] === "account" && typeof entry[1] === "string") {
@@ -189,6 +201,8 @@ export class SecretServiceKeychain {
       return await step(signal);
     } catch (error) {
       // An error answer leaves the connection as it was; anything else may have cut it off.
+      // Either may come from a session the service no longer knows (it restarted): a new one.
+      if (!(error instanceof KeychainError)) this.#session = undefined;
       if (!(error instanceof DBusCallError) && !(error instanceof KeychainError)) {
         await this.close();
       }
@@ -253,75 +267,123 @@ export class SecretServiceKeychain {
     throw lastError;
   }
 
-  #openSession(signal: AbortSignal): Promise<Session> {
-    this.#session ??= this.#newSession(signal);
-    return this.#session;
+  /** Connects, and asks the bus for the service's owner (this call's). */
+  async #service(signal: AbortSignal): Promise<Service> {
+    const connection = await this.#connect(signal);
+    const owner = await this.#owner(connection, signal);
+    return {
+      owner,
+      call: (call) => connection.call({ ...call, destination: owner, from: owner }, signal),
+    };
   }
 
-  async #newSession(signal: AbortSignal): Promise<Session> {
-    const connection = await this.#connect(signal);
+  /** The unique name owning the service's name; the bus starts the service first if it can. */
+  async #owner(connection: DBusConnection, signal: AbortSignal): Promise<string> {
+    const getOwner = () =>
+      connection.call({
+        ...BUS_CALL,
+        member: "GetNameOwner",
+        signature: "s",
+        body: [SERVICE],
+        reply: "s",
+        from: BUS_NAME,
+      }, signal);
+    let answer: DBusData[];
+    try {
+      answer = await getOwner();
+    } catch (error) {
+      const notRunning = error instanceof DBusCallError && /NameHasNoOwner$/.test(error.errorName);
+      if (!notRunning) throw error;
+      // As a call to the name would: the bus starts the service where a .service file names it.
+      await connection.call({
+        ...BUS_CALL,
+        member: "StartServiceByName",
+        signature: "su",
+        body: [SERVICE, 0],
+        reply: "u",
+        from: BUS_NAME,
+      }, signal);
+      answer = await getOwner();
+    }
+    const [owner] = answer;
+    if (typeof owner !== "string" || !owner.startsWith(":")) {
+      throw new Error("the bus named no unique owner of the Secret Service");
+    }
+    return owner;
+  }
+
+  /** The session opened with this owner, or a new one (a failed one is not kept). */
+  #openSession(service: Service, signal: AbortSignal): Promise<Session> {
+    if (this.#session?.owner === service.owner) return this.#session.session;
+    const session = this.#newSession(service, signal);
+    const entry = { owner: service.owner, session };
+    this.#session = entry;
+    session.catch(() => {
+      if (this.#session === entry) this.#session = undefined;
+    });
+    return session;
+  }
+
+  async #newSession(service: Service, signal: AbortSignal): Promise<Session> {
+    signal.throwIfAborted();
     const random = (n: number) => this.#ctx.randomBytes(n);
     const pair = dhKeyPair(random);
     const call = {
-      destination: SERVICE,
       path: SERVICE_PATH,
       interface: `${SECRET}.Service`,
       member: "OpenSession",
       signature: "sv",
     };
     try {
-      const [output, path] = await connection.call({
+      const [output, path] = await service.call({
         ...call,
         body: [DH_ALGORITHM, { signature: "ay", value: pair.publicKey }],
         reply: "vo",
-      }, signal);
+      });
       const peer = isVariant(output) ? output.value : undefined;
       if (!(peer instanceof Uint8Array) || typeof path !== "string") {
         throw new Error("OpenSession answered without a public key");
       }
       const key = await sessionKeyBytes(dhSharedSecret(pair.privateKey, peer));
-      return { connection, path, cipher: await aesSessionCipher(key, random) };
+      return { path, cipher: await aesSessionCipher(key, random) };
     } catch (error) {
       if (!(error instanceof DBusCallError) || !/NotSupported$/.test(error.errorName)) throw error;
     }
     // The service refuses the encrypted algorithm: libsecret then uses "plain", as hark does.
-    const [, path] = await connection.call({
+    const [, path] = await service.call({
       ...call,
       body: ["plain", { signature: "s", value: "" }],
       reply: "vo",
-    }, signal);
+    });
     if (typeof path !== "string") throw new Error("OpenSession answered without a session");
-    return { connection, path, cipher: PLAIN_CIPHER };
+    return { path, cipher: PLAIN_CIPHER };
   }
 
   async #search(
-    connection: DBusConnection,
+    service: Service,
     attributes: DBusData[],
-    signal: AbortSignal,
   ): Promise<{ unlocked: string[]; locked: string[] }> {
-    const [unlocked, locked] = await connection.call({
-      destination: SERVICE,
+    const [unlocked, locked] = await service.call({
       path: SERVICE_PATH,
       interface: `${SECRET}.Service`,
       member: "SearchItems",
       signature: "a{ss}",
       body: [attributes],
       reply: "aoao",
-    }, signal);
+    });
     return { unlocked: paths(unlocked), locked: paths(locked) };
   }
 
   /** Unlocks items without a prompt; the ones unlocked (none when a prompt was asked for). */
-  async #unlock(connection: DBusConnection, items: string[], signal: AbortSignal) {
-    const [unlocked, prompt] = await connection.call({
-      destination: SERVICE,
+  async #unlock(service: Service, items: string[]) {
+    const [unlocked, prompt] = await service.call({
       path: SERVICE_PATH,
       interface: `${SECRET}.Service`,
       member: "Unlock",
       signature: "ao",
       body: [items],
       reply: "aoo",
-    }, signal);
+    });
     return prompt === NO_PROMPT ? paths(unlocked) : [];
   }
 }
@@ -331,7 +393,7 @@ function attributesOf(path: string): DBusData[] {
 }
 
 function itemCall(item: string, member: string) {
-  return { destination: SERVICE, path: item, interface: `${SECRET}.Item`, member };
+  return { path: item, interface: `${SECRET}.Item`, member };
 }
 
 function isVariant(value: DBusData | undefined): value is { signature: string; value: DBusData } {

@@ -21,12 +21,21 @@ import {
   noCollectionError,
   noServiceError,
   otherError,
+  where,
 } from "./_linux_errors.ts";
 import { firstLine, runTool } from "./_run_tool.ts";
 import type { SecretServiceKeychain } from "./_secret_service.ts";
-import { checkKeychainPath, type Keychain } from "./keychain.ts";
+import { checkKeychainPath, type Keychain, KeychainError } from "./keychain.ts";
+
 const TOOL = "secret-tool";
 const INSTALL = 'the "libsecret-tools" package (and a Secret Service such as gnome-keyring)';
+
+/**
+ * The largest secret, in UTF-8 bytes, either way: well under what the in-process client reads
+ * back in one D-Bus message (`MAX_MESSAGE_BYTES`, 4 MiB), so that nothing is stored that hark
+ * cannot read. hark's secrets are tokens and application secrets of a few hundred bytes.
+ */
+export const LINUX_MAX_SECRET_BYTES = 1024 * 1024;
 
 /** Options of {@link LinuxKeychain}. */
 export interface LinuxKeychainOptions {
@@ -40,7 +49,7 @@ export interface LinuxKeychainOptions {
 }
 
 /**
- * A {@link Keychain} on the Secret Service through `secret-tool`.
+ * A {@link Keychain} on the Secret Service, in process or through `secret-tool` (module doc).
  *
  * @example
  * ```ts
@@ -70,9 +79,9 @@ export class LinuxKeychain implements Keychain {
 
   /** {@inheritDoc Keychain.get} */
   async get(path: string): Promise<string | undefined> {
+    const account = accountOf(path);
     const client = await this.#inProcess();
     if (client) return client.get(path);
-    const account = accountOf(path);
     const result = await this.#run(["lookup", "service", "hark", "account", account]);
     if (result.code === 0) return result.stdout;
     if (result.stderr.trim() !== "") throw failure("read", path, result);
@@ -83,9 +92,18 @@ export class LinuxKeychain implements Keychain {
 
   /** {@inheritDoc Keychain.set} */
   async set(path: string, secret: string): Promise<void> {
+    const account = accountOf(path);
+    const size = new TextEncoder().encode(secret).length;
+    if (size > LINUX_MAX_SECRET_BYTES) {
+      throw new KeychainError(
+        BACKEND,
+        `${where("write", path)}: the value has ${size} bytes, more than the ` +
+          `${LINUX_MAX_SECRET_BYTES} hark stores`,
+        { suggestion: "Store a shorter value" },
+      );
+    }
     const client = await this.#inProcess();
     if (client) return client.set(path, secret);
-    const account = accountOf(path);
     const result = await this.#run(
       ["store", `--label=${path}`, "service", "hark", "account", account],
       secret,
@@ -95,9 +113,9 @@ export class LinuxKeychain implements Keychain {
 
   /** {@inheritDoc Keychain.delete} */
   async delete(path: string): Promise<boolean> {
+    const account = accountOf(path);
     const client = await this.#inProcess();
     if (client) return client.delete(path);
-    const account = accountOf(path);
     const result = await this.#run(["clear", "service", "hark", "account", account]);
     if (result.code === 0) return true;
     if (result.stderr.trim() !== "") throw failure("delete", path, result);

@@ -7,8 +7,10 @@ import {
   scriptedRun,
   timedOutError,
 } from "../../tests/support/scripted_run.ts";
+import { ExitCode } from "../errors/exit_code.ts";
+import { ValidationError } from "../errors/mod.ts";
 import { KeychainError } from "./keychain.ts";
-import { LinuxKeychain, parseSearchAccounts } from "./linux_keychain.ts";
+import { LINUX_MAX_SECRET_BYTES, LinuxKeychain, parseSearchAccounts } from "./linux_keychain.ts";
 
 const SECRET = 's3cr3t "quoted"\nsecond line\n';
 
@@ -215,4 +217,57 @@ Deno.test("LinuxKeychain rejects malformed paths before running anything", async
   const { ctx, keychain } = setup([]);
   await assert.rejects(() => keychain.set("other/x", "v"), /Invalid keychain path "other\/x"/);
   assert.equal(ctx.runs.length, 0);
+});
+
+/** A context whose bus is a Unix socket, so the in-process client is chosen; any connection fails the test. */
+function inProcessSetup() {
+  const connects: string[] = [];
+  const ctx = {
+    ...createTestContext({ env: { DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus" } }),
+    connectUnix(path: string): Promise<never> {
+      connects.push(path);
+      throw new Error(`Unexpected connection to ${path}`);
+    },
+  };
+  return { connects, keychain: new LinuxKeychain(ctx) };
+}
+
+Deno.test("LinuxKeychain refuses a malformed path as a usage error on the in-process path too", async () => {
+  const { connects, keychain } = inProcessSetup();
+  for (
+    const call of [
+      () => keychain.get("bad path"),
+      () => keychain.set("other/x", "v"),
+      () => keychain.delete("hark/a b"),
+    ]
+  ) {
+    await assert.rejects(call, (error) => {
+      assert.ok(error instanceof ValidationError, String(error));
+      assert.equal(error.code, ExitCode.Validation);
+      assert.match(error.message, /^Invalid keychain path "/);
+      return true;
+    });
+  }
+  assert.deepEqual(connects, []);
+});
+
+Deno.test("LinuxKeychain.set() refuses a secret over 1 MiB, which it could not read back", async () => {
+  const big = "é".repeat(LINUX_MAX_SECRET_BYTES / 2) + "x";
+  const { connects, keychain } = inProcessSetup();
+  const secretTool = setup([]);
+  for (const k of [keychain, secretTool.keychain]) {
+    await assert.rejects(() => k.set("hark/default/app_secret", big), (error) => {
+      assert.ok(error instanceof KeychainError, String(error));
+      assert.equal(
+        error.message,
+        'Cannot write "hark/default/app_secret" in the linux keychain (Secret Service): ' +
+          `the value has ${LINUX_MAX_SECRET_BYTES + 1} bytes, more than the ` +
+          `${LINUX_MAX_SECRET_BYTES} hark stores`,
+      );
+      assert.equal(error.recovery.suggestion, "Store a shorter value");
+      return true;
+    });
+  }
+  assert.deepEqual(connects, []);
+  assert.equal(secretTool.ctx.runs.length, 0);
 });

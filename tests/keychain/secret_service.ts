@@ -119,24 +119,46 @@ export async function startSecretService(
     delete env.DISPLAY;
 
     if (options.keyring ?? true) {
-      keyring = new Deno.Command("gnome-keyring-daemon", {
-        args: ["--foreground", "--unlock", "--components=secrets"],
-        env,
-        clearEnv: true,
-        stdin: "piped",
-        stdout: "null",
-        stderr: "null",
-      }).spawn();
-      const writer = keyring.stdin.getWriter();
-      await writer.write(new TextEncoder().encode(options.password ?? "hark-test-password"));
-      await writer.close();
-      await waitForSecretsOwner(env);
+      keyring = await startKeyring(env, options.password);
     }
     return { env, address, dir, stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+/**
+ * Starts an unlocked gnome-keyring on the bus of `env` and waits until it owns
+ * `org.freedesktop.secrets`: the keyring of {@link startSecretService}, or a second one after the
+ * first was stopped (its items are in the same files). The caller stops it (`kill`, then `status`).
+ *
+ * @param env the environment of {@link SecretService}
+ * @param password the "login" collection's password; default `hark-test-password`
+ */
+export async function startKeyring(
+  env: Record<string, string>,
+  password = "hark-test-password",
+): Promise<Deno.ChildProcess> {
+  const keyring = new Deno.Command("gnome-keyring-daemon", {
+    args: ["--foreground", "--unlock", "--components=secrets"],
+    env,
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const writer = keyring.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(password));
+  await writer.close();
+  try {
+    await waitForSecretsOwner(env);
+  } catch (error) {
+    keyring.kill("SIGTERM");
+    await keyring.status;
+    throw error;
+  }
+  return keyring;
 }
 
 /**

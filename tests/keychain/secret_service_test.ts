@@ -13,6 +13,7 @@ import { requires } from "../support/requires.ts";
 import {
   lockLoginCollection,
   SECRET_SERVICE_PROGRAMS,
+  startKeyring,
   startSecretService,
 } from "./secret_service.ts";
 
@@ -286,6 +287,42 @@ Deno.test(requires([...SECRET_SERVICE_PROGRAMS, "dbus-monitor"], {
         // Already stopped.
       }
       await monitor.status;
+      await service.stop();
+    }
+  },
+}));
+
+Deno.test(requires(SECRET_SERVICE_PROGRAMS, {
+  name: "LinuxKeychain keeps working when the Secret Service starts or restarts after its " +
+    "first call, as a secret-tool per call did (a long-running hark mcp)",
+  ignore: !linux,
+  async fn() {
+    const service = await startSecretService({ keyring: false });
+    let keyring: Deno.ChildProcess | undefined;
+    const stopKeyring = async () => {
+      keyring?.kill("SIGTERM");
+      await keyring?.status;
+      keyring = undefined;
+    };
+    try {
+      const keychain = new LinuxKeychain(realContext(), {
+        env: { ...service.env, PATH: "/nonexistent" },
+      });
+      await assert.rejects(
+        () => keychain.set("hark/default/app_secret", "first"),
+        /no Secret Service is reachable/,
+      );
+      keyring = await startKeyring(service.env);
+      await keychain.set("hark/default/app_secret", "first");
+      assert.equal(await keychain.get("hark/default/app_secret"), "first");
+      await stopKeyring();
+      keyring = await startKeyring(service.env);
+      assert.equal(await keychain.get("hark/default/app_secret"), "first");
+      await keychain.set("hark/default/app_secret", "second");
+      assert.equal(await keychain.get("hark/default/app_secret"), "second");
+      await keychain.close();
+    } finally {
+      await stopKeyring();
       await service.stop();
     }
   },

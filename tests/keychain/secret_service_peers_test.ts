@@ -1,0 +1,98 @@
+/**
+ * The in-process Secret Service client among other processes on a real bus: a private
+ * `dbus-daemon` on which the test plays the Secret Service (it owns `org.freedesktop.secrets`)
+ * and a hostile process next to it. A session bus lets any process send a method return or an
+ * error to any connection, answering a call it never received: only the sender field, which the
+ * bus daemon sets itself, tells the service's answers from forged ones. Runs on Linux only.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import type { DBusData, DBusMessage } from "../../src/keychain/_dbus_wire.ts";
+import {
+  aesSessionCipher,
+  dhKeyPair,
+  dhSharedSecret,
+  sessionKeyBytes,
+} from "../../src/keychain/_secret_session.ts";
+import { LinuxKeychain } from "../../src/keychain/linux_keychain.ts";
+import { createRealContext } from "../../src/runtime/real_context.ts";
+import { requires } from "../support/requires.ts";
+import { DBusPeer } from "./dbus_peer.ts";
+import { startSecretService } from "./secret_service.ts";
+
+const linux = Deno.build.os === "linux";
+const SESSION = "/org/freedesktop/secrets/session/s1";
+
+/** Answers `call` from `peer`: a method return, or an error when `errorName` is given. */
+function answer(
+  peer: DBusPeer,
+  call: DBusMessage,
+  signature: string,
+  body: DBusData[],
+  errorName?: string,
+) {
+  return peer.send({
+    type: errorName === undefined ? 2 : 3,
+    errorName,
+    replySerial: call.serial,
+    destination: call.sender,
+    signature,
+    body,
+  });
+}
+
+Deno.test(requires(["dbus-daemon"], {
+  name: "LinuxKeychain takes answers only from the Secret Service: a forged NotSupported " +
+    "from another process does not make it send the secret in the clear",
+  ignore: !linux,
+  async fn() {
+    const bus = await startSecretService({ keyring: false });
+    const socket = join(bus.dir, "bus");
+    const service = await DBusPeer.connect(socket);
+    const attacker = await DBusPeer.connect(socket);
+    try {
+      await service.callBus("RequestName", "su", ["org.freedesktop.secrets", 4]);
+      const keychain = new LinuxKeychain(
+        createRealContext({ signal: new AbortController().signal }),
+        { env: { ...bus.env, PATH: "/nonexistent" } },
+      );
+      const setting = keychain.set("hark/default/app_secret", "s3cret-forged");
+      setting.catch(() => {});
+
+      const open = await service.nextCall();
+      assert.equal(open.member, "OpenSession");
+      assert.equal(open.body[0], "dh-ietf1024-sha256-aes128-cbc-pkcs7");
+      // The hostile process answers first, as if the service refused the encrypted algorithm.
+      await answer(attacker, open, "s", ["forged"], "org.freedesktop.DBus.Error.NotSupported");
+      await attacker.callBus("GetId"); // the bus has routed the forged error by now
+      const pair = dhKeyPair((n) => crypto.getRandomValues(new Uint8Array(n)));
+      const input = open.body[1];
+      const peerKey = typeof input === "object" && "value" in input ? input.value : undefined;
+      assert.ok(peerKey instanceof Uint8Array);
+      const cipher = await aesSessionCipher(
+        await sessionKeyBytes(dhSharedSecret(pair.privateKey, peerKey)),
+        (n) => crypto.getRandomValues(new Uint8Array(n)),
+      );
+      await answer(service, open, "vo", [{ signature: "ay", value: pair.publicKey }, SESSION]);
+
+      const create = await service.nextCall();
+      assert.equal(create.member, "CreateItem", "no second OpenSession (plain) was asked for");
+      const [, secret] = create.body;
+      assert.ok(Array.isArray(secret));
+      const [session, parameters, value] = secret;
+      assert.equal(session, SESSION);
+      assert.ok(parameters instanceof Uint8Array && value instanceof Uint8Array);
+      assert.equal(parameters.length, 16, "the secret travels encrypted");
+      const plain = await cipher.open({ parameters, value });
+      assert.equal(new TextDecoder().decode(plain), "s3cret-forged");
+      await answer(service, create, "oo", ["/org/freedesktop/secrets/collection/login/1", "/"]);
+      await setting;
+      await keychain.close();
+    } finally {
+      service.close();
+      attacker.close();
+      await bus.stop();
+    }
+  },
+}));
