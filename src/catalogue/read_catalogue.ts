@@ -6,7 +6,7 @@
  * @module
  */
 
-import { InternalError } from "../errors/mod.ts";
+import { InternalError } from "../errors/hark_error.ts";
 import { isObject, type JsonObject } from "../json/fields.ts";
 import { isOneOf } from "../json/is_one_of.ts";
 import {
@@ -14,9 +14,9 @@ import {
   CATALOGUE_HTTP_METHODS,
   CATALOGUE_IDENTITIES,
   type CatalogueField,
-  type CatalogueGroup,
   type CatalogueIndex,
   type CatalogueMethod,
+  type CataloguePart,
   FIELD_TYPES,
   type IndexResource,
   type IndexService,
@@ -192,23 +192,25 @@ export function readIndex(text: string): CatalogueIndex {
 }
 
 /**
- * Reads one group of the catalogue.
+ * Reads one part of the catalogue (a resource's methods), checking every method.
  *
- * @param name the group's name, for messages (`calendar_v4`)
+ * @param name the part's name (`docx_v1.document`)
  * @param text its JSON text
  * @throws {InternalError} naming the first bad value
  */
-export function readGroup(name: string, text: string): CatalogueGroup {
-  const lazy = openGroup(name, text);
+export function readPart(name: string, text: string): CataloguePart {
+  const lazy = openPart(name, text);
+  const [group, resource] = name.split(".");
   return {
     format: CATALOGUE_FORMAT,
-    group: name,
+    group,
+    resource,
     methods: lazy.ids.map((id) => lazy.method(id)).flatMap((m) => m ? [m] : []),
   };
 }
 
-/** A group whose methods are checked one by one, when asked for. */
-export interface LazyGroup {
+/** A part whose methods are checked one by one, when asked for. */
+export interface LazyPart {
   /** The ids of its methods, in order. */
   ids: string[];
   /**
@@ -220,19 +222,19 @@ export interface LazyGroup {
 }
 
 /**
- * Opens a group: parses it and checks its frame and its methods' ids; each method is checked
- * when asked for, so a command pays for the one method it runs, not the group's hundred.
+ * Opens a part: parses it and checks its frame and its methods' ids; each method is checked
+ * when asked for, so a command pays for the one method it runs.
  *
- * @param name the group's name, for messages (`calendar_v4`)
+ * @param name the part's name, for messages (`docx_v1.document`)
  * @param text its JSON text
  * @throws {InternalError} naming the first bad value of the frame
  */
-export function openGroup(name: string, text: string): LazyGroup {
-  const reader = new Reader(`group ${name}`);
+export function openPart(name: string, text: string): LazyPart {
+  const reader = new Reader(`part ${name}`);
   const o = parse(reader, text);
-  reader.format(o, "group");
-  const group = reader.string(o.group, "group");
-  if (group !== name) reader.fail("group", `expected "${name}", got "${group}"`);
+  reader.format(o, "part");
+  const part = `${reader.string(o.group, "group")}.${reader.string(o.resource, "resource")}`;
+  if (part !== name) reader.fail("group", `expected "${name}", got "${part}"`);
   const raw = reader.list(o.methods, "methods");
   const ids = raw.map((m, i) =>
     reader.string(reader.object(m, `methods[${i}]`).id, `methods[${i}].id`)
