@@ -19,7 +19,13 @@ import {
   PART_NAME,
   partOfId,
 } from "./format.ts";
-import { type LazyPart, openPart, readIndex } from "./read_catalogue.ts";
+import {
+  type LazyIndex,
+  type LazyPart,
+  openIndex,
+  openPart,
+  type ServiceHeader,
+} from "./read_catalogue.ts";
 
 /** Where the catalogue's JSON text comes from. */
 export interface CatalogueSource {
@@ -65,7 +71,8 @@ export function fileCatalogueSource(ctx: Pick<Context, "fs" | "catalogueDir">): 
 /** The API catalogue, loaded part by part. */
 export class Catalogue {
   readonly #source: CatalogueSource;
-  #index: Promise<CatalogueIndex> | undefined;
+  #lazyIndex: Promise<LazyIndex> | undefined;
+  #index: CatalogueIndex | undefined;
   readonly #parts = new Map<string, Promise<LazyPart | undefined>>();
 
   /**
@@ -75,14 +82,29 @@ export class Catalogue {
     this.#source = source;
   }
 
+  /** The index, read on first use; its services are checked when asked for. */
+  #openIndex(): Promise<LazyIndex> {
+    this.#lazyIndex ??= this.#source.index().then(openIndex);
+    return this.#lazyIndex;
+  }
+
   /**
-   * The index, loaded on first use.
+   * The whole index, loaded on first use and checked.
    *
    * @throws {InternalError} when it is damaged
    */
-  index(): Promise<CatalogueIndex> {
-    this.#index ??= this.#source.index().then(readIndex);
-    return this.#index;
+  async index(): Promise<CatalogueIndex> {
+    return this.#index ??= (await this.#openIndex()).all();
+  }
+
+  /**
+   * The services' names, titles and first resources: what the command tree lists before a
+   * service is named (their resources are checked only when one is).
+   *
+   * @throws {InternalError} when the index is damaged
+   */
+  async serviceHeaders(): Promise<ServiceHeader[]> {
+    return (await this.#openIndex()).headers();
   }
 
   /** A part, loaded on first use; its methods are checked when asked for. */
@@ -140,7 +162,7 @@ export class Catalogue {
    * @param name such as `docx`
    */
   async service(name: string): Promise<IndexService | undefined> {
-    return (await this.index()).services.find((s) => s.name === name);
+    return (await this.#openIndex()).service(name);
   }
 
   /** Every method, group by group in the index's order (loads the whole catalogue). */
@@ -153,6 +175,6 @@ export class Catalogue {
 
   /** What was loaded so far: whether the index was, and which parts (for tests). */
   loaded(): { index: boolean; parts: string[] } {
-    return { index: this.#index !== undefined, parts: [...this.#parts.keys()].sort() };
+    return { index: this.#lazyIndex !== undefined, parts: [...this.#parts.keys()].sort() };
   }
 }

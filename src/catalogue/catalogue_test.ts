@@ -135,3 +135,27 @@ Deno.test("fileCatalogueSource() reads the catalogue's files, only names a part 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("Catalogue.service() and serviceHeaders() check only what they give, index() all", async () => {
+  // The calendar service's resources are damaged; docx's are fine.
+  const [calendar, docx] = FIXTURE_INDEX.services;
+  const damaged = JSON.stringify({
+    ...FIXTURE_INDEX,
+    services: [
+      { ...calendar, resources: [{ ...calendar.resources[0], methods: [{ id: 7 }] }] },
+      docx,
+    ],
+  });
+  const catalogue = new Catalogue(fixtureSource({ index: damaged }));
+  assert.deepEqual(await catalogue.serviceHeaders(), [
+    { name: "calendar", title: calendar.title, firstResource: "events" },
+    { name: "docx", title: docx.title, firstResource: "document" },
+  ]);
+  assert.deepEqual(await catalogue.service("docx"), docx);
+  assert.equal(await catalogue.service("nope"), undefined);
+  await assert.rejects(
+    catalogue.service("calendar"),
+    /the index at services\[0\]\.resources\[0\]\.methods\[0\]\.name: expected a string/,
+  );
+  await assert.rejects(catalogue.index(), InternalError);
+});
