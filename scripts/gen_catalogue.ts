@@ -2,9 +2,9 @@
  * Generates hark's API catalogue from the pinned `@larksuiteoapi/lark-mcp` package (MIT): its
  * `dist/mcp-tool/tools/en/gen-tools` define every Open Platform method (id, HTTP method, path,
  * identities, zod schemas of path, query and body). The catalogue is written to `gen/catalogue/`
- * (git-ignored): one module per API group (a service at one version) holding its methods as
- * JSON text, an index of services, resources, command names and method ids, the loader table,
- * a manifest (a fingerprint per method) and a stamp (the key `scripts/catalogue/ensure.ts`
+ * (git-ignored): one JSON file per resource of each API group (a service at one version)
+ * holding its methods, an index of services, resources, command names and method ids, a
+ * manifest (a fingerprint per method) and a stamp (the key `scripts/catalogue/ensure.ts`
  * compares). The repository holds this generator, never the generated text.
  *
  * It reports the methods added, removed and changed since the catalogue it replaces, so that

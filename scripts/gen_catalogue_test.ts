@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readGroup, readIndex } from "../src/catalogue/read_catalogue.ts";
+import { readIndex, readPart } from "../src/catalogue/read_catalogue.ts";
 import { buildCatalogue, readTool, type Tool } from "./gen_catalogue.ts";
 import {
   diffManifests,
@@ -87,8 +87,19 @@ Deno.test("the generated files read back through hark's checked readers", async 
     await writeCatalogue(out, generated, await fingerprints(generated.groups), "key-1");
     const index = await Deno.readTextFile(join(out, "index.json"));
     assert.deepEqual(readIndex(index), generated.index);
-    const group = await Deno.readTextFile(join(out, "calendar_v4.json"));
-    assert.deepEqual(readGroup("calendar_v4", group), generated.groups[0]);
+    // One file per resource of a group: a command reads only its resource's.
+    const files = (await Array.fromAsync(Deno.readDir(out))).map((e) => e.name).sort();
+    assert.deepEqual(files, [
+      "calendar_v4.calendarEvent.json",
+      "index.json",
+      "manifest.json",
+      "stamp.json",
+    ]);
+    const part = await Deno.readTextFile(join(out, "calendar_v4.calendarEvent.json"));
+    assert.deepEqual(readPart("calendar_v4.calendarEvent", part), {
+      ...generated.groups[0],
+      resource: "calendarEvent",
+    });
     const stamp = JSON.parse(await Deno.readTextFile(join(out, "stamp.json")));
     assert.equal(stamp.key, "key-1");
     assert.equal(stamp.methods, 2);

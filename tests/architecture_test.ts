@@ -346,6 +346,24 @@ Deno.test("the API catalogue loads only when a command needs it: main.ts's stati
   );
 });
 
+Deno.test("--version and --help load no command's code: main.ts's static graph has none of it", async () => {
+  const main = [...await staticGraph("main.ts")].map((m) => m.replace(/^.*?\/(src\/)/, "$1"));
+  assert.ok(main.includes("src/cli/root.ts"), "the walk follows imports");
+  // Each loads with the commands that use it: time parsing with a shortcut's parameters, the
+  // shortcut framework with a shortcut, the API code map with a call, paging with a listing, the
+  // pager, subprocesses and the WebSocket with the commands that start them. The tree itself
+  // needs only its flags' constants (identities, output formats, HTTP methods, --max-pages).
+  const commandCode = main.filter((m) =>
+    /^src\/(time|http|session\/session|config\/(?!config\.ts))/.test(m) ||
+    /^src\/(api_call\/(?!api_methods)|auth\/(?!identity))/.test(m) ||
+    /^src\/shortcuts\/(?!service_entries\.ts|max_pages\.ts)/.test(m) ||
+    /^src\/errors\/(?!hark_error|exit_code|shell_quote)/.test(m) ||
+    /^src\/runtime\/(run_pager|run_subprocess|web_socket)\.ts$/.test(m) ||
+    /^src\/cli\/(shortcut_commands|event\/subscribe|skills\/install)\.ts$/.test(m)
+  );
+  assert.deepEqual(commandCode, []);
+});
+
 Deno.test("ARCHITECTURE.md stays true: every path it names exists, every folder of src/ is in it", async () => {
   const text = await Deno.readTextFile(join(REPO_ROOT, "ARCHITECTURE.md"));
   const named = [...text.matchAll(/`((?:src|sandbox|tests|scripts|bench)\/[^`\s]*|main\.ts)`/g)]

@@ -3,7 +3,8 @@
  * differs from the key of the pinned package and the generator's sources, and missing when there
  * is no stamp. Every entry point that runs hark's code calls {@link ensureCatalogue} first (the
  * test, hark, demo, bench and compile tasks; type checking needs no catalogue); when the
- * catalogue is current that costs a few `stat` calls.
+ * catalogue is current that costs a few `stat` calls. `deno task hark` first asks the smaller
+ * `looks_current.ts`, and loads this module only when that cannot say the catalogue is current.
  *
  *   deno run --allow-read --allow-run --allow-env scripts/catalogue/ensure.ts [--quiet]
  *
@@ -12,6 +13,10 @@
 
 // No node: modules here: `deno task hark` runs this before every command, and loading Node's
 // compatibility layer would cost more than the whole check.
+
+import { catalogueLooksCurrent, GENERATOR_SOURCES } from "./looks_current.ts";
+
+export { catalogueLooksCurrent, GENERATOR_SOURCES };
 
 /** The repository root, as a `file:` URL. */
 const ROOT_URL = new URL("../../", import.meta.url);
@@ -31,16 +36,6 @@ export const CATALOGUE_DIR: string = join(REPO_ROOT, "gen", "catalogue");
 export const STAMP_FILE = "stamp.json";
 /** The package the catalogue is generated from; `deno.json` pins its version. */
 export const PACKAGE = "@larksuiteoapi/lark-mcp";
-
-/** The files whose content the catalogue depends on besides the package. */
-export const GENERATOR_SOURCES: readonly string[] = [
-  "scripts/gen_catalogue.ts",
-  "scripts/catalogue/zod_fields.ts",
-  "scripts/catalogue/naming.ts",
-  "scripts/catalogue/method_text.ts",
-  "scripts/catalogue/write_catalogue.ts",
-  "src/catalogue/format.ts",
-];
 
 /**
  * The package's pin in `deno.json`: `npm:@larksuiteoapi/lark-mcp@0.5.1`.
@@ -113,31 +108,6 @@ export async function readStamp(dir = CATALOGUE_DIR): Promise<Stamp | undefined>
     return { key: stamp.key, inputs };
   } catch {
     return undefined;
-  }
-}
-
-/**
- * Whether the generated catalogue looks current, decided synchronously from its stamp and a
- * `stat` of each input (the fast path of {@link ensureCatalogue}, cheap enough for every
- * `deno task hark`); `false` means "run {@link ensureCatalogue}", not "stale".
- *
- * @param root the repository root
- * @param dir the catalogue folder
- */
-export function catalogueLooksCurrent(root = REPO_ROOT, dir = CATALOGUE_DIR): boolean {
-  try {
-    const stamp = JSON.parse(Deno.readTextFileSync(join(dir, STAMP_FILE)));
-    const inputs = stamp?.inputs;
-    if (typeof stamp?.key !== "string" || typeof inputs !== "object" || inputs === null) {
-      return false;
-    }
-    const paths = ["deno.json", ...GENERATOR_SOURCES];
-    return Object.keys(inputs).length === paths.length && paths.every((path) => {
-      const info = Deno.statSync(join(root, path));
-      return inputs[path] === `${info.mtime?.getTime() ?? 0}:${info.size}`;
-    });
-  } catch {
-    return false;
   }
 }
 

@@ -65,20 +65,33 @@ Deno.test("ensureCatalogue() finds the catalogue current without regenerating it
   assert.deepEqual(before?.inputs, await inputsSeen());
 });
 
-Deno.test("GENERATOR_SOURCES lists every module of ours the generator loads", async () => {
+/** What `deno info --json` says of a module graph: its modules and their imports. */
+interface DenoInfo {
+  modules: {
+    specifier: string;
+    dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
+  }[];
+}
+
+/** `deno info --json` of a file of the repository. */
+async function denoInfo(path: string): Promise<DenoInfo> {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", "scripts/gen_catalogue.ts"],
+    args: ["info", "--json", path],
     cwd: REPO_ROOT,
     stdout: "piped",
     stderr: "piped",
   }).output();
   assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
-  const info = JSON.parse(new TextDecoder().decode(output.stdout));
+  return JSON.parse(new TextDecoder().decode(output.stdout));
+}
+
+Deno.test("GENERATOR_SOURCES lists every module of ours the generator loads", async () => {
+  const info = await denoInfo("scripts/gen_catalogue.ts");
   const root = new URL(`file://${REPO_ROOT}`).href;
-  const ours = (info.modules as { specifier: string }[]).map((m) => m.specifier)
+  const ours = info.modules.map((m) => m.specifier)
     .filter((s) => s.startsWith(root)).map((s) => s.slice(root.length).replace(/^\//, ""))
     // The key's own code decides nothing about the catalogue's content.
-    .filter((path) => path !== "scripts/catalogue/ensure.ts");
+    .filter((path) => !/^scripts\/catalogue\/(ensure|looks_current)\.ts$/.test(path));
   assert.deepEqual(ours.sort(), [...GENERATOR_SOURCES].sort());
 });
 
@@ -96,4 +109,21 @@ Deno.test("catalogueLooksCurrent() trusts a stamp only while every input stats t
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+});
+
+Deno.test("deno task hark loads only the fast check before main.ts: ensure.ts when needed", async () => {
+  const info = await denoInfo("scripts/hark_task.ts");
+  const root = new URL(`file://${REPO_ROOT}`).href.replace(/\/?$/, "/");
+  const importsOf = (path: string, dynamic: boolean) =>
+    (info.modules.find((m) => m.specifier === root + path)?.dependencies ?? [])
+      .filter((d) => (d.isDynamic === true) === dynamic)
+      .map((d) => d.code?.specifier.slice(root.length)).sort();
+  assert.deepEqual(importsOf("scripts/hark_task.ts", false), [
+    "scripts/catalogue/looks_current.ts",
+  ]);
+  assert.deepEqual(importsOf("scripts/hark_task.ts", true), [
+    "main.ts",
+    "scripts/catalogue/ensure.ts",
+  ]);
+  assert.deepEqual(importsOf("scripts/catalogue/looks_current.ts", false), []);
 });

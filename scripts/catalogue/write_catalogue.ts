@@ -1,6 +1,6 @@
 /**
- * Writing the generated catalogue (`gen/catalogue/`): a JSON file per API group
- * (`calendar_v4.json`), the index (`index.json`), a manifest of fingerprints and the stamp, all at
+ * Writing the generated catalogue (`gen/catalogue/`): a JSON file per resource of each API group
+ * (`calendar_v4.calendarEvent.json`), the index (`index.json`), a manifest of fingerprints and the stamp, all at
  * once; and the report of the methods added, removed and changed since the previous one. They are
  * data files, not modules: nothing imports them, so no runtime reads them before a command needs
  * them (Deno prepares every module a literal `import()` names before the first line runs).
@@ -10,7 +10,7 @@
 
 import { join } from "node:path";
 import type { CatalogueGroup, CatalogueIndex } from "../../src/catalogue/format.ts";
-import { INDEX_FILE } from "../../src/catalogue/format.ts";
+import { INDEX_FILE, partsOf } from "../../src/catalogue/format.ts";
 import { inputsSeen, STAMP_FILE } from "./ensure.ts";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -114,7 +114,9 @@ export async function writeCatalogue(
   await Deno.mkdir(parent, { recursive: true });
   const fresh = await Deno.makeTempDir({ dir: parent, prefix: ".catalogue-new-" });
   const write = (name: string, text: string) => Deno.writeTextFile(join(fresh, name), text);
-  for (const group of groups) await write(`${group.group}.json`, JSON.stringify(group));
+  for (const part of groups.flatMap(partsOf)) {
+    await write(`${part.group}.${part.resource}.json`, JSON.stringify(part));
+  }
   await write(INDEX_FILE, JSON.stringify(index));
   await write("manifest.json", JSON.stringify(manifest, null, 1) + "\n");
   const methods = groups.reduce((n, g) => n + g.methods.length, 0);

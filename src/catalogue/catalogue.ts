@@ -1,31 +1,38 @@
 /**
  * The API catalogue as hark reads it: the index (services, resources, method names and ids) and
- * the groups (each a service at one version, with its methods' parameters), each loaded on
- * first use and kept. A command that names an API method loads the index and that method's
- * group only; `--version`, `--help` and the shortcuts load nothing of it.
+ * the parts (each a resource of a group, with its methods' parameters), each loaded on first use
+ * and kept. A command that names an API method loads the index and that method's part only;
+ * `--version`, `--help` and the shortcuts load nothing of it.
  *
  * @module
  */
 
 import type { Context } from "../context.ts";
-import { InternalError } from "../errors/mod.ts";
+import { InternalError } from "../errors/hark_error.ts";
 import {
   CATALOGUE_FORMAT,
   type CatalogueGroup,
   type CatalogueIndex,
   type CatalogueMethod,
-  groupOfId,
   INDEX_FILE,
   type IndexService,
+  PART_NAME,
+  partOfId,
 } from "./format.ts";
-import { type LazyGroup, openGroup, readIndex } from "./read_catalogue.ts";
+import {
+  type LazyIndex,
+  type LazyPart,
+  openIndex,
+  openPart,
+  type ServiceHeader,
+} from "./read_catalogue.ts";
 
 /** Where the catalogue's JSON text comes from. */
 export interface CatalogueSource {
   /** The index's JSON text. */
   index(): Promise<string>;
-  /** A group's JSON text, or `undefined` when there is no such group. */
-  group(name: string): Promise<string | undefined>;
+  /** A part's JSON text (`docx_v1.document`), or `undefined` when there is no such part. */
+  part(name: string): Promise<string | undefined>;
 }
 
 /**
@@ -56,16 +63,17 @@ export function fileCatalogueSource(ctx: Pick<Context, "fs" | "catalogueDir">): 
       }
       return text;
     },
-    // Only names a group can have: no path separators or dots reach the file system.
-    group: (name) => /^[a-z0-9_]+$/.test(name) ? read(`${name}.json`) : Promise.resolve(undefined),
+    // Only names a part can have: no path separator or "..", nothing but the catalogue's files.
+    part: (name) => PART_NAME.test(name) ? read(`${name}.json`) : Promise.resolve(undefined),
   };
 }
 
 /** The API catalogue, loaded part by part. */
 export class Catalogue {
   readonly #source: CatalogueSource;
-  #index: Promise<CatalogueIndex> | undefined;
-  readonly #groups = new Map<string, Promise<LazyGroup | undefined>>();
+  #lazyIndex: Promise<LazyIndex> | undefined;
+  #index: CatalogueIndex | undefined;
+  readonly #parts = new Map<string, Promise<LazyPart | undefined>>();
 
   /**
    * @param source where the text comes from: {@link fileCatalogueSource} of the context
@@ -74,51 +82,76 @@ export class Catalogue {
     this.#source = source;
   }
 
+  /** The index, read on first use; its services are checked when asked for. */
+  #openIndex(): Promise<LazyIndex> {
+    this.#lazyIndex ??= this.#source.index().then(openIndex);
+    return this.#lazyIndex;
+  }
+
   /**
-   * The index, loaded on first use.
+   * The whole index, loaded on first use and checked.
    *
    * @throws {InternalError} when it is damaged
    */
-  index(): Promise<CatalogueIndex> {
-    this.#index ??= this.#source.index().then(readIndex);
-    return this.#index;
-  }
-
-  /** A group, loaded on first use; its methods are checked when asked for. */
-  #open(name: string): Promise<LazyGroup | undefined> {
-    let group = this.#groups.get(name);
-    if (!group) {
-      group = this.#source.group(name).then((text) =>
-        text === undefined ? undefined : openGroup(name, text)
-      );
-      this.#groups.set(name, group);
-    }
-    return group;
+  async index(): Promise<CatalogueIndex> {
+    return this.#index ??= (await this.#openIndex()).all();
   }
 
   /**
-   * A group with every method, loaded on first use.
+   * The services' names, titles and first resources: what the command tree lists before a
+   * service is named (their resources are checked only when one is).
+   *
+   * @throws {InternalError} when the index is damaged
+   */
+  async serviceHeaders(): Promise<ServiceHeader[]> {
+    return (await this.#openIndex()).headers();
+  }
+
+  /** A part, loaded on first use; its methods are checked when asked for. */
+  #open(name: string): Promise<LazyPart | undefined> {
+    let part = this.#parts.get(name);
+    if (!part) {
+      part = this.#source.part(name).then((text) =>
+        text === undefined ? undefined : openPart(name, text)
+      );
+      this.#parts.set(name, part);
+    }
+    return part;
+  }
+
+  /**
+   * A group with every method: the index, and the parts of the group's resources it names.
    *
    * @param name such as `calendar_v4`
    * @returns the group, or `undefined` when there is none of that name
    * @throws {InternalError} when it is damaged
    */
   async group(name: string): Promise<CatalogueGroup | undefined> {
-    const group = await this.#open(name);
-    if (!group) return undefined;
-    const methods = group.ids.flatMap((id) => group.method(id) ?? []);
+    const names = new Set<string>();
+    for (const service of (await this.index()).services) {
+      if (!service.groups.includes(name)) continue;
+      for (const { id } of service.resources.flatMap((r) => r.methods)) {
+        const part = partOfId(id);
+        if (part?.startsWith(`${name}.`)) names.add(part);
+      }
+    }
+    if (names.size === 0) return undefined;
+    const parts = await Promise.all([...names].map((part) => this.#open(part)));
+    const methods = parts.flatMap((part) =>
+      part ? part.ids.flatMap((id) => part.method(id) ?? []) : []
+    );
     return { format: CATALOGUE_FORMAT, group: name, methods };
   }
 
   /**
-   * A method by id, loading only its group (not the index) and checking only that method.
+   * A method by id, loading only its part (not the index) and checking only that method.
    *
    * @param id such as `calendar.v4.calendarEvent.instanceView`
    * @returns the method, or `undefined` when the catalogue has none of that id
    * @throws {InternalError} when it is damaged
    */
   async method(id: string): Promise<CatalogueMethod | undefined> {
-    const name = groupOfId(id);
+    const name = partOfId(id);
     if (name === undefined) return undefined;
     return (await this.#open(name))?.method(id);
   }
@@ -129,7 +162,7 @@ export class Catalogue {
    * @param name such as `docx`
    */
   async service(name: string): Promise<IndexService | undefined> {
-    return (await this.index()).services.find((s) => s.name === name);
+    return (await this.#openIndex()).service(name);
   }
 
   /** Every method, group by group in the index's order (loads the whole catalogue). */
@@ -140,8 +173,8 @@ export class Catalogue {
     return groups.flatMap((g) => g?.methods ?? []);
   }
 
-  /** What was loaded so far: whether the index was, and which groups (for tests). */
-  loaded(): { index: boolean; groups: string[] } {
-    return { index: this.#index !== undefined, groups: [...this.#groups.keys()].sort() };
+  /** What was loaded so far: whether the index was, and which parts (for tests). */
+  loaded(): { index: boolean; parts: string[] } {
+    return { index: this.#lazyIndex !== undefined, parts: [...this.#parts.keys()].sort() };
   }
 }

@@ -1,9 +1,11 @@
 /**
  * The shape of the generated API catalogue (`gen/catalogue/`, written by
  * `scripts/gen_catalogue.ts` from the pinned `@larksuiteoapi/lark-mcp` package): one JSON file per
- * API group (a service at one version, such as `calendar_v4.json`) holding its methods with their typed
- * parameters, and a small index (services, resources, method ids and command names, no
- * parameters) so that finding a command loads only the index and its one group.
+ * resource of an API group (a service at one version), such as `docx_v1.document.json`, holding
+ * that resource's methods with their typed parameters, and a small index (services, resources,
+ * method ids and command names, no parameters) so that finding a command loads only the index and
+ * one resource's file. Per resource rather than per group: docx_v1 is 0.75 MB, almost all of it
+ * the block methods, and `hark docx document create` parsed all of it for one method of 0.8 KB.
  *
  * The generator and the loader share these types; {@link CATALOGUE_FORMAT} changes with them.
  *
@@ -11,9 +13,9 @@
  */
 
 /** The version of the file format; the loader refuses another. */
-export const CATALOGUE_FORMAT = 1;
+export const CATALOGUE_FORMAT = 2;
 
-/** The index's file in the catalogue's folder; a group's is `<group>.json`. */
+/** The index's file in the catalogue's folder; a part's is `<part>.json` ({@link partOfId}). */
 export const INDEX_FILE = "index.json";
 
 /** The value types of a parameter or body field. */
@@ -97,12 +99,24 @@ export interface CatalogueMethod {
   idempotencyKey?: { place: "query" | "body"; name: string };
 }
 
-/** One API group file: a service at one version. */
+/** One API group: a service at one version (on disk, one file per resource: a part). */
 export interface CatalogueGroup {
   /** {@link CATALOGUE_FORMAT}. */
   format: number;
   /** The group's name: `calendar_v4`. */
   group: string;
+  /** Its methods, by id. */
+  methods: CatalogueMethod[];
+}
+
+/** One file of the catalogue: the methods of one resource of a group. */
+export interface CataloguePart {
+  /** {@link CATALOGUE_FORMAT}. */
+  format: number;
+  /** The group's name: `docx_v1`. */
+  group: string;
+  /** The resource as the method ids name it: `document`, `documentBlock`. */
+  resource: string;
   /** Its methods, by id. */
   methods: CatalogueMethod[];
 }
@@ -153,4 +167,36 @@ export function groupOfId(id: string): string | undefined {
   const parts = id.split(".");
   if (parts.length !== 4 || parts.some((p) => !/^[A-Za-z0-9_]+$/.test(p))) return undefined;
   return `${parts[0]}_${parts[1]}`;
+}
+
+/**
+ * The part (file, without `.json`) a method id lives in: `docx.v1.documentBlock.get` →
+ * `docx_v1.documentBlock`.
+ *
+ * @param id a method id
+ * @returns the part, or `undefined` when the id has not the four parts of one
+ */
+export function partOfId(id: string): string | undefined {
+  const group = groupOfId(id);
+  return group === undefined ? undefined : `${group}.${id.split(".")[2]}`;
+}
+
+/** What a part's name looks like: `docx_v1.documentBlock` (no path separator, one dot). */
+export const PART_NAME = /^[a-z0-9_]+\.[A-Za-z0-9_]+$/;
+
+/**
+ * A group cut into its parts, one per resource, in the order of their first method.
+ *
+ * @param group the group
+ */
+export function partsOf(group: CatalogueGroup): CataloguePart[] {
+  const parts = new Map<string, CataloguePart>();
+  for (const method of group.methods) {
+    const resource = method.id.split(".")[2];
+    const part = parts.get(resource) ??
+      { format: group.format, group: group.group, resource, methods: [] };
+    part.methods.push(method);
+    parts.set(resource, part);
+  }
+  return [...parts.values()];
 }

@@ -185,12 +185,12 @@ Deno.test("buildMethodRequest() names fields through the label it is given", () 
   );
 });
 
-Deno.test("requestForId() builds a method's request by id, loading only its group", async () => {
+Deno.test("requestForId() builds a method's request by id, loading only its resource's part", async () => {
   const source = fixtureSource();
   const catalogue = new Catalogue(source);
   const request = await requestForId(catalogue, LIST_EVENTS.id, { path: { calendar_id: "c" } });
   assert.equal(request.path, "/open-apis/calendar/v4/calendars/c/events");
-  assert.deepEqual(source.reads, ["calendar_v4"]);
+  assert.deepEqual(source.reads, ["calendar_v4.calendarEvent"]);
   await assert.rejects(requestForId(catalogue, "calendar.v4.calendarEvent.nope", {}), {
     name: "ValidationError",
     message: 'Unknown API method "calendar.v4.calendarEvent.nope"',

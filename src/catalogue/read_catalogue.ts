@@ -6,7 +6,7 @@
  * @module
  */
 
-import { InternalError } from "../errors/mod.ts";
+import { InternalError } from "../errors/hark_error.ts";
 import { isObject, type JsonObject } from "../json/fields.ts";
 import { isOneOf } from "../json/is_one_of.ts";
 import {
@@ -14,9 +14,9 @@ import {
   CATALOGUE_HTTP_METHODS,
   CATALOGUE_IDENTITIES,
   type CatalogueField,
-  type CatalogueGroup,
   type CatalogueIndex,
   type CatalogueMethod,
+  type CataloguePart,
   FIELD_TYPES,
   type IndexResource,
   type IndexService,
@@ -166,49 +166,119 @@ function parse(reader: Reader, text: string): JsonObject {
 }
 
 /**
- * Reads the catalogue's index.
+ * Reads the catalogue's index, checking all of it.
  *
  * @param text the index's JSON text
  * @throws {InternalError} naming the first bad value
  */
 export function readIndex(text: string): CatalogueIndex {
+  return openIndex(text).all();
+}
+
+/** What the command tree needs of a service before it is named: no resources. */
+export interface ServiceHeader {
+  /** The command name: `docx`. */
+  name: string;
+  /** What it is, for listings. */
+  title: string;
+  /** The command name of its first resource, for an example. */
+  firstResource?: string;
+}
+
+/** An index whose services are checked one by one, when asked for. */
+export interface LazyIndex {
+  /** Every service's name, title and first resource, checked. */
+  headers(): ServiceHeader[];
+  /**
+   * A service, checked (once) when first asked for.
+   *
+   * @throws {InternalError} when it is damaged
+   */
+  service(name: string): IndexService | undefined;
+  /**
+   * The whole index, every service checked.
+   *
+   * @throws {InternalError} when it is damaged
+   */
+  all(): CatalogueIndex;
+}
+
+/**
+ * Opens the index: parses it and checks its frame; a service (its resources and their methods,
+ * most of the index) is checked when asked for, so an API command pays for its own service, not
+ * the 1,266 methods of all of them (about 8 ms of cold code).
+ *
+ * @param text the index's JSON text
+ * @throws {InternalError} naming the first bad value of the frame
+ */
+export function openIndex(text: string): LazyIndex {
   const reader = new Reader("the index");
   const o = parse(reader, text);
   reader.format(o, "index");
+  const source = reader.string(o.source, "source");
+  const raw = reader.list(o.services, "services").map((s, i) => reader.object(s, `services[${i}]`));
+  const names = raw.map((s, i) => reader.string(s.name, `services[${i}].name`));
+  const checked = new Map<number, IndexService>();
+  const service = (at: number): IndexService => {
+    let found = checked.get(at);
+    if (!found) {
+      found = reader.service(raw[at], `services[${at}]`);
+      checked.set(at, found);
+    }
+    return found;
+  };
   return {
-    format: CATALOGUE_FORMAT,
-    source: reader.string(o.source, "source"),
-    services: reader.list(o.services, "services").map((s, i) =>
-      reader.service(s, `services[${i}]`)
-    ),
-    leftOut: reader.list(o.leftOut ?? [], "leftOut").map((entry, i) => {
-      const e = reader.object(entry, `leftOut[${i}]`);
-      return {
-        id: reader.string(e.id, `leftOut[${i}].id`),
-        reason: reader.string(e.reason, `leftOut[${i}].reason`),
-      };
+    headers: () =>
+      raw.map((s, i) => {
+        const at = `services[${i}]`;
+        const title = reader.string(s.title ?? "", `${at}.title`);
+        const [first] = reader.list(s.resources, `${at}.resources`);
+        if (first === undefined) return { name: names[i], title };
+        const firstResource = reader.string(
+          reader.object(first, `${at}.resources[0]`).name,
+          `${at}.resources[0].name`,
+        );
+        return { name: names[i], title, firstResource };
+      }),
+    service: (name) => {
+      const at = names.indexOf(name);
+      return at < 0 ? undefined : service(at);
+    },
+    all: () => ({
+      format: CATALOGUE_FORMAT,
+      source,
+      services: raw.map((_, i) => service(i)),
+      leftOut: reader.list(o.leftOut ?? [], "leftOut").map((entry, i) => {
+        const e = reader.object(entry, `leftOut[${i}]`);
+        return {
+          id: reader.string(e.id, `leftOut[${i}].id`),
+          reason: reader.string(e.reason, `leftOut[${i}].reason`),
+        };
+      }),
     }),
   };
 }
 
 /**
- * Reads one group of the catalogue.
+ * Reads one part of the catalogue (a resource's methods), checking every method.
  *
- * @param name the group's name, for messages (`calendar_v4`)
+ * @param name the part's name (`docx_v1.document`)
  * @param text its JSON text
  * @throws {InternalError} naming the first bad value
  */
-export function readGroup(name: string, text: string): CatalogueGroup {
-  const lazy = openGroup(name, text);
+export function readPart(name: string, text: string): CataloguePart {
+  const lazy = openPart(name, text);
+  const [group, resource] = name.split(".");
   return {
     format: CATALOGUE_FORMAT,
-    group: name,
+    group,
+    resource,
     methods: lazy.ids.map((id) => lazy.method(id)).flatMap((m) => m ? [m] : []),
   };
 }
 
-/** A group whose methods are checked one by one, when asked for. */
-export interface LazyGroup {
+/** A part whose methods are checked one by one, when asked for. */
+export interface LazyPart {
   /** The ids of its methods, in order. */
   ids: string[];
   /**
@@ -220,19 +290,19 @@ export interface LazyGroup {
 }
 
 /**
- * Opens a group: parses it and checks its frame and its methods' ids; each method is checked
- * when asked for, so a command pays for the one method it runs, not the group's hundred.
+ * Opens a part: parses it and checks its frame and its methods' ids; each method is checked
+ * when asked for, so a command pays for the one method it runs.
  *
- * @param name the group's name, for messages (`calendar_v4`)
+ * @param name the part's name, for messages (`docx_v1.document`)
  * @param text its JSON text
  * @throws {InternalError} naming the first bad value of the frame
  */
-export function openGroup(name: string, text: string): LazyGroup {
-  const reader = new Reader(`group ${name}`);
+export function openPart(name: string, text: string): LazyPart {
+  const reader = new Reader(`part ${name}`);
   const o = parse(reader, text);
-  reader.format(o, "group");
-  const group = reader.string(o.group, "group");
-  if (group !== name) reader.fail("group", `expected "${name}", got "${group}"`);
+  reader.format(o, "part");
+  const part = `${reader.string(o.group, "group")}.${reader.string(o.resource, "resource")}`;
+  if (part !== name) reader.fail("group", `expected "${name}", got "${part}"`);
   const raw = reader.list(o.methods, "methods");
   const ids = raw.map((m, i) =>
     reader.string(reader.object(m, `methods[${i}]`).id, `methods[${i}].id`)

@@ -8,7 +8,7 @@
 import type { Context } from "../context.ts";
 import { IDENTITIES } from "../auth/identity.ts";
 import { OUTPUT_FORMATS } from "../config/config.ts";
-import { ValidationError } from "../errors/mod.ts";
+import { ValidationError } from "../errors/hark_error.ts";
 import { parseFields } from "../output/fields.ts";
 import { isOneOf } from "../json/is_one_of.ts";
 import { debugFromEnv, type GlobalOptions } from "../session/global_options.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { ValidationError } from "../errors/mod.ts";
+import { ValidationError } from "../errors/hark_error.ts";
 import {
   type CommandSpec,
   findSubcommand,

@@ -16,7 +16,7 @@ import { GLOBAL_FLAGS } from "./globals.ts";
 import { mcpCommand } from "./mcp/mcp.ts";
 import { profileCommand } from "./profile/profile.ts";
 import { schemaCommand } from "./schema/schema.ts";
-import { serviceCommands } from "./shortcut_commands.ts";
+import { serviceCommands } from "./service_commands.ts";
 import { skillsCommand } from "./skills/skills.ts";
 
 /**

@@ -7,7 +7,7 @@
  */
 
 import type { Context } from "../context.ts";
-import { type HarkError, toHarkError } from "../errors/mod.ts";
+import { type HarkError, toHarkError } from "../errors/hark_error.ts";
 import { shellQuote } from "../errors/shell_quote.ts";
 import { VERSION } from "../version.ts";
 import { type CommandSpec, subcommandsOf } from "./command_spec.ts";

@@ -1,8 +1,8 @@
 /**
- * The shortcuts as commands: one group per service (`hark calendar`), whose shortcut commands
- * (`hark calendar +agenda`) load with the service, only when it is named. Each shortcut command
- * has a flag per parameter, `--input`, examples and a note of its identities and scopes, and runs
- * the shortcut lifecycle on a session.
+ * The shortcuts as commands (`hark calendar +agenda`), loaded with their service group
+ * (`service_commands.ts`) only when it is named. Each shortcut command has a flag per parameter,
+ * `--input`, examples and a note of its identities and scopes, and runs the shortcut lifecycle on
+ * a session.
  *
  * @module
  */
@@ -16,34 +16,8 @@ import {
 } from "../shortcuts/definition.ts";
 import type { ShortcutSession } from "../shortcuts/lifecycle.ts";
 import { envVarOf, paramHelp, valueNameOf } from "../shortcuts/params.ts";
-import { SERVICE_ENTRIES, type ServiceEntry } from "../shortcuts/services.ts";
-import type { CatalogueRef } from "./catalogue/catalogue_ref.ts";
 import type { CommandCall, CommandSpec, FlagSpec } from "./command_spec.ts";
 import type { Session } from "../session/session.ts";
-
-/**
- * The group command of every service: its shortcuts, then (given the catalogue) its API
- * resources, which load only when a word names none of the shortcuts.
- *
- * @param entries the services; default every registered one
- * @param catalogue the API catalogue, whose resources of the same service the group lists
- */
-export function serviceCommands(
-  entries: readonly ServiceEntry[] = SERVICE_ENTRIES,
-  catalogue?: CatalogueRef,
-): CommandSpec[] {
-  return entries.map((entry) => ({
-    name: entry.name,
-    description: entry.description,
-    examples: entry.examples,
-    loadCommands: async () => (await entry.load()).map(shortcutCommand),
-    ...(catalogue && {
-      moreCommands: async () =>
-        (await import("./catalogue/api_commands.ts")).apiResourceCommands(catalogue, entry.name),
-      moreHeading: "API resources",
-    }),
-  }));
-}
 
 /** The flag every shortcut takes besides its parameters. */
 export const INPUT_FLAG: FlagSpec = {

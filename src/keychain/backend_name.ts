@@ -6,7 +6,7 @@
  */
 
 import type { Context } from "../context.ts";
-import { ValidationError } from "../errors/mod.ts";
+import { ValidationError } from "../errors/hark_error.ts";
 import { isOneOf } from "../json/is_one_of.ts";
 import type { KeychainBackendName } from "./keychain.ts";
 

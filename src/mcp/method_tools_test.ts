@@ -67,7 +67,7 @@ Deno.test("selectMethodTools() loads the index and only the groups it names", as
   const source = fixtureSource();
   const selection = await selectMethodTools(new Catalogue(source), ["docx.*"], {});
   assert.deepEqual(selection.tools.map((t) => t.tool.name), ["docx_v1_document_create"]);
-  assert.deepEqual(source.reads, ["index", "docx_v1"]);
+  assert.deepEqual(source.reads, ["index", "docx_v1.document"]);
   assert.equal(selection.explicit.size, 0, "a glob names no method explicitly");
 
   const none = fixtureSource();

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { ValidationError } from "../errors/mod.ts";
+import { ValidationError } from "../errors/hark_error.ts";
 import { isObject } from "../json/fields.ts";
 import { terminalSafe } from "./terminal_safe.ts";
 

@@ -2,25 +2,22 @@
  * The real {@link Context}: with the other files of `src/runtime/` (its file system, subprocess
  * runner, status line and collector), the one place besides `main.ts` that touches `Deno.*`,
  * global `fetch` and the system clock. Everything expensive (the HTTP client, the keychain
- * backend and its code) is created on first use, so `--help` and `--version` stay fast. Nothing
- * in `src/runtime/` imports a `node:` module: the first one starts Deno's Node compatibility
- * layer, about 10 ms of every start-up (measured: an empty script 16.9 ms, one importing
- * `node:path` 27 ms); see `src/path.ts`.
+ * backend and its code, the subprocess runner, the pager, the WebSocket) is created or imported
+ * on first use, so `--help` and `--version` stay fast. Nothing in `src/runtime/` imports a
+ * `node:` module: the first one starts Deno's Node compatibility layer, about 10 ms of every
+ * start-up (measured: an empty script 16.9 ms, one importing `node:path` 27 ms); see
+ * `src/path.ts`.
  *
  * @module
  */
 
-import { openWebSocket } from "./web_socket.ts";
-import { connectUnix } from "./unix_socket.ts";
 import type { Context, Env, KeychainSettings } from "../context.ts";
-import { ValidationError } from "../errors/mod.ts";
+import { ValidationError } from "../errors/hark_error.ts";
 import { keychainBackendName } from "../keychain/backend_name.ts";
 import type { Keychain } from "../keychain/keychain.ts";
 import { terminalSafe } from "../output/terminal_safe.ts";
 import { realFileSystem } from "./real_file_system.ts";
 import { reclaimer } from "./reclaimer.ts";
-import { runPager } from "./run_pager.ts";
-import { runSubprocess } from "./run_subprocess.ts";
 import { statusLine } from "./status_line.ts";
 import { SYSTEM_OS } from "./system_os.ts";
 
@@ -81,9 +78,12 @@ export function createRealContext(options: RealContextOptions): Context {
     },
     reclaim: reclaimer(() => Date.now(), exposedGc()),
     // Ctrl-C stops a child (and what it started) as it stops everything else.
-    run: (cmd, args, runOptions) =>
-      runSubprocess(cmd, args, { signal: options.signal, ...runOptions }),
-    page: (command, text) => runPager(command, text, os),
+    run: async (cmd, args, runOptions) =>
+      (await import("./run_subprocess.ts")).runSubprocess(cmd, args, {
+        signal: options.signal,
+        ...runOptions,
+      }),
+    page: async (command, text) => (await import("./run_pager.ts")).runPager(command, text, os),
     fs: realFileSystem,
     os,
     homeDir: env.get(os === "windows" ? "USERPROFILE" : "HOME"),
@@ -96,8 +96,9 @@ export function createRealContext(options: RealContextOptions): Context {
     },
     randomUUID: () => crypto.randomUUID(),
     randomBytes: (length) => crypto.getRandomValues(new Uint8Array(length)),
-    openWebSocket,
-    connectUnix,
+    openWebSocket: async (url, signal) =>
+      (await import("./web_socket.ts")).openWebSocket(url, signal),
+    connectUnix: async (path) => (await import("./unix_socket.ts")).connectUnix(path),
     pid: Deno.pid,
     catalogueDir: options.catalogueDir ?? "",
   };

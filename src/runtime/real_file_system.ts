@@ -7,7 +7,7 @@
  */
 
 import type { Confine, FileInfo, FileSystem } from "../context.ts";
-import { ValidationError } from "../errors/mod.ts";
+import { ValidationError } from "../errors/hark_error.ts";
 import { baseName, joinPath, parentFolder } from "../path.ts";
 import { SYSTEM_OS } from "./system_os.ts";
 

@@ -6,12 +6,12 @@
  * @module
  */
 
-import { ApiError, ValidationError } from "../errors/mod.ts";
+import { ApiError, ValidationError } from "../errors/hark_error.ts";
 import type { ShortcutInput } from "./definition.ts";
+import { DEFAULT_MAX_PAGES } from "./max_pages.ts";
 import { param, type ValuesOf } from "./param.ts";
 
-/** The default of `--max-pages`. */
-export const DEFAULT_MAX_PAGES = 1000;
+export { DEFAULT_MAX_PAGES };
 
 /** How a listing cut by `--limit` begins the warning that says how to go on. */
 export const CONTINUE_NOTE = "There is more: continue with --page-token";

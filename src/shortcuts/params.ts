@@ -6,7 +6,7 @@
  */
 
 import type { Context } from "../context.ts";
-import { ValidationError } from "../errors/mod.ts";
+import { ValidationError } from "../errors/hark_error.ts";
 import { parseTimeInput, TIME_INPUT_FORMS } from "../time/mod.ts";
 import type { ParamSpec, ParamValue } from "./definition.ts";
 

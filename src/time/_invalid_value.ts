@@ -4,7 +4,7 @@
  * @module
  */
 
-import { ValidationError } from "../errors/mod.ts";
+import { ValidationError } from "../errors/hark_error.ts";
 
 /** Where a value came from, for error messages. */
 export interface ValueSource {

@@ -12,6 +12,7 @@ import {
   type CatalogueGroup,
   type CatalogueIndex,
   type CatalogueMethod,
+  partsOf,
 } from "../../src/catalogue/format.ts";
 
 /** `calendar.v4.calendarEvent.list`: GET with path, query and pages. */
@@ -157,14 +158,14 @@ export const FIXTURE_INDEX: CatalogueIndex = {
 
 /** A source of the fixture that records what was read. */
 export interface RecordingSource extends CatalogueSource {
-  /** `index` and the groups' names, in the order they were read. */
+  /** `index` and the parts' names, in the order they were read. */
   reads: string[];
 }
 
 /**
  * A source serving the fixture (or other text), recording each read.
  *
- * @param overrides replacement texts: `index`, or a group's name
+ * @param overrides replacement texts: `index`, or a part's name (`calendar_v4.calendarEvent`)
  */
 export function fixtureSource(overrides: Record<string, string> = {}): RecordingSource {
   const reads: string[] = [];
@@ -174,10 +175,10 @@ export function fixtureSource(overrides: Record<string, string> = {}): Recording
       reads.push("index");
       return Promise.resolve(overrides.index ?? JSON.stringify(FIXTURE_INDEX));
     },
-    group(name) {
+    part(name) {
       reads.push(name);
-      const group = FIXTURE_GROUPS.find((g) => g.group === name);
-      return Promise.resolve(overrides[name] ?? (group && JSON.stringify(group)));
+      const part = FIXTURE_GROUPS.flatMap(partsOf).find((p) => `${p.group}.${p.resource}` === name);
+      return Promise.resolve(overrides[name] ?? (part && JSON.stringify(part)));
     },
   };
 }

@@ -6,7 +6,7 @@
  */
 
 import { API_METHODS } from "../../api_call/api_methods.ts";
-import { DEFAULT_MAX_PAGES } from "../../shortcuts/paging.ts";
+import { DEFAULT_MAX_PAGES } from "../../shortcuts/max_pages.ts";
 import { type CommandSpec, defineCommand, flag } from "../command_spec.ts";
 
 /** The flags of `hark api`. */

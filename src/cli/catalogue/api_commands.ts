@@ -9,6 +9,7 @@
  */
 
 import type { IndexResource, IndexService } from "../../catalogue/format.ts";
+import type { ServiceHeader } from "../../catalogue/read_catalogue.ts";
 import type { CommandSpec } from "../command_spec.ts";
 import type { CatalogueRef } from "./catalogue_ref.ts";
 import { methodCommand } from "./method_command.ts";
@@ -24,8 +25,8 @@ export async function apiServiceCommands(
   ref: CatalogueRef,
   shortcutServices: readonly string[],
 ): Promise<CommandSpec[]> {
-  const index = await (await ref()).index();
-  return index.services
+  const headers = await (await ref()).serviceHeaders();
+  return headers
     .filter((service) => !shortcutServices.includes(service.name))
     .map((service) => serviceCommand(ref, service));
 }
@@ -44,18 +45,21 @@ export async function apiResourceCommands(ref: CatalogueRef, name: string): Prom
     : [];
 }
 
-/** The group command of an API service: its resources. */
-function serviceCommand(ref: CatalogueRef, service: IndexService): CommandSpec {
-  const first = service.resources[0];
+/** The group command of an API service: its resources, checked when it is named. */
+function serviceCommand(ref: CatalogueRef, header: ServiceHeader): CommandSpec {
   return {
-    name: service.name,
-    description: `Open Platform API: ${service.title}`,
+    name: header.name,
+    description: `Open Platform API: ${header.title}`,
     examples: [
-      ...(first ? [`hark ${service.name} ${first.name} --help`] : []),
-      `hark schema ${service.name}`,
+      ...(header.firstResource ? [`hark ${header.name} ${header.firstResource} --help`] : []),
+      `hark schema ${header.name}`,
     ],
-    loadCommands: () =>
-      Promise.resolve(service.resources.map((resource) => resourceCommand(ref, service, resource))),
+    loadCommands: async () => {
+      const service = await (await ref()).service(header.name);
+      return service
+        ? service.resources.map((resource) => resourceCommand(ref, service, resource))
+        : [];
+    },
   };
 }
 

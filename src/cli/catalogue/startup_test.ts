@@ -1,7 +1,7 @@
 /**
  * Start-up does not pay for the API catalogue (issue 24): `--version`, `--help` and the
- * shortcuts read none of it, not even its index; an API command reads the index and its own
- * group only; `hark schema <id>` reads the group only.
+ * shortcuts read none of it, not even its index; an API command reads the index and the part
+ * of its own resource only; `hark schema <id>` reads that part only.
  */
 
 import assert from "node:assert/strict";
@@ -39,16 +39,16 @@ Deno.test("--version, --help and the shortcuts read nothing of the catalogue", a
   for (const argv of cases) assert.deepEqual(await reads(argv), [], argv.join(" "));
 });
 
-Deno.test("an API command reads the index and its own group only", async () => {
+Deno.test("an API command reads the index and its own resource's part only", async () => {
   assert.deepEqual(
     await reads(["docx", "document", "create", "--title", "t", "--as", "bot", "--dry-run"]),
-    ["index", "docx_v1"],
+    ["index", "docx_v1.document"],
   );
   assert.deepEqual(
     await reads(["calendar", "events", "list", "--calendar-id", "c", "--dry-run"]),
-    ["index", "calendar_v4"],
+    ["index", "calendar_v4.calendarEvent"],
   );
   // A service's help lists its resources from the index; a resource's help its methods.
   assert.deepEqual(await reads(["docx", "--help"]), ["index"]);
-  assert.deepEqual(await reads(["docx", "document", "--help"]), ["index", "docx_v1"]);
+  assert.deepEqual(await reads(["docx", "document", "--help"]), ["index", "docx_v1.document"]);
 });

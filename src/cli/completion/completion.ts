@@ -4,7 +4,7 @@
  * @module
  */
 
-import { ValidationError } from "../../errors/mod.ts";
+import { ValidationError } from "../../errors/hark_error.ts";
 import { isOneOf } from "../../json/is_one_of.ts";
 import type { CommandSpec } from "../command_spec.ts";
 

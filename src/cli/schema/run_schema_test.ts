@@ -50,7 +50,7 @@ Deno.test("hark schema --kind keeps shortcuts, API methods or commands", async (
 
 Deno.test("hark schema <method id> describes one method, reading only its group", async () => {
   const { part, reads } = await describe([LIST_EVENTS.id]);
-  assert.deepEqual(reads, ["calendar_v4"]);
+  assert.deepEqual(reads, ["calendar_v4.calendarEvent"]);
   const method = part as ApiMethodSchema;
   assert.equal(method.name, "calendar events list");
   assert.equal(method.http_method, "GET");
