@@ -18,6 +18,7 @@ import {
 } from "../scripts/bundle.ts";
 import { compileArgs, TARGETS } from "../scripts/compile.ts";
 import { mcpScript } from "./support/mcp_script.ts";
+import { startSandbox } from "../sandbox/mod.ts";
 import { FROM_SOURCE_FLAGS, HARK_RUN_FLAGS } from "../scripts/permissions.ts";
 import { createHarkEnv, denoDirEnv, REPO_ROOT } from "./support/hark_env.ts";
 
@@ -278,6 +279,34 @@ Deno.test("a command's session loads no keychain backend until a secret is read"
   }
 });
 
+Deno.test("a one-request command runs without a young-generation collection", async () => {
+  // What a one-request command allocates young (its code, Deno's fetch) is live until it ends:
+  // the young generation must start big enough to hold it, not copy it in scavenges.
+  const { entry } = await builtBundle();
+  const sb = await startSandbox({ quiet: true });
+  const home = await createHarkEnv();
+  try {
+    const answer = await fetch(`${sb.baseUrl}/sandbox/token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ scopes: ["contact:user.base:readonly"] }),
+    });
+    const grant: { access_token: string } = await answer.json();
+    const flags = HARK_RUN_FLAGS.map((f) => f.startsWith("--v8-flags=") ? `${f},--trace-gc` : f);
+    const me = await run(
+      ["run", "--no-prompt", "--no-config", ...flags, entry, "contact", "+me", "--json"],
+      { ...home.env, HARK_BASE_URL: sb.baseUrl, HARK_USER_ACCESS_TOKEN: grant.access_token },
+      home.dir,
+    );
+    assert.equal(me.code, 0, me.stderr);
+    assert.match(me.stdout, new RegExp(sb.users[0].open_id));
+    assert.doesNotMatch(me.stdout, /Scavenge|Mark-Compact/);
+  } finally {
+    await home.cleanup();
+    await sb.close();
+  }
+});
+
 Deno.test("every chunk is in deno compile's module graph of the entry", async () => {
   const { dir, entry } = await builtBundle();
   const info = await run(["info", "--json", "--no-config", entry], {});
@@ -333,7 +362,9 @@ Deno.test("the hark task, the compile script and the tests share one list of fla
     const args = compileArgs(target, "dist", "/tmp/bundle/main.js");
     for (const flag of HARK_RUN_FLAGS) assert.ok(args.includes(flag), `${target} lacks ${flag}`);
     assert.ok(!args.includes("--allow-all") && !args.includes("-A"));
-    assert.ok(args.includes("--v8-flags=--expose-gc,--max-semi-space-size=2"));
+    assert.ok(
+      args.includes("--v8-flags=--expose-gc,--max-semi-space-size=2,--min-semi-space-size=2"),
+    );
     // What is compiled is the bundle's entry, with V8's code cache left on.
     assert.equal(args.at(-1), "/tmp/bundle/main.js");
     assert.ok(!args.includes("main.ts") && !args.includes("--no-code-cache"));
