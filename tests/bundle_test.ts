@@ -279,6 +279,41 @@ Deno.test("a command's session loads no keychain backend until a secret is read"
   }
 });
 
+Deno.test("a call with an environment token loads no sign-in, refresh or credential-command code", async () => {
+  const { dir } = await builtBundle();
+  const names = await chunkNames(dir);
+  const texts = new Map<string, string>();
+  for (const name of names) texts.set(name, await Deno.readTextFile(join(dir, name)));
+  const holding = (module: string) => names.filter((n) => texts.get(n)!.includes(`// ${module}`));
+  // What `contact +me` imports: the contact shortcuts, then the session and the lifecycle.
+  const starts = [
+    ...holding("src/shortcuts/contact/mod.ts"),
+    ...names.filter((n) => /^(session|lifecycle)-\w+\.js$/.test(n)),
+  ];
+  assert.equal(starts.length, 3, `the check can see the chunks it starts from: ${starts}`);
+  const loaded = new Set<string>();
+  for (const start of starts) {
+    for (const chunk of (await staticGraph(dir, start)).chunks) loaded.add(chunk.name);
+  }
+  // The environment provider answers first; the other providers load only when it has nothing.
+  for (
+    const module of [
+      "command_provider",
+      "keychain_provider",
+      "refresh_user_token",
+      "tenant_token",
+      "oauth_client",
+      "token_endpoint",
+      "app_credentials",
+      "auth_status",
+    ]
+  ) {
+    const [chunk] = holding(`src/auth/${module}.ts`);
+    assert.ok(chunk, `the check can see ${module}`);
+    assert.ok(!loaded.has(chunk), `contact +me loads ${module} (${chunk})`);
+  }
+});
+
 Deno.test("a one-request command runs without a young-generation collection", async () => {
   // What a one-request command allocates young (its code, Deno's fetch) is live until it ends:
   // the young generation must start big enough to hold it, not copy it in scavenges.
