@@ -259,12 +259,18 @@ Deno.test("start-up loads no node: module: the entry's static imports stay in th
   assert.ok(lazy.includes("node:tty"));
 });
 
-Deno.test("a command's session loads no keychain backend until a secret is read", async () => {
-  const { dir } = await builtBundle();
+/** The bundle's chunk names, and which of them hold a source module (by the bundler's comment). */
+async function chunkHolders(dir: string) {
   const names = await chunkNames(dir);
   const texts = new Map<string, string>();
   for (const name of names) texts.set(name, await Deno.readTextFile(join(dir, name)));
   const holding = (module: string) => names.filter((n) => texts.get(n)!.includes(`// ${module}`));
+  return { names, holding };
+}
+
+Deno.test("a command's session loads no keychain backend until a secret is read", async () => {
+  const { dir } = await builtBundle();
+  const { names, holding } = await chunkHolders(dir);
   // The chunk `import("../session/session.ts")` loads: it imports every chunk of the session's
   // static graph.
   const [session] = names.filter((n) => /^session-\w+\.js$/.test(n));
@@ -281,10 +287,7 @@ Deno.test("a command's session loads no keychain backend until a secret is read"
 
 Deno.test("a call with an environment token loads no sign-in, refresh or credential-command code", async () => {
   const { dir } = await builtBundle();
-  const names = await chunkNames(dir);
-  const texts = new Map<string, string>();
-  for (const name of names) texts.set(name, await Deno.readTextFile(join(dir, name)));
-  const holding = (module: string) => names.filter((n) => texts.get(n)!.includes(`// ${module}`));
+  const { names, holding } = await chunkHolders(dir);
   // What `contact +me` imports: the contact shortcuts, then the session and the lifecycle.
   const starts = [
     ...holding("src/shortcuts/contact/mod.ts"),
