@@ -7,14 +7,19 @@
  * `--expose-gc`, so that long streams can hand back what finished requests held
  * (`Context.reclaim`), and a small young generation, so that short-lived garbage is collected
  * before it spreads the heap; together they keep a year-long agenda or a 50,000-message listing
- * near the memory of a one-page one. The `hark` task in deno.json, the bundle test and the
+ * near the memory of a one-page one. The young generation starts at that cap (2 MB semi-spaces)
+ * instead of V8's 1 MB: a one-request command allocates about 1.5 MB young, mostly its own code
+ * and Deno's fetch, all of it live, and from 1 MB it paid two scavenges copying it (3 to 5 ms CPU
+ * of `contact +me`, measured with `--trace-gc` and user+sys time); a long listing grows to the
+ * cap within its first pages anyway, so its peak is unchanged. The `hark` task in deno.json, the bundle test and the
  * benchmarks use exactly these; a test checks they agree.
  *
  * @module
  */
 
 /** The V8 flags of hark's memory policy. */
-export const HARK_V8_FLAGS = "--v8-flags=--expose-gc,--max-semi-space-size=2";
+export const HARK_V8_FLAGS =
+  "--v8-flags=--expose-gc,--max-semi-space-size=2,--min-semi-space-size=2";
 
 /** The `deno run` / `deno compile` flags of hark: its permissions and its V8 flags. */
 export const HARK_RUN_FLAGS: readonly string[] = [

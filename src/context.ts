@@ -247,6 +247,9 @@ export interface SocketPort {
 /** Operating systems hark distinguishes. */
 export type OsName = "linux" | "darwin" | "windows";
 
+/** A debug line, or a function that builds it, called only when debug lines are on. */
+export type DebugLine = string | (() => string);
+
 /** Everything hark needs from the outside world. */
 export interface Context {
   /** Current time in epoch milliseconds. */
@@ -270,9 +273,10 @@ export interface Context {
   stderr: OutputStream;
   /**
    * Writes a diagnostic line to stderr when `--debug` or `HARK_DEBUG=1` asked for them (secrets
-   * must already be masked); does nothing otherwise.
+   * must already be masked); does nothing otherwise. A line that costs something to build (a
+   * masked URL, an answer's JSON) is given as a function, called only when the line is written.
    */
-  debug(line: string): void;
+  debug(line: DebugLine): void;
   /**
    * Shows how long work is going (pieces done, pages read, a rate-limit wait) on one line of
    * stderr, redrawn in place, once the command has run for about a second; `undefined` clears it.

@@ -18,6 +18,7 @@ import {
 } from "../scripts/bundle.ts";
 import { compileArgs, TARGETS } from "../scripts/compile.ts";
 import { mcpScript } from "./support/mcp_script.ts";
+import { startSandbox } from "../sandbox/mod.ts";
 import { FROM_SOURCE_FLAGS, HARK_RUN_FLAGS } from "../scripts/permissions.ts";
 import { createHarkEnv, denoDirEnv, REPO_ROOT } from "./support/hark_env.ts";
 
@@ -258,12 +259,18 @@ Deno.test("start-up loads no node: module: the entry's static imports stay in th
   assert.ok(lazy.includes("node:tty"));
 });
 
-Deno.test("a command's session loads no keychain backend until a secret is read", async () => {
-  const { dir } = await builtBundle();
+/** The bundle's chunk names, and which of them hold a source module (by the bundler's comment). */
+async function chunkHolders(dir: string) {
   const names = await chunkNames(dir);
   const texts = new Map<string, string>();
   for (const name of names) texts.set(name, await Deno.readTextFile(join(dir, name)));
   const holding = (module: string) => names.filter((n) => texts.get(n)!.includes(`// ${module}`));
+  return { names, holding };
+}
+
+Deno.test("a command's session loads no keychain backend until a secret is read", async () => {
+  const { dir } = await builtBundle();
+  const { names, holding } = await chunkHolders(dir);
   // The chunk `import("../session/session.ts")` loads: it imports every chunk of the session's
   // static graph.
   const [session] = names.filter((n) => /^session-\w+\.js$/.test(n));
@@ -275,6 +282,66 @@ Deno.test("a command's session loads no keychain backend until a secret is read"
     const [chunk] = holding(`src/keychain/${backend}.ts`);
     assert.ok(chunk, `the check can see ${backend}`);
     assert.ok(!graph.includes(chunk), `the session's chunks load ${backend}`);
+  }
+});
+
+Deno.test("a call with an environment token loads no sign-in, refresh or credential-command code", async () => {
+  const { dir } = await builtBundle();
+  const { names, holding } = await chunkHolders(dir);
+  // What `contact +me` imports: the contact shortcuts, then the session and the lifecycle.
+  const starts = [
+    ...holding("src/shortcuts/contact/mod.ts"),
+    ...names.filter((n) => /^(session|lifecycle)-\w+\.js$/.test(n)),
+  ];
+  assert.equal(starts.length, 3, `the check can see the chunks it starts from: ${starts}`);
+  const loaded = new Set<string>();
+  for (const start of starts) {
+    for (const chunk of (await staticGraph(dir, start)).chunks) loaded.add(chunk.name);
+  }
+  // The environment provider answers first; the other providers load only when it has nothing.
+  for (
+    const module of [
+      "command_provider",
+      "keychain_provider",
+      "refresh_user_token",
+      "tenant_token",
+      "oauth_client",
+      "token_endpoint",
+      "app_credentials",
+      "auth_status",
+    ]
+  ) {
+    const [chunk] = holding(`src/auth/${module}.ts`);
+    assert.ok(chunk, `the check can see ${module}`);
+    assert.ok(!loaded.has(chunk), `contact +me loads ${module} (${chunk})`);
+  }
+});
+
+Deno.test("a one-request command runs without a young-generation collection", async () => {
+  // What a one-request command allocates young (its code, Deno's fetch) is live until it ends:
+  // the young generation must start big enough to hold it, not copy it in scavenges.
+  const { entry } = await builtBundle();
+  const sb = await startSandbox({ quiet: true });
+  const home = await createHarkEnv();
+  try {
+    const answer = await fetch(`${sb.baseUrl}/sandbox/token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ scopes: ["contact:user.base:readonly"] }),
+    });
+    const grant: { access_token: string } = await answer.json();
+    const flags = HARK_RUN_FLAGS.map((f) => f.startsWith("--v8-flags=") ? `${f},--trace-gc` : f);
+    const me = await run(
+      ["run", "--no-prompt", "--no-config", ...flags, entry, "contact", "+me", "--json"],
+      { ...home.env, HARK_BASE_URL: sb.baseUrl, HARK_USER_ACCESS_TOKEN: grant.access_token },
+      home.dir,
+    );
+    assert.equal(me.code, 0, me.stderr);
+    assert.match(me.stdout, new RegExp(sb.users[0].open_id));
+    assert.doesNotMatch(me.stdout, /Scavenge|Mark-Compact/);
+  } finally {
+    await home.cleanup();
+    await sb.close();
   }
 });
 
@@ -333,7 +400,9 @@ Deno.test("the hark task, the compile script and the tests share one list of fla
     const args = compileArgs(target, "dist", "/tmp/bundle/main.js");
     for (const flag of HARK_RUN_FLAGS) assert.ok(args.includes(flag), `${target} lacks ${flag}`);
     assert.ok(!args.includes("--allow-all") && !args.includes("-A"));
-    assert.ok(args.includes("--v8-flags=--expose-gc,--max-semi-space-size=2"));
+    assert.ok(
+      args.includes("--v8-flags=--expose-gc,--max-semi-space-size=2,--min-semi-space-size=2"),
+    );
     // What is compiled is the bundle's entry, with V8's code cache left on.
     assert.equal(args.at(-1), "/tmp/bundle/main.js");
     assert.ok(!args.includes("main.ts") && !args.includes("--no-code-cache"));

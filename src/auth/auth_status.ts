@@ -24,6 +24,7 @@ import { createTokenSource, defaultProviders } from "./create_token_source.ts";
 import { REFRESH_BUFFER_MS, rfc3339 } from "./token_record.ts";
 import type { TokenOrigin } from "./token_source.ts";
 import type { Identity } from "./identity.ts";
+import { scopeGranted } from "./scopes.ts";
 
 /** The states `auth status` reports. */
 export type StatusState = "valid" | "needs_refresh" | "expired" | "needs_login" | "signed_out";
@@ -217,26 +218,6 @@ export function unusableError(status: AuthStatus): AuthError {
     suggestion: signedOut ? "Sign in, or set HARK_USER_ACCESS_TOKEN in CI" : "Sign in again",
     command: `hark auth login${flag}`,
   });
-}
-
-/**
- * Whether `granted` satisfies `wanted`: the scope itself, a scope the API accepts instead of it
- * (`alternatives`, from its doc's "any one of"), or for a `…:readonly` scope the read-write
- * scope it is part of (`calendar:calendar` covers `calendar:calendar:readonly`).
- *
- * @param granted the granted scopes
- * @param wanted the scope asked for
- * @param alternatives scopes accepted instead of a wanted one, by the wanted one
- */
-export function scopeGranted(
-  granted: readonly string[],
-  wanted: string,
-  alternatives: Readonly<Record<string, readonly string[]>> = {},
-): boolean {
-  return [wanted, ...alternatives[wanted] ?? []].some((scope) =>
-    granted.includes(scope) ||
-    (scope.endsWith(":readonly") && granted.includes(scope.slice(0, -":readonly".length)))
-  );
 }
 
 /** The result of {@link checkScopes}. */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { PermissionError } from "../errors/mod.ts";
-import { type AuthStatus, checkScopes, scopeGranted } from "./auth_status.ts";
+import { type AuthStatus, checkScopes } from "./auth_status.ts";
+import { scopeGranted } from "./scopes.ts";
 
 const signedIn = (scopes: string[]): AuthStatus => ({
   profile: "default",

@@ -3,12 +3,14 @@
  * keychain), with the winning token kept in memory while it stays valid, and, for a user's
  * stored sign-in, only while that sign-in is still stored.
  *
+ * The command and keychain providers (with refresh, the tenant token and the OAuth calls behind
+ * them) load when the chain reaches them: a call with an environment token loads none of that.
+ *
  * @module
  */
 
 import type { Context } from "../context.ts";
 import { type Config, loadConfig } from "../config/mod.ts";
-import { CommandProvider } from "./command_provider.ts";
 import {
   type Credential,
   type CredentialProvider,
@@ -16,9 +18,8 @@ import {
   type TokenSpec,
 } from "./credential_provider.ts";
 import { EnvProvider } from "./env_provider.ts";
-import { KeychainProvider } from "./keychain_provider.ts";
 import { REFRESH_BUFFER_MS } from "./token_record.ts";
-import type { ResolvedToken, TokenSource } from "./token_source.ts";
+import type { ResolvedToken, TokenOrigin, TokenSource } from "./token_source.ts";
 import type { Identity } from "./identity.ts";
 
 /** Options of {@link createTokenSource}. */
@@ -39,12 +40,42 @@ export interface TokenSourceOptions {
 
 /**
  * The built-in providers in registration order: extension providers (`env`, then `command`)
- * first, the keychain provider last.
+ * first, the keychain provider last. The command and keychain providers' code loads on their
+ * first use.
  *
  * @param ctx the context
  */
 export function defaultProviders(ctx: Context): CredentialProvider[] {
-  return [new EnvProvider(ctx), new CommandProvider(ctx), new KeychainProvider(ctx)];
+  return [
+    new EnvProvider(ctx),
+    loadedOnUse(
+      "command",
+      async () => new (await import("./command_provider.ts")).CommandProvider(ctx),
+    ),
+    loadedOnUse(
+      "keychain",
+      async () => new (await import("./keychain_provider.ts")).KeychainProvider(ctx),
+    ),
+  ];
+}
+
+/**
+ * A provider whose module is imported when it is first asked for an account or a token.
+ *
+ * @param name the provider's name
+ * @param load imports the module and makes the provider
+ */
+function loadedOnUse(
+  name: TokenOrigin,
+  load: () => Promise<CredentialProvider>,
+): CredentialProvider {
+  let loaded: Promise<CredentialProvider> | undefined;
+  const provider = () => loaded ??= load();
+  return {
+    name,
+    resolveAccount: async (spec) => await (await provider()).resolveAccount(spec),
+    resolveToken: async (spec) => await (await provider()).resolveToken(spec),
+  };
 }
 
 /**
@@ -107,9 +138,23 @@ export function createTokenSource(ctx: Context, options: TokenSourceOptions): To
   const resolve = (refresh: TokenSpec["refresh"]): Promise<Credential> => {
     pending ??= (async () => {
       providers ??= defaultProviders(ctx);
-      // Read before the token: a sign-out in between then shows as a change at the next call.
-      const mark = options.identity === "user" ? await markOf() : undefined;
-      const { value } = await resolveToken(providers, spec(refresh));
+      // The mark is read just before the keychain is asked for the token (a sign-out in between
+      // then shows as a change at the next call), and only then: a token from the environment
+      // or a credential command is not a stored sign-in, and needs no config read.
+      let mark: string | undefined;
+      const chain = options.identity !== "user"
+        ? providers
+        : providers.map((p) =>
+          p.name !== "keychain" ? p : {
+            name: p.name,
+            resolveAccount: (s: TokenSpec) => p.resolveAccount(s),
+            resolveToken: async (s: TokenSpec) => {
+              mark = await markOf();
+              return await p.resolveToken(s);
+            },
+          }
+        );
+      const { value } = await resolveToken(chain, spec(refresh));
       current = value;
       currentMark = mark;
       return value;

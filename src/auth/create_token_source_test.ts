@@ -230,6 +230,33 @@ Deno.test("createTokenSource() prefers HARK_TENANT_ACCESS_TOKEN for the bot", as
   assert.equal(token.source, "env");
 });
 
+Deno.test("createTokenSource() takes HARK_USER_ACCESS_TOKEN without reading the config file", async () => {
+  // The sign-in mark guards tokens read from the keychain; an environment token needs none.
+  const base = createTestContext({ env: { HARK_USER_ACCESS_TOKEN: "u-env" } });
+  const used: string[] = [];
+  const fs = new Proxy(base.fs, {
+    get(target, key) {
+      const member = Reflect.get(target, key);
+      if (typeof member !== "function") return member;
+      return (...args: unknown[]) => {
+        used.push(String(key));
+        return Reflect.apply(member, target, args);
+      };
+    },
+  });
+  const ctx = Object.create(base, { fs: { value: fs } });
+  const source = createTokenSource(ctx, {
+    config: {},
+    profile: "default",
+    configPath: "/none/config.json",
+    identity: "user",
+  });
+  const token = await source.getToken();
+  assert.equal(token.token, "u-env");
+  assert.equal(token.source, "env");
+  assert.deepEqual(used, []);
+});
+
 Deno.test("createTokenSource() tries a refresh once more when the token endpoint is busy (20050)", async () => {
   const seen: string[] = [];
   const busy = () => jsonResponse({ code: 20050, msg: "busy" }, 500);

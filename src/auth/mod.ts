@@ -13,7 +13,6 @@ export {
   botStatus,
   checkScopes,
   type ScopeCheck,
-  scopeGranted,
   type StatusState,
   unusableError,
 } from "./auth_status.ts";
@@ -84,5 +83,5 @@ export {
   userTokenPath,
 } from "./token_record.ts";
 export type { ResolvedToken, TokenOrigin, TokenSource } from "./token_source.ts";
-export { checkScope, parseScopes, SCOPE_OFFLINE } from "./scopes.ts";
+export { checkScope, parseScopes, SCOPE_OFFLINE, scopeGranted } from "./scopes.ts";
 export { endpointsOf } from "./oauth_client.ts";

@@ -49,3 +49,23 @@ export function parseScopes(values: string[]): string[] {
   }
   return scopes;
 }
+
+/**
+ * Whether `granted` satisfies `wanted`: the scope itself, a scope the API accepts instead of it
+ * (`alternatives`, from its doc's "any one of"), or for a `…:readonly` scope the read-write
+ * scope it is part of (`calendar:calendar` covers `calendar:calendar:readonly`).
+ *
+ * @param granted the granted scopes
+ * @param wanted the scope asked for
+ * @param alternatives scopes accepted instead of a wanted one, by the wanted one
+ */
+export function scopeGranted(
+  granted: readonly string[],
+  wanted: string,
+  alternatives: Readonly<Record<string, readonly string[]>> = {},
+): boolean {
+  return [wanted, ...alternatives[wanted] ?? []].some((scope) =>
+    granted.includes(scope) ||
+    (scope.endsWith(":readonly") && granted.includes(scope.slice(0, -":readonly".length)))
+  );
+}

@@ -227,11 +227,13 @@ export class ApiClient {
         sleep: ctx.sleep,
         signal,
         onRetry: ({ attempt, delayMs, error }) => {
-          ctx.debug(terminalSafe(
-            `↻ retry ${attempt + 1}/${retries} of ${request.method} ${maskUrl(call.url)}` +
-              ` in ${delayMs} ms: ${error instanceof Error ? error.message : String(error)}`,
-            { breaks: "escape" },
-          ));
+          ctx.debug(() =>
+            terminalSafe(
+              `↻ retry ${attempt + 1}/${retries} of ${request.method} ${maskUrl(call.url)}` +
+                ` in ${delayMs} ms: ${error instanceof Error ? error.message : String(error)}`,
+              { breaks: "escape" },
+            )
+          );
           if (delayMs >= 1000) {
             const what = error instanceof HarkError && error.type === "rate_limit"
               ? "Rate limited"

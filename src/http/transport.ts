@@ -175,9 +175,12 @@ export async function send(ctx: Context, request: TransportRequest): Promise<Tra
   const signal = AbortSignal.any([cancel, limit]);
   const started = ctx.now();
   // URLs, log ids, redirect targets and bodies come from the network: escaped for a terminal.
-  const log = (line: string) => ctx.debug(terminalSafe(line, { breaks: "escape" }));
+  // Built only when debug lines are on: masking the URL and the answer's JSON costs a parse.
+  const log = (line: () => string) => ctx.debug(() => terminalSafe(line(), { breaks: "escape" }));
   let url = request.url;
-  log(`→ ${request.method} ${maskUrl(url)}${headerNote(request.headers)}${bodyNote(request)}`);
+  log(() =>
+    `→ ${request.method} ${maskUrl(url)}${headerNote(request.headers)}${bodyNote(request)}`
+  );
   const fail = (
     reason: FailureReason,
     details: ConstructorParameters<typeof TransportFailure>[2],
@@ -210,9 +213,9 @@ export async function send(ctx: Context, request: TransportRequest): Promise<Tra
         request.streamAnswer?.(response.status, response.headers)
       ) {
         const headers = response.headers;
-        log(
+        log(() =>
           `← ${response.status} ${request.method} ${maskUrl(url)} ${ctx.now() - started} ms ` +
-            `(body streamed, ${headers.get("content-length") ?? "unknown"} bytes)`,
+          `(body streamed, ${headers.get("content-length") ?? "unknown"} bytes)`
         );
         return {
           status: response.status,
@@ -226,9 +229,9 @@ export async function send(ctx: Context, request: TransportRequest): Promise<Tra
       }
       if (location === undefined) {
         const answer = await readAnswer(response, request, signal, () => stopped(signal.reason));
-        log(
+        log(() =>
           `← ${answer.status} ${request.method} ${maskUrl(url)} ${ctx.now() - started} ms` +
-            (answer.requestId ? ` log_id=${answer.requestId}` : "") + answerNote(answer.text),
+          (answer.requestId ? ` log_id=${answer.requestId}` : "") + answerNote(answer.text)
         );
         return answer;
       }
@@ -236,9 +239,9 @@ export async function send(ctx: Context, request: TransportRequest): Promise<Tra
       const follow = request.redirects === "same-origin" && hop < MAX_REDIRECTS &&
         location.origin === url.origin && keepsMethod(response.status, request.method) &&
         !(request.body instanceof ReadableStream);
-      log(
+      log(() =>
         `← ${response.status} ${request.method} ${maskUrl(url)} redirects to ${maskUrl(location)}` +
-          (follow ? "" : " (not followed)"),
+        (follow ? "" : " (not followed)")
       );
       if (!follow) {
         throw fail("redirect", { status: response.status, location: maskUrl(location) });
@@ -247,9 +250,9 @@ export async function send(ctx: Context, request: TransportRequest): Promise<Tra
     }
   } catch (error) {
     if (error instanceof TransportFailure) {
-      log(
+      log(() =>
         `✗ ${request.method} ${maskUrl(url)} ${ctx.now() - started} ms: ${error.reason}: ` +
-          describeChain(error.cause),
+        describeChain(error.cause)
       );
     }
     throw error;

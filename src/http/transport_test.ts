@@ -217,6 +217,25 @@ Deno.test("send() logs masked lines: bearer, form secrets, JSON secrets, answer"
   assert.match(lines[1], /^\[debug\] ← 200 POST .* log_id=log-9 /);
 });
 
+Deno.test("send() builds no debug line while debug lines are off", async () => {
+  // Masking the URL and the answer's JSON for a line nobody reads would parse every answer twice.
+  const stub = new FetchStub([{
+    method: "GET",
+    url: `${BASE}/open-apis/x`,
+    respond: () => jsonResponse({ code: 0, data: { access_token: "u-secret-in-answer-1" } }),
+  }]);
+  const base = createTestContext({ fetch: stub.fetch });
+  const lines: unknown[] = [];
+  const ctx = Object.create(base, { debug: { value: (line: unknown) => lines.push(line) } });
+  await send(ctx, request());
+  assert.equal(lines.length, 2);
+  for (const line of lines) assert.equal(typeof line, "function", `built eagerly: ${line}`);
+  // Asked for, they are the masked lines.
+  const texts = lines.map((line) => typeof line === "function" ? String(line()) : "");
+  assert.match(texts[0], /^→ GET \S+\/open-apis\/x \(Authorization: Bearer u-th…\)$/);
+  assert.match(texts[1], /^← 200 GET .* code=0 .*"access_token":"u-se…"/);
+});
+
 Deno.test("send() leaves a body unread when streamAnswer asks, and explains its failures", async () => {
   let sent = 0;
   const stub = new FetchStub([{

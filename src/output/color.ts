@@ -1,18 +1,23 @@
 /**
- * Colour: hark decides whether to colour ({@link colorEnabled}); the escape codes come from
- * `ansi-styles`.
+ * Colour: hark decides whether to colour ({@link colorEnabled}) and writes the two SGR styles it
+ * uses, red and bold, itself.
  *
- * Why `ansi-styles` and not a colour library with its own switch (picocolors, tinyrainbow,
- * ansis): those read `process.env` and `process.stdout` when imported, which loads Deno's Node
- * `process` emulation, about 16–22 ms on every start, `--version` included; `ansi-styles` is a
- * table of codes and costs nothing (figures in the commit that brought it in). The switch is
- * ours anyway: hark's rules decide, never the library's detection.
+ * Why no colour library: those with their own switch (picocolors, tinyrainbow, ansis) read
+ * `process.env` and `process.stdout` when imported, which loads Deno's Node `process` emulation,
+ * about 16–22 ms on every start; `ansi-styles` builds its table of every style and 256-colour
+ * helper when imported, about 1 ms of every command that prints (`contact +me --json` included)
+ * for two pairs of codes. The switch is ours anyway: hark's rules decide, never a library's
+ * detection.
  *
  * @module
  */
 
-import ansiStyles from "ansi-styles";
 import type { Context, OutputStream } from "../context.ts";
+
+/** Red foreground on, and back to the default foreground (SGR 31 and 39). */
+const RED = { open: "\x1b[31m", close: "\x1b[39m" };
+/** Bold on, and normal intensity (SGR 1 and 22). */
+const BOLD = { open: "\x1b[1m", close: "\x1b[22m" };
 
 /** Colour helpers; each is the identity when colours are off. */
 export interface Paint {
@@ -63,5 +68,5 @@ export function paint(enabled: boolean): Paint {
   const style = ({ open, close }: { open: string; close: string }) => (text: string) =>
     // Re-open after a nested close of the same kind, so the outer style goes on.
     enabled ? open + text.replaceAll(close, close + open) + close : text;
-  return { enabled, red: style(ansiStyles.red), bold: style(ansiStyles.bold) };
+  return { enabled, red: style(RED), bold: style(BOLD) };
 }

@@ -70,7 +70,9 @@ export function createRealContext(options: RealContextOptions): Context {
     stderr,
     debug: (line) => {
       // Debug lines quote the network (service messages, names): every caller is covered here.
-      if (debugOn) stderr.write(`[debug] ${terminalSafe(line, { breaks: "escape" })}\n`);
+      if (!debugOn) return;
+      const text = typeof line === "string" ? line : line();
+      stderr.write(`[debug] ${terminalSafe(text, { breaks: "escape" })}\n`);
     },
     status: statusLine(stderr, () => Date.now() - started),
     get timeZone(): string {

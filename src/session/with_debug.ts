@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { Context } from "../context.ts";
+import type { Context, DebugLine } from "../context.ts";
 
 /**
  * The context with `debug` writing to stderr, for `--debug`. Everything else is the context's
@@ -13,6 +13,7 @@ import type { Context } from "../context.ts";
  * @param ctx the context
  */
 export function withDebug(ctx: Context): Context {
-  const debug = (line: string) => ctx.stderr.write(`[debug] ${line}\n`);
+  const debug = (line: DebugLine) =>
+    ctx.stderr.write(`[debug] ${typeof line === "string" ? line : line()}\n`);
   return Object.create(ctx, { debug: { value: debug, enumerable: true } });
 }

@@ -197,12 +197,13 @@ async function runSteps(
   args: ShortcutArgs,
 ): Promise<void> {
   const identity = matchIdentity(definition, session.as);
-  const { values, sources, timeZone } = await bindParams(
+  const bound = await bindParams(
     ctx,
     definition.service,
     definition.params,
     { ...args, ask: session.ask },
   );
+  const { values, sources } = bound;
   // A write with an idempotency key always sends one, known here for the retry advice.
   const keyParam = definition.idempotencyKey;
   if (keyParam !== undefined && values[keyParam] === undefined) {
@@ -214,7 +215,9 @@ async function runSteps(
     ctx,
     values,
     identity,
-    timeZone,
+    get timeZone() {
+      return bound.timeZone;
+    },
     config: session.config,
     profile: session.profile,
     confirm: (question, flag) => session.confirm(question, flag),
@@ -227,7 +230,7 @@ async function runSteps(
       definition.requests(input).map((r) => previewRequest(base, r, identity)),
     );
     // Times typed in words, shown as the moments they came to (for people: stderr).
-    for (const note of resolvedTimeNotes(values, timeZone)) ctx.stderr.write(`${note}\n`);
+    for (const note of resolvedTimeNotes(values, bound.timeZone)) ctx.stderr.write(`${note}\n`);
     // A person at a terminal reads the change; --json (and a pipe) get the request list.
     ctx.stdout.write(
       ctx.stdout.isTerminal && session.output.format === undefined

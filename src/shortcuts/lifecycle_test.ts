@@ -363,3 +363,45 @@ Deno.test("runShortcut() asks the session for a missing required value when it c
   assert.deepEqual(asked, ["--name"]);
   assert.match(ctx.stdout.text(), /"name":\s*"typed"/);
 });
+
+Deno.test("runShortcut() looks up the system time zone only for a shortcut that reads it", async () => {
+  // Asking the system for its zone costs about 1 ms of CPU: a call without times skips it.
+  const asked: string[] = [];
+  const watched = (ctx: TestContext): TestContext =>
+    Object.defineProperty(ctx, "timeZone", {
+      get: () => {
+        asked.push("timeZone");
+        return "Asia/Shanghai";
+      },
+    });
+  await runShortcut(
+    sessionOf(
+      watched(createTestContext()),
+      { format: "json" },
+      factory(new FakeClient(() => ({}))),
+    ),
+    echo,
+    { argv: { name: "ann" } },
+  );
+  assert.deepEqual(asked, []);
+  const zoned = defineShortcut({
+    service: "demo",
+    verb: "+zoned",
+    description: "Says its zone",
+    examples: ["hark demo +zoned"],
+    identities: ["user"],
+    scopes: { user: [] },
+    effect: "read",
+    params: {},
+    requests: () => [],
+    run: (input) => Promise.resolve([{ id: input.timeZone, name: "z" }]),
+  });
+  const ctx = watched(createTestContext());
+  await runShortcut(
+    sessionOf(ctx, { format: "json" }, factory(new FakeClient(() => ({})))),
+    zoned,
+    { argv: {} },
+  );
+  assert.deepEqual(asked, ["timeZone"]);
+  assert.deepEqual(JSON.parse(ctx.stdout.text()), [{ id: "Asia/Shanghai", name: "z" }]);
+});

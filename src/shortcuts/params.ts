@@ -79,7 +79,8 @@ export function valueNameOf(spec: ParamSpec): string {
  * @param raw the value: a string from a flag, stdin or the environment, or any JSON value from
  *   `--input`
  * @param source where it came from, for the message (`--start`, `HARK_IM_CHAT_ID`, `--input`)
- * @param timeZone the zone a `datetime` is read in; default the user's
+ * @param timeZone the zone a `datetime` is read in; default the user's (looked up only for a
+ *   `datetime`: asking the system for its zone costs about 1 ms of CPU)
  * @throws {ValidationError} naming the flag, the source and the bad value
  */
 export async function parseParamValue(
@@ -87,7 +88,7 @@ export async function parseParamValue(
   spec: ParamSpec,
   raw: unknown,
   source = flagOf(spec),
-  timeZone = ctx.timeZone,
+  timeZone?: string,
 ): Promise<ParamValue> {
   const flag = flagOf(spec);
   const shown = typeof raw === "string" ? JSON.stringify(raw) : JSON.stringify(raw) ?? String(raw);
@@ -143,7 +144,7 @@ export async function parseParamValue(
         param: flag,
         source: source === flag ? undefined : source,
         now: ctx.now(),
-        timeZone,
+        timeZone: timeZone ?? ctx.timeZone,
       });
     }
     case "file": {

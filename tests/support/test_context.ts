@@ -7,7 +7,7 @@
  */
 
 import { fileURLToPath } from "node:url";
-import type { Context, OsName, RunOptions, RunResult } from "../../src/context.ts";
+import type { Context, DebugLine, OsName, RunOptions, RunResult } from "../../src/context.ts";
 import { MemoryKeychain } from "../../src/keychain/memory_keychain.ts";
 import { realFileSystem } from "../../src/runtime/real_file_system.ts";
 
@@ -151,8 +151,8 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
     },
     stdout,
     stderr,
-    debug(line: string) {
-      if (options.debug) stderr.write(`[debug] ${line}\n`);
+    debug(line: DebugLine) {
+      if (options.debug) stderr.write(`[debug] ${typeof line === "string" ? line : line()}\n`);
     },
     status(line: string | undefined) {
       statuses.push(line);

@@ -23,7 +23,7 @@
  */
 
 import type { Identity } from "../../auth/identity.ts";
-import { scopeGranted } from "../../auth/auth_status.ts";
+import { scopeGranted } from "../../auth/scopes.ts";
 import { loginCommand } from "../../errors/mod.ts";
 import type { ShortcutInput, ShortcutScopes } from "../definition.ts";
 
