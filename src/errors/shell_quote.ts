@@ -13,9 +13,12 @@ const PLAIN = /^[A-Za-z0-9_@%+:,./-][A-Za-z0-9_@%+=:,./-]*$/;
 /**
  * Characters that must not reach a terminal raw, and that single quotes would carry raw: control
  * characters (C0, DEL, C1), format characters (bidi controls, zero-width characters, BOM, …) and
- * the line and paragraph separators.
+ * the line and paragraph separators. Built on first use: a Unicode property class sets up ICU's
+ * tables (about 3 M instructions), which every start-up that loads this module (`--version`
+ * does, for its errors) would otherwise pay.
  */
-const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+let unprintable: RegExp | undefined;
+const isUnprintable = (text: string) => (unprintable ??= /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u).test(text);
 
 const NAMED: Record<string, string> = { "\n": "\\n", "\t": "\\t", "\r": "\\r" };
 
@@ -40,12 +43,12 @@ const NAMED: Record<string, string> = { "\n": "\\n", "\t": "\\t", "\r": "\\r" };
  */
 export function shellQuote(word: string): string {
   if (PLAIN.test(word)) return word;
-  if (!UNPRINTABLE.test(word)) return `'${word.replaceAll("'", `'\\''`)}'`;
+  if (!isUnprintable(word)) return `'${word.replaceAll("'", `'\\''`)}'`;
   let quoted = "";
   for (const char of word) {
     if (char === "\\" || char === "'") quoted += `\\${char}`;
     else if (NAMED[char]) quoted += NAMED[char];
-    else if (UNPRINTABLE.test(char)) {
+    else if (isUnprintable(char)) {
       for (const byte of new TextEncoder().encode(char)) {
         quoted += `\\x${byte.toString(16).padStart(2, "0")}`;
       }

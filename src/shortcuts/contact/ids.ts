@@ -68,8 +68,10 @@ export const EMAIL: IdKind = {
 };
 
 // White space, control characters and invisible format characters (bidi controls, zero-width
-// spaces, BOM): no Lark id holds one, and each would hide or reorder what a person reads.
-const NOT_IN_IDS = /[\s\p{Cc}\p{Cf}]/u;
+// spaces, BOM): no Lark id holds one, and each would hide or reorder what a person reads. Built
+// on first use, as a Unicode property class sets up ICU's tables (see errors/shell_quote.ts).
+let notInIds: RegExp | undefined;
+const hasNotInIds = (id: string) => (notInIds ??= /[\s\p{Cc}\p{Cf}]/u).test(id);
 const SHOWN_MAX = 60;
 /** The longest id taken: Lark's ids are under 70 characters (a tenant's user ids under 64). */
 export const MAX_ID_LENGTH = 128;
@@ -97,7 +99,7 @@ export function quoted(value: string): string {
 export function checkId(value: string, flag: string, kind: IdKind): string {
   const id = value.trim();
   const prefixes = kind.prefixes ?? [];
-  const wrong = id === "" || isDotSegment(id) || id.length > MAX_ID_LENGTH || NOT_IN_IDS.test(id) ||
+  const wrong = id === "" || isDotSegment(id) || id.length > MAX_ID_LENGTH || hasNotInIds(id) ||
     (prefixes.length > 0 && !prefixes.some((p) => id.startsWith(p) && id.length > p.length)) ||
     (kind.pattern !== undefined && !kind.pattern.test(id));
   if (wrong) {
