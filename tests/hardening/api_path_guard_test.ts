@@ -4,10 +4,15 @@
  * Against a server on 127.0.0.1 that records what it receives: backslashes and percent-encoded
  * slashes or backslashes in the path are refused (exit 2, a validation error naming the path)
  * by both front ends, before anything is sent.
+ *
+ * `hark api` runs in process ({@link runInProcess}: the same command code and network as a hark
+ * process, no Deno start-up): the refusal is the command's, which the process adds nothing to.
+ * The MCP server stays a real `hark mcp` process, as the wiring.
  */
 
 import assert from "node:assert/strict";
 import { createHarkEnv } from "../support/hark_env.ts";
+import { runInProcess } from "../support/world.ts";
 import { connectHarkMcp } from "../mcp/_mcp_client.ts";
 import { assertEnvelope } from "./_envelope.ts";
 import { larkOk, startHostileServer } from "./_hostile_server.ts";
@@ -34,7 +39,7 @@ Deno.test("hark api and the MCP api tool refuse a path that would leave /open-ap
   const home = await createHarkEnv({ HARK_USER_ACCESS_TOKEN: TOKEN, HARK_BASE_URL: server.url });
   try {
     for (const path of ESCAPES) {
-      const run = await home.run(["api", "GET", path, "--json"]);
+      const run = await runInProcess(home, ["api", "GET", path, "--json"]);
       assert.equal(run.code, 2, `hark api GET ${path}: ${run.stderr}`);
       const error = assertEnvelope(run, `hark api GET ${path}`);
       assert.equal(error.type, "validation");

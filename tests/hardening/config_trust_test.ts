@@ -5,11 +5,20 @@
  * with an error naming the file and the command that fixes it, before anything runs. A config
  * that is not a regular file (`/dev/zero`, a FIFO) or is larger than 1 MiB is refused without
  * reading it through.
+ *
+ * The refusals run in process ({@link runInProcess}: the same command code, config reading and
+ * file checks as a hark process, as the same user, no Deno start-up): their subject is what hark
+ * answers before anything runs, which the process adds nothing to (were the credential command
+ * started after all, the in-process context's runner fails the test). Real hark processes stay
+ * where a program is started (the fixed configs run their credential command in hark's own
+ * environment) and for `/dev/zero`, a FIFO and a huge file, whose reading through would block or
+ * fill the test runner itself and whose bound is the real clock's.
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createHarkEnv, type HarkRun } from "../support/hark_env.ts";
+import { runInProcess } from "../support/world.ts";
 
 const posix = Deno.build.os !== "windows";
 
@@ -61,7 +70,7 @@ Deno.test({
       await markingConfig(home.configPath, markProgram(marker));
       await Deno.chmod(home.configPath, 0o666);
       for (const args of [["auth", "status", "--json"], ["contact", "+me", "--json"]]) {
-        const run = await home.run(args);
+        const run = await runInProcess(home, args);
         assert.equal(run.code, 2, run.stderr);
         const error = errorOf(run);
         assert.equal(
@@ -93,7 +102,7 @@ Deno.test({
       await Deno.mkdir(folder);
       await markingConfig(home.configPath, markProgram(join(home.dir, "ran")));
       await Deno.chmod(folder, 0o777);
-      const open = await home.run(["auth", "token", "--json"]);
+      const open = await runInProcess(home, ["auth", "token", "--json"]);
       assert.equal(open.code, 2, open.stderr);
       assert.equal(
         errorOf(open).message,
@@ -119,7 +128,7 @@ Deno.test({
       await Deno.mkdir(join(home.dir, "config"), { mode: 0o700 });
       await markingConfig(home.configPath, markProgram(join(home.dir, "ran")));
       await Deno.chown(home.configPath, 65534, null);
-      const run = await home.run(["auth", "token", "--json"]);
+      const run = await runInProcess(home, ["auth", "token", "--json"]);
       assert.equal(run.code, 2, run.stderr);
       assert.equal(
         errorOf(run).message,
@@ -150,7 +159,7 @@ Deno.test({
       );
       await Deno.chmod(program, 0o777);
       await markingConfig(home.configPath, [program]);
-      const run = await home.run(["auth", "token", "--json"]);
+      const run = await runInProcess(home, ["auth", "token", "--json"]);
       assert.equal(run.code, 3, run.stderr);
       const error = errorOf(run);
       assert.equal(
@@ -163,7 +172,7 @@ Deno.test({
 
       // Found through PATH, the same program is checked the same way.
       await markingConfig(home.configPath, ["vault-token"]);
-      const viaPath = await home.run(["auth", "token", "--json"], {
+      const viaPath = await runInProcess(home, ["auth", "token", "--json"], {
         env: { PATH: `${bin}:${home.env.PATH}` },
       });
       assert.equal(viaPath.code, 3, viaPath.stderr);

@@ -4,6 +4,12 @@
  * can write to, read-only folders, loose folder modes, and config files hostile to the parser
  * (invalid UTF-8, deep nesting). Every write must stay where it belongs, and every failure must
  * be a clear error (exit 1 or 2), never an internal one (exit 5).
+ *
+ * The runs are in process ({@link runInProcess}: the same command code, config, file keychain
+ * and file system calls as a hark process, as the same user with the same umask, no Deno
+ * start-up): what they check is what hark writes where, and what it answers, which the process
+ * adds nothing to. One run stays a real hark process, as the wiring: the first write past a link
+ * planted at the config's temp path.
  */
 
 import assert from "node:assert/strict";
@@ -12,6 +18,7 @@ import { readStoredAppSecret } from "../../src/config/stored_secret.ts";
 import { FileKeychain } from "../../src/keychain/file_keychain.ts";
 import { createTestContext } from "../support/test_context.ts";
 import { createHarkEnv, type HarkEnv, TEST_KEYCHAIN_PASSWORD } from "../support/hark_env.ts";
+import { runInProcess } from "../support/world.ts";
 
 const posix = Deno.build.os !== "windows";
 const isRoot = posix && Deno.uid() === 0;
@@ -57,7 +64,12 @@ Deno.test({
       await Deno.remove(`${hark.configPath}.tmp`);
       await Deno.symlink(join(hark.dir, "planted"), `${hark.configPath}.tmp`);
       await Deno.symlink("../victim", `${hark.configPath}.0000000000000000.tmp`);
-      const again = await hark.run(["config", "set", "apps.default.base_url", "https://x.test"]);
+      const again = await runInProcess(hark, [
+        "config",
+        "set",
+        "apps.default.base_url",
+        "https://x.test",
+      ]);
       assert.equal(again.code, 0, again.stderr);
 
       assert.equal(await Deno.readTextFile(victim), "precious");
@@ -82,7 +94,7 @@ Deno.test({
       await Deno.symlink("../victim.json", hark.configPath);
       // A link planted at the target's old temporary name is not followed either.
       await Deno.symlink("precious", `${victim}.tmp`);
-      const run = await hark.run(SET);
+      const run = await runInProcess(hark, SET);
       assert.equal(run.code, 0, run.stderr);
       assert.ok((await Deno.lstat(hark.configPath)).isSymlink, "config.json stays a link");
       assert.equal(await Deno.readLink(hark.configPath), "../victim.json");
@@ -100,7 +112,7 @@ Deno.test("a folder or file at the config's temp path does not stop the write", 
   await withHark(async (hark) => {
     await Deno.mkdir(`${hark.configPath}.tmp`, { recursive: true });
     await Deno.writeTextFile(`${hark.configPath}.tmp/keep`, "x");
-    const run = await hark.run(SET);
+    const run = await runInProcess(hark, SET);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(await baseUrl(hark), "https://open.feishu.cn");
     assert.equal(await Deno.readTextFile(`${hark.configPath}.tmp/keep`), "x");
@@ -112,7 +124,7 @@ Deno.test({
   ignore: !posix,
   async fn() {
     await withHark(async (hark) => {
-      const first = await hark.run(INIT, { stdin: "first-secret\n" });
+      const first = await runInProcess(hark, INIT, { stdin: "first-secret\n" });
       assert.equal(first.code, 0, first.stderr);
       const keychainDir = join(hark.dir, "data", "keychain");
       const entries = (await Array.fromAsync(Deno.readDir(keychainDir))).map((e) => e.name);
@@ -121,7 +133,7 @@ Deno.test({
       await Deno.writeTextFile(victim, "precious");
       await Deno.symlink(victim, join(keychainDir, `${entries[0]}.tmp`));
 
-      const second = await hark.run([...INIT, "--force"], { stdin: "second-secret\n" });
+      const second = await runInProcess(hark, [...INIT, "--force"], { stdin: "second-secret\n" });
       assert.equal(second.code, 0, second.stderr);
       assert.equal(await Deno.readTextFile(victim), "precious");
       const ctx = createTestContext({
@@ -157,7 +169,7 @@ Deno.test({
       }
       const before = await Deno.readFile(configPath).catch(() => undefined);
       try {
-        const run = await hark.run(SET, { env: { HARK_CONFIG: configPath } });
+        const run = await runInProcess(hark, SET, { env: { HARK_CONFIG: configPath } });
         assert.equal(run.code, 2, run.stderr);
         // An existing config there is refused as soon as it is read (issue 21), a new one when
         // it would be written.
@@ -188,7 +200,7 @@ Deno.test({
       await Deno.mkdir(keychainDir, { recursive: true });
       await Deno.chmod(keychainDir, 0o777);
       await Deno.chown(keychainDir, 65534, 65534);
-      const run = await hark.run(INIT, { stdin: "secret\n" });
+      const run = await runInProcess(hark, INIT, { stdin: "secret\n" });
       assert.equal(run.code, 2, run.stderr);
       assert.match(run.stderr, new RegExp(`Cannot write in the folder "${keychainDir}"`));
       assert.deepEqual(await Array.fromAsync(Deno.readDir(keychainDir)), []);
@@ -225,7 +237,7 @@ Deno.test({
         return;
       }
       try {
-        const run = await hark.run(SET);
+        const run = await runInProcess(hark, SET);
         assert.ok(run.code === 1 || run.code === 2, `exit ${run.code}: ${run.stderr}`);
         assert.match(run.stderr, /permission denied/);
         assert.ok(run.stderr.includes(`"${folder}"`), run.stderr);
@@ -249,7 +261,8 @@ Deno.test({
         await Deno.mkdir(folder, { recursive: true });
         await Deno.chmod(folder, 0o755);
       }
-      const run = await hark.run(INIT, { stdin: "secret\n", env: { HARK_CONFIG: undefined } });
+      const { HARK_CONFIG: _, ...env } = hark.env;
+      const run = await runInProcess({ ...hark, env }, INIT, { stdin: "secret\n" });
       assert.equal(run.code, 0, run.stderr);
       assert.ok(await Deno.stat(join(configFolder, "config.json")));
       assert.equal(mode(await Deno.stat(configFolder)), 0o700);
@@ -268,7 +281,7 @@ Deno.test("a config with invalid UTF-8 is a malformed file and is never rewritte
       ...new TextEncoder().encode('"}}\n}\n'),
     ]);
     await Deno.writeFile(hark.configPath, bytes);
-    const run = await hark.run(SET);
+    const run = await runInProcess(hark, SET);
     assert.equal(run.code, 2, run.stderr);
     assert.match(
       run.stderr,
@@ -284,7 +297,7 @@ Deno.test("a deeply nested config is a malformed file, not a crash", async () =>
     const text = '{"x": ' + "[".repeat(100_000) + "]".repeat(100_000) + "}";
     await Deno.writeTextFile(hark.configPath, text);
     for (const args of [SET, ["--json", "config", "get"]]) {
-      const run = await hark.run(args);
+      const run = await runInProcess(hark, args);
       assert.equal(run.code, 2, run.stderr);
       assert.match(run.stderr, /nested deeper than 64 levels/);
     }
@@ -300,7 +313,7 @@ Deno.test("--debug never shows a secret from a malformed config", async () => {
       hark.configPath,
       `{"apps": {"default": {"app_id": "cli_1", "app_secret": ${secret}}}}`,
     );
-    const run = await hark.run(["--debug", "config", "get"]);
+    const run = await runInProcess(hark, ["--debug", "config", "get"]);
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, /line 1, column 56/);
     for (let i = 0; i + 6 <= secret.length; i++) {

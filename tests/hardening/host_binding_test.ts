@@ -4,6 +4,11 @@
  * 127.0.0.1 and checks that no credential ever reaches it, that plain HTTP to another machine
  * needs an explicit allowance (and warns every time), and that an environment token goes only
  * to HARK_BASE_URL.
+ *
+ * The runs are in process ({@link runInProcess}: the same command code, config, file keychain,
+ * environment and network as a hark process, no Deno start-up): what they check is where hark
+ * sends a credential and what it answers, which the process adds nothing to. One run stays a
+ * real hark process, as the wiring: the first refusal of a moved base_url.
  */
 
 import assert from "node:assert/strict";
@@ -11,7 +16,7 @@ import { dirname } from "node:path";
 import { createHarkEnv, type HarkRun } from "../support/hark_env.ts";
 import { sandboxUserToken } from "../support/sandbox_token.ts";
 import { startSandbox } from "../../sandbox/mod.ts";
-import { startWorld } from "../support/world.ts";
+import { runInProcess, startWorld } from "../support/world.ts";
 import { larkOk, startHostileServer } from "./_hostile_server.ts";
 
 const USER_INFO = ["api", "GET", "/open-apis/authen/v1/user_info", "--json"];
@@ -27,7 +32,7 @@ Deno.test("a stored sign-in is never sent to a base_url that did not issue it", 
     // A token within 5 minutes of expiry: every command would refresh it first.
     const login = await world.signIn({ accessTokenTtl: 60 });
     assert.equal(login.code, 0, login.stderr);
-    const moved = await world.run(["config", "set", "apps.default.base_url", hostile.url]);
+    const moved = await world.runInProcess(["config", "set", "apps.default.base_url", hostile.url]);
     assert.equal(moved.code, 0, moved.stderr);
 
     // The first as a real hark process (the wiring), the others in process (the same code).
@@ -52,8 +57,8 @@ Deno.test("a stored sign-in is never sent to a base_url that did not issue it", 
     assert.equal(hostile.received.length, 0, hostile.transcript());
 
     // Pointed back at the issuer, the sign-in works again (and refreshes there).
-    await world.run(["config", "set", "apps.default.base_url", world.sb.baseUrl]);
-    const back = await world.run(USER_INFO);
+    await world.runInProcess(["config", "set", "apps.default.base_url", world.sb.baseUrl]);
+    const back = await world.runInProcess(USER_INFO);
     assert.equal(back.code, 0, back.stderr);
     assert.equal(JSON.parse(back.stdout).open_id, world.sb.users[0].open_id);
   } finally {
@@ -67,7 +72,7 @@ Deno.test("HARK_BASE_URL elsewhere does not receive a stored sign-in either", as
   const hostile = startHostileServer(() => larkOk({}));
   try {
     assert.equal((await world.signIn()).code, 0);
-    const run = await world.run(USER_INFO, { env: { HARK_BASE_URL: hostile.url } });
+    const run = await world.runInProcess(USER_INFO, { env: { HARK_BASE_URL: hostile.url } });
     assert.equal(run.code, 3, run.stderr);
     assert.match(envelope(run).message, /HARK_BASE_URL changed since the sign-in/);
     assert.equal(hostile.received.length, 0, hostile.transcript());
@@ -87,7 +92,7 @@ Deno.test("an environment token goes only to HARK_BASE_URL, never where a config
       JSON.stringify({ apps: { default: { app_id: "cli_x", base_url: hostile.url } } }),
     );
     const token = "u-environment-token-0123456789";
-    const run = await home.run(USER_INFO, { env: { HARK_USER_ACCESS_TOKEN: token } });
+    const run = await runInProcess(home, USER_INFO, { env: { HARK_USER_ACCESS_TOKEN: token } });
     assert.equal(run.code, 3, run.stderr);
     const error = envelope(run);
     assert.match(error.message, /goes only to HARK_BASE_URL, which is not set/);
@@ -95,7 +100,7 @@ Deno.test("an environment token goes only to HARK_BASE_URL, never where a config
     assert.equal(hostile.received.length, 0, hostile.transcript());
 
     // Named by HARK_BASE_URL, the same server is the token's service.
-    const named = await home.run(USER_INFO, {
+    const named = await runInProcess(home, USER_INFO, {
       env: { HARK_USER_ACCESS_TOKEN: token, HARK_BASE_URL: hostile.url },
     });
     assert.equal(named.code, 0, named.stderr);
@@ -114,7 +119,7 @@ Deno.test("plain HTTP to another machine is refused unless allowed, then warned 
   const remote = `http://0.0.0.0:${hostile.port}`;
   const env = { HARK_USER_ACCESS_TOKEN: "u-insecure-token-0123", HARK_BASE_URL: remote };
   try {
-    const refused = await home.run(USER_INFO, { env });
+    const refused = await runInProcess(home, USER_INFO, { env });
     assert.equal(refused.code, 2, refused.stderr);
     const error = envelope(refused);
     assert.match(error.message, /Refusing plain HTTP to "0\.0\.0\.0:\d+" \(HARK_BASE_URL\)/);
@@ -122,7 +127,7 @@ Deno.test("plain HTTP to another machine is refused unless allowed, then warned 
     assert.equal(hostile.received.length, 0, hostile.transcript());
 
     for (let i = 0; i < 2; i++) {
-      const allowed = await home.run([...USER_INFO, "--allow-insecure-http"], { env });
+      const allowed = await runInProcess(home, [...USER_INFO, "--allow-insecure-http"], { env });
       assert.equal(allowed.code, 0, allowed.stderr);
       assert.match(allowed.stderr, /^warning: http:\/\/0\.0\.0\.0:\d+ is plain HTTP to another/m);
     }
@@ -134,7 +139,7 @@ Deno.test("plain HTTP to another machine is refused unless allowed, then warned 
       home.configPath,
       JSON.stringify({ apps: { default: { allow_insecure_http: true } } }),
     );
-    const byConfig = await home.run(USER_INFO, { env });
+    const byConfig = await runInProcess(home, USER_INFO, { env });
     assert.equal(byConfig.code, 0, byConfig.stderr);
     assert.match(byConfig.stderr, /warning: .* is plain HTTP to another machine/);
   } finally {
@@ -149,10 +154,10 @@ Deno.test("HARK_BASE_URL with HARK_USER_ACCESS_TOKEN reaches a service with no c
   try {
     const { accessToken } = await sandboxUserToken(sb);
     const env = { HARK_USER_ACCESS_TOKEN: accessToken, HARK_BASE_URL: sb.baseUrl, TZ: "UTC" };
-    const info = await home.run(USER_INFO, { env });
+    const info = await runInProcess(home, USER_INFO, { env });
     assert.equal(info.code, 0, info.stderr);
     assert.equal(JSON.parse(info.stdout).open_id, sb.users[0].open_id);
-    const agenda = await home.run(["calendar", "+agenda", "--json"], { env });
+    const agenda = await runInProcess(home, ["calendar", "+agenda", "--json"], { env });
     assert.equal(agenda.code, 0, agenda.stderr);
     assert.equal(await Deno.stat(home.configPath).catch(() => undefined), undefined);
   } finally {
@@ -169,17 +174,14 @@ Deno.test("the config's app secret never goes to a HARK_BASE_URL other than the 
   try {
     assert.equal((await world.signIn()).code, 0);
     const away = { HARK_BASE_URL: hostile.url };
-    // The first as a real hark process (the wiring), the others in process (the same code).
     for (
-      const [i, args] of [
+      const args of [
         ["calendar", "+agenda", "--as", "bot", "--json"],
         ["api", "GET", "/open-apis/im/v1/chats", "--as", "bot", "--json"],
         ["auth", "login", "--no-wait", "--json"],
-      ].entries()
+      ]
     ) {
-      const run = i === 0
-        ? await world.run(args, { env: away })
-        : await world.runInProcess(args, { env: away });
+      const run = await world.runInProcess(args, { env: away });
       assert.equal(run.code, 3, `${args.join(" ")}: ${run.stderr}`);
       const error = envelope(run);
       assert.equal(error.type, "auth");
@@ -197,7 +199,13 @@ Deno.test("the config's app secret never goes to a HARK_BASE_URL other than the 
     assert.equal(same.code, 0, same.stderr);
 
     // Credentials given in the environment go where HARK_BASE_URL says.
-    const fromEnv = await world.run(["api", "GET", "/open-apis/im/v1/chats", "--as", "bot"], {
+    const fromEnv = await world.runInProcess([
+      "api",
+      "GET",
+      "/open-apis/im/v1/chats",
+      "--as",
+      "bot",
+    ], {
       env: { ...away, HARK_APP_ID: "cli_env", HARK_APP_SECRET: "env-secret-0001" },
     });
     assert.equal(fromEnv.code, 0, fromEnv.stderr);

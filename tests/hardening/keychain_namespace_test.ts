@@ -5,6 +5,11 @@
  * keeps its own app secret and its own user; a config that refers to the first one's entries is
  * refused (issue 21: it used to be migrated by copying them); and nothing replaces an entry this
  * config does not refer to without --force.
+ *
+ * The runs are in process ({@link runInProcess}: the same command code, config and file keychain
+ * as a hark process, no Deno start-up): what they check is which entries a config reads and
+ * writes, which the process adds nothing to. One run stays a real hark process, as the wiring:
+ * the first config's bot status after the second's `config init`.
  */
 
 import assert from "node:assert/strict";
@@ -119,13 +124,16 @@ Deno.test("a second config that signs in as someone else never changes whose tok
 
     assert.equal((await whoAmI(homes.first)).openId, ana.open_id);
     assert.equal((await whoAmI(homes.second)).openId, bob.open_id);
-    const status = await homes.first.run(["auth", "status", "--json"]);
+    const status = await runInProcess(homes.first, ["auth", "status", "--json"]);
     assert.equal(JSON.parse(status.stdout).user.open_id, ana.open_id);
 
     // Signing out of the second, and removing its profile, leave the first signed in.
-    assert.equal((await homes.second.run(["auth", "logout"])).code, 0);
+    assert.equal((await runInProcess(homes.second, ["auth", "logout"])).code, 0);
     assert.equal((await whoAmI(homes.second)).code, 3);
-    assert.equal((await homes.second.run(["profile", "remove", "default", "--yes"])).code, 0);
+    assert.equal(
+      (await runInProcess(homes.second, ["profile", "remove", "default", "--yes"])).code,
+      0,
+    );
     assert.equal((await whoAmI(homes.first)).openId, ana.open_id);
     const left = await homes.keychain.list();
     assert.ok(left.includes("hark/default/app_secret"), left.join(", "));
@@ -157,7 +165,7 @@ Deno.test("a config that refers to the default config's entries is refused until
         "keychain entries of its own yet); a config file reads only its own keychain entries",
     );
     assert.equal(error.recovery.command, "hark auth login");
-    const bot = await homes.second.run(["auth", "status", "--as", "bot", "--json"]);
+    const bot = await runInProcess(homes.second, ["auth", "status", "--as", "bot", "--json"]);
     assert.equal(bot.code, 2, bot.stderr);
     assert.match(JSON.parse(bot.stderr).error.message, /^Refusing apps\.default\.app_secret in/);
     assert.deepEqual(await homes.keychain.list(), before, "nothing copied, nothing changed");
@@ -179,7 +187,7 @@ Deno.test("auth login never replaces an entry this config does not refer to with
     await init(homes.first, homes.sb);
     // Someone else's sign-in at the path the default config would use.
     await homes.keychain.set("hark/default/user_token", '{"access_token":"u-other"}');
-    const refused = await homes.first.run(["auth", "login", "--json"]);
+    const refused = await runInProcess(homes.first, ["auth", "login", "--json"]);
     assert.equal(refused.code, 2, refused.stderr);
     const error = JSON.parse(refused.stderr).error;
     assert.match(error.message, /"hark\/default\/user_token": that keychain entry exists/);

@@ -3,6 +3,11 @@
  * 99999 s poll interval (issue 12, item 8), and the token and tenant-token endpoints answering
  * 429, dropping, truncating, or refusing a refresh with Lark's numeric codes (issue 12, low;
  * issue 11). Every outcome is classified as a business call's would be.
+ *
+ * The runs are in process ({@link runInProcess}: the same command code, keychain and network as a
+ * hark process, on a clock that does not wait, so a retry's back-off costs nothing): what they
+ * check is how an answer is classified, which the process adds nothing to. One refresh refused
+ * for good (code 20026, no retry, no wait) stays a real hark process, as the wiring.
  */
 
 import assert from "node:assert/strict";
@@ -108,7 +113,10 @@ Deno.test("a refresh's failures end as a business call's would, and dead refresh
         r.body?.cancel()
       );
       await control(world.sb, "/sandbox/faults", [{ ...c.fault, route: `POST ${TOKEN_PATH}` }]);
-      const run = await world.run(["auth", "token", "--json"]);
+      // One as a real hark process (the wiring), the others in process (the same code).
+      const run = c.name === "code 20026"
+        ? await world.run(["auth", "token", "--json"])
+        : await world.runInProcess(["auth", "token", "--json"]);
       await fetch(`${world.sb.baseUrl}/sandbox/faults`, { method: "DELETE" }).then((r) =>
         r.body?.cancel()
       );
@@ -132,7 +140,7 @@ Deno.test("a refresh's failures end as a business call's would, and dead refresh
     await control(world.sb, "/sandbox/faults", [
       { route: `POST ${TOKEN_PATH}`, kind: "status", status: 500, code: 20050, times: 1 },
     ]);
-    const busyOnce = await world.run(["auth", "token"]);
+    const busyOnce = await world.runInProcess(["auth", "token"]);
     if (busyOnce.code !== 0) failures.push(`code 20050 once: ${busyOnce.stderr}`);
     assert.deepEqual(failures, []);
   } finally {
@@ -146,7 +154,7 @@ Deno.test("the tenant-token endpoint's 429 is a rate limit (exit 1), not a refus
     await control(world.sb, "/sandbox/faults", [
       { route: `POST ${TENANT_PATH}`, kind: "status", status: 429, retry_after: 1 },
     ]);
-    const run = await world.run([
+    const run = await world.runInProcess([
       "api",
       "GET",
       "/open-apis/im/v1/chats",
