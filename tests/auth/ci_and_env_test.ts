@@ -1,3 +1,12 @@
+/**
+ * hark in CI and with tokens from the environment. The rules run in process (`runInProcess`: the
+ * same command code, config, file keychain and network, the variables given to the run): the
+ * env provider, a malformed scope, the bot's status, `--no-wait`. Real hark processes stay for
+ * what is the process's own: a sign-in with stdin closed (not a terminal) that must end within
+ * 5 s of real time, and a home without a config whose keychain is the Secret Service, shimmed
+ * on PATH to show that the keychain tool was never started.
+ */
+
 import assert from "node:assert/strict";
 import { sandboxUserToken } from "../support/sandbox_token.ts";
 import { join } from "node:path";
@@ -19,7 +28,7 @@ Deno.test("auth login with stdin closed acts as --no-wait --json: device data, e
     }
     const paths = (await world.requestLog()).map((r) => r.path);
     assert.deepEqual(paths, Array(2).fill("/oauth/v1/device_authorization"), "no poll was made");
-    const noWait = await world.run(["auth", "login", "--no-wait", "--json"], {
+    const noWait = await world.runInProcess(["auth", "login", "--no-wait", "--json"], {
       env: { CI: "1" },
     });
     assert.equal(noWait.code, 0, noWait.stderr);
@@ -33,18 +42,18 @@ Deno.test("the env provider: HARK_USER_ACCESS_TOKEN is used and reported as the 
   try {
     const { accessToken } = await sandboxUserToken(world.sb);
     const env = { HARK_USER_ACCESS_TOKEN: accessToken, HARK_BASE_URL: world.sb.baseUrl };
-    const status = await world.run(["auth", "status", "--json"], { env });
+    const status = await world.runInProcess(["auth", "status", "--json"], { env });
     assert.equal(status.code, 0, status.stderr);
     const report = JSON.parse(status.stdout);
     assert.equal(report.state, "valid");
     assert.equal(report.source, "env");
     assert.equal(report.checked, "service");
     assert.ok(!status.stdout.includes(accessToken));
-    const token = await world.run(["auth", "token"], { env });
+    const token = await world.runInProcess(["auth", "token"], { env });
     assert.equal(token.stdout, `${accessToken}\n`);
 
     // A token the service refuses is not valid, whatever the variable says: its recovery unsets it.
-    const refused = await world.run(["auth", "status", "--json"], {
+    const refused = await world.runInProcess(["auth", "status", "--json"], {
       env: { ...env, HARK_USER_ACCESS_TOKEN: "u-not-a-token-123456" },
     });
     assert.equal(refused.code, 3, refused.stderr);
@@ -55,7 +64,6 @@ Deno.test("the env provider: HARK_USER_ACCESS_TOKEN is used and reported as the 
   }
 });
 
-// In process (the same command code); the other tests of this file run real hark processes.
 Deno.test("auth login rejects a malformed --scope with exit 2 naming the scope", async () => {
   const world = await startWorld();
   try {
@@ -93,7 +101,6 @@ Deno.test("auth login rejects a malformed --scope with exit 2 naming the scope",
   }
 });
 
-// In process (the same command code); the other tests of this file run real hark processes.
 Deno.test("auth status --as bot reports the bot's token: app credentials, env, or why not", async () => {
   const world = await startWorld();
   try {

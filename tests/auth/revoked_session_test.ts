@@ -3,6 +3,10 @@
  * asks the service and says `needs_login` with the fix, instead of `valid` from the stored times;
  * the refusal is remembered, so the local view (`--offline`, `auth token`, `auth check`) agrees.
  * Where the service cannot be asked, the local view stands and says so.
+ *
+ * The runs are in process (`runInProcess`: the same command code, config and file keychain, where
+ * the remembered refusal is kept); the first status is a real hark process, reading the sign-in
+ * from the keychain as the wiring check.
  */
 
 import assert from "node:assert/strict";
@@ -14,10 +18,10 @@ Deno.test("auth status, token and check say needs_login once the session was rev
     const openId = world.sb.users[0].open_id;
     const login = await world.signIn({ profile: "work", openId });
     assert.equal(login.code, 0, login.stderr);
-    const status = (...args: string[]) =>
-      world.run(["auth", "status", "--json", "--profile", "work", ...args]);
+    const statusArgs = ["auth", "status", "--json", "--profile", "work"];
+    const status = (...args: string[]) => world.runInProcess([...statusArgs, ...args]);
 
-    const alive = await status();
+    const alive = await world.run(statusArgs);
     assert.equal(alive.code, 0, alive.stderr);
     assert.deepEqual(
       [JSON.parse(alive.stdout).state, JSON.parse(alive.stdout).checked],
@@ -51,7 +55,7 @@ Deno.test("auth status, token and check say needs_login once the session was rev
         ["auth", "check", "--scope", "calendar:calendar:read", "--profile", "work"],
       ]
     ) {
-      const run = await world.run([...args, "--json"]);
+      const run = await world.runInProcess([...args, "--json"]);
       assert.equal(run.code, 3, `${args.join(" ")}: ${run.stdout}${run.stderr}`);
       assert.equal(JSON.parse(run.stderr).error.recovery.command, "hark auth login --profile work");
     }
@@ -75,7 +79,7 @@ Deno.test("auth status shows the local view, saying so, when the service cannot 
       status: 503,
     });
     await world.clearRequests();
-    const run = await world.run(["auth", "status", "--json"]);
+    const run = await world.runInProcess(["auth", "status", "--json"]);
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(
       [JSON.parse(run.stdout).state, JSON.parse(run.stdout).checked],

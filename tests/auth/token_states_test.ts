@@ -9,8 +9,9 @@ const PROFILES = {
   dead: { accessTokenTtl: 0.001, refreshTokenTtl: 0.001 },
 };
 
-// The refreshes run as real hark processes (two of them at once spend a refresh token once);
-// the status reads and the refusals around them run the same command code in process.
+// The two refreshes at once run as real hark processes (two processes spend a refresh token
+// once); the status reads, the refusals and the refreshes one after the other run the same
+// command code, config and file keychain in process.
 Deno.test("token states: status in every state, refresh with rotation, expiry and single spending", async () => {
   // "nobody" has an app but never signs in.
   const world = await startWorld({ profiles: [...Object.keys(PROFILES), "nobody"] });
@@ -57,14 +58,14 @@ Deno.test("token states: status in every state, refresh with rotation, expiry an
       "stale",
     ]);
     assert.equal(JSON.parse(before.stdout).state, "expired");
-    const token = await world.run(["auth", "token", "--profile", "stale"]);
+    const token = await world.runInProcess(["auth", "token", "--profile", "stale"]);
     assert.equal(token.code, 0, token.stderr);
     assert.match(token.stdout, /^u-\S+\n$/);
     const refreshes = (await world.requestLog()).filter((r) =>
       r.body?.grant_type === "refresh_token"
     );
     assert.equal(refreshes.length, 1);
-    const second = await world.run(["auth", "token", "--profile", "stale"]);
+    const second = await world.runInProcess(["auth", "token", "--profile", "stale"]);
     assert.equal(second.code, 0, second.stderr);
     assert.notEqual(
       second.stdout,

@@ -1,8 +1,10 @@
 /**
  * End-to-end tests of `config` and `profile`, with a throwaway config file and the
  * encrypted-file keychain. The rules run in process (`runInProcess`: the same command code,
- * files and keychain); the tests about the process (what `config init` leaves on disk, errors
- * on stderr and exit codes, `--version` and `--help`) run the real CLI as a subprocess.
+ * files and keychain, the error rendered as `main.ts` renders it), `--version` and `--help`
+ * too. Two runs are about the process and stay real hark processes: what `config init` leaves
+ * on disk (modes, a keychain entry at the production key derivation), and the exact text of an
+ * error as `main.ts` writes it to stderr.
  */
 
 import assert from "node:assert/strict";
@@ -24,6 +26,12 @@ function tracker(env: HarkEnv, subprocess: boolean) {
       const result = subprocess
         ? await env.run(args, options)
         : await runInProcess(env, args, options);
+      runs.push(result);
+      return result;
+    },
+    /** A real hark process, whatever `subprocess` says. */
+    async runProcess(args: string[]) {
+      const result = await env.run(args);
       runs.push(result);
       return result;
     },
@@ -371,7 +379,7 @@ Deno.test("a malformed config exits 2 naming file, line and column, and is never
 
 Deno.test("errors are text on stderr by default and the JSON envelope with --json", async () => {
   await withEnv(async (_env, hark) => {
-    const text = await hark.run(["confg"]);
+    const text = await hark.runProcess(["confg"]);
     assert.equal(text.code, 2);
     assert.equal(text.stdout, "");
     assert.equal(
@@ -394,7 +402,7 @@ Deno.test("errors are text on stderr by default and the JSON envelope with --jso
     const format = await hark.run(["--format", "xml", "profile", "list"]);
     assert.equal(format.code, 2);
     assert.match(format.stderr, /argument 'xml' is invalid/);
-  }, { subprocess: true });
+  });
 });
 
 Deno.test("the config's output_format json makes errors JSON too", async () => {
@@ -411,8 +419,12 @@ Deno.test("--version, --help and help exit 0 with the text on stdout", async () 
     const denoJson = JSON.parse(
       await Deno.readTextFile(new URL("../../deno.json", import.meta.url)),
     );
-    const version = await hark.run(["--version"]);
-    assert.deepEqual(version, { code: 0, stdout: `${denoJson.version}\n`, stderr: "" });
+    const { code, stdout, stderr } = await hark.run(["--version"]);
+    assert.deepEqual({ code, stdout, stderr }, {
+      code: 0,
+      stdout: `${denoJson.version}\n`,
+      stderr: "",
+    });
     for (const args of [["--help"], ["help", "config"], ["profile", "use", "--help"]]) {
       const result = await hark.run(args);
       assert.equal(result.code, 0, args.join(" "));
@@ -420,5 +432,5 @@ Deno.test("--version, --help and help exit 0 with the text on stdout", async () 
       assert.match(result.stdout, /Examples:/);
       assert.equal(result.stderr, "");
     }
-  }, { subprocess: true });
+  });
 });

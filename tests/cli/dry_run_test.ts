@@ -1,11 +1,16 @@
 /**
  * `--dry-run` on every system command that changes something: it prints the change as JSON and
  * changes nothing — not the config file, not the keychain, not the service.
+ *
+ * The dry runs run in process (`runInProcess`: the same command code, config file and file
+ * keychain, whose files the snapshot compares); the first `config init` is a real hark process,
+ * its secret read from a piped stdin, as the wiring check.
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createHarkEnv } from "../support/hark_env.ts";
+import { runInProcess } from "../support/world.ts";
 
 async function snapshot(dir: string): Promise<Record<string, string>> {
   const files: Record<string, string> = {};
@@ -30,11 +35,8 @@ Deno.test("--dry-run on config, profile and auth commands prints the change and 
       (await env.run([...init, ...base, "--app-secret-stdin"], { stdin: "s3cret-dry" })).code,
       0,
     );
-    assert.equal(
-      (await env.run([...init, ...base, "--app-secret-stdin", "--profile", "work"], { stdin: "w" }))
-        .code,
-      0,
-    );
+    const work = ["--app-secret-stdin", "--profile", "work"];
+    assert.equal((await runInProcess(env, [...init, ...base, ...work], { stdin: "w" })).code, 0);
     const before = await snapshot(env.dir);
     const namespace = (await env.readConfig()).keychain_namespace;
 
@@ -64,7 +66,7 @@ Deno.test("--dry-run on config, profile and auth commands prints the change and 
       [["auth", "logout"], { action: "auth logout", profile: "default", user_entry: false }],
     ];
     for (const [args, expected, stdin] of cases) {
-      const run = await env.run([...args, "--dry-run"], stdin ? { stdin } : {});
+      const run = await runInProcess(env, [...args, "--dry-run"], stdin ? { stdin } : {});
       assert.equal(run.code, 0, `${args.join(" ")}: ${run.stderr}`);
       const plan = JSON.parse(run.stdout);
       assert.equal(plan.dry_run, true, args.join(" "));
@@ -76,7 +78,14 @@ Deno.test("--dry-run on config, profile and auth commands prints the change and 
     }
 
     // Bad input is still refused in a dry run.
-    const bad = await env.run(["config", "set", "active_profile", "nope", "--dry-run", "--json"]);
+    const bad = await runInProcess(env, [
+      "config",
+      "set",
+      "active_profile",
+      "nope",
+      "--dry-run",
+      "--json",
+    ]);
     assert.equal(bad.code, 2);
     assert.match(JSON.parse(bad.stderr).error.message, /Unknown profile "nope"/);
   } finally {

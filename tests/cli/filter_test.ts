@@ -1,16 +1,17 @@
 /**
- * `--jq` and `--fields` end to end: the CLI as a subprocess against the sandbox. The rules
- * (projection, jq's output, bad expressions) are tested in `src/output/`; this is the wiring.
+ * `--jq` and `--fields` end to end against the sandbox. The rules (projection, jq's output, bad
+ * expressions) are tested in `src/output/`; this is the wiring, in process (the same command
+ * code, output and network) but for the first run, a real hark process.
  */
 
 import assert from "node:assert/strict";
 import { createShortcutEnv, jsonOf } from "../shortcuts/_shortcut_env.ts";
 
 Deno.test("--jq filters a shortcut's JSON; a bad expression stops it before any request", async () => {
-  const env = await createShortcutEnv();
+  const env = await createShortcutEnv({}, { inProcess: true });
   try {
     const search = ["contact", "+search-user", "--query", "a", "--limit", "3"];
-    const users = jsonOf<{ name: string }[]>(await env.run([...search, "--json"]));
+    const users = jsonOf<{ name: string }[]>(await env.runProcess([...search, "--json"]));
     const names = await env.run([...search, "--jq", ".[].name"]);
     assert.equal(names.code, 0, names.stderr);
     assert.equal(names.stdout, users.map((u) => `${u.name}\n`).join(""));
@@ -29,7 +30,7 @@ Deno.test("--jq filters a shortcut's JSON; a bad expression stops it before any 
 });
 
 Deno.test("--fields cuts each record down; an unknown field lists the known ones", async () => {
-  const env = await createShortcutEnv();
+  const env = await createShortcutEnv({}, { inProcess: true });
   try {
     const search = ["contact", "+search-user", "--query", "a", "--limit", "3"];
     const users = jsonOf<Record<string, unknown>[]>(

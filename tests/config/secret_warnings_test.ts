@@ -1,11 +1,15 @@
 /**
  * Secrets kept in plaintext in the config are warned about on stderr by the command that reads
  * the config, naming the key and the fix, and never showing the secret.
+ *
+ * The runs are in process (`runInProcess`: the same command code, config file and stderr), but
+ * the first, a real hark process: the wiring check that the warning reaches a process's stderr.
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createHarkEnv, type HarkEnv } from "../support/hark_env.ts";
+import { runInProcess } from "../support/world.ts";
 
 async function withHark(fn: (hark: HarkEnv) => Promise<void>): Promise<void> {
   const hark = await createHarkEnv();
@@ -23,8 +27,11 @@ Deno.test("a plaintext secret in the config warns, in CI and out, without showin
       hark.configPath,
       '{"apps": {"default": {"app_id": "cli_1", "app_secret": "bare-secret-value"}}}',
     );
+    const get = ["config", "get", "apps.default.app_id"];
     for (const env of [{}, { CI: "true" }]) {
-      const run = await hark.run(["config", "get", "apps.default.app_id"], { env });
+      const run = env.CI === undefined
+        ? await hark.run(get, { env })
+        : await runInProcess(hark, get, { env });
       assert.equal(run.code, 0, run.stderr);
       assert.equal(run.stdout, "cli_1\n");
       assert.match(
@@ -48,17 +55,20 @@ Deno.test("a @plain: secret warns in CI only, and a reference never warns", asyn
         },
       }),
     );
-    const quiet = await hark.run(["config", "get", "apps.default.app_id"], {
-      env: { CI: undefined },
-    });
+    // No CI: an in-process run sees the home's variables only.
+    const quiet = await runInProcess(hark, ["config", "get", "apps.default.app_id"]);
     assert.equal(quiet.code, 0, quiet.stderr);
     assert.equal(quiet.stderr, "");
-    const ci = await hark.run(["config", "get", "apps.default.app_id"], { env: { CI: "1" } });
-    assert.match(ci.stderr, /^warning: apps\.default\.app_secret is a @plain: secret/);
-    assert.ok(!ci.stderr.includes("dev-secret"), ci.stderr);
-    const reference = await hark.run(["--profile", "work", "config", "get", "apps.work.app_id"], {
+    const ci = await runInProcess(hark, ["config", "get", "apps.default.app_id"], {
       env: { CI: "1" },
     });
+    assert.match(ci.stderr, /^warning: apps\.default\.app_secret is a @plain: secret/);
+    assert.ok(!ci.stderr.includes("dev-secret"), ci.stderr);
+    const reference = await runInProcess(
+      hark,
+      ["--profile", "work", "config", "get", "apps.work.app_id"],
+      { env: { CI: "1" } },
+    );
     assert.equal(reference.code, 0, reference.stderr);
     assert.equal(reference.stderr, "");
   });

@@ -1,22 +1,27 @@
 /**
- * `hark api` end to end: the real CLI as a subprocess against the sandbox, with the user token
- * injected through `HARK_USER_ACCESS_TOKEN`.
+ * `hark api` end to end against the sandbox, with the user token injected through
+ * `HARK_USER_ACCESS_TOKEN`. The runs are in process (`runInProcess`: the same command code,
+ * output, retries and network, on a clock that never waits); two are real hark processes, the
+ * wiring: a GET, and a body read from a piped stdin.
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Sandbox } from "../../sandbox/mod.ts";
 import type { FaultSpec, LoggedRequest } from "../../sandbox/mod.ts";
-import type { HarkEnv } from "../support/hark_env.ts";
+import type { HarkEnv, HarkRun } from "../support/hark_env.ts";
 import { sandboxUserToken } from "../support/sandbox_token.ts";
-import { startWorld } from "../support/world.ts";
+import { type InProcessOptions, startWorld } from "../support/world.ts";
 
 const USER_INFO = "/open-apis/authen/v1/user_info";
 const MESSAGES = "/open-apis/im/v1/messages";
 
 interface Harness {
   sb: Sandbox;
+  /** The home; its `run` is a real hark process with the token. */
   env: HarkEnv;
+  /** Runs `hark <args>` in process with the token (unless `token` is false). */
+  run(args: string[], options?: InProcessOptions & { token?: boolean }): Promise<HarkRun>;
   token: string;
   fault(spec: FaultSpec): Promise<void>;
   requests(path: string): Promise<LoggedRequest[]>;
@@ -44,6 +49,14 @@ async function withHark(
     await test({
       sb,
       env,
+      run: (args, { token = true, ...options } = {}) =>
+        world.runInProcess(args, {
+          ...options,
+          env: {
+            ...(token ? { HARK_USER_ACCESS_TOKEN: granted.accessToken } : {}),
+            ...options.env,
+          },
+        }),
       token: granted.accessToken,
       async fault(spec) {
         const response = await fetch(`${sb.baseUrl}/sandbox/faults`, {
@@ -72,10 +85,8 @@ Deno.test("hark api GET prints the data of the answer", async () => {
 });
 
 Deno.test("hark api --dry-run prints the request, sends nothing, and needs no sign-in", async () => {
-  await withHark(async ({ sb, env, requests }) => {
-    const globalRun = await env.run(["--dry-run", "api", "GET", USER_INFO], {
-      env: { HARK_USER_ACCESS_TOKEN: undefined },
-    });
+  await withHark(async ({ sb, env, run, requests }) => {
+    const globalRun = await run(["--dry-run", "api", "GET", USER_INFO], { token: false });
     assert.equal(globalRun.code, 0, globalRun.stderr);
     assert.equal(JSON.parse(globalRun.stdout).headers.Authorization, "Bearer ****");
     const dry = await env.run(
@@ -110,8 +121,8 @@ Deno.test("hark api --dry-run prints the request, sends nothing, and needs no si
 });
 
 Deno.test("hark api reports a missing scope with the upgrade command, exit 1", async () => {
-  await withHark(async ({ sb, env }) => {
-    const run = await env.run([
+  await withHark(async ({ sb, run: hark }) => {
+    const run = await hark([
       "api",
       "POST",
       `${MESSAGES}?receive_id_type=chat_id`,
@@ -132,9 +143,9 @@ Deno.test("hark api reports a missing scope with the upgrade command, exit 1", a
 });
 
 Deno.test("hark api retries 5xx and posts a message once across a dropped answer", async () => {
-  await withHark(async ({ sb, env, fault, requests }) => {
+  await withHark(async ({ sb, env, run, fault, requests }) => {
     await fault({ route: USER_INFO, kind: "status", status: 500, times: 2 });
-    const info = await env.run(["api", "GET", USER_INFO]);
+    const info = await run(["api", "GET", USER_INFO]);
     assert.equal(info.code, 0, info.stderr);
     assert.equal((await requests(USER_INFO)).length, 3);
 
@@ -148,7 +159,7 @@ Deno.test("hark api retries 5xx and posts a message once across a dropped answer
       content: JSON.stringify({ text: "from hark api" }),
       uuid,
     };
-    const send = await env.run(
+    const send = await run(
       [
         "api",
         "POST",
@@ -172,9 +183,9 @@ Deno.test("hark api retries 5xx and posts a message once across a dropped answer
 });
 
 Deno.test("hark api ends a rejected environment token as an auth error, exit 3", async () => {
-  await withHark(async ({ env, fault, requests }) => {
+  await withHark(async ({ run: hark, fault, requests }) => {
     await fault({ route: USER_INFO, kind: "status", status: 401, times: 1 });
-    const run = await env.run(["api", "GET", USER_INFO, "--json"]);
+    const run = await hark(["api", "GET", USER_INFO, "--json"]);
     assert.equal(run.code, 3, run.stderr);
     assert.equal(JSON.parse(run.stderr).error.code, 3);
     assert.equal((await requests(USER_INFO)).length, 1);
@@ -182,9 +193,9 @@ Deno.test("hark api ends a rejected environment token as an auth error, exit 3",
 });
 
 Deno.test("hark api --debug logs each request and answer with the token masked", async () => {
-  await withHark(async ({ env, token, fault }) => {
+  await withHark(async ({ run: hark, token, fault }) => {
     await fault({ route: USER_INFO, kind: "status", status: 503, times: 1 });
-    const run = await env.run(["api", "GET", USER_INFO, "--debug"]);
+    const run = await hark(["api", "GET", USER_INFO, "--debug"]);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /\[debug\] → GET http:\/\/127\.0\.0\.1:\d+\/open-apis\/authen/);
     assert.match(run.stderr, /\[debug\] ← 503 GET .* code=500000/);
@@ -195,10 +206,10 @@ Deno.test("hark api --debug logs each request and answer with the token masked",
 });
 
 Deno.test("hark api rejects a bad method and bad JSON with exit 2", async () => {
-  await withHark(async ({ env, requests }) => {
+  await withHark(async ({ run, requests }) => {
     const [method, json] = await Promise.all([
-      env.run(["api", "FETCH", USER_INFO]),
-      env.run(["api", "POST", MESSAGES, "--data", '{"a": tru}', "--json"]),
+      run(["api", "FETCH", USER_INFO]),
+      run(["api", "POST", MESSAGES, "--data", '{"a": tru}', "--json"]),
     ]);
     assert.equal(method.code, 2);
     assert.match(method.stderr, /Invalid method "FETCH"/);

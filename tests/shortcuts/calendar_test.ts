@@ -1,3 +1,9 @@
+/**
+ * The calendar shortcuts end to end against the sandbox: in process (the same command code,
+ * output and network, on a clock that never waits), the year's split into pieces as a real hark
+ * process (the wiring, and a real process's connections in flight).
+ */
+
 import assert from "node:assert/strict";
 import { sandboxUserToken } from "../support/sandbox_token.ts";
 import { createShortcutEnv, jsonOf, type ShortcutEnv } from "./_shortcut_env.ts";
@@ -109,7 +115,7 @@ Deno.test("calendar shortcuts against the sandbox", async (t) => {
         do {
           const limit = String(Math.ceil(whole.length / 3));
           const more = token === undefined ? [] : ["--page-token", token];
-          const run = await env.runProcess([...year, "--limit", limit, ...more, "--json"]);
+          const run = await env.run([...year, "--limit", limit, ...more, "--json"]);
           paged.push(...jsonOf<Item[]>(run).map(key));
           pages++;
           token = /continue with --page-token (\S+)/.exec(run.stderr)?.[1];

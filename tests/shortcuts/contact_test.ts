@@ -1,6 +1,6 @@
 /**
- * The contact shortcuts end to end against the sandbox: in process, the first run of each test
- * as a real hark process (the wiring).
+ * The contact shortcuts end to end against the sandbox: in process (the same command code,
+ * output and network), the first run of the file as a real hark process (the wiring).
  */
 
 import assert from "node:assert/strict";
@@ -94,7 +94,7 @@ Deno.test("contact +get-user and +me against the sandbox", async (t) => {
       for (const id of [person.open_id, person.union_id, person.user_id]) {
         await env.clearRequests();
         const profile = jsonOf<Profile>(
-          await env.runProcess(["contact", "+get-user", "--user-id", id, "--json"]),
+          await env.run(["contact", "+get-user", "--user-id", id, "--json"]),
         );
         assert.equal(profile.open_id, person.open_id);
         assert.equal(profile.name, person.name);
