@@ -81,6 +81,8 @@ export class SecretServiceKeychain {
   #session: { owner: string; session: Promise<Session> } | undefined;
   /** The warm-up ({@link prepare}), settled once the owner is known, and what aborts it. */
   #warmUp: { known: Promise<void>; abort: AbortController } | undefined;
+  /** The owner the warm-up was told, taken by the first call instead of asking again. */
+  #warmOwner: string | undefined;
   /** Calls running. */
   #running = 0;
 
@@ -104,6 +106,7 @@ export class SecretServiceKeychain {
     const abort = new AbortController();
     const signal = AbortSignal.any([abort.signal, this.#ctx.signal]);
     const known = this.#service(signal, false).then((service) => {
+      this.#warmOwner = service.owner;
       this.#openSession(service, signal).catch((error) => {
         // The connection may be cut off: the first call, unless it runs, opens another.
         if (!(error instanceof DBusCallError) && this.#running === 0) return this.close();
@@ -212,7 +215,7 @@ export class SecretServiceKeychain {
   async close(): Promise<void> {
     const connection = this.#connection;
     this.#connection = undefined;
-    this.#session = undefined;
+    this.#session = this.#warmOwner = undefined;
     (await connection?.catch(() => undefined))?.close();
   }
 
@@ -304,7 +307,8 @@ export class SecretServiceKeychain {
   /** Connects, and asks the bus for the service's owner (this call's); `start`: see #owner. */
   async #service(signal: AbortSignal, start = true): Promise<Service> {
     const connection = await this.#connect(signal);
-    const owner = await this.#owner(connection, signal, start);
+    const owner = this.#warmOwner ?? await this.#owner(connection, signal, start);
+    this.#warmOwner = undefined;
     return {
       owner,
       call: (call) => connection.call({ ...call, destination: owner, from: owner }, signal),
