@@ -222,6 +222,12 @@ export interface Keychain {
   delete(path: string): Promise<boolean>;
   /** Every path stored under `hark/`, sorted. */
   list(): Promise<string[]>;
+  /**
+   * Starts in the background what the first call will need (the Secret Service's connection and
+   * session), reading and writing nothing and never prompting; its failure is not reported here
+   * but by the first call, as without it. Absent where there is nothing to start.
+   */
+  prepare?(): void;
 }
 
 /** An open WebSocket carrying binary messages (the event long connection). */

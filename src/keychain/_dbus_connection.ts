@@ -242,3 +242,19 @@ export class DBusConnection {
     }
   }
 }
+
+/**
+ * `promise` settled, or the signal's reason once it aborts (the promise goes on).
+ *
+ * @param promise what to wait for
+ * @param signal aborts the wait
+ */
+export function settled(promise: Promise<void>, signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted();
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+    }),
+  ]);
+}

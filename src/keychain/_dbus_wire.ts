@@ -386,7 +386,8 @@ function checkObjectPath(path: string): void {
   }
 }
 
-function isVariant(value: DBusData): value is DBusVariant {
+/** Whether a value read is a variant. */
+export function isVariant(value: DBusData | undefined): value is DBusVariant {
   return typeof value === "object" && !(value instanceof Uint8Array) && !Array.isArray(value);
 }
 

@@ -11,6 +11,8 @@
  * one, and a session that failed to open is asked for again on the next call. Secrets travel encrypted (`dh-ietf1024-sha256-aes128-cbc-pkcs7`, see
  * `_secret_session.ts`), in the clear only when the service refuses that algorithm, as libsecret
  * does. Loaded by `linux_keychain.ts` with a dynamic import, only when the Linux keychain is used.
+ * {@link SecretServiceKeychain.prepare} opens the connection and the session ahead of the first
+ * call, so that the bus's round trips overlap with the rest of a command's start-up.
  *
  * hark never shows the service's prompts: a locked item or keyring whose `Unlock` asks for one is
  * the keychain's "locked" error, and an item write or delete that asks for a confirmation is
@@ -20,8 +22,8 @@
  */
 
 import type { Context } from "../context.ts";
-import { BUS_NAME, type Call, DBusCallError, DBusConnection } from "./_dbus_connection.ts";
-import type { DBusData } from "./_dbus_wire.ts";
+import { BUS_NAME, type Call, DBusCallError, DBusConnection, settled } from "./_dbus_connection.ts";
+import { type DBusData, isVariant } from "./_dbus_wire.ts";
 import {
   deniedError,
   lockedError,
@@ -77,6 +79,12 @@ export class SecretServiceKeychain {
   #connection: Promise<DBusConnection> | undefined;
   /** The session, with the owner it was opened with. */
   #session: { owner: string; session: Promise<Session> } | undefined;
+  /** The warm-up ({@link prepare}), settled once the owner is known, and what aborts it. */
+  #warmUp: { known: Promise<void>; abort: AbortController } | undefined;
+  /** The owner the warm-up was told, taken by the first call instead of asking again. */
+  #warmOwner: string | undefined;
+  /** Calls running. */
+  #running = 0;
 
   /**
    * @param ctx the context (socket, randomness, timeouts)
@@ -85,6 +93,26 @@ export class SecretServiceKeychain {
   constructor(ctx: Context, options: SecretServiceOptions) {
     this.#ctx = ctx;
     this.#options = options;
+  }
+
+  /**
+   * Starts, in the background, what the first call needs: the connection, the service's owner
+   * (never starting the service) and the encrypted session; nothing is read or written and
+   * nothing can prompt. The first call takes them over; when the warm-up failed, that call
+   * starts over and reports its own error, as without it. A call's timeout or Ctrl-C aborts it.
+   */
+  prepare(): void {
+    if (this.#connection !== undefined) return;
+    const abort = new AbortController();
+    const signal = AbortSignal.any([abort.signal, this.#ctx.signal]);
+    const known = this.#service(signal, false).then((service) => {
+      this.#warmOwner = service.owner;
+      this.#openSession(service, signal).catch((error) => {
+        // The connection may be cut off: the first call, unless it runs, opens another.
+        if (!(error instanceof DBusCallError) && this.#running === 0) return this.close();
+      });
+    }, () => this.close());
+    this.#warmUp = { known, abort };
   }
 
   /** The secret at `path`, or `undefined` when there is no item. */
@@ -187,7 +215,7 @@ export class SecretServiceKeychain {
   async close(): Promise<void> {
     const connection = this.#connection;
     this.#connection = undefined;
-    this.#session = undefined;
+    this.#session = this.#warmOwner = undefined;
     (await connection?.catch(() => undefined))?.close();
   }
 
@@ -197,7 +225,13 @@ export class SecretServiceKeychain {
     step: (signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
     const signal = AbortSignal.any([this.#ctx.timeout(this.#options.timeoutMs), this.#ctx.signal]);
+    const warmUp = this.#warmUp;
+    const abortWarmUp = () => warmUp?.abort.abort(signal.reason);
+    signal.addEventListener("abort", abortWarmUp, { once: true });
+    this.#running++;
     try {
+      // A warm-up's owner, or its failure's clean slate (a failed one leaves nothing behind).
+      if (warmUp) await settled(warmUp.known, signal);
       return await step(signal);
     } catch (error) {
       // An error answer leaves the connection as it was; anything else may have cut it off.
@@ -207,6 +241,9 @@ export class SecretServiceKeychain {
         await this.close();
       }
       throw this.#keychainError(action, path, error, signal);
+    } finally {
+      this.#running--;
+      signal.removeEventListener("abort", abortWarmUp);
     }
   }
 
@@ -267,18 +304,19 @@ export class SecretServiceKeychain {
     throw lastError;
   }
 
-  /** Connects, and asks the bus for the service's owner (this call's). */
-  async #service(signal: AbortSignal): Promise<Service> {
+  /** Connects, and asks the bus for the service's owner (this call's); `start`: see #owner. */
+  async #service(signal: AbortSignal, start = true): Promise<Service> {
     const connection = await this.#connect(signal);
-    const owner = await this.#owner(connection, signal);
+    const owner = this.#warmOwner ?? await this.#owner(connection, signal, start);
+    this.#warmOwner = undefined;
     return {
       owner,
       call: (call) => connection.call({ ...call, destination: owner, from: owner }, signal),
     };
   }
 
-  /** The unique name owning the service's name; the bus starts the service first if it can. */
-  async #owner(connection: DBusConnection, signal: AbortSignal): Promise<string> {
+  /** The unique name owning the service's name; the bus starts it first if it can and `start`. */
+  async #owner(connection: DBusConnection, signal: AbortSignal, start: boolean): Promise<string> {
     const getOwner = () =>
       connection.call({
         ...BUS_CALL,
@@ -293,7 +331,7 @@ export class SecretServiceKeychain {
       answer = await getOwner();
     } catch (error) {
       const notRunning = error instanceof DBusCallError && /NameHasNoOwner$/.test(error.errorName);
-      if (!notRunning) throw error;
+      if (!notRunning || !start) throw error;
       // As a call to the name would: the bus starts the service where a .service file names it.
       await connection.call({
         ...BUS_CALL,
@@ -394,10 +432,6 @@ function attributesOf(path: string): DBusData[] {
 
 function itemCall(item: string, member: string) {
   return { path: item, interface: `${SECRET}.Item`, member };
-}
-
-function isVariant(value: DBusData | undefined): value is { signature: string; value: DBusData } {
-  return typeof value === "object" && !(value instanceof Uint8Array) && !Array.isArray(value);
 }
 
 function paths(value: DBusData | undefined): string[] {

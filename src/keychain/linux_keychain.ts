@@ -136,6 +136,11 @@ export class LinuxKeychain implements Keychain {
     return parseSearchAccounts(result);
   }
 
+  /** {@inheritDoc Keychain.prepare} (in process only: secret-tool has nothing to start). */
+  prepare(): void {
+    this.#inProcess().then((client) => client?.prepare(), () => {});
+  }
+
   /** Closes the in-process client's connection, if one is open. */
   async close(): Promise<void> {
     await (await this.#client?.catch(() => undefined))?.close();

@@ -177,6 +177,9 @@ function lazyKeychain(ctx: Context, settings: KeychainSettings): Keychain {
     set: async (path, secret) => (await load()).set(path, secret),
     delete: async (path) => (await load()).delete(path),
     list: async () => (await load()).list(),
+    prepare: () => {
+      load().then((keychain) => keychain.prepare?.(), () => {});
+    },
   };
 }
 

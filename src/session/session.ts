@@ -258,10 +258,32 @@ export async function openSession(
     }
     checkConfigValues(config, session.profile, configPath);
   }
+  if (readsKeychain(context, globals, config, session.profile, options.profile ?? "use")) {
+    // The bus's round trips then overlap with loading the rest of the command.
+    context.keychain.prepare?.();
+  }
   for (const warning of secretWarnings(ctx.env, config, session.profile)) {
     ctx.stderr.write(`warning: ${warning}\n`);
   }
   return session;
+}
+
+/**
+ * Whether a command will read the profile's secrets from the keychain: it works with a profile
+ * whose user or app secret is kept there, no environment token stands in, and it is no dry run.
+ */
+function readsKeychain(
+  ctx: Context,
+  globals: GlobalOptions,
+  config: Config,
+  profile: string,
+  use: ProfileUse,
+): boolean {
+  if (use !== "use" || globals.dryRun) return false;
+  const env = (name: string) => !!ctx.env.get(name)?.trim();
+  if (env("HARK_USER_ACCESS_TOKEN") || env("HARK_TENANT_ACCESS_TOKEN")) return false;
+  return config.users?.[profile] !== undefined ||
+    !!config.apps?.[profile]?.app_secret?.startsWith("@keychain:");
 }
 
 /** What named the profile: `--profile`, `HARK_PROFILE` or `active_profile`. */

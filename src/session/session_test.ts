@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTestContext, type TestContext } from "../../tests/support/test_context.ts";
 import { ValidationError } from "../errors/mod.ts";
+import { MemoryKeychain } from "../keychain/memory_keychain.ts";
 import type { GlobalOptions } from "./global_options.ts";
 import { openSession, type ProfileUse, type Session } from "./session.ts";
 
@@ -210,4 +211,40 @@ Deno.test("Session.baseUrl() refuses an explicitly named profile that does not e
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+/** A memory keychain that counts the warm-ups asked of it. */
+class PreparedKeychain extends MemoryKeychain {
+  prepared = 0;
+  prepare(): void {
+    this.prepared++;
+  }
+}
+
+Deno.test("openSession() warms the keychain up only for a command that will read it", async () => {
+  const config = {
+    apps: { default: { app_id: "cli_a", app_secret: "@keychain:hark/default/app_secret" } },
+    users: { default: { open_id: "ou_1", name: "Ann" } },
+  };
+  await withConfig(JSON.stringify(config), async (path) => {
+    const cases: [string, Record<string, string>, Partial<GlobalOptions>, ProfileUse, number][] = [
+      ["a signed-in profile", {}, {}, "use", 1],
+      ["an environment user token", { HARK_USER_ACCESS_TOKEN: "u-1" }, {}, "use", 0],
+      ["an environment tenant token", { HARK_TENANT_ACCESS_TOKEN: "t-1" }, {}, "use", 0],
+      ["a dry run", {}, { dryRun: true }, "use", 0],
+      ["config get/set, profile …", {}, {}, "none", 0],
+      ["config init", {}, {}, "create", 0],
+    ];
+    for (const [what, env, globals, use, expected] of cases) {
+      const keychain = new PreparedKeychain();
+      const ctx = createTestContext({ env: { HARK_CONFIG: path, ...env }, keychain });
+      await open(ctx, globals, use);
+      assert.equal(keychain.prepared, expected, what);
+    }
+  });
+  await withConfig(JSON.stringify({ apps: { default: { app_id: "cli_a" } } }), async (path) => {
+    const keychain = new PreparedKeychain();
+    await open(createTestContext({ env: { HARK_CONFIG: path }, keychain }), {});
+    assert.equal(keychain.prepared, 0, "nothing of the profile is in the keychain");
+  });
 });

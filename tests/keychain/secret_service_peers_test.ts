@@ -96,3 +96,86 @@ Deno.test(requires(["dbus-daemon"], {
     }
   },
 }));
+
+Deno.test(requires(["dbus-daemon"], {
+  name: "LinuxKeychain.prepare() opens the session before the keychain is asked, and the " +
+    "first read takes it over",
+  ignore: !linux,
+  async fn() {
+    const bus = await startSecretService({ keyring: false });
+    const service = await DBusPeer.connect(join(bus.dir, "bus"));
+    try {
+      await service.callBus("RequestName", "su", ["org.freedesktop.secrets", 4]);
+      const keychain = new LinuxKeychain(
+        createRealContext({ signal: new AbortController().signal }),
+        { env: { ...bus.env, PATH: "/nonexistent" } },
+      );
+      keychain.prepare();
+      const open = await service.nextCall();
+      assert.equal(open.member, "OpenSession", "asked for before any read");
+      const input = open.body[1];
+      const peerKey = typeof input === "object" && "value" in input ? input.value : undefined;
+      assert.ok(peerKey instanceof Uint8Array);
+      const random = (n: number) => crypto.getRandomValues(new Uint8Array(n));
+      const pair = dhKeyPair(random);
+      const cipher = await aesSessionCipher(
+        await sessionKeyBytes(dhSharedSecret(pair.privateKey, peerKey)),
+        random,
+      );
+      await answer(service, open, "vo", [{ signature: "ay", value: pair.publicKey }, SESSION]);
+
+      const reading = keychain.get("hark/default/user_token");
+      reading.catch(() => {});
+      const search = await service.nextCall();
+      assert.equal(search.member, "SearchItems", "no second OpenSession");
+      const item = "/org/freedesktop/secrets/collection/login/7";
+      await answer(service, search, "aoao", [[item], []]);
+      const get = await service.nextCall();
+      assert.equal(get.member, "GetSecret");
+      assert.deepEqual(get.body, [SESSION]);
+      const sealed = await cipher.seal(new TextEncoder().encode("token-7"));
+      await answer(service, get, "(oayays)", [[
+        SESSION,
+        sealed.parameters,
+        sealed.value,
+        "text/plain",
+      ]]);
+      assert.equal(await reading, "token-7");
+      await keychain.close();
+    } finally {
+      service.close();
+      await bus.stop();
+    }
+  },
+}));
+
+Deno.test(requires(["dbus-daemon"], {
+  name: "LinuxKeychain.prepare() fails silently: the first read reports the same error as " +
+    "without it",
+  ignore: !linux,
+  async fn() {
+    // A bus where nothing owns org.freedesktop.secrets, nor can start it.
+    const bus = await startSecretService({ keyring: false });
+    try {
+      const reason = async (prepare: boolean) => {
+        const keychain = new LinuxKeychain(
+          createRealContext({ signal: new AbortController().signal }),
+          { env: { ...bus.env, PATH: "/nonexistent" } },
+        );
+        if (prepare) keychain.prepare();
+        const error = await keychain.get("hark/default/user_token").then(
+          () => assert.fail("expected an error"),
+          (e: unknown) => e,
+        );
+        await keychain.close();
+        assert.ok(error instanceof Error);
+        return error.message;
+      };
+      const message = await reason(false);
+      assert.match(message, /Secret Service/i);
+      assert.equal(await reason(true), message);
+    } finally {
+      await bus.stop();
+    }
+  },
+}));
