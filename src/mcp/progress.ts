@@ -57,3 +57,28 @@ export function progressReporter(
     });
   };
 }
+
+/**
+ * A sink that passes progress on to `send` until it is closed. MCP allows no progress
+ * notification after a request's answer (a client rejects it: "unknown token"), while a command
+ * may still report after its answer was made (the agenda's pieces in flight when a page was
+ * full): the call's sink is closed as the call settles, before the answer is written.
+ *
+ * @param send sends one notification
+ * @example
+ * ```ts
+ * const gate = progressGate((p) => notify(p));
+ * gate.sink({ progress: 1, message: "1 of 2" }); // sent
+ * gate.close();
+ * gate.sink({ progress: 2, message: "2 of 2" }); // dropped
+ * ```
+ */
+export function progressGate(send: ProgressSink): { sink: ProgressSink; close(): void } {
+  let open = true;
+  return {
+    sink: (progress) => {
+      if (open) send(progress);
+    },
+    close: () => void (open = false),
+  };
+}

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type Progress, PROGRESS_AFTER_MS, progressReporter } from "./progress.ts";
+import { type Progress, PROGRESS_AFTER_MS, progressGate, progressReporter } from "./progress.ts";
 
 Deno.test("progressReporter() is silent for the first second, then counts up, with the total when a line says it", () => {
   let now = 0;
@@ -17,4 +17,13 @@ Deno.test("progressReporter() is silent for the first second, then counts up, wi
     { progress: 5, total: 10, message: "Reading the agenda: 3 of 10 pieces done" },
     { progress: 6, message: "120 messages read (3 pages)\\nforged" },
   ]);
+});
+
+Deno.test("progressGate() passes progress on until it is closed, then drops it", () => {
+  const sent: number[] = [];
+  const gate = progressGate((p) => sent.push(p.progress));
+  gate.sink({ progress: 1, message: "1 of 2" });
+  gate.close();
+  gate.sink({ progress: 2, message: "2 of 2" });
+  assert.deepEqual(sent, [1]);
 });

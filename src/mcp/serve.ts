@@ -22,7 +22,7 @@ import { StreamTransport } from "./stream_transport.ts";
 import { errorResult } from "./tool_result.ts";
 import type { ToolRunner } from "./tool_runner.ts";
 import type { ToolSet } from "./tool_set.ts";
-import type { ProgressSink } from "./progress.ts";
+import { progressGate, type ProgressSink } from "./progress.ts";
 
 /** What the server says about itself to the host, which may show it to the model. */
 export const SERVER_INSTRUCTIONS =
@@ -95,16 +95,19 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     // Progress only for a client that asked for it, with the token it gave.
     const token = request.params._meta?.progressToken;
-    const progress: ProgressSink | undefined = token === undefined
-      ? undefined
-      : (p) =>
-        void extra.sendNotification({
-          method: "notifications/progress",
-          params: { progressToken: token, ...p },
-        }).catch(() => undefined);
-    const call = answer(request.params, extra.signal, progress);
+    const gate = token === undefined ? undefined : progressGate((p) =>
+      void extra.sendNotification({
+        method: "notifications/progress",
+        params: { progressToken: token, ...p },
+      }).catch(() => undefined)
+    );
+    const call = answer(request.params, extra.signal, gate?.sink);
     calls.add(call);
-    const done = () => void calls.delete(call);
+    // Registered before the SDK's own: the gate closes before the answer is written.
+    const done = () => {
+      gate?.close();
+      calls.delete(call);
+    };
     call.then(done, done);
     return call;
   });
