@@ -1,6 +1,6 @@
 /**
  * `deno task test`: sets up what the tests need, then runs `deno test --allow-all --parallel
- * --no-check` (three files at once unless `DENO_JOBS` says otherwise) with the task's arguments (`deno task test tests/cli --filter init`) while
+ * --no-check` (four files at once unless `DENO_JOBS` says otherwise) with the task's arguments (`deno task test tests/cli --filter init`) while
  * `deno check` type-checks the same code beside it: the tests need not wait for the type check
  * (about 20 s of one core, single-threaded), and a type error still fails the task, reported
  * after the tests. With no path, the check has exactly the roots of `deno task check`, so after
@@ -201,13 +201,14 @@ export function checkArgs(args: readonly string[], checkTask: string): string[] 
 }
 
 /**
- * Test files run at once when `DENO_JOBS` is unset: three on the 2-core machines the suite is
- * written for. Its files wait for three quarters of their time (subprocesses, the sandbox, the
- * network), so with two workers a core sat idle whenever both files waited; measured on
- * tests/auth, tests/cli and tests/config, three workers took about 6 % more CPU than two and
- * less wall time each time, four about 13 % more CPU for no better wall time.
+ * Test files run at once when `DENO_JOBS` is unset: four on the 2-core machines the suite is
+ * written for. Many files wait much of their time (subprocesses, the sandbox, device-flow polls,
+ * terminals), so with fewer workers a core sat idle whenever the running files all waited.
+ * Measured on the whole suite, warm caches, quiet machine, in one sitting: three workers 133.9 s
+ * (216 s of CPU), four 118.7 s and 119.5 s (203 s and 216 s of CPU); earlier, six workers took
+ * more CPU for no better wall time.
  */
-export const DEFAULT_JOBS = "3";
+export const DEFAULT_JOBS = "4";
 
 /**
  * The `DENO_JOBS` of the `deno test` run: the caller's, else {@link DEFAULT_JOBS}.

@@ -66,11 +66,11 @@ Deno.test("nameFilter() reads --filter as deno test does: a substring or /a patt
   ]);
 });
 
-Deno.test("testJobs() runs three test files at once unless DENO_JOBS says otherwise", () => {
+Deno.test("testJobs() runs four test files at once unless DENO_JOBS says otherwise", () => {
   const env = (vars: Record<string, string>) => ({ get: (name: string) => vars[name] });
-  assert.equal(DEFAULT_JOBS, "3");
-  assert.equal(testJobs(env({})), "3");
-  assert.equal(testJobs(env({ DENO_JOBS: "" })), "3");
+  assert.equal(DEFAULT_JOBS, "4");
+  assert.equal(testJobs(env({})), "4");
+  assert.equal(testJobs(env({ DENO_JOBS: "" })), "4");
   assert.equal(testJobs(env({ DENO_JOBS: "1" })), "1");
   assert.equal(testJobs(env({ DENO_JOBS: "8" })), "8");
 });
