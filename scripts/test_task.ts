@@ -222,19 +222,16 @@ export function testJobs(env: { get(name: string): string | undefined }): string
 
 /**
  * The test files that take longest, longest first (measured one at a time on the 2-core machine:
- * most of their time is spent waiting, on device-flow polls, terminals and shells). A whole-suite
- * run names these first, so that the many short files fill the workers while these run instead
- * of one of these running alone at the end. `deno test` (2.9) does not keep the order in every
- * case: it started every file lying directly in `tests/` after all the files of its subfolders
- * (measured: the demo and README tests, named first, started 80 s into a 124 s run), so the long
- * ones live in subfolders (`tests/docs/`). A file missing here only starts later; a name here
- * that no longer exists fails the task's test.
+ * most of their time is spent waiting, on device-flow polls, terminals and shells). `deno test`
+ * starts files in the order they are named, and a whole-suite run names these first, so the many
+ * short files fill the workers while these run instead of one of these running alone at the end.
+ * A file missing here only starts later; a name here that no longer exists fails the task's test.
  */
 export const LONGEST_FIRST: readonly string[] = [
-  "tests/docs/demo_test.ts",
-  "tests/docs/readme_test.ts",
+  "tests/demo_test.ts",
+  "tests/readme_test.ts",
   "tests/hardening/config_secrets_test.ts",
-  "tests/docs/readme_sandbox_test.ts",
+  "tests/readme_sandbox_test.ts",
   "tests/hardening/secrets_test.ts",
   "tests/hardening/faults_test.ts",
   "tests/completion/shells_test.ts",

@@ -79,7 +79,7 @@ Deno.test("suiteOrder() names the longest test files first, then the rest of tes
   const root = await Deno.makeTempDir({ prefix: "hark-suite-order-" });
   try {
     const files = [
-      "tests/docs/demo_test.ts",
+      "tests/demo_test.ts",
       "tests/a/b_test.ts",
       "tests/a/notes.ts",
       "tests/z.test.ts",
@@ -89,7 +89,7 @@ Deno.test("suiteOrder() names the longest test files first, then the rest of tes
       await Deno.writeTextFile(join(root, file), "");
     }
     assert.deepEqual(suiteOrder(root), [
-      join(root, "tests/docs/demo_test.ts"),
+      join(root, "tests/demo_test.ts"),
       join(root, "tests/a/b_test.ts"),
       join(root, "tests/z.test.ts"),
       root,

@@ -10,14 +10,13 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Sandbox, startSandbox } from "../../sandbox/mod.ts";
-import { createHarkEnv, type HarkEnv, REPO_ROOT } from "../support/hark_env.ts";
-import { harkCommandLine } from "../support/terminal.ts";
+import { type Sandbox, startSandbox } from "../sandbox/mod.ts";
+import { createHarkEnv, type HarkEnv, REPO_ROOT } from "./support/hark_env.ts";
+import { harkCommandLine } from "./support/terminal.ts";
 
 /** Lines not run, by their command (the line without its comment), with the reason. */
 const NOT_RUN: Record<string, string> = {
-  "npx -y deno@2.9.6 task demo":
-    "the README's first command; tests/docs/demo_test.ts runs the demo",
+  "npx -y deno@2.9.6 task demo": "the README's first command; tests/demo_test.ts runs the demo",
   "npx -y deno@2.9.6 task test": "the README's second command: the test suite this test is in",
   "hark config init":
     "asks its questions on a terminal; tests/cli/config_init_interactive_test.ts " +
@@ -28,10 +27,10 @@ const NOT_RUN: Record<string, string> = {
   "deno task install": "writes to ~/.local/bin; tests/install_test.ts installs into a temporary " +
     "prefix and runs the launcher",
   "deno task sandbox --port 8080 --auto-approve-after 1":
-    "runs until stopped; tests/docs/readme_sandbox_test.ts runs it as printed, then the section's " +
+    "runs until stopped; tests/readme_sandbox_test.ts runs it as printed, then the section's " +
     "other lines in a terminal",
   "hark config init --profile sandbox --app-id cli_sandbox --base-url http://127.0.0.1:8080 --output-format auto":
-    "asks for the app secret at a terminal; tests/docs/readme_sandbox_test.ts answers it in tmux",
+    "asks for the app secret at a terminal; tests/readme_sandbox_test.ts answers it in tmux",
   "deno task hark --help": "a development task; tests/cli/golden_test.ts checks the help",
   "deno task test": "the test suite this test is in",
   "deno task check && deno task lint && deno task fmt": "run by CI (.ci/run) on every change",

@@ -8,9 +8,9 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createHarkEnv, denoDirEnv, REPO_ROOT } from "../support/hark_env.ts";
-import { requires } from "../support/requires.ts";
-import { Terminal, terminalScript } from "../support/terminal.ts";
+import { createHarkEnv, denoDirEnv, REPO_ROOT } from "./support/hark_env.ts";
+import { requires } from "./support/requires.ts";
+import { Terminal, terminalScript } from "./support/terminal.ts";
 
 const SECTION = "Try it without a Lark account";
 

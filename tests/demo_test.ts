@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { denoDirEnv, REPO_ROOT } from "../support/hark_env.ts";
+import { denoDirEnv, REPO_ROOT } from "./support/hark_env.ts";
 
 Deno.test("deno task demo runs every step, exits 0 and cleans up", async () => {
   const home = await Deno.makeTempDir({ prefix: "hark-demo-test-" });
