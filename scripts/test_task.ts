@@ -17,7 +17,7 @@
  * @module
  */
 
-import { join, relative, resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   aptInstallCommand,
@@ -77,11 +77,6 @@ function selectedPaths(args: readonly string[]): string[] {
     }
   });
   return paths.length > 0 ? paths.map((p) => resolve(p)) : [REPO_ROOT];
-}
-
-/** Whether `deno test <args>` runs every test file (no path among the arguments). */
-function wholeSuite(args: readonly string[]): boolean {
-  return selectedPaths(args)[0] === REPO_ROOT;
 }
 
 /**
@@ -220,55 +215,6 @@ export function testJobs(env: { get(name: string): string | undefined }): string
   return jobs === undefined || jobs === "" ? DEFAULT_JOBS : jobs;
 }
 
-/**
- * The test files that take longest, longest first (measured one at a time on the 2-core machine:
- * most of their time is spent waiting, on device-flow polls, terminals and shells). `deno test`
- * starts files in the order they are named, and a whole-suite run names these first, so the many
- * short files fill the workers while these run instead of one of these running alone at the end.
- * A file missing here only starts later; a name here that no longer exists fails the task's test.
- */
-export const LONGEST_FIRST: readonly string[] = [
-  "tests/demo_test.ts",
-  "tests/readme_test.ts",
-  "tests/hardening/config_secrets_test.ts",
-  "tests/readme_sandbox_test.ts",
-  "tests/hardening/secrets_test.ts",
-  "tests/hardening/faults_test.ts",
-  "tests/completion/shells_test.ts",
-  "tests/auth/login_test.ts",
-  "tests/shortcuts/im_files_test.ts",
-  "tests/shortcuts/progress_terminal_test.ts",
-  "tests/mcp/mcp_test.ts",
-  "tests/mcp/mcp_pages_test.ts",
-  "tests/hardening/debug_secrets_test.ts",
-  "tests/shortcuts/im_message_ops_test.ts",
-];
-
-/**
- * The path arguments of a whole-suite `deno test` run, in the order the files should start: the
- * {@link LONGEST_FIRST} files, then every other test file under `tests/` (the end-to-end tests,
- * which wait on subprocesses), then the repository root, whose remaining files (`src/`,
- * `sandbox/`, `scripts/`, `bench/`: short unit tests) `deno test` adds in its own order.
- *
- * @param root the repository root
- */
-export function suiteOrder(root: string): string[] {
-  const endToEnd: string[] = [];
-  const visit = (dir: string) => {
-    for (
-      const entry of [...Deno.readDirSync(join(root, dir))].sort((a, b) => a.name < b.name ? -1 : 1)
-    ) {
-      const path = `${dir}/${entry.name}`;
-      if (entry.isDirectory && !SKIPPED_FOLDERS.has(entry.name)) visit(path);
-      else if (entry.isFile && TEST_FILE.test(entry.name)) endToEnd.push(path);
-    }
-  };
-  visit("tests");
-  const first = LONGEST_FIRST.filter((file) => endToEnd.includes(file));
-  const rest = endToEnd.filter((file) => !first.includes(file));
-  return [...first, ...rest, "."].map((path) => resolve(root, path));
-}
-
 /** `deno test` flags whose value is the next argument (`--filter init`). */
 const VALUED = new Set(["--filter", "--junit-path", "--reporter"]);
 
@@ -316,8 +262,6 @@ async function main(args: readonly string[]): Promise<number> {
       "--parallel",
       ...(check ? ["--no-check"] : []),
       ...args,
-      // With no path, every test file, the longest first.
-      ...(wholeSuite(args) ? suiteOrder(REPO_ROOT) : []),
     ],
     env: { DENO_JOBS: testJobs(Deno.env) },
     stdin: "inherit",

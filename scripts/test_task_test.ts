@@ -3,11 +3,9 @@ import { join } from "node:path";
 import {
   checkArgs,
   DEFAULT_JOBS,
-  LONGEST_FIRST,
   nameFilter,
   report,
   type Skipped,
-  suiteOrder,
   testJobs,
 } from "./test_task.ts";
 import { denoDirEnv, REPO_ROOT } from "../tests/support/hark_env.ts";
@@ -73,34 +71,6 @@ Deno.test("testJobs() runs four test files at once unless DENO_JOBS says otherwi
   assert.equal(testJobs(env({ DENO_JOBS: "" })), "4");
   assert.equal(testJobs(env({ DENO_JOBS: "1" })), "1");
   assert.equal(testJobs(env({ DENO_JOBS: "8" })), "8");
-});
-
-Deno.test("suiteOrder() names the longest test files first, then the rest of tests/ once each, then the root", async () => {
-  const root = await Deno.makeTempDir({ prefix: "hark-suite-order-" });
-  try {
-    const files = [
-      "tests/demo_test.ts",
-      "tests/a/b_test.ts",
-      "tests/a/notes.ts",
-      "tests/z.test.ts",
-    ];
-    for (const file of files) {
-      await Deno.mkdir(join(root, file, ".."), { recursive: true });
-      await Deno.writeTextFile(join(root, file), "");
-    }
-    assert.deepEqual(suiteOrder(root), [
-      join(root, "tests/demo_test.ts"),
-      join(root, "tests/a/b_test.ts"),
-      join(root, "tests/z.test.ts"),
-      root,
-    ]);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
-  // Every file named as one of the longest exists, so none is silently started late.
-  const order = suiteOrder(REPO_ROOT).map((path) => path.slice(REPO_ROOT.length));
-  assert.deepEqual(order.slice(0, LONGEST_FIRST.length), [...LONGEST_FIRST]);
-  assert.equal(new Set(order).size, order.length);
 });
 
 Deno.test("checkArgs() checks the paths given, else the roots of deno task check, never with --no-check", () => {
