@@ -256,13 +256,7 @@ async function main(args: readonly string[]): Promise<number> {
   const check = checkArgs(args, checkTask());
   const checked = check ? typeCheck(check) : undefined;
   const { code } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "test",
-      "--allow-all",
-      "--parallel",
-      ...(check ? ["--no-check"] : []),
-      ...args,
-    ],
+    args: ["test", "--allow-all", "--parallel", ...(check ? ["--no-check"] : []), ...args],
     env: { DENO_JOBS: testJobs(Deno.env) },
     stdin: "inherit",
     stdout: "inherit",
