@@ -4,12 +4,14 @@
  * command loads only the code it needs. The compile script, the bundle test and the benchmarks
  * all build it through {@link bundleHark}, so what is measured and tested is what ships.
  *
- * One fix-up follows the bundler. esbuild gives bundled CommonJS code (two small dependencies of
- * the prompt library) a `__require` for the Node built-ins it requires, and Deno defines it with
- * `createRequire` from `node:module` in the shared helper chunk that every chunk imports, the
- * entry included. Importing `node:module` starts Deno's Node compatibility layer: about 20 ms
- * added to every start-up, `hark --version` included. The fix-up makes `__require` create that
- * `require` on its first call instead, which only the prompt library's chunk makes.
+ * Two steps follow the bundler. First a fix-up: esbuild gives bundled CommonJS code (two small
+ * dependencies of the prompt library) a `__require` for the Node built-ins it requires, and Deno
+ * defines it with `createRequire` from `node:module` in the shared helper chunk that every chunk
+ * imports, the entry included. Importing `node:module` starts Deno's Node compatibility layer:
+ * about 20 ms added to every start-up, `hark --version` included. The fix-up makes `__require`
+ * create that `require` on its first call instead, which only the prompt library's chunk makes.
+ * Then the many small chunks the bundler splits the code into are merged into fewer, larger ones
+ * (`merge_chunks.ts`): no command loads a file more, and `contact +me` loads 10 instead of 49.
  *
  * Usage: deno run --allow-read --allow-write --allow-run --allow-env scripts/bundle.ts <folder>
  *
@@ -19,6 +21,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureCatalogue } from "./catalogue/ensure.ts";
+import { mergeChunks } from "./merge_chunks.ts";
 
 /** The repository root. */
 export const REPO_ROOT: string = fileURLToPath(new URL("../", import.meta.url));
@@ -88,6 +91,7 @@ export async function bundleHark(
     const deferred = deferNodeModule(text);
     if (deferred !== text) await Deno.writeTextFile(path, deferred);
   }
+  await mergeChunks(outDir, BUNDLE_ENTRY, { env: options.env });
   await copyCatalogue(join(outDir, BUNDLE_CATALOGUE_DIR));
   return join(outDir, BUNDLE_ENTRY);
 }
