@@ -293,32 +293,17 @@ async function readAnswer(
     await response.body?.cancel();
     throw fail("too_large");
   }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  let bytes: Uint8Array = new Uint8Array(0);
   if (response.body) {
-    const reader = response.body.getReader();
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (size > max) {
-          await reader.cancel();
-          throw fail("too_large");
-        }
-        chunks.push(value);
-      }
+      bytes = Number.isFinite(declared) && !encoded(response.headers)
+        ? await wholeBody(response, max, fail)
+        : await cappedBody(response.body, max, fail);
     } catch (error) {
       if (error instanceof TransportFailure) throw error;
       if (signal.aborted) throw stopped();
       throw fail("broken", error);
     }
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
   }
   const headers = response.headers;
   return {
@@ -327,6 +312,54 @@ async function readAnswer(
     text: new TextDecoder().decode(bytes),
     requestId: requestIdOf(headers),
   };
+}
+
+/** Whether the body comes compressed (fetch inflates it: its length is not the declared one). */
+function encoded(headers: Headers): boolean {
+  const encoding = headers.get("content-encoding")?.trim().toLowerCase();
+  return encoding !== undefined && encoding !== "" && encoding !== "identity";
+}
+
+/**
+ * A body of a declared length at most `max`, read at once: the HTTP client ends it at that
+ * length (more is a protocol error), and the bytes read are counted again.
+ */
+async function wholeBody(
+  response: Response,
+  max: number,
+  fail: (reason: FailureReason) => TransportFailure,
+): Promise<Uint8Array> {
+  const bytes = await response.bytes();
+  if (bytes.byteLength > max) throw fail("too_large");
+  return bytes;
+}
+
+/** A body of unknown length, counted as it arrives and abandoned past `max` bytes. */
+async function cappedBody(
+  body: ReadableStream<Uint8Array>,
+  max: number,
+  fail: (reason: FailureReason) => TransportFailure,
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw fail("too_large");
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
 }
 
 function requestIdOf(headers: Headers): string | undefined {

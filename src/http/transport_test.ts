@@ -123,6 +123,63 @@ Deno.test("send() refuses a declared Content-Length over the cap without reading
   assert.equal(error.reason, "too_large");
 });
 
+Deno.test("send() counts a compressed body as it arrives, whatever length is declared", async () => {
+  // fetch inflates it: 10 declared bytes may become any number.
+  let served = 0;
+  const inflating = () =>
+    new Response(
+      new ReadableStream({
+        pull(controller) {
+          served += 65_536;
+          controller.enqueue(new Uint8Array(65_536));
+        },
+      }),
+      { headers: { "content-length": "10", "content-encoding": "gzip" } },
+    );
+  const stub = new FetchStub([{ method: "GET", url: `${BASE}/open-apis/x`, respond: inflating }]);
+  const error = await failure(
+    send(createTestContext({ fetch: stub.fetch }), request({ maxBodyBytes: 1_000_000 })),
+  );
+  assert.equal(error.reason, "too_large");
+  assert.ok(served < 1_200_000, `read ${served} bytes`);
+});
+
+Deno.test("send() counts again a body read at once for its declared length", async () => {
+  const longer = () => new Response("x".repeat(2_000), { headers: { "content-length": "10" } });
+  const stub = new FetchStub([{ method: "GET", url: `${BASE}/open-apis/x`, respond: longer }]);
+  const error = await failure(
+    send(createTestContext({ fetch: stub.fetch }), request({ maxBodyBytes: 1_000 })),
+  );
+  assert.equal(error.reason, "too_large");
+});
+
+Deno.test("send() over Deno's fetch gets no more than a server's declared length", async () => {
+  // A server that declares 10 bytes and sends 200,000: the HTTP client ends the body at 10.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const served = (async () => {
+    const conn = await listener.accept();
+    await conn.read(new Uint8Array(65_536));
+    const head = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 10\r\n\r\n";
+    await conn.write(new TextEncoder().encode(head + "[1,2,3,4]" + " ".repeat(200_000)))
+      .catch(() => {});
+    conn.close();
+  })();
+  try {
+    const { port } = listener.addr as Deno.NetAddr;
+    const client = Deno.createHttpClient({});
+    const ctx = createTestContext({ fetch: (input, init) => fetch(input, { ...init, client }) });
+    const answer = await send(
+      ctx,
+      request({ url: new URL(`http://127.0.0.1:${port}/open-apis/x`), maxBodyBytes: 1_000 }),
+    );
+    assert.equal(answer.text, "[1,2,3,4] ");
+    client.close();
+  } finally {
+    await served;
+    listener.close();
+  }
+});
+
 Deno.test("send() sorts fetch failures: never sent, maybe sent, timed out, cancelled", async () => {
   const failing = (message: string) =>
     new FetchStub([{
