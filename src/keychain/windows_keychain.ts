@@ -136,16 +136,25 @@ foreach ($line in [Console]::In.ReadToEnd().Split([char]10)) {
 [Console]::Out.Write($answer.ToString())
 `;
 
-/** The arguments of every PowerShell call: fixed, with no secret in them. */
-export const WINDOWS_ARGS = [
-  "-NoLogo",
-  "-NoProfile",
-  "-NonInteractive",
-  "-ExecutionPolicy",
-  "Bypass",
-  "-EncodedCommand",
-  encodeCommand(WINDOWS_SCRIPT),
-];
+let windowsArgsMade: readonly string[] | undefined;
+
+/**
+ * The arguments of every PowerShell call: fixed, with no secret in them. Made on first use:
+ * encoding the script costs a few milliseconds, which loading this module (on every system,
+ * when the bundle puts it beside code others use) must not.
+ */
+export function windowsArgs(): string[] {
+  windowsArgsMade ??= [
+    "-NoLogo",
+    "-NoProfile",
+    "-NonInteractive",
+    "-ExecutionPolicy",
+    "Bypass",
+    "-EncodedCommand",
+    encodeCommand(WINDOWS_SCRIPT),
+  ];
+  return [...windowsArgsMade];
+}
 
 /** Options of {@link WindowsKeychain}. */
 export interface WindowsKeychainOptions {
@@ -269,7 +278,7 @@ export class WindowsKeychain implements Keychain {
   }
 
   async #call(action: string, path: string, lines: string[]): Promise<Answer[]> {
-    const result = await runTool(this.#ctx, POWERSHELL, WINDOWS_ARGS, {
+    const result = await runTool(this.#ctx, POWERSHELL, windowsArgs(), {
       backend: BACKEND,
       stdin: lines.join("\n") + "\n",
       timeoutMs: this.#timeoutMs,

@@ -12,8 +12,8 @@ import {
   encodeCommand,
   parseAnswers,
   parseTargets,
-  WINDOWS_ARGS,
   WINDOWS_SCRIPT,
+  windowsArgs,
   WindowsKeychain,
 } from "./windows_keychain.ts";
 
@@ -43,7 +43,7 @@ class FakePowerShell {
 
   run = (cmd: string, args: string[], options: RunOptions): Promise<RunResult> => {
     assert.equal(cmd, "powershell.exe");
-    assert.deepEqual(args, WINDOWS_ARGS);
+    assert.deepEqual(args, windowsArgs());
     const answers: string[] = [];
     for (const line of (options.stdin as string).split("\n").filter((l) => l !== "")) {
       answers.push(this.failWith ? `err ${this.failWith}` : this.#operation(line.split(" ")));
@@ -127,7 +127,7 @@ Deno.test("WindowsKeychain.set() sends the exact operations on stdin, the secret
   const deletes = Array.from({ length: 25 }, (_, i) => `delete hark/default/app_secret#${i + 2}`);
   const runner = scriptedRun([{
     cmd: "powershell.exe",
-    args: WINDOWS_ARGS,
+    args: windowsArgs(),
     stdin: [`write hark/default/app_secret - ${blob}`, ...deletes].join("\n") + "\n",
     result: { stdout: ["ok", ...deletes.map(() => "err 1168")].join("\r\n") + "\r\n" },
   }]);
@@ -137,8 +137,8 @@ Deno.test("WindowsKeychain.set() sends the exact operations on stdin, the secret
   assertNoSecretInArgv(ctx.runs, [secret]);
 });
 
-Deno.test("WINDOWS_ARGS pass the fixed script encoded, never -Command with data", () => {
-  assert.deepEqual(WINDOWS_ARGS.slice(0, 6), [
+Deno.test("windowsArgs() pass the fixed script encoded, never -Command with data", () => {
+  assert.deepEqual(windowsArgs().slice(0, 6), [
     "-NoLogo",
     "-NoProfile",
     "-NonInteractive",
@@ -146,7 +146,7 @@ Deno.test("WINDOWS_ARGS pass the fixed script encoded, never -Command with data"
     "Bypass",
     "-EncodedCommand",
   ]);
-  const bytes = Uint8Array.fromBase64(WINDOWS_ARGS[6]);
+  const bytes = Uint8Array.fromBase64(windowsArgs()[6]);
   assert.equal(new TextDecoder("utf-16le").decode(bytes), WINDOWS_SCRIPT);
   assert.equal(encodeCommand("ab"), "YQBiAA==");
   for (const api of ["CredWriteW", "CredReadW", "CredDeleteW", "CredEnumerateW", "[Console]::In"]) {
@@ -175,7 +175,7 @@ Deno.test("WindowsKeychain maps Win32 errors to clear keychain errors", async ()
 Deno.test("WindowsKeychain reports a failing PowerShell and a hang clearly", async () => {
   const failing = scriptedRun([{
     cmd: "powershell.exe",
-    args: WINDOWS_ARGS,
+    args: windowsArgs(),
     stdin: "enum hark/*\n",
     result: { code: 1, stderr: ADD_TYPE_FAILURE },
   }]);
@@ -185,7 +185,7 @@ Deno.test("WindowsKeychain reports a failing PowerShell and a hang clearly", asy
   );
   const hung = scriptedRun([{
     cmd: "powershell.exe",
-    args: WINDOWS_ARGS,
+    args: windowsArgs(),
     stdin: "enum hark/*\n",
     error: timedOutError("powershell.exe", 20_000),
   }]);
