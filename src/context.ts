@@ -223,11 +223,13 @@ export interface Keychain {
   /** Every path stored under `hark/`, sorted. */
   list(): Promise<string[]>;
   /**
-   * Starts in the background what the first call will need (the Secret Service's connection and
-   * session), reading and writing nothing and never prompting; its failure is not reported here
-   * but by the first call, as without it. Absent where there is nothing to start.
+   * Starts in the background what the first calls will need (the Secret Service's connection
+   * and session) and reads the secrets at `paths`, which the command is about to read, writing
+   * nothing and never prompting; a failure is not reported here but by the call it was for, as
+   * without it. A read ahead is taken by the first `get` of its path, and dropped by a `set` or
+   * `delete` of it. Absent where there is nothing to start.
    */
-  prepare?(): void;
+  prepare?(paths?: readonly string[]): void;
 }
 
 /** An open WebSocket carrying binary messages (the event long connection). */

@@ -94,7 +94,12 @@ export async function signInMark(
   configPath: string,
   profile: string,
 ): Promise<string | undefined> {
-  const user = (await loadConfig(ctx, configPath)).users?.[profile];
+  return configMark(await loadConfig(ctx, configPath), profile);
+}
+
+/** The {@link signInMark} of a config already loaded. */
+function configMark(config: Config, profile: string): string | undefined {
+  const user = config.users?.[profile];
   return user === undefined ? undefined : JSON.stringify(user);
 }
 
@@ -125,6 +130,12 @@ export function createTokenSource(ctx: Context, options: TokenSourceOptions): To
   // A config that cannot be read right now (edited by hand) counts as a changed sign-in: the
   // token is then read from the keychain again, which needs no config.
   const markOf = () => signInMark(ctx, options.configPath, options.profile).catch(() => undefined);
+  // The first keychain read's mark is the loaded config's: it was read before any keychain read
+  // of this command, the token's read ahead included (`Keychain.prepare`), so a sign-in changed
+  // since shows at the next call, as with a mark read just before; and it costs no file read.
+  let firstMark: { mark: string | undefined } | undefined = {
+    mark: configMark(options.config, options.profile),
+  };
   const fromStoredSignIn = (credential: Credential) =>
     credential.source === "keychain" && credential.identity === "user";
   const spec = (refresh: TokenSpec["refresh"]): TokenSpec => ({
@@ -138,9 +149,9 @@ export function createTokenSource(ctx: Context, options: TokenSourceOptions): To
   const resolve = (refresh: TokenSpec["refresh"]): Promise<Credential> => {
     pending ??= (async () => {
       providers ??= defaultProviders(ctx);
-      // The mark is read just before the keychain is asked for the token (a sign-out in between
-      // then shows as a change at the next call), and only then: a token from the environment
-      // or a credential command is not a stored sign-in, and needs no config read.
+      // The mark is read before the keychain is asked for the token (a sign-out in between then
+      // shows as a change at the next call), and only then: a token from the environment or a
+      // credential command is not a stored sign-in, and needs no config read.
       let mark: string | undefined;
       const chain = options.identity !== "user"
         ? providers
@@ -149,7 +160,8 @@ export function createTokenSource(ctx: Context, options: TokenSourceOptions): To
             name: p.name,
             resolveAccount: (s: TokenSpec) => p.resolveAccount(s),
             resolveToken: async (s: TokenSpec) => {
-              mark = await markOf();
+              mark = firstMark !== undefined ? firstMark.mark : await markOf();
+              firstMark = undefined;
               return await p.resolveToken(s);
             },
           }

@@ -404,3 +404,34 @@ Deno.test("getToken() picks up a new sign-in made elsewhere", async () => {
   assert.equal((await source.getToken()).token, "u-2");
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("getToken() takes the first sign-in mark from the loaded config: no file read before the keychain's", async () => {
+  const { ctx, source, keychain, configPath, dir } = await setup(
+    record({ expires_at: NOW + 3_600_000 }),
+    new FetchStub([]),
+  );
+  const events: string[] = [];
+  const readFile = ctx.fs.readFile.bind(ctx.fs);
+  ctx.fs.readFile = (path) => {
+    if (path === configPath) events.push("config read");
+    return readFile(path);
+  };
+  const get = keychain.get.bind(keychain);
+  keychain.get = (path) => {
+    events.push("keychain read");
+    return get(path);
+  };
+  assert.equal((await source.getToken()).token, "u-old");
+  assert.deepEqual(events, ["keychain read"]);
+  // A sign-in changed after the config was loaded (the token may have been read ahead of it)
+  // shows at the next call.
+  await keychain.set(
+    "hark/t1/default/user_token",
+    JSON.stringify(record({ access_token: "u-2", expires_at: NOW + 7_200_000 })),
+  );
+  const config = JSON.parse(await Deno.readTextFile(configPath));
+  config.users.default.expires_at = new Date(NOW + 7_200_000).toISOString();
+  await Deno.writeTextFile(configPath, JSON.stringify(config));
+  assert.equal((await source.getToken()).token, "u-2");
+  await Deno.remove(dir, { recursive: true });
+});

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { DBusCallError } from "./_dbus_connection.ts";
 import { WAYS_OUT } from "./_run_tool.ts";
 import { KeychainError } from "./keychain.ts";
 
@@ -58,6 +59,59 @@ export function deniedError(action: string, path: string, detail: string): Keych
 /** Anything else, with what the service or tool said. */
 export function otherError(action: string, path: string, detail: string): KeychainError {
   return new KeychainError(LINUX_BACKEND, `${where(action, path)}: ${safe(detail)}`);
+}
+
+const SECRET = "org.freedesktop.Secret";
+
+/**
+ * A failure of the in-process Secret Service client's call as the keychain's error.
+ *
+ * @param action what the call did, for the message (`read`, `write`, `delete`, `list`)
+ * @param path the keychain path
+ * @param error what the call failed with
+ * @param timedOut whether the call's time ran out
+ * @param timeoutMs the time a call may take
+ */
+export function secretServiceError(
+  action: string,
+  path: string,
+  error: unknown,
+  timedOut: boolean,
+  timeoutMs: number,
+): KeychainError {
+  if (timedOut) {
+    return new KeychainError(
+      LINUX_BACKEND,
+      `Cannot use the linux keychain: the D-Bus session bus did not answer within ${
+        timeoutMs / 1000
+      } s (is the keychain locked or waiting for a prompt?)`,
+      { cause: error },
+    );
+  }
+  if (error instanceof DBusCallError) {
+    const name = error.errorName;
+    const detail = `${name}: ${error.detail}`;
+    if (/^org\.freedesktop\.DBus\.Error\.(ServiceUnknown|NameHasNoOwner|Spawn\.)/.test(name)) {
+      return noServiceError(action, path, detail);
+    }
+    if (name === `${SECRET}.Error.IsLocked`) return lockedError(action, path);
+    if (name === "org.freedesktop.DBus.Error.AccessDenied") {
+      return deniedError(action, path, detail);
+    }
+    if (
+      action === "write" &&
+      (name === `${SECRET}.Error.NoSuchObject` || /UnknownObject|UnknownMethod/.test(name))
+    ) {
+      return noCollectionError(action, path, detail);
+    }
+    return otherError(action, path, `the Secret Service answered ${detail}`);
+  }
+  // The context's connectUnix rejects as Deno.connect does.
+  if (error instanceof Error && ["NotFound", "ConnectionRefused"].includes(error.name)) {
+    return noServiceError(action, path, `cannot connect: ${error.message}`);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return otherError(action, path, `the session bus failed: ${message}`);
 }
 
 /**

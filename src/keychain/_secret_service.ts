@@ -10,9 +10,10 @@
  * goes in the clear. A session belongs to the owner that opened it: a restarted service gets a new
  * one, and a session that failed to open is asked for again on the next call. Secrets travel encrypted (`dh-ietf1024-sha256-aes128-cbc-pkcs7`, see
  * `_secret_session.ts`), in the clear only when the service refuses that algorithm, as libsecret
- * does. Loaded by `linux_keychain.ts` with a dynamic import, only when the Linux keychain is used.
+ * does. Imported by `linux_keychain.ts`, which loads only when the Linux keychain is used.
  * {@link SecretServiceKeychain.prepare} opens the connection and the session ahead of the first
- * call, so that the bus's round trips overlap with the rest of a command's start-up.
+ * call, and reads ahead the secrets the command is about to read, so that the bus's round trips
+ * overlap with the rest of a command's start-up.
  *
  * hark never shows the service's prompts: a locked item or keyring whose `Unlock` asks for one is
  * the keychain's "locked" error, and an item write or delete that asks for a confirmation is
@@ -24,13 +25,7 @@
 import type { Context } from "../context.ts";
 import { BUS_NAME, type Call, DBusCallError, DBusConnection, settled } from "./_dbus_connection.ts";
 import { type DBusData, isVariant } from "./_dbus_wire.ts";
-import {
-  deniedError,
-  lockedError,
-  noCollectionError,
-  noServiceError,
-  otherError,
-} from "./_linux_errors.ts";
+import { deniedError, lockedError, secretServiceError } from "./_linux_errors.ts";
 import {
   aesSessionCipher,
   DH_ALGORITHM,
@@ -85,6 +80,8 @@ export class SecretServiceKeychain {
   #warmOwner: string | undefined;
   /** Calls running. */
   #running = 0;
+  /** Reads started by {@link prepare}, each taken by the first `get` of its path. */
+  readonly #ahead = new Map<string, Promise<string | undefined>>();
 
   /**
    * @param ctx the context (socket, randomness, timeouts)
@@ -97,12 +94,26 @@ export class SecretServiceKeychain {
 
   /**
    * Starts, in the background, what the first call needs: the connection, the service's owner
-   * (never starting the service) and the encrypted session; nothing is read or written and
-   * nothing can prompt. The first call takes them over; when the warm-up failed, that call
-   * starts over and reports its own error, as without it. A call's timeout or Ctrl-C aborts it.
+   * (never starting the service) and the encrypted session; nothing is written and nothing can
+   * prompt. The first call takes them over; when the warm-up failed, that call starts over and
+   * reports its own error, as without it. A call's timeout or Ctrl-C aborts it. Then reads the
+   * secrets at `paths` as `get` would: the first `get` of each takes its read, error included
+   * (a `set` or `delete` of the path first drops it).
+   *
+   * @returns settled once the warm-up and the reads have (for tests; callers need not wait)
    */
-  prepare(): void {
-    if (this.#connection !== undefined) return;
+  async prepare(paths: readonly string[] = []): Promise<void> {
+    if (this.#connection === undefined) this.#startWarmUp();
+    for (const path of paths) {
+      if (this.#ahead.has(path)) continue;
+      const read = this.get(path);
+      read.catch(() => {});
+      this.#ahead.set(path, read);
+    }
+    await Promise.allSettled([this.#warmUp?.known, ...this.#ahead.values()]);
+  }
+
+  #startWarmUp(): void {
     const abort = new AbortController();
     const signal = AbortSignal.any([abort.signal, this.#ctx.signal]);
     const known = this.#service(signal, false).then((service) => {
@@ -117,6 +128,11 @@ export class SecretServiceKeychain {
 
   /** The secret at `path`, or `undefined` when there is no item. */
   get(path: string): Promise<string | undefined> {
+    const ahead = this.#ahead.get(path);
+    if (ahead !== undefined) {
+      this.#ahead.delete(path);
+      return ahead;
+    }
     return this.#run("read", path, async (signal) => {
       const service = await this.#service(signal);
       const searching = this.#search(service, attributesOf(path));
@@ -141,6 +157,7 @@ export class SecretServiceKeychain {
 
   /** Stores `secret` at `path`, replacing the item there. */
   set(path: string, secret: string): Promise<void> {
+    this.#ahead.delete(path);
     return this.#run("write", path, async (signal) => {
       const service = await this.#service(signal);
       const session = await this.#openSession(service, signal);
@@ -168,6 +185,7 @@ export class SecretServiceKeychain {
 
   /** Deletes every item at `path`; `false` when there was none. */
   delete(path: string): Promise<boolean> {
+    this.#ahead.delete(path);
     return this.#run("delete", path, async (signal) => {
       const service = await this.#service(signal);
       const found = await this.#search(service, attributesOf(path));
@@ -216,6 +234,7 @@ export class SecretServiceKeychain {
     const connection = this.#connection;
     this.#connection = undefined;
     this.#session = this.#warmOwner = undefined;
+    this.#ahead.clear();
     (await connection?.catch(() => undefined))?.close();
   }
 
@@ -250,38 +269,7 @@ export class SecretServiceKeychain {
   #keychainError(action: string, path: string, error: unknown, signal: AbortSignal): unknown {
     if (error instanceof KeychainError) return error;
     if (signal.aborted && this.#ctx.signal.aborted) return this.#ctx.signal.reason;
-    if (signal.aborted) {
-      const seconds = this.#options.timeoutMs / 1000;
-      return new KeychainError(
-        "linux",
-        `Cannot use the linux keychain: the D-Bus session bus did not answer within ${seconds} s (is the keychain locked or waiting for a prompt?)`,
-        { cause: error },
-      );
-    }
-    if (error instanceof DBusCallError) {
-      const name = error.errorName;
-      const detail = `${name}: ${error.detail}`;
-      if (/^org\.freedesktop\.DBus\.Error\.(ServiceUnknown|NameHasNoOwner|Spawn\.)/.test(name)) {
-        return noServiceError(action, path, detail);
-      }
-      if (name === `${SECRET}.Error.IsLocked`) return lockedError(action, path);
-      if (name === "org.freedesktop.DBus.Error.AccessDenied") {
-        return deniedError(action, path, detail);
-      }
-      if (
-        action === "write" &&
-        (name === `${SECRET}.Error.NoSuchObject` || /UnknownObject|UnknownMethod/.test(name))
-      ) {
-        return noCollectionError(action, path, detail);
-      }
-      return otherError(action, path, `the Secret Service answered ${detail}`);
-    }
-    // The context's connectUnix rejects as Deno.connect does.
-    if (error instanceof Error && ["NotFound", "ConnectionRefused"].includes(error.name)) {
-      return noServiceError(action, path, `cannot connect: ${error.message}`);
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    return otherError(action, path, `the session bus failed: ${message}`);
+    return secretServiceError(action, path, error, signal.aborted, this.#options.timeoutMs);
   }
 
   #connect(signal: AbortSignal): Promise<DBusConnection> {

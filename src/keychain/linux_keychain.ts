@@ -4,7 +4,7 @@
  *
  * Two ways to it, the same items either way. Where the session bus is a Unix socket (named by
  * `DBUS_SESSION_BUS_ADDRESS`, or `$XDG_RUNTIME_DIR/bus`), hark speaks D-Bus itself
- * (`_secret_service.ts`, imported only then): one connection and one encrypted session per
+ * (`_secret_service.ts`): one connection and one encrypted session per
  * command, about 1 ms a call instead of a `secret-tool` process (about 22 ms each, measured).
  * Otherwise (a TCP or `autolaunch:` bus, a context that cannot connect) it runs `secret-tool`
  * from libsecret, the secret on stdin, never in argv. secret-tool stays for those cases, which
@@ -24,7 +24,9 @@ import {
   where,
 } from "./_linux_errors.ts";
 import { firstLine, runTool } from "./_run_tool.ts";
-import type { SecretServiceKeychain } from "./_secret_service.ts";
+// Imported with this module, not on demand: nearly every Linux session bus is a Unix socket, and
+// one import wave fewer is about 0.5 ms of every command that reads a secret.
+import { SecretServiceKeychain } from "./_secret_service.ts";
 import { checkKeychainPath, type Keychain, KeychainError } from "./keychain.ts";
 
 const TOOL = "secret-tool";
@@ -136,9 +138,14 @@ export class LinuxKeychain implements Keychain {
     return parseSearchAccounts(result);
   }
 
-  /** {@inheritDoc Keychain.prepare} (in process only: secret-tool has nothing to start). */
-  prepare(): void {
-    this.#inProcess().then((client) => client?.prepare(), () => {});
+  /**
+   * {@inheritDoc Keychain.prepare} (in process only: secret-tool has nothing to start).
+   *
+   * @returns settled once the warm-up and the reads ahead have (for tests; callers need not wait)
+   */
+  async prepare(paths: readonly string[] = []): Promise<void> {
+    const client = await this.#inProcess().catch(() => undefined);
+    await client?.prepare(paths);
   }
 
   /** Closes the in-process client's connection, if one is open. */
@@ -161,7 +168,6 @@ export class LinuxKeychain implements Keychain {
     }
     // A guessed bus that is not there: secret-tool may still autolaunch one.
     if (bus.guessed && (await this.#ctx.fs.stat(bus.sockets[0])) === undefined) return undefined;
-    const { SecretServiceKeychain } = await import("./_secret_service.ts");
     return new SecretServiceKeychain(this.#ctx, {
       sockets: bus.sockets,
       uid,

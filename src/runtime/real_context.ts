@@ -177,8 +177,14 @@ function lazyKeychain(ctx: Context, settings: KeychainSettings): Keychain {
     set: async (path, secret) => (await load()).set(path, secret),
     delete: async (path) => (await load()).delete(path),
     list: async () => (await load()).list(),
-    prepare: () => {
-      load().then((keychain) => keychain.prepare?.(), () => {});
+    prepare: (paths) => {
+      if (keychainBackendName(ctx, settings.preference) === "linux") {
+        // The Linux keychain's code and the socket's load alongside the choice of backend, not
+        // one after the other: each import waits for the one before it otherwise.
+        import("../keychain/linux_keychain.ts").catch(() => {});
+        import("./unix_socket.ts").catch(() => {});
+      }
+      load().then((keychain) => keychain.prepare?.(paths), () => {});
     },
   };
 }

@@ -17,6 +17,7 @@ import {
   insecureWarning,
   loadConfig,
   notConfigured,
+  ownedNamespace,
   requireKnownProfile,
   resolveConfigPath,
   resolveServiceAddress,
@@ -26,6 +27,7 @@ import {
 } from "../config/mod.ts";
 import { checkConfigValues } from "../config/config_keys.ts";
 import { keychainBackendName } from "../keychain/backend_name.ts";
+import { keychainPath } from "../keychain/keychain.ts";
 import { ApiClient } from "../http/api_client.ts";
 import { formatJson, type OutputOptions, resolveFormat } from "../output/output.ts";
 import { type GlobalOptions, outputOptions } from "./global_options.ts";
@@ -259,8 +261,9 @@ export async function openSession(
     checkConfigValues(config, session.profile, configPath);
   }
   if (readsKeychain(context, globals, config, session.profile, options.profile ?? "use")) {
-    // The bus's round trips then overlap with loading the rest of the command.
-    context.keychain.prepare?.();
+    // The bus's round trips then overlap with loading the rest of the command, and so does
+    // reading the sign-in's token.
+    context.keychain.prepare?.(readAhead(context, globals, config, configPath, session.profile));
   }
   for (const warning of secretWarnings(ctx.env, config, session.profile)) {
     ctx.stderr.write(`warning: ${warning}\n`);
@@ -284,6 +287,23 @@ function readsKeychain(
   if (env("HARK_USER_ACCESS_TOKEN") || env("HARK_TENANT_ACCESS_TOKEN")) return false;
   return config.users?.[profile] !== undefined ||
     !!config.apps?.[profile]?.app_secret?.startsWith("@keychain:");
+}
+
+/**
+ * The keychain entry a command of a signed-in profile reads first, its user token, unless it
+ * acts as the bot: only this config file's own entry (the one the token source accepts), never
+ * one its `users.<profile>` names elsewhere.
+ */
+function readAhead(
+  ctx: Context,
+  globals: GlobalOptions,
+  config: Config,
+  configPath: string,
+  profile: string,
+): string[] {
+  if (globals.as === "bot" || config.users?.[profile] === undefined) return [];
+  const owned = ownedNamespace(ctx, config, configPath);
+  return owned === undefined ? [] : [keychainPath(profile, "user_token", owned.namespace)];
 }
 
 /** What named the profile: `--profile`, `HARK_PROFILE` or `active_profile`. */

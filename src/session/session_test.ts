@@ -213,11 +213,13 @@ Deno.test("Session.baseUrl() refuses an explicitly named profile that does not e
   }
 });
 
-/** A memory keychain that counts the warm-ups asked of it. */
+/** A memory keychain that counts the warm-ups asked of it, and keeps the paths to read ahead. */
 class PreparedKeychain extends MemoryKeychain {
   prepared = 0;
-  prepare(): void {
+  ahead: (readonly string[] | undefined)[] = [];
+  prepare(paths?: readonly string[]): void {
     this.prepared++;
+    this.ahead.push(paths);
   }
 }
 
@@ -246,5 +248,35 @@ Deno.test("openSession() warms the keychain up only for a command that will read
     const keychain = new PreparedKeychain();
     await open(createTestContext({ env: { HARK_CONFIG: path }, keychain }), {});
     assert.equal(keychain.prepared, 0, "nothing of the profile is in the keychain");
+  });
+});
+
+Deno.test("openSession() reads ahead the signed-in user's token, only this config's own entry", async () => {
+  const config = {
+    keychain_namespace: "t1",
+    apps: { default: { app_id: "cli_a", app_secret: "@keychain:hark/t1/default/app_secret" } },
+    // Whatever the entry names, the read ahead is of the config's own path.
+    users: {
+      default: { open_id: "ou_1", access_token: "@keychain:hark/other/default/user_token" },
+    },
+  };
+  await withConfig(JSON.stringify(config), async (path) => {
+    for (
+      const [what, globals, expected] of [
+        ["as the user", {}, ["hark/t1/default/user_token"]],
+        ["as the bot", { as: "bot" }, []],
+      ] as const
+    ) {
+      const keychain = new PreparedKeychain();
+      await open(createTestContext({ env: { HARK_CONFIG: path }, keychain }), globals);
+      assert.deepEqual(keychain.ahead, [expected], what);
+    }
+  });
+  // A config of its own path without a namespace has no entries of its own to read.
+  const { keychain_namespace: _, ...bare } = config;
+  await withConfig(JSON.stringify(bare), async (path) => {
+    const keychain = new PreparedKeychain();
+    await open(createTestContext({ env: { HARK_CONFIG: path }, keychain }), {});
+    assert.deepEqual(keychain.ahead, [[]]);
   });
 });

@@ -327,3 +327,40 @@ Deno.test(requires(SECRET_SERVICE_PROGRAMS, {
     }
   },
 }));
+
+Deno.test(requires(SECRET_SERVICE_PROGRAMS, {
+  name: "LinuxKeychain reads ahead the paths prepare() names: the first get takes the read, a " +
+    "set drops it",
+  ignore: !linux,
+  async fn() {
+    const service = await startSecretService({ keyring: false });
+    let keyring: Deno.ChildProcess | undefined = await startKeyring(service.env);
+    const stopKeyring = async () => {
+      keyring?.kill("SIGTERM");
+      await keyring?.status;
+      keyring = undefined;
+    };
+    const env = { ...service.env, PATH: "/nonexistent" };
+    const path = "hark/default/user_token";
+    try {
+      await new LinuxKeychain(realContext(), { env }).set(path, "read ahead");
+      const ahead = new LinuxKeychain(realContext(), { env });
+      await ahead.prepare([path]);
+      // The service is gone: only the read made ahead can answer, and only once.
+      await stopKeyring();
+      assert.equal(await ahead.get(path), "read ahead");
+      await assert.rejects(() => ahead.get(path), /no Secret Service is reachable/);
+      await ahead.close();
+
+      keyring = await startKeyring(service.env);
+      const written = new LinuxKeychain(realContext(), { env });
+      await written.prepare([path]);
+      await written.set(path, "written after");
+      assert.equal(await written.get(path), "written after");
+      await written.close();
+    } finally {
+      await stopKeyring();
+      await service.stop();
+    }
+  },
+}));
