@@ -190,34 +190,29 @@ export async function prepareCallCases(bundle: HarkTarget, scratch: string): Pro
 
 /**
  * Times the file keychain's key derivation in this process: PBKDF2-SHA256 at
- * {@link FILE_KEYCHAIN_ITERATIONS}, as one command derives it, `runs` times.
+ * {@link FILE_KEYCHAIN_ITERATIONS}, as one command derives it.
  *
- * @param runs how many derivations
- * @returns each derivation's milliseconds
+ * @returns the derivation's milliseconds
  */
-export async function timeKeyDerivation(runs: number): Promise<number[]> {
-  const times: number[] = [];
+export async function timeOneKeyDerivation(): Promise<number> {
   const password = new TextEncoder().encode("bench-keychain-password");
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    const material = await crypto.subtle.importKey("raw", password, "PBKDF2", false, [
-      "deriveKey",
-    ]);
-    await crypto.subtle.deriveKey(
-      {
-        name: "PBKDF2",
-        hash: "SHA-256",
-        salt: crypto.getRandomValues(new Uint8Array(16)),
-        iterations: FILE_KEYCHAIN_ITERATIONS,
-      },
-      material,
-      { name: "AES-GCM", length: 256 },
-      false,
-      ["encrypt", "decrypt"],
-    );
-    times.push(performance.now() - started);
-  }
-  return times;
+  const started = performance.now();
+  const material = await crypto.subtle.importKey("raw", password, "PBKDF2", false, [
+    "deriveKey",
+  ]);
+  await crypto.subtle.deriveKey(
+    {
+      name: "PBKDF2",
+      hash: "SHA-256",
+      salt: crypto.getRandomValues(new Uint8Array(16)),
+      iterations: FILE_KEYCHAIN_ITERATIONS,
+    },
+    material,
+    { name: "AES-GCM", length: 256 },
+    false,
+    ["encrypt", "decrypt"],
+  );
+  return performance.now() - started;
 }
 
 /**
@@ -225,10 +220,16 @@ export async function timeKeyDerivation(runs: number): Promise<number[]> {
  * {@link CALL_WARMUPS} unmeasured rounds; each run's output is checked the first time, then
  * discarded. Sends get a fresh text each time.
  *
+ * @param cases the commands
+ * @param also a measurement made in this process once per round after the commands (the key
+ *   derivation), so that it meets the machine as they did; its samples are under its `id`
  * @returns each case's wall times in ms
  * @throws {Error} when a run fails or prints the wrong thing
  */
-export async function callRounds(cases: CallCase[]): Promise<Map<string, number[]>> {
+export async function callRounds(
+  cases: CallCase[],
+  also?: { id: string; measure: () => Promise<number> },
+): Promise<Map<string, number[]>> {
   let n = 0;
   for (const c of cases) {
     const run = await runTimed(c.target, c.args(n++), { env: c.env });
@@ -255,6 +256,12 @@ export async function callRounds(cases: CallCase[]): Promise<Map<string, number[
       const ms = performance.now() - started;
       if (!status.success) throw new Error(`Cannot measure "${c.command}": it failed`);
       if (round >= CALL_WARMUPS) samples.get(c.id)!.push(ms);
+    }
+    if (also) {
+      const ms = await also.measure();
+      if (round >= CALL_WARMUPS) {
+        (samples.get(also.id) ?? samples.set(also.id, []).get(also.id)!).push(ms);
+      }
     }
   }
   return samples;

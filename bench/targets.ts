@@ -31,7 +31,7 @@ import {
   FILE_KEYCHAIN_TARGET_MS,
   prepareCallCases,
   SECRET_SERVICE_TARGET_MS,
-  timeKeyDerivation,
+  timeOneKeyDerivation,
 } from "./call_cost.ts";
 import {
   type BenchOptions,
@@ -231,15 +231,19 @@ function programTarget(name: string, program: string, args: string[], cwd: strin
  * The cost of a call: `contact +me` over a bare script making the same request, and what the
  * file keychain and the Secret Service add to `im +send` over an environment token. The file
  * keychain's row is met either within its target, or when what remains after the key
- * derivation (timed here, in the same run) is: the derivation's share is then stated, as the
+ * derivation (timed here, once per round beside the sends) is: its share is then stated, as the
  * README justifies it.
  */
 async function measureCallCost(options: TargetOptions, bundle: HarkTarget, notes: string[]) {
   const prepared = await prepareCallCases(bundle, options.scratch);
   try {
     notes.push(...prepared.notes);
-    const samples = await callRounds(prepared.cases);
-    const derivation = figures(await timeKeyDerivation(CALL_ROUNDS));
+    // The derivation is timed in every round, beside the sends it is compared with.
+    const samples = await callRounds(prepared.cases, {
+      id: "key_derivation",
+      measure: timeOneKeyDerivation,
+    });
+    const derivation = figures(samples.get("key_derivation")!);
     const rows: TargetRow[] = [
       compare(
         {
