@@ -5,11 +5,11 @@
  * `JSON.parse` alone is not fit for that: its `SyntaxError` quotes the input (an app secret or a
  * token with it), deeply nested input overflows the stack ("Maximum call stack size exceeded"),
  * and decoding bytes without care turns invalid UTF-8 into U+FFFD silently. {@link readJson}
- * decodes bytes strictly, scans the text without recursion (so no depth can overflow the stack),
- * stops at {@link MAX_JSON_DEPTH} levels of nesting, and reports a syntax error by line and
- * column in its own words, never quoting the input. Only text that passed the scan reaches
- * `JSON.parse`. JSON from the network (a service's answer) is read with {@link parseNetworkJson},
- * its depth bounded the same way.
+ * decodes bytes strictly, checks the nesting without recursion (so no depth can overflow the
+ * stack) and stops at {@link MAX_JSON_DEPTH} levels; only then does `JSON.parse` read the text,
+ * and when it refuses it, a full scan reports the syntax error by line and column in its own
+ * words, never quoting the input. JSON from the network (a service's answer) is read with
+ * {@link parseNetworkJson}, its depth bounded the same way.
  *
  * @module
  */
@@ -158,17 +158,23 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 export function readJson(input: string | Uint8Array, options: ReadJsonOptions): unknown {
   const text = typeof input === "string" ? input : decodeUtf8(input, options);
   if (text.trim() === "") throw new JsonInputError(options, "it is empty");
-  const problem = findSyntaxError(text, options.maxDepth ?? MAX_JSON_DEPTH);
+  const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
+  // Valid JSON within the depth limit goes straight to JSON.parse, which reads the same grammar
+  // natively; the scan runs only to say what is wrong with the rest.
+  if (!nestsDeeperThan(text, maxDepth)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // Said below, in words that do not quote the input (V8's message does).
+    }
+  }
+  const problem = findSyntaxError(text, maxDepth);
   if (problem) {
     throw new JsonInputError(options, problem.reason, lineColumn(text, problem.offset));
   }
-  try {
-    return JSON.parse(text);
-  } catch {
-    // The scan accepts exactly JSON's grammar, so this is not expected; should it happen, V8's
-    // message is still not shown: it quotes the input.
-    throw new JsonInputError(options, "not valid JSON");
-  }
+  // The scan accepts exactly JSON's grammar, so this is not expected; should it happen, V8's
+  // message is still not shown: it quotes the input.
+  throw new JsonInputError(options, "not valid JSON");
 }
 
 function decodeUtf8(bytes: Uint8Array, options: ReadJsonOptions): string {
