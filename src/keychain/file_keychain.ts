@@ -126,6 +126,8 @@ export class FileKeychain implements Keychain {
   readonly #askPassword: FileKeychainOptions["askPassword"];
   #asked: Promise<string> | undefined;
   #writeSalt: Bytes | undefined;
+  /** Reads started by {@link prepare}, each taken by the first `get` of its path. */
+  readonly #ahead = new Map<string, Promise<string | undefined>>();
 
   /**
    * Creates the keychain; nothing is read until the first call.
@@ -145,8 +147,31 @@ export class FileKeychain implements Keychain {
     return this.#dirOption ?? fileKeychainDir(this.#ctx);
   }
 
+  /**
+   * {@inheritDoc Keychain.prepare}: reads the files at `paths`, the key derivation (a fraction of
+   * a second, off the main thread) then overlapping with the rest of the command's start-up.
+   * Only with `HARK_KEYCHAIN_PASSWORD`: a password a person types is asked for when a secret is
+   * read, never ahead.
+   */
+  prepare(paths: readonly string[] = []): void {
+    if (!this.#ctx.env.get("HARK_KEYCHAIN_PASSWORD")) return;
+    for (const path of paths) {
+      if (this.#ahead.has(path)) continue;
+      const read = this.#read(path);
+      read.catch(() => {});
+      this.#ahead.set(path, read);
+    }
+  }
+
   /** {@inheritDoc Keychain.get} */
-  async get(path: string): Promise<string | undefined> {
+  get(path: string): Promise<string | undefined> {
+    const ahead = this.#ahead.get(path);
+    if (ahead === undefined) return this.#read(path);
+    this.#ahead.delete(path);
+    return ahead;
+  }
+
+  async #read(path: string): Promise<string | undefined> {
     const file = this.#file(path);
     let text: string;
     try {
@@ -186,6 +211,7 @@ export class FileKeychain implements Keychain {
 
   /** {@inheritDoc Keychain.set} */
   async set(path: string, secret: string): Promise<void> {
+    this.#ahead.delete(path);
     const file = this.#file(path);
     const password = await this.#password(path, true);
     if ([...password].length < MIN_KEYCHAIN_PASSWORD_LENGTH) {
@@ -234,6 +260,7 @@ export class FileKeychain implements Keychain {
 
   /** {@inheritDoc Keychain.delete} */
   async delete(path: string): Promise<boolean> {
+    this.#ahead.delete(path);
     const file = this.#file(path);
     try {
       return await this.#ctx.fs.remove(file);

@@ -335,3 +335,45 @@ Deno.test("FileKeychain writes with the salt of a file it opened: one key per co
     assert.notEqual(await saltOf("hark/wrong"), first);
   });
 });
+
+Deno.test("FileKeychain.prepare() reads ahead with HARK_KEYCHAIN_PASSWORD: the first get takes the read, a set drops it", async () => {
+  await withDir(async (dir) => {
+    const path = "hark/default/user_token";
+    await new FileKeychain(context(dir), { iterations: 1_000 }).set(path, "first");
+    const counted = (ctx: ReturnType<typeof context>) => {
+      const reads: string[] = [];
+      const read = ctx.fs.readTextFile.bind(ctx.fs);
+      ctx.fs.readTextFile = (file) => {
+        reads.push(file);
+        return read(file);
+      };
+      return reads;
+    };
+    const ctx = context(dir);
+    const reads = counted(ctx);
+    const keychain = new FileKeychain(ctx);
+    keychain.prepare([path]);
+    assert.equal(reads.length, 1, "read when prepared, not when asked");
+    assert.equal(await keychain.get(path), "first");
+    assert.equal(reads.length, 1);
+    // Only the first get takes it; a set drops one made before it.
+    assert.equal(await keychain.get(path), "first");
+    assert.equal(reads.length, 2);
+    keychain.prepare([path]);
+    await keychain.set(path, "second");
+    assert.equal(await keychain.get(path), "second");
+    // A password a person types is never asked for ahead.
+    const asking = context(dir, null);
+    const asked: boolean[] = [];
+    const quiet = new FileKeychain(asking, {
+      askPassword: (creating) => {
+        asked.push(creating);
+        return Promise.resolve("correct horse");
+      },
+    });
+    const askingReads = counted(asking);
+    quiet.prepare([path]);
+    assert.deepEqual([askingReads.length, asked.length], [0, 0]);
+    assert.equal(await quiet.get(path), "second");
+  });
+});
