@@ -26,6 +26,7 @@ import type { Context } from "../context.ts";
 import { BUS_NAME, type Call, DBusCallError, DBusConnection, settled } from "./_dbus_connection.ts";
 import { type DBusData, isVariant } from "./_dbus_wire.ts";
 import { deniedError, lockedError, secretServiceError } from "./_linux_errors.ts";
+import { ReadsAhead } from "./_reads_ahead.ts";
 import {
   aesSessionCipher,
   DH_ALGORITHM,
@@ -80,8 +81,8 @@ export class SecretServiceKeychain {
   #warmOwner: string | undefined;
   /** Calls running. */
   #running = 0;
-  /** Reads started by {@link prepare}, each taken by the first `get` of its path. */
-  readonly #ahead = new Map<string, Promise<string | undefined>>();
+  /** Reads started by {@link prepare}, each for the first `get` of its path. */
+  readonly #ahead: ReadsAhead;
 
   /**
    * @param ctx the context (socket, randomness, timeouts)
@@ -90,6 +91,7 @@ export class SecretServiceKeychain {
   constructor(ctx: Context, options: SecretServiceOptions) {
     this.#ctx = ctx;
     this.#options = options;
+    this.#ahead = new ReadsAhead(() => ctx.now());
   }
 
   /**
@@ -97,20 +99,20 @@ export class SecretServiceKeychain {
    * (never starting the service) and the encrypted session; nothing is written and nothing can
    * prompt. The first call takes them over; when the warm-up failed, that call starts over and
    * reports its own error, as without it. A call's timeout or Ctrl-C aborts it. Then reads the
-   * secrets at `paths` as `get` would: the first `get` of each takes its read, error included
-   * (a `set` or `delete` of the path first drops it).
+   * secrets at `paths` as `get` would: the first `get` of each soon after takes its read, error
+   * included (see `_reads_ahead.ts`).
    *
    * @returns settled once the warm-up and the reads have (for tests; callers need not wait)
    */
   async prepare(paths: readonly string[] = []): Promise<void> {
     if (this.#connection === undefined) this.#startWarmUp();
-    for (const path of paths) {
-      if (this.#ahead.has(path)) continue;
+    const reads = paths.map((path) => {
+      this.#ahead.drop(path);
       const read = this.get(path);
-      read.catch(() => {});
-      this.#ahead.set(path, read);
-    }
-    await Promise.allSettled([this.#warmUp?.known, ...this.#ahead.values()]);
+      this.#ahead.start(path, read);
+      return read;
+    });
+    await Promise.allSettled([this.#warmUp?.known, ...reads]);
   }
 
   #startWarmUp(): void {
@@ -128,11 +130,8 @@ export class SecretServiceKeychain {
 
   /** The secret at `path`, or `undefined` when there is no item. */
   get(path: string): Promise<string | undefined> {
-    const ahead = this.#ahead.get(path);
-    if (ahead !== undefined) {
-      this.#ahead.delete(path);
-      return ahead;
-    }
+    const ahead = this.#ahead.take(path);
+    if (ahead !== undefined) return ahead;
     return this.#run("read", path, async (signal) => {
       const service = await this.#service(signal);
       const searching = this.#search(service, attributesOf(path));
@@ -157,7 +156,7 @@ export class SecretServiceKeychain {
 
   /** Stores `secret` at `path`, replacing the item there. */
   set(path: string, secret: string): Promise<void> {
-    this.#ahead.delete(path);
+    this.#ahead.drop(path);
     return this.#run("write", path, async (signal) => {
       const service = await this.#service(signal);
       const session = await this.#openSession(service, signal);
@@ -185,7 +184,7 @@ export class SecretServiceKeychain {
 
   /** Deletes every item at `path`; `false` when there was none. */
   delete(path: string): Promise<boolean> {
-    this.#ahead.delete(path);
+    this.#ahead.drop(path);
     return this.#run("delete", path, async (signal) => {
       const service = await this.#service(signal);
       const found = await this.#search(service, attributesOf(path));
@@ -234,7 +233,7 @@ export class SecretServiceKeychain {
     const connection = this.#connection;
     this.#connection = undefined;
     this.#session = this.#warmOwner = undefined;
-    this.#ahead.clear();
+    this.#ahead.drop();
     (await connection?.catch(() => undefined))?.close();
   }
 

@@ -15,6 +15,7 @@ import { HarkError } from "../errors/mod.ts";
 import { numberField, stringField } from "../json/fields.ts";
 import { joinPath } from "../path.ts";
 import { checkKeychainPath, type Keychain, KeychainError } from "./keychain.ts";
+import { ReadsAhead } from "./_reads_ahead.ts";
 
 const BACKEND = "file";
 const KDF = "PBKDF2-SHA256";
@@ -126,8 +127,8 @@ export class FileKeychain implements Keychain {
   readonly #askPassword: FileKeychainOptions["askPassword"];
   #asked: Promise<string> | undefined;
   #writeSalt: Bytes | undefined;
-  /** Reads started by {@link prepare}, each taken by the first `get` of its path. */
-  readonly #ahead = new Map<string, Promise<string | undefined>>();
+  /** Reads started by {@link prepare}, each for the first `get` of its path. */
+  readonly #ahead: ReadsAhead;
 
   /**
    * Creates the keychain; nothing is read until the first call.
@@ -140,6 +141,7 @@ export class FileKeychain implements Keychain {
     this.#dirOption = options.dir;
     this.#iterations = options.iterations ?? FILE_KEYCHAIN_ITERATIONS;
     this.#askPassword = options.askPassword;
+    this.#ahead = new ReadsAhead(() => ctx.now());
   }
 
   /** The folder holding the files. */
@@ -151,24 +153,16 @@ export class FileKeychain implements Keychain {
    * {@inheritDoc Keychain.prepare}: reads the files at `paths`, the key derivation (a fraction of
    * a second, off the main thread) then overlapping with the rest of the command's start-up.
    * Only with `HARK_KEYCHAIN_PASSWORD`: a password a person types is asked for when a secret is
-   * read, never ahead.
+   * read, never ahead. See `_reads_ahead.ts` for which `get` takes a read.
    */
   prepare(paths: readonly string[] = []): void {
     if (!this.#ctx.env.get("HARK_KEYCHAIN_PASSWORD")) return;
-    for (const path of paths) {
-      if (this.#ahead.has(path)) continue;
-      const read = this.#read(path);
-      read.catch(() => {});
-      this.#ahead.set(path, read);
-    }
+    for (const path of paths) this.#ahead.start(path, this.#read(path));
   }
 
   /** {@inheritDoc Keychain.get} */
   get(path: string): Promise<string | undefined> {
-    const ahead = this.#ahead.get(path);
-    if (ahead === undefined) return this.#read(path);
-    this.#ahead.delete(path);
-    return ahead;
+    return this.#ahead.take(path) ?? this.#read(path);
   }
 
   async #read(path: string): Promise<string | undefined> {
@@ -211,7 +205,7 @@ export class FileKeychain implements Keychain {
 
   /** {@inheritDoc Keychain.set} */
   async set(path: string, secret: string): Promise<void> {
-    this.#ahead.delete(path);
+    this.#ahead.drop(path);
     const file = this.#file(path);
     const password = await this.#password(path, true);
     if ([...password].length < MIN_KEYCHAIN_PASSWORD_LENGTH) {
@@ -260,7 +254,7 @@ export class FileKeychain implements Keychain {
 
   /** {@inheritDoc Keychain.delete} */
   async delete(path: string): Promise<boolean> {
-    this.#ahead.delete(path);
+    this.#ahead.drop(path);
     const file = this.#file(path);
     try {
       return await this.#ctx.fs.remove(file);
