@@ -269,10 +269,19 @@ async function measureCallCost(options: TargetOptions, bundle: HarkTarget, notes
       FILE_KEYCHAIN_TARGET_MS,
       "send_file",
     );
-    if (!file.met && file.difference! - derivation.median <= FILE_KEYCHAIN_TARGET_MS) {
+    // What the file keychain adds beyond its derivation, round by round: a send and the
+    // derivation timed in the same round met the machine at the same speed, which changes more
+    // between rounds than within one.
+    const beyond = fileKeychainBeyondDerivation(
+      samples.get("send_file")!,
+      samples.get("send_env")!,
+      samples.get("key_derivation")!,
+    );
+    if (!file.met && beyond <= FILE_KEYCHAIN_TARGET_MS) {
       file.met = true;
       file.stated = `of which the key derivation (PBKDF2-SHA256, ${FILE_KEYCHAIN_ITERATIONS} ` +
-        `iterations, once per command) is ${derivation.median} ms, stated in the README`;
+        `iterations, once per command) is ${derivation.median} ms, stated in the README; ` +
+        `${beyond} ms beyond it, round by round`;
     }
     rows.push(file);
     const secretMeasure = "stand-in `hark im +send`, Linux Secret Service − the same with an " +
@@ -759,6 +768,22 @@ export function compareDifference(
     },
     met: difference <= row.target,
   };
+}
+
+/**
+ * The median, over the rounds, of what a file-keychain send took beyond the same round's
+ * environment-token send and key derivation, in ms (one decimal).
+ *
+ * @param file the file-keychain sends, one per round
+ * @param env the environment-token sends of the same rounds
+ * @param derivations the derivations of the same rounds
+ */
+export function fileKeychainBeyondDerivation(
+  file: number[],
+  env: number[],
+  derivations: number[],
+): number {
+  return Math.round(median(file.map((f, i) => f - env[i] - derivations[i])) * 10) / 10;
 }
 
 function median(values: number[]): number {

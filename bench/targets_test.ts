@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { catalogueSizeNote } from "./targets.ts";
+import { catalogueSizeNote, fileKeychainBeyondDerivation } from "./targets.ts";
 
 Deno.test("catalogueSizeNote() weighs the catalogue in the bundle and what start-up loads", async () => {
   const dir = await Deno.makeTempDir({ prefix: "hark-bench-size-" });
@@ -20,4 +20,12 @@ Deno.test("catalogueSizeNote() weighs the catalogue in the bundle and what start
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("fileKeychainBeyondDerivation() pairs each round's sends with its derivation", () => {
+  // The machine slows down in the third round: each round's figures rise together.
+  const file = [150, 152, 260, 151, 149];
+  const env = [40, 41, 80, 40, 40];
+  const derivations = [105, 106, 175, 104, 104];
+  assert.equal(fileKeychainBeyondDerivation(file, env, derivations), 5);
 });
