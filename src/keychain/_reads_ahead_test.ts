@@ -11,6 +11,10 @@ Deno.test("ReadsAhead gives a read to the first get of its path only, and only s
   reads.start("hark/a", Promise.resolve("old"));
   now += READ_AHEAD_MS + 1;
   assert.equal(reads.take("hark/a"), undefined);
+  // A clock set back does not make an old read look new.
+  reads.start("hark/a", Promise.resolve("before"));
+  now -= 60_000;
+  assert.equal(reads.take("hark/a"), undefined);
 });
 
 Deno.test("ReadsAhead replaces an older read of a path, drops one on a write, and keeps a failure for its get", async () => {

@@ -12,8 +12,8 @@
  * `_secret_session.ts`), in the clear only when the service refuses that algorithm, as libsecret
  * does. Imported by `linux_keychain.ts`, which loads only when the Linux keychain is used.
  * {@link SecretServiceKeychain.prepare} opens the connection and the session ahead of the first
- * call, and reads ahead the secrets the command is about to read, so that the bus's round trips
- * overlap with the rest of a command's start-up.
+ * call, so that the bus's round trips overlap with the rest of a command's start-up (the Linux
+ * keychain reads ahead through it, `linux_keychain.ts`).
  *
  * hark never shows the service's prompts: a locked item or keyring whose `Unlock` asks for one is
  * the keychain's "locked" error, and an item write or delete that asks for a confirmation is
@@ -26,7 +26,6 @@ import type { Context } from "../context.ts";
 import { BUS_NAME, type Call, DBusCallError, DBusConnection, settled } from "./_dbus_connection.ts";
 import { type DBusData, isVariant } from "./_dbus_wire.ts";
 import { deniedError, lockedError, secretServiceError } from "./_linux_errors.ts";
-import { ReadsAhead } from "./_reads_ahead.ts";
 import {
   aesSessionCipher,
   DH_ALGORITHM,
@@ -81,8 +80,6 @@ export class SecretServiceKeychain {
   #warmOwner: string | undefined;
   /** Calls running. */
   #running = 0;
-  /** Reads started by {@link prepare}, each for the first `get` of its path. */
-  readonly #ahead: ReadsAhead;
 
   /**
    * @param ctx the context (socket, randomness, timeouts)
@@ -91,31 +88,16 @@ export class SecretServiceKeychain {
   constructor(ctx: Context, options: SecretServiceOptions) {
     this.#ctx = ctx;
     this.#options = options;
-    this.#ahead = new ReadsAhead(() => ctx.now());
   }
 
   /**
    * Starts, in the background, what the first call needs: the connection, the service's owner
-   * (never starting the service) and the encrypted session; nothing is written and nothing can
-   * prompt. The first call takes them over; when the warm-up failed, that call starts over and
-   * reports its own error, as without it. A call's timeout or Ctrl-C aborts it. Then reads the
-   * secrets at `paths` as `get` would: the first `get` of each soon after takes its read, error
-   * included (see `_reads_ahead.ts`).
-   *
-   * @returns settled once the warm-up and the reads have (for tests; callers need not wait)
+   * (never starting the service) and the encrypted session; nothing is read or written and
+   * nothing can prompt. The first call takes them over; when the warm-up failed, that call
+   * starts over and reports its own error, as without it. A call's timeout or Ctrl-C aborts it.
    */
-  async prepare(paths: readonly string[] = []): Promise<void> {
-    if (this.#connection === undefined) this.#startWarmUp();
-    const reads = paths.map((path) => {
-      this.#ahead.drop(path);
-      const read = this.get(path);
-      this.#ahead.start(path, read);
-      return read;
-    });
-    await Promise.allSettled([this.#warmUp?.known, ...reads]);
-  }
-
-  #startWarmUp(): void {
+  prepare(): void {
+    if (this.#connection !== undefined) return;
     const abort = new AbortController();
     const signal = AbortSignal.any([abort.signal, this.#ctx.signal]);
     const known = this.#service(signal, false).then((service) => {
@@ -130,8 +112,6 @@ export class SecretServiceKeychain {
 
   /** The secret at `path`, or `undefined` when there is no item. */
   get(path: string): Promise<string | undefined> {
-    const ahead = this.#ahead.take(path);
-    if (ahead !== undefined) return ahead;
     return this.#run("read", path, async (signal) => {
       const service = await this.#service(signal);
       const searching = this.#search(service, attributesOf(path));
@@ -156,7 +136,6 @@ export class SecretServiceKeychain {
 
   /** Stores `secret` at `path`, replacing the item there. */
   set(path: string, secret: string): Promise<void> {
-    this.#ahead.drop(path);
     return this.#run("write", path, async (signal) => {
       const service = await this.#service(signal);
       const session = await this.#openSession(service, signal);
@@ -184,7 +163,6 @@ export class SecretServiceKeychain {
 
   /** Deletes every item at `path`; `false` when there was none. */
   delete(path: string): Promise<boolean> {
-    this.#ahead.drop(path);
     return this.#run("delete", path, async (signal) => {
       const service = await this.#service(signal);
       const found = await this.#search(service, attributesOf(path));
@@ -233,7 +211,6 @@ export class SecretServiceKeychain {
     const connection = this.#connection;
     this.#connection = undefined;
     this.#session = this.#warmOwner = undefined;
-    this.#ahead.drop();
     (await connection?.catch(() => undefined))?.close();
   }
 

@@ -27,6 +27,7 @@ import { firstLine, runTool } from "./_run_tool.ts";
 // Imported with this module, not on demand: nearly every Linux session bus is a Unix socket, and
 // one import wave fewer is about 0.5 ms of every command that reads a secret.
 import { SecretServiceKeychain } from "./_secret_service.ts";
+import { ReadsAhead } from "./_reads_ahead.ts";
 import { checkKeychainPath, type Keychain, KeychainError } from "./keychain.ts";
 
 const TOOL = "secret-tool";
@@ -66,6 +67,8 @@ export class LinuxKeychain implements Keychain {
   readonly #env: Record<string, string> | undefined;
   readonly #timeoutMs: number;
   #client: Promise<SecretServiceKeychain | undefined> | undefined;
+  /** Reads started by {@link prepare}, each for the first `get` of its path. */
+  readonly #ahead: ReadsAhead;
 
   /**
    * Creates the keychain; nothing runs until the first call.
@@ -77,10 +80,15 @@ export class LinuxKeychain implements Keychain {
     this.#ctx = ctx;
     this.#env = options.env;
     this.#timeoutMs = options.timeoutMs ?? 5_000;
+    this.#ahead = new ReadsAhead(() => ctx.now());
   }
 
   /** {@inheritDoc Keychain.get} */
-  async get(path: string): Promise<string | undefined> {
+  get(path: string): Promise<string | undefined> {
+    return this.#ahead.take(path) ?? this.#read(path);
+  }
+
+  async #read(path: string): Promise<string | undefined> {
     const account = accountOf(path);
     const client = await this.#inProcess();
     if (client) return client.get(path);
@@ -94,6 +102,7 @@ export class LinuxKeychain implements Keychain {
 
   /** {@inheritDoc Keychain.set} */
   async set(path: string, secret: string): Promise<void> {
+    this.#ahead.drop(path);
     const account = accountOf(path);
     const size = new TextEncoder().encode(secret).length;
     if (size > LINUX_MAX_SECRET_BYTES) {
@@ -115,6 +124,7 @@ export class LinuxKeychain implements Keychain {
 
   /** {@inheritDoc Keychain.delete} */
   async delete(path: string): Promise<boolean> {
+    this.#ahead.drop(path);
     const account = accountOf(path);
     const client = await this.#inProcess();
     if (client) return client.delete(path);
@@ -139,17 +149,26 @@ export class LinuxKeychain implements Keychain {
   }
 
   /**
-   * {@inheritDoc Keychain.prepare} (in process only: secret-tool has nothing to start).
+   * {@inheritDoc Keychain.prepare} The in-process client connects and opens its session (secret-tool
+   * has nothing to start), and the reads at `paths` are registered at once, before anything is
+   * awaited: a `get` made after this call always finds them (see `_reads_ahead.ts`).
    *
    * @returns settled once the warm-up and the reads ahead have (for tests; callers need not wait)
    */
   async prepare(paths: readonly string[] = []): Promise<void> {
-    const client = await this.#inProcess().catch(() => undefined);
-    await client?.prepare(paths);
+    // The warm-up first: the reads below then go through the session it opens.
+    const warming = this.#inProcess().then((client) => client?.prepare(), () => {});
+    const reads = paths.map((path) => {
+      const read = this.#read(path);
+      this.#ahead.start(path, read);
+      return read;
+    });
+    await Promise.allSettled([warming, ...reads]);
   }
 
   /** Closes the in-process client's connection, if one is open. */
   async close(): Promise<void> {
+    this.#ahead.drop();
     await (await this.#client?.catch(() => undefined))?.close();
   }
 

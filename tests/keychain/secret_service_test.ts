@@ -364,3 +364,30 @@ Deno.test(requires(SECRET_SERVICE_PROGRAMS, {
     }
   },
 }));
+
+Deno.test(requires(SECRET_SERVICE_PROGRAMS, {
+  name: "LinuxKeychain: a get right after prepare() takes the read ahead, so a later get (the " +
+    "re-read under the refresh lock) reads afresh what another process wrote meanwhile",
+  ignore: !linux,
+  async fn() {
+    // Found by review: the read ahead used to be registered after the client loaded, so a get in
+    // between read by itself and the read ahead then answered the re-read with the old token.
+    const service = await startSecretService();
+    const env = { ...service.env, PATH: "/nonexistent" };
+    const path = "hark/default/user_token";
+    try {
+      await new LinuxKeychain(realContext(), { env }).set(path, "RT1");
+      const mine = new LinuxKeychain(realContext(), { env });
+      const prepared = mine.prepare([path]); // openSession
+      assert.equal(await mine.get(path), "RT1"); // the token provider, right after
+      await prepared;
+      const other = new LinuxKeychain(realContext(), { env });
+      await other.set(path, "RT2"); // another process refreshes and rotates the token
+      await other.close();
+      assert.equal(await mine.get(path), "RT2");
+      await mine.close();
+    } finally {
+      await service.stop();
+    }
+  },
+}));
