@@ -296,7 +296,7 @@ async function readAnswer(
   let text = "";
   if (response.body) {
     try {
-      text = declared <= READ_AT_ONCE_BYTES && !encoded(response.headers)
+      text = declared <= READ_AT_ONCE_BYTES && framedByLength(response.headers)
         ? await wholeBody(response, max, fail)
         : await cappedBody(response.body, max, fail);
     } catch (error) {
@@ -316,10 +316,15 @@ async function readAnswer(
  */
 const READ_AT_ONCE_BYTES = 64 * 1024;
 
-/** Whether the body comes compressed (fetch inflates it: its length is not the declared one). */
-function encoded(headers: Headers): boolean {
+/**
+ * Whether the body is exactly its declared length: no transfer coding (with one, even
+ * `identity`, the HTTP client frames the body by it and reads on past the declared length) and
+ * no compression (fetch inflates it).
+ */
+function framedByLength(headers: Headers): boolean {
+  if (headers.has("transfer-encoding")) return false;
   const encoding = headers.get("content-encoding")?.trim().toLowerCase();
-  return encoding !== undefined && encoding !== "" && encoding !== "identity";
+  return encoding === undefined || encoding === "" || encoding === "identity";
 }
 
 /**

@@ -180,6 +180,44 @@ Deno.test("send() over Deno's fetch gets no more than a server's declared length
   }
 });
 
+Deno.test("send() over Deno's fetch counts a body whose transfer coding overrides a small declared length", async () => {
+  // Found by review: with Content-Length: 10 and Transfer-Encoding: identity, the HTTP client
+  // reads to the end of the connection; read at once, the whole body was held before the cap.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  let written = 0;
+  const served = (async () => {
+    const conn = await listener.accept();
+    await conn.read(new Uint8Array(65_536));
+    const head = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 10\r\n" +
+      "transfer-encoding: identity\r\nconnection: close\r\n\r\n";
+    await conn.write(new TextEncoder().encode(head));
+    const chunk = new Uint8Array(1 << 20).fill(0x20);
+    try {
+      while (written < 64 << 20) written += await conn.write(chunk);
+    } catch {
+      // hark stopped reading and closed the connection.
+    }
+    conn.close();
+  })();
+  try {
+    const { port } = listener.addr as Deno.NetAddr;
+    const client = Deno.createHttpClient({});
+    const ctx = createTestContext({ fetch: (input, init) => fetch(input, { ...init, client }) });
+    const error = await failure(
+      send(
+        ctx,
+        request({ url: new URL(`http://127.0.0.1:${port}/open-apis/x`), maxBodyBytes: 1 << 20 }),
+      ),
+    );
+    assert.equal(error.reason, "too_large");
+    client.close();
+  } finally {
+    await served;
+    listener.close();
+  }
+  assert.ok(written < 8 << 20, `hark took ${written} bytes against a 1 MiB cap`);
+});
+
 Deno.test("send() sorts fetch failures: never sent, maybe sent, timed out, cancelled", async () => {
   const failing = (message: string) =>
     new FetchStub([{
