@@ -150,12 +150,23 @@ export function planMerges(
       id,
       reach: new Set(members.flatMap((n) => [...reach.get(n)!])),
       bytes: members.reduce((total, n) => total + chunks.get(n)!.bytes, 0),
+      imports: new Set(members.flatMap((n) => chunks.get(n)!.imports)),
     }));
+    const byId = new Map(facts.map((f) => [f.id, f]));
+    // The entry points that load a chunk's file (its group's, when it is in one).
+    const reachOfFile = (name: string) =>
+      byId.get(groupOf.get(name) ?? "")?.reach ?? reach.get(name);
     let best: { from: string; into: string; gain: number } | undefined;
     for (const from of facts) {
       for (const into of facts) {
         if (into === from || refused.has(`${from.id} ${into.id}`)) continue;
         if (![...from.reach].every((s) => into.reach.has(s))) continue;
+        // What `from` imports must already load wherever `into` does: no path gets a file more.
+        const importsLoaded = [...from.imports].every((name) =>
+          groupOf.get(name) === into.id || groupOf.get(name) === from.id ||
+          [...into.reach].every((s) => reachOfFile(name)?.has(s))
+        );
+        if (!importsLoaded) continue;
         const gain = from.reach.size * moduleCost -
           from.bytes * (into.reach.size - from.reach.size);
         if (gain > 0 && (best === undefined || gain > best.gain)) {

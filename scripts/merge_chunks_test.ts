@@ -208,3 +208,23 @@ Deno.test("mergeChunks() merges a real bundle's chunks into fewer files that run
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("planMerges() never makes a path that loads a chunk load what a chunk merged into it imports", () => {
+  // Found by review: k.js (imported with j.js by b.js only) imports a dependency; merged into
+  // j.js, it would make a.js, which loads j.js alone, load the dependency and run its top level.
+  const fixed = (facts: ChunkFacts) => ({ ...facts, fixed: true });
+  const chunks = new Map<string, ChunkFacts>([
+    ["main.js", chunk(100, [], ["a.js", "b.js"])],
+    ["a.js", chunk(1_000, ["j.js"])],
+    ["b.js", chunk(1_000, ["j.js", "k.js"])],
+    ["j.js", chunk(5_000)],
+    ["k.js", chunk(2_000, ["dep.js"])],
+    ["dep.js", fixed(chunk(500_000))],
+  ]);
+  for (const group of planMerges(chunks, "main.js")) {
+    assert.ok(!(group.includes("k.js") && group.includes("j.js")), group.join());
+  }
+  // Without the import, k.js may go in (b.js loads both anyway; a.js carries 2,000 bytes).
+  chunks.set("k.js", chunk(2_000));
+  assert.ok(planMerges(chunks, "main.js").some((g) => g.includes("k.js") && g.includes("j.js")));
+});
