@@ -344,7 +344,8 @@ async function wholeBody(
 /**
  * A body of unknown length as text, counted as it arrives and abandoned past `max` bytes. Each
  * chunk is decoded as it comes and let go: a long answer is never held as bytes and as text at
- * once.
+ * once (`readCapped` of `read_local_input.ts` gathers bytes; read that way, the 365-day agenda
+ * peaked 0.6-0.8 MiB higher, measured twice, 5 and 7 runs).
  */
 async function cappedBody(
   body: ReadableStream<Uint8Array>,
