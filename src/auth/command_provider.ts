@@ -13,6 +13,7 @@ import type { Context } from "../context.ts";
 import {
   type Account,
   type Credential,
+  credentialCommandOf,
   type CredentialProvider,
   CredentialProviderError,
   type TokenSpec,
@@ -44,7 +45,7 @@ export class CommandProvider implements CredentialProvider {
 
   /** {@inheritDoc CredentialProvider.resolveAccount} */
   resolveAccount(spec: TokenSpec): Promise<Account | undefined> {
-    if (!commandOf(spec)) return Promise.resolve(undefined);
+    if (!credentialCommandOf(spec)) return Promise.resolve(undefined);
     return Promise.resolve({ profile: spec.profile, identity: "user", source: "command" });
   }
 
@@ -57,7 +58,7 @@ export class CommandProvider implements CredentialProvider {
    * a list of strings, or it prints again the token the service just rejected
    */
   async resolveToken(spec: TokenSpec): Promise<Credential | undefined> {
-    const command = commandOf(spec);
+    const command = credentialCommandOf(spec);
     if (!command) return undefined;
     const setting = `apps.${spec.profile}.credential_command`;
     if (
@@ -156,11 +157,6 @@ export class CommandProvider implements CredentialProvider {
       origin: serviceOf(this.#ctx, spec).origin,
     };
   }
-}
-
-function commandOf(spec: TokenSpec): unknown {
-  if (spec.identity !== "user") return undefined;
-  return spec.config.apps?.[spec.profile]?.credential_command;
 }
 
 function ordinary(message: string, cause?: unknown): CredentialProviderError {

@@ -4,7 +4,8 @@
  * stored sign-in, only while that sign-in is still stored.
  *
  * The command and keychain providers (with refresh, the tenant token and the OAuth calls behind
- * them) load when the chain reaches them: a call with an environment token loads none of that.
+ * them) load when the chain reaches them: a call with an environment token loads none of that,
+ * and the command provider loads only for a profile that names a `credential_command`.
  *
  * @module
  */
@@ -13,6 +14,7 @@ import type { Context } from "../context.ts";
 import { type Config, loadConfig } from "../config/mod.ts";
 import {
   type Credential,
+  credentialCommandOf,
   type CredentialProvider,
   resolveToken,
   type TokenSpec,
@@ -51,6 +53,7 @@ export function defaultProviders(ctx: Context): CredentialProvider[] {
     loadedOnUse(
       "command",
       async () => new (await import("./command_provider.ts")).CommandProvider(ctx),
+      (spec) => credentialCommandOf(spec) !== undefined,
     ),
     loadedOnUse(
       "keychain",
@@ -64,17 +67,22 @@ export function defaultProviders(ctx: Context): CredentialProvider[] {
  *
  * @param name the provider's name
  * @param load imports the module and makes the provider
+ * @param applies whether the provider can have anything for a spec; when not, it answers
+ *   `undefined` without loading (default: always load)
  */
-function loadedOnUse(
+export function loadedOnUse(
   name: TokenOrigin,
   load: () => Promise<CredentialProvider>,
+  applies: (spec: TokenSpec) => boolean = () => true,
 ): CredentialProvider {
   let loaded: Promise<CredentialProvider> | undefined;
   const provider = () => loaded ??= load();
   return {
     name,
-    resolveAccount: async (spec) => await (await provider()).resolveAccount(spec),
-    resolveToken: async (spec) => await (await provider()).resolveToken(spec),
+    resolveAccount: async (spec) =>
+      applies(spec) ? await (await provider()).resolveAccount(spec) : undefined,
+    resolveToken: async (spec) =>
+      applies(spec) ? await (await provider()).resolveToken(spec) : undefined,
   };
 }
 

@@ -4,7 +4,7 @@ import { createTestContext, FetchStub, jsonResponse } from "../../tests/support/
 import { MemoryKeychain } from "../keychain/memory_keychain.ts";
 import { AuthError, HarkError } from "../errors/mod.ts";
 import type { Config } from "../config/mod.ts";
-import { createTokenSource } from "./create_token_source.ts";
+import { createTokenSource, loadedOnUse } from "./create_token_source.ts";
 import type { TokenRecord } from "./token_record.ts";
 
 const NOW = Date.UTC(2026, 10, 21, 9, 0, 0);
@@ -434,4 +434,33 @@ Deno.test("getToken() takes the first sign-in mark from the loaded config: no fi
   await Deno.writeTextFile(configPath, JSON.stringify(config));
   assert.equal((await source.getToken()).token, "u-2");
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("loadedOnUse() loads a provider only for a spec it applies to", async () => {
+  let loads = 0;
+  const provider = loadedOnUse(
+    "command",
+    () => {
+      loads++;
+      return Promise.resolve({
+        name: "command" as const,
+        resolveAccount: () =>
+          Promise.resolve({ profile: "p", identity: "user", source: "command" }),
+        resolveToken: () => Promise.resolve(undefined),
+      });
+    },
+    (spec) => spec.profile === "scripted",
+  );
+  const spec = (profile: string) => ({
+    config: {},
+    configPath: "/config.json",
+    profile,
+    identity: "user" as const,
+  });
+  assert.equal(await provider.resolveAccount(spec("plain")), undefined);
+  assert.equal(await provider.resolveToken(spec("plain")), undefined);
+  assert.equal(loads, 0);
+  assert.equal((await provider.resolveAccount(spec("scripted")))?.source, "command");
+  await provider.resolveToken(spec("scripted"));
+  assert.equal(loads, 1);
 });

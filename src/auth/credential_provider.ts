@@ -59,6 +59,15 @@ export interface Credential extends ResolvedToken {
   state?: TokenState;
 }
 
+/**
+ * The profile's `credential_command` setting as it stands (checked by the command provider), or
+ * `undefined` when the user's token does not come from a program (no setting, or the bot).
+ */
+export function credentialCommandOf(spec: TokenSpec): unknown {
+  if (spec.identity !== "user") return undefined;
+  return spec.config.apps?.[spec.profile]?.credential_command;
+}
+
 /** A source of credentials. */
 export interface CredentialProvider {
   /** The provider's name: `env`, `command`, `keychain`. */

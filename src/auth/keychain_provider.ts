@@ -1,7 +1,8 @@
 /**
  * The default credential provider, last in the chain: the user's token record from the
  * keychain (refreshed per the token states), or for the bot a tenant token from the app
- * credentials.
+ * credentials. The refresh and the tenant token's code (the token endpoint, the app's
+ * credentials) load when first needed: a valid stored token, the usual case, needs neither.
  *
  * @module
  */
@@ -13,9 +14,14 @@ import {
   type CredentialProvider,
   type TokenSpec,
 } from "./credential_provider.ts";
-import { refreshUserToken, sessionExpired, tokenPathOf } from "./refresh_user_token.ts";
-import { getTenantToken } from "./tenant_token.ts";
-import { canRefresh, readTokenRecord, type TokenRecord, tokenState } from "./token_record.ts";
+import {
+  canRefresh,
+  readTokenRecord,
+  sessionExpired,
+  tokenPathOf,
+  type TokenRecord,
+  tokenState,
+} from "./token_record.ts";
 import { serviceOf, signedInElsewhere } from "./token_origin.ts";
 
 /** Provides the signed-in user's stored token, and the bot's tenant token. */
@@ -58,6 +64,7 @@ export class KeychainProvider implements CredentialProvider {
     const ctx = this.#ctx;
     if (spec.identity === "bot") {
       const rejected = typeof spec.refresh === "object" ? spec.refresh.rejected : undefined;
+      const { getTenantToken } = await import("./tenant_token.ts");
       const tenant = await getTenantToken(ctx, { ...spec, rejected });
       return {
         token: tenant.token,
@@ -84,6 +91,7 @@ export class KeychainProvider implements CredentialProvider {
     const rejected = typeof refresh === "object" ? refresh.rejected : undefined;
     // Under the lock, a token another caller or process replaced meanwhile is used as it is,
     // unless it is already dead: the same refresh token is never spent twice.
+    const { refreshUserToken } = await import("./refresh_user_token.ts");
     const fresh = await refreshUserToken(
       ctx,
       spec,

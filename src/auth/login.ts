@@ -31,10 +31,10 @@ import {
   takePendingLogin,
 } from "./pending_login.ts";
 import { SCOPE_OFFLINE } from "./scopes.ts";
-import { REFRESH_LOCK_TIMEOUT_MS, sessionLockPath, tokenPathOf } from "./refresh_user_token.ts";
+import { REFRESH_LOCK_TIMEOUT_MS, sessionLockPath } from "./refresh_user_token.ts";
 import { tenantTokenPath } from "./tenant_token.ts";
 import { serviceOf } from "./token_origin.ts";
-import { recordFromGrant, rfc3339, userTokenPath } from "./token_record.ts";
+import { recordFromGrant, rfc3339, tokenPathOf, userTokenPath } from "./token_record.ts";
 
 /** The profile a sign-in is for. */
 export interface LoginTarget {

@@ -60,13 +60,7 @@ export {
 } from "./login.ts";
 export type { DeviceAuthorization } from "./device_authorization.ts";
 export type { UserInfo } from "./user_info.ts";
-export {
-  REFRESH_TOKEN_DEAD,
-  refreshUserToken,
-  sessionExpired,
-  sessionLockPath,
-  tokenPathOf,
-} from "./refresh_user_token.ts";
+export { REFRESH_TOKEN_DEAD, refreshUserToken, sessionLockPath } from "./refresh_user_token.ts";
 export {
   checkTokenOrigin,
   environmentTokenOrigin,
@@ -77,6 +71,8 @@ export {
 export { getTenantToken, tenantTokenPath } from "./tenant_token.ts";
 export {
   REFRESH_BUFFER_MS,
+  sessionExpired,
+  tokenPathOf,
   type TokenRecord,
   type TokenState,
   tokenState,

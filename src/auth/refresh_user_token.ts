@@ -7,15 +7,7 @@
  */
 
 import type { Context } from "../context.ts";
-import {
-  checkOwnEntry,
-  type Config,
-  ensureConfigFolder,
-  ownedNamespace,
-  parseSecretInput,
-  updateConfig,
-  withFileLock,
-} from "../config/mod.ts";
+import { type Config, ensureConfigFolder, updateConfig, withFileLock } from "../config/mod.ts";
 import { ApiError, AuthError, type HarkError, logIdNote } from "../errors/mod.ts";
 import { appOf, resolveAppCredentials } from "./app_credentials.ts";
 import { notSignedIn } from "./credential_provider.ts";
@@ -27,8 +19,9 @@ import {
   readTokenRecord,
   recordFromGrant,
   rfc3339,
+  sessionExpired,
+  tokenPathOf,
   type TokenRecord,
-  userTokenPath,
 } from "./token_record.ts";
 
 /**
@@ -67,33 +60,6 @@ export function sessionLockPath(configPath: string, profile: string): string {
 }
 
 const inFlight = new WeakMap<Context, Map<string, Promise<TokenRecord>>>();
-
-/**
- * The keychain path of a profile's token record: the `@keychain:` reference in
- * `users.<profile>.access_token`, which must be the config's own entry, else
- * `hark/[<namespace>/]<profile>/user_token`; `undefined` for a config at another path than the
- * default one that has no keychain namespace yet (it owns no entry: `hark/<profile>/…` is the
- * default config's).
- *
- * @param ctx the context
- * @param target the config, its path and the profile
- * @throws {ValidationError} naming the file when the reference is not the config's own entry
- */
-export function tokenPathOf(
-  ctx: Context,
-  target: { config: Config; configPath: string; profile: string },
-): string | undefined {
-  const { config, profile } = target;
-  const reference = config.users?.[profile]?.access_token;
-  if (typeof reference === "string") {
-    const input = parseSecretInput(reference);
-    if (input.kind === "keychain") {
-      return checkOwnEntry(ctx, target, `users.${profile}.access_token`, input.path, "user_token");
-    }
-  }
-  const owned = ownedNamespace(ctx, config, target.configPath);
-  return owned === undefined ? undefined : userTokenPath(profile, owned.namespace);
-}
 
 /**
  * Refreshes a profile's user token when `stale(record)` says so, and returns the token record
@@ -226,28 +192,4 @@ function isDead(answer: Exclude<TokenAnswer, { kind: "tokens" }>): boolean {
   if (answer.kind === "transient") return false;
   return (answer.code !== undefined && REFRESH_TOKEN_DEAD.has(answer.code)) ||
     answer.error === "invalid_grant";
-}
-
-/**
- * The error for a session whose refresh token is expired or was rejected.
- *
- * @param profile the profile
- * @param answer the token endpoint's refusal, when there was one (its code, text and log id
- *   are shown)
- */
-export function sessionExpired(
-  profile: string,
-  answer?: { code?: number; error: string; description?: string; requestId?: string },
-): AuthError {
-  const flag = profile === "default" ? "" : ` --profile ${profile}`;
-  const why = answer === undefined
-    ? ""
-    : ` (${answer.code !== undefined ? `code ${answer.code}` : answer.error}${
-      answer.description ? `: ${answer.description}` : ""
-    })${logIdNote(answer.requestId)}`;
-  return new AuthError(`Session expired for profile "${profile}": sign in again${why}`, {
-    suggestion: "The refresh token is expired, was revoked or was already used; sign in again",
-    command: `hark auth login${flag}`,
-    requestId: answer?.requestId,
-  });
 }

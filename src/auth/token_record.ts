@@ -7,7 +7,9 @@
 
 import { keychainPath } from "../keychain/keychain.ts";
 import type { Keychain } from "../keychain/keychain.ts";
-import { AuthError } from "../errors/mod.ts";
+import { checkOwnEntry, type Config, ownedNamespace, parseSecretInput } from "../config/mod.ts";
+import type { Context } from "../context.ts";
+import { AuthError, logIdNote } from "../errors/mod.ts";
 import { isObject, stringsField } from "../json/fields.ts";
 import { readJson } from "../json/read_json.ts";
 
@@ -219,4 +221,55 @@ export function rfc3339(ms: number): string;
 export function rfc3339(ms: number | undefined): string | undefined;
 export function rfc3339(ms: number | undefined): string | undefined {
   return ms === undefined ? undefined : new Date(ms).toISOString();
+}
+
+/**
+ * The keychain path of a profile's token record: the `@keychain:` reference in
+ * `users.<profile>.access_token`, which must be the config's own entry, else
+ * `hark/[<namespace>/]<profile>/user_token`; `undefined` for a config at another path than the
+ * default one that has no keychain namespace yet (it owns no entry: `hark/<profile>/…` is the
+ * default config's).
+ *
+ * @param ctx the context
+ * @param target the config, its path and the profile
+ * @throws {ValidationError} naming the file when the reference is not the config's own entry
+ */
+export function tokenPathOf(
+  ctx: Context,
+  target: { config: Config; configPath: string; profile: string },
+): string | undefined {
+  const { config, profile } = target;
+  const reference = config.users?.[profile]?.access_token;
+  if (typeof reference === "string") {
+    const input = parseSecretInput(reference);
+    if (input.kind === "keychain") {
+      return checkOwnEntry(ctx, target, `users.${profile}.access_token`, input.path, "user_token");
+    }
+  }
+  const owned = ownedNamespace(ctx, config, target.configPath);
+  return owned === undefined ? undefined : userTokenPath(profile, owned.namespace);
+}
+
+/**
+ * The error for a session whose refresh token is expired or was rejected.
+ *
+ * @param profile the profile
+ * @param answer the token endpoint's refusal, when there was one (its code, text and log id
+ *   are shown)
+ */
+export function sessionExpired(
+  profile: string,
+  answer?: { code?: number; error: string; description?: string; requestId?: string },
+): AuthError {
+  const flag = profile === "default" ? "" : ` --profile ${profile}`;
+  const why = answer === undefined
+    ? ""
+    : ` (${answer.code !== undefined ? `code ${answer.code}` : answer.error}${
+      answer.description ? `: ${answer.description}` : ""
+    })${logIdNote(answer.requestId)}`;
+  return new AuthError(`Session expired for profile "${profile}": sign in again${why}`, {
+    suggestion: "The refresh token is expired, was revoked or was already used; sign in again",
+    command: `hark auth login${flag}`,
+    requestId: answer?.requestId,
+  });
 }

@@ -6,8 +6,7 @@
  */
 
 import { DBusCallError } from "./_dbus_connection.ts";
-import { WAYS_OUT } from "./_run_tool.ts";
-import { KeychainError } from "./keychain.ts";
+import { KeychainError, WAYS_OUT } from "./keychain.ts";
 
 /** The backend's name. */
 export const LINUX_BACKEND = "linux";

@@ -6,7 +6,7 @@
  */
 
 import type { Context, RunResult } from "../context.ts";
-import { KeychainError } from "./keychain.ts";
+import { KeychainError, WAYS_OUT } from "./keychain.ts";
 
 /** Options of {@link runTool}. */
 export interface RunToolOptions {
@@ -63,18 +63,6 @@ export async function runTool(
       { cause: error },
     );
   }
-}
-
-/** The ways out of an unusable OS keychain, as the end of a suggestion sentence. */
-export const WAYS_OUT = "or use the encrypted-file keychain (hark config init at a terminal " +
-  "offers it; or HARK_KEYCHAIN=file, kept with hark config set preferences.keychain file; its " +
-  "password typed at a terminal or in HARK_KEYCHAIN_PASSWORD), or in CI pass a token in " +
-  "HARK_USER_ACCESS_TOKEN / HARK_TENANT_ACCESS_TOKEN";
-
-/** The first line of a tool's stderr, or a placeholder when it printed nothing. */
-export function firstLine(text: string, fallback = "no error message"): string {
-  const line = text.split("\n").map((l) => l.trim()).find((l) => l.length > 0);
-  return line ?? fallback;
 }
 
 function errorText(error: unknown): string {

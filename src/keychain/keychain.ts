@@ -112,3 +112,15 @@ export function isProfileEntry(path: string, profile: string, namespace?: string
   if (namespace === undefined) return parts.length === 3 && parts[1] === profile;
   return parts.length === 4 && parts[1] === namespace && parts[2] === profile;
 }
+
+/** The ways out of an unusable OS keychain, as the end of a suggestion sentence. */
+export const WAYS_OUT = "or use the encrypted-file keychain (hark config init at a terminal " +
+  "offers it; or HARK_KEYCHAIN=file, kept with hark config set preferences.keychain file; its " +
+  "password typed at a terminal or in HARK_KEYCHAIN_PASSWORD), or in CI pass a token in " +
+  "HARK_USER_ACCESS_TOKEN / HARK_TENANT_ACCESS_TOKEN";
+
+/** The first line of a tool's stderr, or a placeholder when it printed nothing. */
+export function firstLine(text: string, fallback = "no error message"): string {
+  const line = text.split("\n").map((l) => l.trim()).find((l) => l.length > 0);
+  return line ?? fallback;
+}

@@ -23,12 +23,11 @@ import {
   otherError,
   where,
 } from "./_linux_errors.ts";
-import { firstLine, runTool } from "./_run_tool.ts";
 // Imported with this module, not on demand: nearly every Linux session bus is a Unix socket, and
 // one import wave fewer is about 0.5 ms of every command that reads a secret.
 import { SecretServiceKeychain } from "./_secret_service.ts";
 import { ReadsAhead } from "./_reads_ahead.ts";
-import { checkKeychainPath, type Keychain, KeychainError } from "./keychain.ts";
+import { checkKeychainPath, firstLine, type Keychain, KeychainError } from "./keychain.ts";
 
 const TOOL = "secret-tool";
 const INSTALL = 'the "libsecret-tools" package (and a Secret Service such as gnome-keyring)';
@@ -200,8 +199,10 @@ export class LinuxKeychain implements Keychain {
     return /^\[\//m.test(result.stdout);
   }
 
-  #run(args: string[], stdin?: string): Promise<RunResult> {
-    return runTool(this.#ctx, TOOL, args, {
+  async #run(args: string[], stdin?: string): Promise<RunResult> {
+    // Only where the bus is not a Unix socket: the D-Bus path never loads the subprocess code.
+    const { runTool } = await import("./_run_tool.ts");
+    return await runTool(this.#ctx, TOOL, args, {
       backend: BACKEND,
       stdin,
       timeoutMs: this.#timeoutMs,

@@ -22,8 +22,14 @@
  */
 
 import type { Context, RunResult } from "../context.ts";
-import { firstLine, runTool, WAYS_OUT } from "./_run_tool.ts";
-import { checkKeychainPath, type Keychain, KeychainError } from "./keychain.ts";
+import { runTool } from "./_run_tool.ts";
+import {
+  checkKeychainPath,
+  firstLine,
+  type Keychain,
+  KeychainError,
+  WAYS_OUT,
+} from "./keychain.ts";
 
 const BACKEND = "windows";
 const POWERSHELL = "powershell.exe";
