@@ -265,7 +265,9 @@ async function chunkHolders(dir: string) {
   const texts = new Map<string, string>();
   for (const name of names) texts.set(name, await Deno.readTextFile(join(dir, name)));
   const holding = (module: string) => names.filter((n) => texts.get(n)!.includes(`// ${module}`));
-  return { holding };
+  // A dependency's modules are marked by their path in Deno's cache, which differs by machine.
+  const holdingPackage = (name: string) => names.filter((n) => texts.get(n)!.includes(`/${name}/`));
+  return { holding, holdingPackage };
 }
 
 Deno.test("a command's session loads no keychain backend until a secret is read", async () => {
@@ -287,7 +289,7 @@ Deno.test("a command's session loads no keychain backend until a secret is read"
 
 Deno.test("a call with an environment token loads no sign-in, refresh or credential-command code", async () => {
   const { dir } = await builtBundle();
-  const { holding } = await chunkHolders(dir);
+  const { holding, holdingPackage } = await chunkHolders(dir);
   // What `contact +me` imports: the contact shortcuts, then the session and the lifecycle.
   const modules = ["shortcuts/contact/mod", "session/session", "shortcuts/lifecycle"];
   const starts = new Set(modules.flatMap((m) => holding(`src/${m}.ts`)));
@@ -314,6 +316,47 @@ Deno.test("a call with an environment token loads no sign-in, refresh or credent
     assert.ok(chunk, `the check can see ${module}`);
     assert.ok(!loaded.has(chunk), `contact +me loads ${module} (${chunk})`);
   }
+  // A command writing JSON measures no text: the tables, cards and the width library load only
+  // for a drawn format.
+  const drawing = [
+    ...holding("src/output/drawn_output.ts"),
+    ...holding("src/output/text_width.ts"),
+    ...holdingPackage("fast-string-truncated-width"),
+  ];
+  assert.equal(drawing.length, 3, "the check can see the drawing code and the width library");
+  for (const chunk of drawing) assert.ok(!loaded.has(chunk), `contact +me loads ${chunk}`);
+});
+
+Deno.test("a keychain read loads neither the refresh code nor another system's keychain", async () => {
+  const { dir } = await builtBundle();
+  const { holding } = await chunkHolders(dir);
+  const reached = async (module: string) => {
+    const [start] = holding(module);
+    assert.ok(start, `the check can see ${module}`);
+    return new Set((await staticGraph(dir, start)).chunks.map((c) => c.name));
+  };
+  const absent = (loaded: Set<string>, by: string, modules: string[]) => {
+    for (const module of modules) {
+      const [chunk] = holding(module);
+      assert.ok(chunk, `the check can see ${module}`);
+      assert.ok(!loaded.has(chunk), `${by} loads ${module} (${chunk})`);
+    }
+  };
+  // A valid stored token needs no refresh, tenant token or OAuth code; no credential command.
+  absent(await reached("src/auth/keychain_provider.ts"), "the keychain provider", [
+    "src/auth/refresh_user_token.ts",
+    "src/auth/tenant_token.ts",
+    "src/auth/oauth_client.ts",
+    "src/auth/token_endpoint.ts",
+    "src/auth/command_provider.ts",
+  ]);
+  // The Secret Service in process runs no subprocess: secret-tool's runner, the macOS and the
+  // Windows keychains stay out (their file holds both; see merge_chunks.ts).
+  absent(await reached("src/keychain/linux_keychain.ts"), "the Linux keychain", [
+    "src/keychain/_run_tool.ts",
+    "src/keychain/macos_keychain.ts",
+    "src/keychain/windows_keychain.ts",
+  ]);
 });
 
 Deno.test("a one-request command runs without a young-generation collection", async () => {

@@ -56,24 +56,24 @@ Deno.test("FieldProjection checks the first records only: a later page may lack 
   assert.deepEqual(projection.project([{ b: 1 }]), [{}]);
 });
 
-Deno.test("writeData() with fields projects JSON and makes the table's columns", () => {
+Deno.test("writeData() with fields projects JSON and makes the table's columns", async () => {
   const rows = [{ id: "ou_1", name: "Ann", mail: "a@x" }];
   const json = createTestContext();
-  writeData(json, { format: "json", color: false, fields: ["name", "id"] }, rows);
+  await writeData(json, { format: "json", color: false, fields: ["name", "id"] }, rows);
   assert.equal(json.stdout.text(), '[{"id":"ou_1","name":"Ann"}]\n');
   const csv = createTestContext();
-  writeData(csv, { format: "csv", color: false, fields: ["name", "id"] }, rows, [
+  await writeData(csv, { format: "csv", color: false, fields: ["name", "id"] }, rows, [
     { header: "MAIL", value: "mail" },
   ]);
   assert.equal(csv.stdout.text(), "NAME,ID\r\nAnn,ou_1\r\n");
   const single = createTestContext();
-  writeData(single, { format: "json", color: false, fields: ["id"] }, rows[0]);
+  await writeData(single, { format: "json", color: false, fields: ["id"] }, rows[0]);
   assert.equal(single.stdout.text(), '{"id":"ou_1"}\n');
 });
 
-Deno.test("openDataStream() with fields projects every batch", () => {
+Deno.test("openDataStream() with fields projects every batch", async () => {
   const ctx = createTestContext();
-  const out = openDataStream(ctx, { format: "ndjson", color: false, fields: ["id"] });
+  const out = await openDataStream(ctx, { format: "ndjson", color: false, fields: ["id"] });
   out.write([{ id: 1, x: 2 }]);
   out.write([{ id: 3, y: 4 }]);
   out.end();

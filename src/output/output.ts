@@ -1,5 +1,9 @@
 /**
- * The one formatting layer: data goes to stdout as JSON, a table or CSV.
+ * The one formatting layer: data goes to stdout as JSON, a table or CSV. JSON and NDJSON are
+ * written here; tables, cards and CSV by `drawn_output.ts`, loaded only for those formats: it
+ * brings the text-width library, whose Unicode property patterns cost about 2.5 ms to build
+ * (6.7 M of `contact +me --json`'s 143 M instructions, measured), and a JSON result never
+ * measures text.
  *
  * @module
  */
@@ -7,11 +11,8 @@
 import type { Context } from "../context.ts";
 import type { OutputFormat, Preferences } from "../config/config.ts";
 import { isObject } from "../json/fields.ts";
-import { colorEnabled, paint } from "./color.ts";
-import { type CardField, renderCard } from "./card.ts";
-import { renderCsv } from "./csv.ts";
 import { FieldProjection } from "./fields.ts";
-import { type ColumnKind, renderTable, type TableColumn } from "./table.ts";
+import type { ColumnKind } from "./table.ts";
 
 /** What decides how data is written. */
 export interface OutputOptions {
@@ -86,20 +87,59 @@ export function resolveFormat(ctx: Context, options: OutputOptions): OutputForma
  * @param data the data
  * @param columns the table and CSV columns; default every key of the first item
  */
-export function writeData<T>(
+export async function writeData<T>(
   ctx: Context,
   options: OutputOptions,
   data: T | T[],
   columns?: Column<T>[],
-): void {
-  if (options.fields !== undefined) {
-    const projection = new FieldProjection(options.fields, declaredFields(columns));
-    const projected = Array.isArray(data) ? projection.project(data) : projection.project([data]);
-    const records = Array.isArray(data) ? projected : projected[0];
-    writeFormatted(ctx, options, records, fieldColumns(options.fields));
+): Promise<void> {
+  if (options.fields === undefined) await writeFormatted(ctx, options, data, columns);
+  else {
+    const records = projected(options.fields, data, columns);
+    await writeFormatted(ctx, options, records, fieldColumns(options.fields));
+  }
+}
+
+/**
+ * {@link writeData} for a caller that cannot wait, when the format is known to be JSON or NDJSON
+ * (the session's `wantsJson()`).
+ *
+ * @throws {Error} when the resolved format is a table or CSV (a mistake of the caller's)
+ */
+export function writeJsonData<T>(ctx: Context, options: OutputOptions, data: T | T[]): void {
+  const format = resolveFormat(ctx, options);
+  if (format !== "json" && format !== "ndjson") {
+    throw new Error(`writeJsonData() asked to write ${format}`);
+  }
+  writeJson(ctx, format, options.fields === undefined ? data : projected(options.fields, data));
+}
+
+async function writeFormatted<T>(
+  ctx: Context,
+  options: OutputOptions,
+  data: T | T[],
+  columns?: Column<T>[],
+): Promise<void> {
+  const format = resolveFormat(ctx, options);
+  if (format === "json" || format === "ndjson") writeJson(ctx, format, data);
+  else (await drawnOutput()).writeTable(ctx, options, format, data, columns);
+}
+
+function writeJson(ctx: Context, format: "json" | "ndjson", data: unknown): void {
+  if (format === "json") {
+    ctx.stdout.write(formatJson(data, ctx.stdout.isTerminal) + "\n");
     return;
   }
-  writeFormatted(ctx, options, data, columns);
+  for (const item of Array.isArray(data) ? data : [data]) {
+    ctx.stdout.write(formatJson(item, false) + "\n");
+  }
+}
+
+/** `data` (a list, or one record) cut down to `fields`. */
+function projected<T>(fields: readonly string[], data: T | T[], columns?: Column<T>[]): unknown {
+  const projection = new FieldProjection(fields, declaredFields(columns));
+  const records = Array.isArray(data) ? projection.project(data) : projection.project([data]);
+  return Array.isArray(data) ? records : records[0];
 }
 
 /** The fields a command's columns read by name (those computed by a function name none). */
@@ -112,75 +152,12 @@ function fieldColumns(fields: readonly string[]): Column<unknown>[] {
   return fields.map((name) => ({ header: name.toUpperCase(), value: name }));
 }
 
-function writeFormatted<T>(
-  ctx: Context,
-  options: OutputOptions,
-  data: T | T[],
-  columns?: Column<T>[],
-): void {
-  const format = resolveFormat(ctx, options);
-  if (format === "json") {
-    ctx.stdout.write(formatJson(data, ctx.stdout.isTerminal) + "\n");
-    return;
-  }
-  if (format === "ndjson") {
-    for (const item of Array.isArray(data) ? data : [data]) {
-      ctx.stdout.write(formatJson(item, false) + "\n");
-    }
-    return;
-  }
-  writeTable(ctx, options, format, data, columns);
-}
+/** The table, card and CSV writers ({@link drawnOutput}'s module), once loaded. */
+let drawn: Promise<typeof import("./drawn_output.ts")> | undefined;
 
-function writeTable<T>(
-  ctx: Context,
-  options: OutputOptions,
-  format: "table" | "csv",
-  data: T | T[],
-  columns?: Column<T>[],
-): void {
-  if (format === "table" && !Array.isArray(data)) {
-    writeCard(ctx, options, data, columns);
-    return;
-  }
-  const { specs, rows } = tabulate(data, columns);
-  if (format === "table" && rows.length === 0 && ctx.stdout.isTerminal) {
-    // A header over nothing tells a person less than a word does; a pipe still gets the header.
-    ctx.stderr.write(`${NO_RESULTS}\n`);
-    return;
-  }
-  if (format === "csv") {
-    ctx.stdout.write(renderCsv(specs.map((c) => c.header), rows, { raw: options.csvRaw }));
-    return;
-  }
-  const colors = paint(
-    colorEnabled(ctx, ctx.stdout, { color: options.color, preference: options.preferences?.color }),
-  );
-  const maxWidth = ctx.stdout.isTerminal ? terminalWidth(ctx) : undefined;
-  const table = renderTable(specs, rows, { maxWidth, header: colors.bold });
-  ctx.stdout.write(table.text);
-  if (table.hidden.length > 0) ctx.stderr.write(hiddenFooter(table.hidden, maxWidth) + "\n");
-}
-
-/**
- * One record as a key: value card ({@link renderCard}): every column of the declaration (or
- * every field), wrapped to the terminal's width, nothing cut or hidden.
- */
-function writeCard<T>(ctx: Context, options: OutputOptions, data: T, columns?: Column<T>[]): void {
-  const fields: CardField[] = columns
-    ? columns.map((c) => ({
-      label: c.header,
-      kind: c.kind,
-      value: cell(typeof c.value === "function" ? c.value(data) : fieldOf(data, c.value)),
-    }))
-    : Object.entries(data ?? {}).map(([key, value]) => ({ label: key, value: cell(value) }));
-  const colors = paint(
-    colorEnabled(ctx, ctx.stdout, { color: options.color, preference: options.preferences?.color }),
-  );
-  const maxWidth = ctx.stdout.isTerminal ? terminalWidth(ctx) : undefined;
-  const text = renderCard(fields, { maxWidth, label: colors.bold });
-  if (text === "" && ctx.stdout.isTerminal) ctx.stderr.write(`${NO_RESULTS}\n`);
-  else ctx.stdout.write(text);
+/** Loads the table, card and CSV writers, with the text-width library (see the module note). */
+function drawnOutput(): Promise<typeof import("./drawn_output.ts")> {
+  return drawn ??= import("./drawn_output.ts");
 }
 
 /** What an empty table on a terminal shows instead, on stderr. */
@@ -210,14 +187,14 @@ export interface DataStream<T> {
  * @param options format, colour, preferences and `csvRaw`
  * @param columns the table and CSV columns; default every key of the first item
  */
-export function openDataStream<T>(
+export async function openDataStream<T>(
   ctx: Context,
   options: OutputOptions,
   columns?: Column<T>[],
-): DataStream<T> {
-  if (options.fields === undefined) return openFormattedStream(ctx, options, columns);
+): Promise<DataStream<T>> {
+  if (options.fields === undefined) return await openFormattedStream(ctx, options, columns);
   const projection = new FieldProjection(options.fields, declaredFields(columns));
-  const inner = openFormattedStream<unknown>(ctx, options, fieldColumns(options.fields));
+  const inner = await openFormattedStream<unknown>(ctx, options, fieldColumns(options.fields));
   return {
     write: (items) => inner.write(projection.project(items)),
     end: () => inner.end(),
@@ -225,11 +202,11 @@ export function openDataStream<T>(
   };
 }
 
-function openFormattedStream<T>(
+async function openFormattedStream<T>(
   ctx: Context,
   options: OutputOptions,
   columns?: Column<T>[],
-): DataStream<T> {
+): Promise<DataStream<T>> {
   const format = resolveFormat(ctx, options);
   const pretty = ctx.stdout.isTerminal;
   let count = 0;
@@ -255,25 +232,7 @@ function openFormattedStream<T>(
       },
     };
   }
-  if (format === "csv" && columns) {
-    return {
-      write(items) {
-        const { specs, rows } = tabulate([...items], columns);
-        const text = renderCsv(specs.map((c) => c.header), rows, { raw: options.csvRaw });
-        // The header is the first line of every rendering: keep only the first one.
-        ctx.stdout.write(count === 0 ? text : text.slice(text.indexOf("\r\n") + 2));
-        count += items.length;
-      },
-      end() {
-        if (count === 0) writeTable<T>(ctx, options, "csv", [], columns);
-      },
-      // CSV rows are whole lines already.
-      fail() {},
-    };
-  }
-  return collectedStream((all) =>
-    writeTable(ctx, options, format === "csv" ? "csv" : "table", all, columns)
-  );
+  return (await drawnOutput()).openDrawnStream(ctx, options, format, columns);
 }
 
 /**
@@ -307,13 +266,6 @@ export function terminalWidth(ctx: Pick<Context, "env" | "stdout">): number {
   const columns = ctx.env.get("COLUMNS")?.trim() ?? "";
   const fromEnv = /^\d{2,5}$/.test(columns) ? Number(columns) : NaN;
   return fromEnv >= 10 && fromEnv <= 10_000 ? fromEnv : DEFAULT_TERMINAL_WIDTH;
-}
-
-/** The note that columns were hidden: with their names when that fits on one line. */
-function hiddenFooter(hidden: string[], width = Infinity): string {
-  const count = hidden.length === 1 ? "1 column" : `${hidden.length} columns`;
-  const named = `${count} hidden (${hidden.join(", ")}); --format json for all`;
-  return named.length <= width ? named : `${count} hidden; --format json for all`;
 }
 
 /**
@@ -357,47 +309,4 @@ function sortKeys(value: unknown): unknown {
     return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys(value[k])]));
   }
   return value;
-}
-
-function tabulate<T>(
-  data: T | T[],
-  columns: Column<T>[] | undefined,
-): { specs: TableColumn[]; rows: string[][] } {
-  if (!Array.isArray(data)) {
-    if (columns) return tabulate([data], columns);
-    const entries = Object.entries(data ?? {});
-    return {
-      specs: [{ header: "FIELD", kind: "id" }, { header: "VALUE" }],
-      rows: entries.map(([k, v]) => [k, cell(v)]),
-    };
-  }
-  const cols: Column<T>[] = columns ??
-    Object.keys(data[0] ?? {}).map((key) => ({
-      header: key.toUpperCase(),
-      value: key,
-    }));
-  return {
-    specs: cols.map(({ header, kind, priority, minWidth }) => ({
-      header,
-      kind,
-      priority,
-      minWidth,
-    })),
-    rows: data.map((row) =>
-      cols.map((c) => cell(typeof c.value === "function" ? c.value(row) : fieldOf(row, c.value)))
-    ),
-  };
-}
-
-/** The field `key` of a row; nothing for a row that is not an object. */
-function fieldOf(row: unknown, key: string): unknown {
-  return typeof row === "object" && row !== null ? Reflect.get(row, key) : undefined;
-}
-
-function cell(value: unknown): string {
-  if (value === undefined || value === null) return "";
-  if (typeof value === "string") return value;
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  if (Array.isArray(value) && value.every((v) => typeof v !== "object")) return value.join(", ");
-  return JSON.stringify(value);
 }

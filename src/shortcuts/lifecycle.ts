@@ -253,7 +253,7 @@ async function runSteps(
     if (definition.stream) {
       const out = draw
         ? collectedStream<Record<string, unknown>>((rows) => ctx.stdout.write(draw(rows)))
-        : openDataStream(ctx, session.output, columns);
+        : await openDataStream(ctx, session.output, columns);
       try {
         for await (const batch of definition.stream(input, client)) {
           out.write(batch);
@@ -278,7 +278,7 @@ async function runSteps(
       if (draw) ctx.stdout.write(draw(data));
       // A shortcut's output is whatever its hooks made (an object, a list, null): writeData
       // takes rows typed by the columns, and lays out anything else as it is.
-      else writeData(ctx, session.output, data as Record<string, unknown>, columns);
+      else await writeData(ctx, session.output, data as Record<string, unknown>, columns);
     }
   } catch (error) {
     ctx.status(undefined);

@@ -137,7 +137,7 @@ export async function runApi(session: Session, options: ApiCommandOptions): Prom
   } catch (error) {
     throw error instanceof HarkError ? apiRetryAdvice(error, options) : error;
   }
-  writeAnswer(session, data);
+  await writeAnswer(session, data);
 }
 
 /**
@@ -147,9 +147,9 @@ export async function runApi(session: Session, options: ApiCommandOptions): Prom
  * @param session the command's session
  * @param data the answer's data
  */
-export function writeAnswer(session: Session, data: unknown): void {
+export async function writeAnswer(session: Session, data: unknown): Promise<void> {
   const json = session.wantsJson();
-  writeData(session.ctx, answerOutput(session), json ? (data ?? {}) : tableData(data));
+  await writeData(session.ctx, answerOutput(session), json ? (data ?? {}) : tableData(data));
   // A table or CSV shows the list alone: the paging fields follow on stderr, kept in sight.
   const line = json ? undefined : pagingLine(data);
   if (line !== undefined) session.ctx.stderr.write(`${line}\n`);

@@ -51,7 +51,7 @@ export async function runCheck(
   if (error) throw error;
   const check = checkScopes(status, requested, needs?.alternatives);
   if (!needs) {
-    writeData(session.ctx, session.output, check);
+    await writeData(session.ctx, session.output, check);
     return;
   }
   const optionalMissing = needs.optional.filter((s) =>
@@ -72,7 +72,7 @@ export async function runCheck(
         "sign-in cannot)",
     );
   }
-  writeData(session.ctx, session.output, {
+  await writeData(session.ctx, session.output, {
     ...check,
     optional: needs.optional,
     optional_missing: optionalMissing,

@@ -75,7 +75,7 @@ export async function login(session: Session, options: LoginOptions): Promise<vo
     });
   }
   const result = await waitForApproval(session, options, scopes, waitMs);
-  reportLogin(session, result, services);
+  await reportLogin(session, result, services);
 }
 
 /**
@@ -126,7 +126,7 @@ async function startForLater(session: Session, scopes: string[], json: boolean):
   const flag = profileFlag(session.profile);
   const auth = await beginLogin(ctx, session, scopes);
   if (json) {
-    writeData(ctx, { ...session.output, format: "json" }, {
+    await writeData(ctx, { ...session.output, format: "json" }, {
       device_code: auth.device_code,
       user_code: auth.user_code,
       verification_uri: auth.verification_uri,

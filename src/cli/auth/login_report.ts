@@ -20,11 +20,11 @@ import { formatRfc3339InZone } from "../../time/mod.ts";
  * @param result what the sign-in stored
  * @param services the shortcuts' services, to name those a missing scope breaks
  */
-export function reportLogin(
+export async function reportLogin(
   session: Session,
   result: LoginResult,
   services: readonly ServiceGroup[],
-): void {
+): Promise<void> {
   const { ctx, profile } = session;
   for (const warning of result.warnings) {
     ctx.stderr.write(`warning: ${terminalSafe(warning, { breaks: "space" })}\n`);
@@ -47,7 +47,7 @@ export function reportLogin(
   if (session.wantsJson()) {
     const inZone = (iso: string | undefined) =>
       iso === undefined ? undefined : formatRfc3339InZone(Date.parse(iso), ctx.timeZone);
-    writeData(ctx, session.output, {
+    await writeData(ctx, session.output, {
       ...data,
       expires_at: inZone(data.expires_at),
       refresh_expires_at: inZone(data.refresh_expires_at),

@@ -31,7 +31,7 @@ export async function runLogout(call: CommandCall): Promise<void> {
   }
   const result = await logout(ctx, session);
   if (session.wantsJson()) {
-    writeData(ctx, session.output, result);
+    await writeData(ctx, session.output, result);
   } else if (result.keychain_entries.length > 0 || result.user_entry_removed) {
     ctx.stderr.write(`Signed out of profile "${profile}"\n`);
   } else {

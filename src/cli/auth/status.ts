@@ -45,14 +45,14 @@ export async function runStatus(
     return json ? formatRfc3339InZone(ms, ctx.timeZone) : formatLocalTime(ms, ctx.timeZone);
   };
   if (session.wantsJson()) {
-    writeData(ctx, session.output, {
+    await writeData(ctx, session.output, {
       ...status,
       checked,
       expires_at: shown(status.expires_at, true),
       refresh_expires_at: shown(status.refresh_expires_at, true),
     });
   } else {
-    writeData(ctx, session.output, {
+    await writeData(ctx, session.output, {
       profile: status.profile,
       identity: status.identity,
       state: status.state,

@@ -17,7 +17,7 @@ import { clearPendingLogin, pendingLoginPath, takePendingLogin } from "../../aut
 import type { Context } from "../../context.ts";
 import { PendingError, shellQuote } from "../../errors/mod.ts";
 import { colorEnabled } from "../../output/color.ts";
-import { writeData } from "../../output/output.ts";
+import { writeJsonData } from "../../output/output.ts";
 import { createSpinner } from "../../output/spinner.ts";
 import type { Session } from "../../session/session.ts";
 import { formatRfc3339InZone } from "../../time/mod.ts";
@@ -98,7 +98,7 @@ export async function waitForApproval(
 function stillPending(session: Session, state: WaitState): PendingError {
   const { ctx, profile } = session;
   if (session.wantsJson()) {
-    writeData(ctx, session.output, {
+    writeJsonData(ctx, session.output, {
       state: "pending",
       profile,
       device_code: state.deviceCode ?? null,

@@ -101,7 +101,7 @@ export async function runMethod(
   const client = session.client(identity);
   try {
     if (pageAll) await writePages(session, method, request, maxPages, identity);
-    else writeAnswer(session, await client.request(request));
+    else await writeAnswer(session, await client.request(request));
   } catch (error) {
     throw error instanceof HarkError ? retryAdvice(error, call, request) : error;
   }
@@ -138,7 +138,7 @@ async function writePages(
   const { ctx } = session;
   const client = session.client(identity);
   const warnings: string[] = [];
-  const out = openDataStream<unknown>(ctx, answerOutput(session));
+  const out = await openDataStream<unknown>(ctx, answerOutput(session));
   const fetchPage = async (token: string | undefined): Promise<Page<unknown>> => {
     const data = await client.request(
       token === undefined ? request : pageRequest(method, request, token),

@@ -87,9 +87,9 @@ Deno.test("getConfigValue() shows secret references and masks literal secrets", 
 Deno.test("configGet() prints a scalar bare and an object as JSON", async () => {
   await withConfig(SAMPLE, async (ctx) => {
     const s = await session(ctx);
-    configGet(s, { key: "preferences.output_format" });
-    configGet(s, { key: "preferences.color" });
-    configGet(s, { key: "apps.default" });
+    await configGet(s, { key: "preferences.output_format" });
+    await configGet(s, { key: "preferences.color" });
+    await configGet(s, { key: "apps.default" });
     assert.equal(
       ctx.stdout.text(),
       "table\nfalse\n" +
@@ -101,7 +101,7 @@ Deno.test("configGet() prints a scalar bare and an object as JSON", async () => 
 
 Deno.test("configGet() with --json prints {key, value}", async () => {
   await withConfig(SAMPLE, async (ctx) => {
-    configGet(await session(ctx, { json: true, format: "json" }), {
+    await configGet(await session(ctx, { json: true, format: "json" }), {
       key: "apps.legacy.app_secret",
     });
     assert.deepEqual(JSON.parse(ctx.stdout.text()), {
@@ -116,7 +116,7 @@ Deno.test("configGet() of an unset key without a default is a not_found error wi
     const s = await session(ctx);
     // No such profile, so its base URL has no default either.
     for (const key of ["apps.default.base_url", "apps.default.app_id"]) {
-      assert.throws(() => configGet(s, { key }), (error: unknown) => {
+      await assert.rejects(() => configGet(s, { key }), (error: unknown) => {
         assert.ok(error instanceof HarkError);
         assert.equal(error.code, 1);
         assert.equal(error.type, "not_found");
@@ -132,9 +132,9 @@ Deno.test("configGet() of an unset key with a default prints it and says it is t
   const config = { apps: { work: { app_id: "cli_w", base_url: "https://open.feishu.cn" } } };
   await withConfig(config, async (ctx) => {
     const s = await session(ctx);
-    configGet(s, { key: "preferences.output_format" });
-    configGet(s, { key: "apps.work.accounts_url" });
-    configGet(s, { key: "apps.work.device_authorization_path" });
+    await configGet(s, { key: "preferences.output_format" });
+    await configGet(s, { key: "apps.work.accounts_url" });
+    await configGet(s, { key: "apps.work.device_authorization_path" });
     assert.equal(
       ctx.stdout.text(),
       "auto\nhttps://accounts.feishu.cn\n/oauth/v1/device_authorization\n",
@@ -142,7 +142,7 @@ Deno.test("configGet() of an unset key with a default prints it and says it is t
     assert.match(ctx.stderr.text(), /"preferences\.output_format" is not set: this is the default/);
   });
   await withConfig(config, async (ctx) => {
-    configGet(await session(ctx, { json: true, format: "json" }), { key: "active_profile" });
+    await configGet(await session(ctx, { json: true, format: "json" }), { key: "active_profile" });
     assert.deepEqual(JSON.parse(ctx.stdout.text()), {
       key: "active_profile",
       value: "default",

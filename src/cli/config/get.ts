@@ -20,7 +20,7 @@ import { openSession, type Session } from "../../session/session.ts";
  * @param call the parsed command line
  */
 export async function runConfigGet(call: CommandCall): Promise<void> {
-  configGet(await openSession(call.ctx, call.globals, { profile: "none" }), {
+  await configGet(await openSession(call.ctx, call.globals, { profile: "none" }), {
     key: call.args[0] ?? "",
   });
 }
@@ -67,7 +67,7 @@ export interface ConfigGetOptions {
  *   control characters)
  * @throws {HarkError} of type `not_found` (exit 1) when the key is not set and has no default
  */
-export function configGet(session: Session, options: ConfigGetOptions): void {
+export async function configGet(session: Session, options: ConfigGetOptions): Promise<void> {
   const { ctx, config, globals } = session;
   if (
     options.key !== "" &&
@@ -83,7 +83,7 @@ export function configGet(session: Session, options: ConfigGetOptions): void {
   const fallback = value === undefined ? defaultOf(config, options.key) : undefined;
   if (fallback !== undefined) {
     if (globals.format === "json") {
-      writeData(ctx, session.output, { key: options.key, value: fallback, default: true });
+      await writeData(ctx, session.output, { key: options.key, value: fallback, default: true });
     } else {
       // The value alone on stdout, as for a set key, so `$(hark config get …)` reads it.
       ctx.stdout.write(`${fallback}\n`);
@@ -98,7 +98,7 @@ export function configGet(session: Session, options: ConfigGetOptions): void {
     });
   }
   if (globals.format === "json") {
-    writeData(ctx, session.output, { key: options.key, value });
+    await writeData(ctx, session.output, { key: options.key, value });
   } else if (value !== null && typeof value === "object") {
     ctx.stdout.write(JSON.stringify(value, null, 2) + "\n");
   } else {

@@ -98,7 +98,7 @@ export async function configInit(session: Session, options: ConfigInitOptions): 
   if (!(await mayReplaceProfile(session, options, plan, interactive))) return;
   const settled = await settleNamespace(session, plan, previous);
   await save(session, answers, settled.plan, settled.previous);
-  report(session, answers, settled.plan.secretPath);
+  await report(session, answers, settled.plan.secretPath);
 }
 
 /**
@@ -335,7 +335,7 @@ async function keepAnswers(
  * Reports the saved profile: the result for machines on stdout in JSON mode; the same news for
  * people on stderr always, with the next step.
  */
-function report(session: Session, answers: Answers, secretPath: string): void {
+async function report(session: Session, answers: Answers, secretPath: string): Promise<void> {
   const { ctx } = session;
   const result = {
     profile: answers.profile,
@@ -345,7 +345,7 @@ function report(session: Session, answers: Answers, secretPath: string): void {
     keychain: ctx.keychain.backend,
     config: session.configPath,
   };
-  if (session.wantsJson()) writeData(ctx, session.output, result);
+  if (session.wantsJson()) await writeData(ctx, session.output, result);
   ctx.stderr.write(
     `Saved profile "${answers.profile}" (app ${answers.appId}, ${answers.baseUrl}) to ` +
       `${session.configPath}\nThe app secret is in the ${ctx.keychain.backend} keychain at ` +

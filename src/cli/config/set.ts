@@ -73,7 +73,7 @@ export async function configSet(session: Session, options: ConfigSetOptions): Pr
     else node[leaf] = value;
   }, session.configPath);
   if (session.wantsJson()) {
-    writeData(ctx, session.output, { key: options.key, value: value ?? null });
+    await writeData(ctx, session.output, { key: options.key, value: value ?? null });
   } else if (value === undefined) {
     ctx.stderr.write(`Removed ${options.key}: ${options.value} is the default\n`);
   } else {

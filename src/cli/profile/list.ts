@@ -17,7 +17,7 @@ import { openSession, type Session } from "../../session/session.ts";
  * @param call the parsed command line
  */
 export async function runProfileList(call: CommandCall): Promise<void> {
-  profileList(await openSession(call.ctx, call.globals, { profile: "none" }));
+  await profileList(await openSession(call.ctx, call.globals, { profile: "none" }));
 }
 
 /** One row of `profile list`. */
@@ -87,7 +87,7 @@ function shown(value: unknown): string {
  *
  * @param session the command's session
  */
-export function profileList(session: Session): void {
+export async function profileList(session: Session): Promise<void> {
   const rows = listProfiles(session.config, session.profile);
   for (const warning of badValues(session.config)) {
     session.ctx.stderr.write(`warning: ${terminalSafe(warning, { breaks: "escape" })}\n`);
@@ -95,7 +95,7 @@ export function profileList(session: Session): void {
   if (rows.length === 0 && resolveFormat(session.ctx, session.output) !== "json") {
     session.ctx.stderr.write("No profiles yet. Create one with: hark config init\n");
   }
-  writeData(session.ctx, session.output, rows, [
+  await writeData(session.ctx, session.output, rows, [
     { header: "", value: (r) => (r.active ? "*" : "") },
     { header: "NAME", value: "name" },
     { header: "APP ID", value: "app_id" },

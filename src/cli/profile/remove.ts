@@ -81,7 +81,7 @@ export async function profileRemove(
   }
   for (const path of doomed) await ctx.keychain.delete(path);
   if (session.wantsJson()) {
-    writeData(ctx, session.output, { removed: name, keychain_entries: [...doomed].sort() });
+    await writeData(ctx, session.output, { removed: name, keychain_entries: [...doomed].sort() });
   } else {
     ctx.stderr.write(`Removed profile "${name}" and ${doomed.size} keychain entries\n`);
   }

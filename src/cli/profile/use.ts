@@ -33,7 +33,7 @@ export async function profileUse(session: Session, name: string): Promise<void> 
     config.active_profile = name;
   }, session.configPath);
   if (session.wantsJson()) {
-    writeData(session.ctx, session.output, { active_profile: name });
+    await writeData(session.ctx, session.output, { active_profile: name });
   } else {
     session.ctx.stderr.write(`Active profile is now "${name}"\n`);
   }

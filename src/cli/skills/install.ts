@@ -94,8 +94,8 @@ export async function installSkills(
 }
 
 /** `hark skills list`. */
-export function runSkillsList(call: CommandCall): Promise<void> {
-  writeData(
+export async function runSkillsList(call: CommandCall): Promise<void> {
+  await writeData(
     call.ctx,
     outputOf(call.globals),
     SKILLS.map(({ name, description }) => ({ name, description })),
@@ -116,7 +116,7 @@ export async function runSkillsInstall(
     force: call.flags.force === true,
     dryRun: call.globals.dryRun,
   });
-  writeData(call.ctx, outputOf(call.globals), steps, [
+  await writeData(call.ctx, outputOf(call.globals), steps, [
     { header: "SKILL", value: "skill", kind: "id" },
     { header: call.globals.dryRun ? "WOULD" : "DONE", value: "action" },
     { header: "PATH", value: "path", kind: "id" },

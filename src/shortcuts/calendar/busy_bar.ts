@@ -8,7 +8,7 @@
  * @module
  */
 
-import { sanitizeCell, truncateToWidth } from "../../output/mod.ts";
+import { sanitizeCell, truncateToWidth } from "../../output/text_width.ts";
 import { addDays, dateIn, wallTimeToInstant, weekdayOf } from "../../time/mod.ts";
 
 /** Options of {@link drawBusyBars}. */

@@ -9,7 +9,8 @@
  * @module
  */
 
-import { sanitizeCell, textWidth, truncateToWidth, wrapText } from "../../output/mod.ts";
+import { sanitizeCell, textWidth, truncateToWidth } from "../../output/text_width.ts";
+import { wrapText } from "../../output/wrap.ts";
 import { dateIn, wallTimeToInstant, weekdayOf } from "../../time/mod.ts";
 import { objectOf } from "../../json/fields.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { textWidth } from "../../output/mod.ts";
+import { textWidth } from "../../output/text_width.ts";
 import { drawBusyBars } from "./busy_bar.ts";
 import { drawWeekGrid } from "./week_grid.ts";
 import { eventJson } from "./_event_json.ts";

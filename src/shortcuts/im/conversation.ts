@@ -8,7 +8,8 @@
  * @module
  */
 
-import { sanitizeCell, wrapText } from "../../output/mod.ts";
+import { sanitizeCell } from "../../output/text_width.ts";
+import { wrapText } from "../../output/wrap.ts";
 import { objectOf, stringField } from "../../json/fields.ts";
 import { formatLocalTime } from "../../time/mod.ts";
 import { senderLabel } from "./message_rows.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { drawConversation } from "./conversation.ts";
-import { textWidth } from "../../output/mod.ts";
+import { textWidth } from "../../output/text_width.ts";
 
 const ID_1 = `om_${"1".repeat(32)}`;
 const ID_2 = `om_${"2".repeat(32)}`;

@@ -203,7 +203,7 @@ Deno.test("send whose answer holds no message says it was sent, with the key tha
   }
 });
 
-Deno.test("the card of a sent file shows the file key +download needs", () => {
+Deno.test("the card of a sent file shows the file key +download needs", async () => {
   const ctx = createTestContext({ stdoutIsTerminal: true, env: { NO_COLOR: "1" } });
   const row = {
     message_id: "om_9",
@@ -211,7 +211,7 @@ Deno.test("the card of a sent file shows the file key +download needs", () => {
     msg_type: "file",
     body: { content: '{"file_key":"file_v3_00ab","file_name":"report.pdf"}' },
   };
-  writeData(ctx, { color: false }, row, sentColumns(inputOf({})));
+  await writeData(ctx, { color: false }, row, sentColumns(inputOf({})));
   assert.match(ctx.stdout.text(), /^FILE KEY: +file_v3_00ab$/m);
   assert.equal(mediaKeyOf({ body: { content: '{"image_key":"img_1"}' } }), "img_1");
   assert.equal(mediaKeyOf({ body: { content: '{"text":"hi"}' } }), "");
