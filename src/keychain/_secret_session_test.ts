@@ -82,3 +82,28 @@ Deno.test("dhKeyPair() makes a 256-bit exponent from the given randomness", () =
   assert.equal(pair.privateKey, BigInt("0x" + "ab".repeat(32)));
   assert.deepEqual(pair.publicKey, dhPublicKey(pair.privateKey));
 });
+
+Deno.test("dhPublicKey() and dhSharedSecret() agree with plain square-and-multiply", () => {
+  // The reference: bit by bit, right to left, one big division per step.
+  const reference = (base: bigint, exponent: bigint) => {
+    let result = 1n;
+    for (let b = base % MODP_1024_PRIME, e = exponent; e > 0n; e >>= 1n) {
+      if (e & 1n) result = (result * b) % MODP_1024_PRIME;
+      b = (b * b) % MODP_1024_PRIME;
+    }
+    return toHex(bigIntToBytes(result, 128));
+  };
+  let seed = 7;
+  const bytes = (n: number) =>
+    Uint8Array.from({ length: n }, () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) & 0xff);
+  const exponents = [2n, 3n, 0x10n, 0xf0f0n, (1n << 255n) + 1n, (1n << 256n) - 1n];
+  for (let i = 0; i < 20; i++) exponents.push(BigInt(`0x${toHex(bytes(32))}`) | 2n);
+  for (const exponent of exponents) {
+    const peer = (BigInt(`0x${toHex(bytes(128))}`) % (MODP_1024_PRIME - 3n)) + 2n;
+    assert.equal(toHex(dhPublicKey(exponent)), reference(2n, exponent));
+    assert.equal(
+      toHex(dhSharedSecret(exponent, bigIntToBytes(peer, 128))),
+      reference(peer, exponent),
+    );
+  }
+});
