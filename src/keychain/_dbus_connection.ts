@@ -5,7 +5,9 @@
  * and answers from another sender than the one a call names ({@link Call.from}) are skipped (at
  * most {@link MAX_SKIPPED} per call): a session bus lets any process send a method return or an
  * error to any connection, and only the sender field, which the bus daemon writes itself, tells
- * the callee's answer from a forged one. Each step takes a signal: when it
+ * the callee's answer from a forged one. A call may go out before its callee's unique name is
+ * known ({@link OwnerSlot}): its answer is taken only once the bus named the owner, and only from
+ * that owner. Each step takes a signal: when it
  * aborts (the keychain's timeout, Ctrl-C) the socket is closed and the step rejects with the
  * signal's reason. Private to `src/keychain/`.
  *
@@ -33,15 +35,29 @@ const BUS = {
   interface: "org.freedesktop.DBus",
 };
 
+/**
+ * The unique name owning a well-known name, filled in from the answer to a `GetNameOwner` call
+ * ({@link Call.names}) the moment that answer is read. The bus answers that call before it
+ * routes calls sent after it to the name, so an answer to one of those read while the slot is
+ * still empty cannot be the owner's: it is skipped.
+ */
+export interface OwnerSlot {
+  /** The owner's unique name, once the bus has named it. */
+  name: string | undefined;
+}
+
 /** A method call: {@link MethodCall} without the serial, with the answer's signature. */
 export interface Call extends Omit<MethodCall, "serial"> {
   /** The signature the answer must have; default any. */
   reply?: string;
   /**
-   * The unique name the answer must come from; the bus daemon's errors (a callee that is gone
-   * or never answered) are taken too. Default any sender.
+   * The unique name the answer must come from, or the slot the bus's `GetNameOwner` answer fills
+   * with it; the bus daemon's errors (a callee that is gone or never answered) are taken too.
+   * Default any sender.
    */
-  from?: string;
+  from?: string | OwnerSlot;
+  /** A `GetNameOwner` call: the slot its answer, a unique name, fills in. */
+  names?: OwnerSlot;
 }
 
 /** An error answer to a method call. */
@@ -73,7 +89,7 @@ export class DBusConnection {
   /** Answers read while waiting for another, by the serial they answer. */
   readonly #answers = new Map<number, DBusMessage>();
   /** Serials sent and not yet answered, with the sender their answer must come from. */
-  readonly #outstanding = new Map<number, string | undefined>();
+  readonly #outstanding = new Map<number, Pick<Call, "from" | "names">>();
   #writing: Promise<void> = Promise.resolve();
   #reading: Promise<unknown> = Promise.resolve();
 
@@ -116,7 +132,7 @@ export class DBusConnection {
    */
   async call(call: Call, signal: AbortSignal): Promise<DBusData[]> {
     const serial = ++this.#serial;
-    this.#outstanding.set(serial, call.from);
+    this.#outstanding.set(serial, { from: call.from, names: call.names });
     const sent = this.#write(encodeMethodCall({ ...call, serial }), signal);
     const answer = this.#reading.then(() => this.#answer(serial, signal));
     this.#reading = answer.catch(() => {});
@@ -162,11 +178,12 @@ export class DBusConnection {
       const message = await this.#readMessage(signal);
       const answers = message.replySerial;
       const isAnswer = message.type === MessageType.reply || message.type === MessageType.error;
-      if (isAnswer && answers !== undefined && this.#outstanding.has(answers)) {
-        const from = this.#outstanding.get(answers);
-        const byBus = message.type === MessageType.error && message.sender === BUS_NAME;
-        if (from === undefined || message.sender === from || byBus) {
-          this.#answers.set(answers, message);
+      const asked = answers === undefined ? undefined : this.#outstanding.get(answers);
+      if (isAnswer && answers !== undefined && asked !== undefined && takes(asked, message)) {
+        this.#answers.set(answers, message);
+        const [name] = message.type === MessageType.reply ? message.body : [];
+        if (asked.names && typeof name === "string" && name.startsWith(":")) {
+          asked.names.name = name;
         }
       }
     }
@@ -241,6 +258,14 @@ export class DBusConnection {
       if (onAbort) signal.removeEventListener("abort", onAbort);
     }
   }
+}
+
+/** Whether `message` may answer a call asked with these terms (see {@link Call.from}). */
+function takes(asked: Pick<Call, "from">, message: DBusMessage): boolean {
+  if (asked.from === undefined) return true;
+  if (message.type === MessageType.error && message.sender === BUS_NAME) return true;
+  const from = typeof asked.from === "string" ? asked.from : asked.from.name;
+  return from !== undefined && message.sender === from;
 }
 
 /**

@@ -47,7 +47,12 @@ export interface MethodCall {
   signature?: string;
   /** The body. */
   body?: DBusData[];
+  /** The header's flags, such as {@link NO_AUTO_START}; default none. */
+  flags?: number;
 }
+
+/** The flag asking the bus not to start the destination's service for this call. */
+export const NO_AUTO_START = 0x2;
 
 /**
  * Writes a method call, little-endian.
@@ -73,7 +78,7 @@ export function encodeMethodCall(call: MethodCall): Uint8Array {
   const message = new DBusWriter();
   message.write("y", "l".charCodeAt(0));
   message.write("y", MessageType.call);
-  message.write("y", 0);
+  message.write("y", call.flags ?? 0);
   message.write("y", 1);
   message.write("u", body.length);
   message.write("u", call.serial);

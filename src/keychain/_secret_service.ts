@@ -8,12 +8,11 @@
  * name and takes answers from it alone (see `_dbus_connection.ts`): another process on the bus
  * cannot answer in the service's place, say to refuse the encrypted algorithm so that the secret
  * goes in the clear. A session belongs to the owner that opened it: a restarted service gets a new
- * one, and a session that failed to open is asked for again on the next call. Secrets travel encrypted (`dh-ietf1024-sha256-aes128-cbc-pkcs7`, see
- * `_secret_session.ts`), in the clear only when the service refuses that algorithm, as libsecret
- * does. Imported by `linux_keychain.ts`, which loads only when the Linux keychain is used.
- * {@link SecretServiceKeychain.prepare} opens the connection and the session ahead of the first
- * call, so that the bus's round trips overlap with the rest of a command's start-up (the Linux
- * keychain reads ahead through it, `linux_keychain.ts`).
+ * one, and one that failed to open is asked for again on the next call. Secrets travel encrypted
+ * (`dh-ietf1024-sha256-aes128-cbc-pkcs7`, `_secret_session.ts`), in the clear only when the
+ * service refuses that algorithm, as libsecret does. {@link SecretServiceKeychain.prepare}
+ * connects, opens the session and finds the item about to be read in one round trip, ahead of
+ * the first call (the Linux keychain, which imports this module, reads ahead through it).
  *
  * hark never shows the service's prompts: a locked item or keyring whose `Unlock` asks for one is
  * the keychain's "locked" error, and an item write or delete that asks for a confirmation is
@@ -23,17 +22,23 @@
  */
 
 import type { Context } from "../context.ts";
-import { BUS_NAME, type Call, DBusCallError, DBusConnection, settled } from "./_dbus_connection.ts";
+import {
+  BUS_NAME,
+  type Call,
+  DBusCallError,
+  DBusConnection,
+  type OwnerSlot,
+  settled,
+} from "./_dbus_connection.ts";
+import { NO_AUTO_START } from "./_dbus_message.ts";
 import { type DBusData, isVariant } from "./_dbus_wire.ts";
 import { deniedError, lockedError, secretServiceError } from "./_linux_errors.ts";
 import {
-  aesSessionCipher,
-  DH_ALGORITHM,
+  type DhKeyPair,
   dhKeyPair,
-  dhSharedSecret,
-  PLAIN_CIPHER,
+  negotiateSession,
+  readSecret,
   type SessionCipher,
-  sessionKeyBytes,
 } from "./_secret_session.ts";
 import { checkKeychainPath, KeychainError } from "./keychain.ts";
 
@@ -59,6 +64,12 @@ interface Session {
   cipher: SessionCipher;
 }
 
+/** The items a search found: the unlocked ones and the locked ones. */
+interface Found {
+  unlocked: string[];
+  locked: string[];
+}
+
 /** The Secret Service as it is now: calls go to, and answers come from, its owner only. */
 interface Service {
   /** The unique name owning `org.freedesktop.secrets`. */
@@ -78,6 +89,8 @@ export class SecretServiceKeychain {
   #warmUp: { known: Promise<void>; abort: AbortController } | undefined;
   /** The owner the warm-up was told, taken by the first call instead of asking again. */
   #warmOwner: string | undefined;
+  /** The warm-up's search for a path about to be read, taken by that path's first `get`. */
+  #warmSearch: { path: string; found: Promise<Found> } | undefined;
   /** Calls running. */
   #running = 0;
 
@@ -92,29 +105,57 @@ export class SecretServiceKeychain {
 
   /**
    * Starts, in the background, what the first call needs: the connection, the service's owner
-   * (never starting the service) and the encrypted session; nothing is read or written and
-   * nothing can prompt. The first call takes them over; when the warm-up failed, that call
+   * (never starting the service), the encrypted session, and the search for the item at
+   * `paths[0]`, which the command is about to read; no secret is read, nothing is written and
+   * nothing can prompt. The first calls take them over; when the warm-up failed, the first call
    * starts over and reports its own error, as without it. A call's timeout or Ctrl-C aborts it.
+   *
+   * @param paths the paths about to be read (only the first is searched for ahead)
    */
-  prepare(): void {
+  prepare(paths: readonly string[] = []): void {
     if (this.#connection !== undefined) return;
     const abort = new AbortController();
     const signal = AbortSignal.any([abort.signal, this.#ctx.signal]);
-    const known = this.#service(signal, false).then((service) => {
-      this.#warmOwner = service.owner;
-      this.#openSession(service, signal).catch((error) => {
-        // The connection may be cut off: the first call, unless it runs, opens another.
-        if (!(error instanceof DBusCallError) && this.#running === 0) return this.close();
-      });
-    }, () => this.close());
-    this.#warmUp = { known, abort };
+    this.#warmUp = { known: this.#warm(paths[0], signal).catch(() => this.close()), abort };
+  }
+
+  /**
+   * {@link prepare}'s calls, in one round trip: `GetNameOwner`, then `OpenSession` and
+   * `SearchItems` sent to the service's well-known name before its owner is known, with
+   * NO_AUTO_START (a warm-up never starts the service). Their answers are taken only from the
+   * owner the bus then names ({@link OwnerSlot}: the bus answers `GetNameOwner` before it routes
+   * the calls after it). The Diffie-Hellman key is made while the socket connects. Settles once
+   * the owner is known; the session and the search go on.
+   */
+  async #warm(path: string | undefined, signal: AbortSignal): Promise<void> {
+    const connecting = this.#connect(signal);
+    const pair = dhKeyPair((n) => this.#ctx.randomBytes(n));
+    const connection = await connecting;
+    const slot: OwnerSlot = { name: undefined };
+    // Sent first: its answer names the owner before any answer to the calls below can come.
+    const owning = this.#owner(connection, signal, false, slot);
+    const to = { destination: SERVICE, from: slot, flags: NO_AUTO_START };
+    const early: Service = {
+      owner: SERVICE,
+      call: (call) => connection.call({ ...call, ...to }, signal),
+    };
+    const session = this.#newSession(early, signal, pair);
+    session.catch((error) => {
+      // The connection may be cut off: the first call, unless it runs, opens another.
+      if (!(error instanceof DBusCallError) && this.#running === 0) return this.close();
+    });
+    const found = path === undefined ? undefined : this.#search(early, attributesOf(path));
+    found?.catch(() => {});
+    this.#warmOwner = await owning;
+    this.#keepSession(this.#warmOwner, session);
+    if (path !== undefined && found !== undefined) this.#warmSearch = { path, found };
   }
 
   /** The secret at `path`, or `undefined` when there is no item. */
   get(path: string): Promise<string | undefined> {
     return this.#run("read", path, async (signal) => {
       const service = await this.#service(signal);
-      const searching = this.#search(service, attributesOf(path));
+      const searching = this.#takeWarmSearch(path) ?? this.#search(service, attributesOf(path));
       // The session is opened meanwhile (one round trip for both): reading needs it.
       const opening = this.#openSession(service, signal);
       opening.catch(() => {});
@@ -136,6 +177,7 @@ export class SecretServiceKeychain {
 
   /** Stores `secret` at `path`, replacing the item there. */
   set(path: string, secret: string): Promise<void> {
+    this.#dropWarmSearch(path);
     return this.#run("write", path, async (signal) => {
       const service = await this.#service(signal);
       const session = await this.#openSession(service, signal);
@@ -163,6 +205,7 @@ export class SecretServiceKeychain {
 
   /** Deletes every item at `path`; `false` when there was none. */
   delete(path: string): Promise<boolean> {
+    this.#dropWarmSearch(path);
     return this.#run("delete", path, async (signal) => {
       const service = await this.#service(signal);
       const found = await this.#search(service, attributesOf(path));
@@ -210,7 +253,7 @@ export class SecretServiceKeychain {
   async close(): Promise<void> {
     const connection = this.#connection;
     this.#connection = undefined;
-    this.#session = this.#warmOwner = undefined;
+    this.#session = this.#warmOwner = this.#warmSearch = undefined;
     (await connection?.catch(() => undefined))?.close();
   }
 
@@ -279,8 +322,16 @@ export class SecretServiceKeychain {
     };
   }
 
-  /** The unique name owning the service's name; the bus starts it first if it can and `start`. */
-  async #owner(connection: DBusConnection, signal: AbortSignal, start: boolean): Promise<string> {
+  /**
+   * The unique name owning the service's name; the bus starts it first if it can and `start`.
+   * `names` is filled in with it as soon as the bus's answer is read.
+   */
+  async #owner(
+    connection: DBusConnection,
+    signal: AbortSignal,
+    start: boolean,
+    names?: OwnerSlot,
+  ): Promise<string> {
     const getOwner = () =>
       connection.call({
         ...BUS_CALL,
@@ -289,6 +340,7 @@ export class SecretServiceKeychain {
         body: [SERVICE],
         reply: "s",
         from: BUS_NAME,
+        names,
       }, signal);
     let answer: DBusData[];
     try {
@@ -317,8 +369,12 @@ export class SecretServiceKeychain {
   /** The session opened with this owner, or a new one (a failed one is not kept). */
   #openSession(service: Service, signal: AbortSignal): Promise<Session> {
     if (this.#session?.owner === service.owner) return this.#session.session;
-    const session = this.#newSession(service, signal);
-    const entry = { owner: service.owner, session };
+    return this.#keepSession(service.owner, this.#newSession(service, signal));
+  }
+
+  /** Keeps `session` as the one of `owner` while it has not failed. */
+  #keepSession(owner: string, session: Promise<Session>): Promise<Session> {
+    const entry = { owner, session };
     this.#session = entry;
     session.catch(() => {
       if (this.#session === entry) this.#session = undefined;
@@ -326,45 +382,35 @@ export class SecretServiceKeychain {
     return session;
   }
 
-  async #newSession(service: Service, signal: AbortSignal): Promise<Session> {
+  #newSession(service: Service, signal: AbortSignal, pair?: DhKeyPair): Promise<Session> {
     signal.throwIfAborted();
     const random = (n: number) => this.#ctx.randomBytes(n);
-    const pair = dhKeyPair(random);
-    const call = {
-      path: SERVICE_PATH,
-      interface: `${SECRET}.Service`,
-      member: "OpenSession",
-      signature: "sv",
-    };
-    try {
-      const [output, path] = await service.call({
-        ...call,
-        body: [DH_ALGORITHM, { signature: "ay", value: pair.publicKey }],
+    const open = (algorithm: string, input: DBusData) =>
+      service.call({
+        path: SERVICE_PATH,
+        interface: `${SECRET}.Service`,
+        member: "OpenSession",
+        signature: "sv",
+        body: [algorithm, input],
         reply: "vo",
       });
-      const peer = isVariant(output) ? output.value : undefined;
-      if (!(peer instanceof Uint8Array) || typeof path !== "string") {
-        throw new Error("OpenSession answered without a public key");
-      }
-      const key = await sessionKeyBytes(dhSharedSecret(pair.privateKey, peer));
-      return { path, cipher: await aesSessionCipher(key, random) };
-    } catch (error) {
-      if (!(error instanceof DBusCallError) || !/NotSupported$/.test(error.errorName)) throw error;
-    }
-    // The service refuses the encrypted algorithm: libsecret then uses "plain", as hark does.
-    const [, path] = await service.call({
-      ...call,
-      body: ["plain", { signature: "s", value: "" }],
-      reply: "vo",
-    });
-    if (typeof path !== "string") throw new Error("OpenSession answered without a session");
-    return { path, cipher: PLAIN_CIPHER };
+    return negotiateSession(open, random, pair ?? dhKeyPair(random));
   }
 
-  async #search(
-    service: Service,
-    attributes: DBusData[],
-  ): Promise<{ unlocked: string[]; locked: string[] }> {
+  /** The warm-up's search for `path`, once; `undefined` when there is none. */
+  #takeWarmSearch(path: string): Promise<Found> | undefined {
+    const warm = this.#warmSearch;
+    if (warm?.path !== path) return undefined;
+    this.#warmSearch = undefined;
+    return warm.found;
+  }
+
+  /** Forgets the warm-up's search for `path`: it is written or deleted. */
+  #dropWarmSearch(path: string): void {
+    if (this.#warmSearch?.path === path) this.#warmSearch = undefined;
+  }
+
+  async #search(service: Service, attributes: DBusData[]): Promise<Found> {
     const [unlocked, locked] = await service.call({
       path: SERVICE_PATH,
       interface: `${SECRET}.Service`,
@@ -401,14 +447,4 @@ function itemCall(item: string, member: string) {
 function paths(value: DBusData | undefined): string[] {
   if (!Array.isArray(value)) throw new Error("the service answered a list that is not one");
   return value.filter((p): p is string => typeof p === "string");
-}
-
-function readSecret(value: DBusData | undefined): { parameters: Uint8Array; value: Uint8Array } {
-  if (Array.isArray(value)) {
-    const [, parameters, bytes] = value;
-    if (parameters instanceof Uint8Array && bytes instanceof Uint8Array) {
-      return { parameters, value: bytes };
-    }
-  }
-  throw new Error("GetSecret answered without a secret");
 }

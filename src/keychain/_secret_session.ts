@@ -20,6 +20,9 @@
  * @module
  */
 
+import { DBusCallError } from "./_dbus_connection.ts";
+import { type DBusData, isVariant } from "./_dbus_wire.ts";
+
 /** The algorithm's name as the Secret Service knows it. */
 export const DH_ALGORITHM = "dh-ietf1024-sha256-aes128-cbc-pkcs7";
 
@@ -225,4 +228,49 @@ export function bigIntToBytes(value: bigint, length: number): Uint8Array {
   const bytes = new Uint8Array(length);
   for (let i = 0; i < length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
   return bytes;
+}
+
+/**
+ * Opens a session through the service's `OpenSession` (`open`, called with an algorithm and its
+ * input): the encrypted algorithm with `pair`'s public value, or "plain" when the service
+ * answers that it does not support it, as libsecret does.
+ *
+ * @param open calls `OpenSession`
+ * @param randomBytes the source of IVs
+ * @param pair this side's key pair
+ * @returns the session's object path and its cipher
+ */
+export async function negotiateSession(
+  open: (algorithm: string, input: DBusData) => Promise<DBusData[]>,
+  randomBytes: (length: number) => Uint8Array,
+  pair: DhKeyPair,
+): Promise<{ path: string; cipher: SessionCipher }> {
+  try {
+    const [output, path] = await open(DH_ALGORITHM, { signature: "ay", value: pair.publicKey });
+    const peer = isVariant(output) ? output.value : undefined;
+    if (!(peer instanceof Uint8Array) || typeof path !== "string") {
+      throw new Error("OpenSession answered without a public key");
+    }
+    const key = await sessionKeyBytes(dhSharedSecret(pair.privateKey, peer));
+    return { path, cipher: await aesSessionCipher(key, randomBytes) };
+  } catch (error) {
+    if (!(error instanceof DBusCallError) || !/NotSupported$/.test(error.errorName)) throw error;
+  }
+  // The service refuses the encrypted algorithm: libsecret then uses "plain", as hark does.
+  const [, path] = await open("plain", { signature: "s", value: "" });
+  if (typeof path !== "string") throw new Error("OpenSession answered without a session");
+  return { path, cipher: PLAIN_CIPHER };
+}
+
+/** The parameters and the value of a `GetSecret` answer's `(oayays)` secret. */
+export function readSecret(
+  value: DBusData | undefined,
+): { parameters: Uint8Array; value: Uint8Array } {
+  if (Array.isArray(value)) {
+    const [, parameters, bytes] = value;
+    if (parameters instanceof Uint8Array && bytes instanceof Uint8Array) {
+      return { parameters, value: bytes };
+    }
+  }
+  throw new Error("GetSecret answered without a secret");
 }

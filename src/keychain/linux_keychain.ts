@@ -156,7 +156,7 @@ export class LinuxKeychain implements Keychain {
    */
   async prepare(paths: readonly string[] = []): Promise<void> {
     // The warm-up first: the reads below then go through the session it opens.
-    const warming = this.#inProcess().then((client) => client?.prepare(), () => {});
+    const warming = this.#inProcess().then((client) => client?.prepare(paths), () => {});
     const reads = paths.map((path) => {
       const read = this.#read(path);
       this.#ahead.start(path, read);

@@ -28,6 +28,8 @@ export interface OutgoingMessage {
   member?: string;
   errorName?: string;
   destination?: string;
+  /** Set by the bus daemon on a real bus; given only to a connection read from a fake socket. */
+  sender?: string;
   signature?: string;
   body?: DBusData[];
 }
@@ -39,6 +41,7 @@ const FIELD_CODES: [keyof OutgoingMessage, number, string][] = [
   ["errorName", 4, "s"],
   ["replySerial", 5, "u"],
   ["destination", 6, "s"],
+  ["sender", 7, "s"],
   ["signature", 8, "g"],
 ];
 

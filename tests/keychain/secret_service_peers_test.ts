@@ -150,6 +150,74 @@ Deno.test(requires(["dbus-daemon"], {
 }));
 
 Deno.test(requires(["dbus-daemon"], {
+  name: "LinuxKeychain.prepare(paths) asks for the session and the item in its first round " +
+    "trip, to the name before its owner is known, and only the first read takes the search",
+  ignore: !linux,
+  async fn() {
+    const bus = await startSecretService({ keyring: false });
+    const service = await DBusPeer.connect(join(bus.dir, "bus"));
+    try {
+      await service.callBus("RequestName", "su", ["org.freedesktop.secrets", 4]);
+      const keychain = new LinuxKeychain(
+        createRealContext({ signal: new AbortController().signal }),
+        { env: { ...bus.env, PATH: "/nonexistent" } },
+      );
+      const path = "hark/default/user_token";
+      keychain.prepare([path]);
+      // Both come before the service has answered anything: one round trip.
+      const open = await service.nextCall();
+      const search = await service.nextCall();
+      assert.deepEqual([open.member, search.member], ["OpenSession", "SearchItems"]);
+      for (const call of [open, search]) {
+        assert.equal(call.destination, "org.freedesktop.secrets", "sent to the well-known name");
+        assert.equal(call.flags & 0x2, 0x2, "NO_AUTO_START: a warm-up never starts the service");
+      }
+      const input = open.body[1];
+      const peerKey = typeof input === "object" && "value" in input ? input.value : undefined;
+      assert.ok(peerKey instanceof Uint8Array);
+      const random = (n: number) => crypto.getRandomValues(new Uint8Array(n));
+      const pair = dhKeyPair(random);
+      const cipher = await aesSessionCipher(
+        await sessionKeyBytes(dhSharedSecret(pair.privateKey, peerKey)),
+        random,
+      );
+      await answer(service, open, "vo", [{ signature: "ay", value: pair.publicKey }, SESSION]);
+      const item = "/org/freedesktop/secrets/collection/login/7";
+      await answer(service, search, "aoao", [[item], []]);
+
+      const secret = async (text: string) => {
+        const get = await service.nextCall();
+        assert.equal(get.member, "GetSecret", "no second search for the read ahead");
+        assert.equal(get.destination, service.uniqueName, "addressed to the owner by then");
+        const sealed = await cipher.seal(new TextEncoder().encode(text));
+        await answer(service, get, "(oayays)", [[
+          SESSION,
+          sealed.parameters,
+          sealed.value,
+          "text/plain",
+        ]]);
+      };
+      const reading = keychain.get(path);
+      await secret("token-7");
+      assert.equal(await reading, "token-7");
+      // A later read (the re-read under the refresh lock) searches afresh.
+      const again = keychain.get(path);
+      again.catch(() => {});
+      const search2 = await service.nextCall();
+      assert.equal(search2.member, "SearchItems");
+      assert.equal(search2.destination, service.uniqueName);
+      await answer(service, search2, "aoao", [[item], []]);
+      await secret("token-8");
+      assert.equal(await again, "token-8");
+      await keychain.close();
+    } finally {
+      service.close();
+      await bus.stop();
+    }
+  },
+}));
+
+Deno.test(requires(["dbus-daemon"], {
   name: "LinuxKeychain.prepare() fails silently: the first read reports the same error as " +
     "without it",
   ignore: !linux,
