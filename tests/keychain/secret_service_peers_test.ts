@@ -13,6 +13,7 @@ import {
   aesSessionCipher,
   dhKeyPair,
   dhSharedSecret,
+  type SessionCipher,
   sessionKeyBytes,
 } from "../../src/keychain/_secret_session.ts";
 import { LinuxKeychain } from "../../src/keychain/linux_keychain.ts";
@@ -42,6 +43,21 @@ function answer(
   });
 }
 
+/** Answers `open` (an OpenSession) as the service would: its own key; the session's cipher. */
+async function acceptSession(peer: DBusPeer, open: DBusMessage): Promise<SessionCipher> {
+  const input = open.body[1];
+  const peerKey = typeof input === "object" && "value" in input ? input.value : undefined;
+  assert.ok(peerKey instanceof Uint8Array);
+  const random = (n: number) => crypto.getRandomValues(new Uint8Array(n));
+  const pair = dhKeyPair(random);
+  const cipher = await aesSessionCipher(
+    await sessionKeyBytes(dhSharedSecret(pair.privateKey, peerKey)),
+    random,
+  );
+  await answer(peer, open, "vo", [{ signature: "ay", value: pair.publicKey }, SESSION]);
+  return cipher;
+}
+
 Deno.test(requires(["dbus-daemon"], {
   name: "LinuxKeychain takes answers only from the Secret Service: a forged NotSupported " +
     "from another process does not make it send the secret in the clear",
@@ -66,15 +82,7 @@ Deno.test(requires(["dbus-daemon"], {
       // The hostile process answers first, as if the service refused the encrypted algorithm.
       await answer(attacker, open, "s", ["forged"], "org.freedesktop.DBus.Error.NotSupported");
       await attacker.callBus("GetId"); // the bus has routed the forged error by now
-      const pair = dhKeyPair((n) => crypto.getRandomValues(new Uint8Array(n)));
-      const input = open.body[1];
-      const peerKey = typeof input === "object" && "value" in input ? input.value : undefined;
-      assert.ok(peerKey instanceof Uint8Array);
-      const cipher = await aesSessionCipher(
-        await sessionKeyBytes(dhSharedSecret(pair.privateKey, peerKey)),
-        (n) => crypto.getRandomValues(new Uint8Array(n)),
-      );
-      await answer(service, open, "vo", [{ signature: "ay", value: pair.publicKey }, SESSION]);
+      const cipher = await acceptSession(service, open);
 
       const create = await service.nextCall();
       assert.equal(create.member, "CreateItem", "no second OpenSession (plain) was asked for");
@@ -113,16 +121,7 @@ Deno.test(requires(["dbus-daemon"], {
       keychain.prepare();
       const open = await service.nextCall();
       assert.equal(open.member, "OpenSession", "asked for before any read");
-      const input = open.body[1];
-      const peerKey = typeof input === "object" && "value" in input ? input.value : undefined;
-      assert.ok(peerKey instanceof Uint8Array);
-      const random = (n: number) => crypto.getRandomValues(new Uint8Array(n));
-      const pair = dhKeyPair(random);
-      const cipher = await aesSessionCipher(
-        await sessionKeyBytes(dhSharedSecret(pair.privateKey, peerKey)),
-        random,
-      );
-      await answer(service, open, "vo", [{ signature: "ay", value: pair.publicKey }, SESSION]);
+      const cipher = await acceptSession(service, open);
 
       const reading = keychain.get("hark/default/user_token");
       reading.catch(() => {});
@@ -172,16 +171,7 @@ Deno.test(requires(["dbus-daemon"], {
         assert.equal(call.destination, "org.freedesktop.secrets", "sent to the well-known name");
         assert.equal(call.flags & 0x2, 0x2, "NO_AUTO_START: a warm-up never starts the service");
       }
-      const input = open.body[1];
-      const peerKey = typeof input === "object" && "value" in input ? input.value : undefined;
-      assert.ok(peerKey instanceof Uint8Array);
-      const random = (n: number) => crypto.getRandomValues(new Uint8Array(n));
-      const pair = dhKeyPair(random);
-      const cipher = await aesSessionCipher(
-        await sessionKeyBytes(dhSharedSecret(pair.privateKey, peerKey)),
-        random,
-      );
-      await answer(service, open, "vo", [{ signature: "ay", value: pair.publicKey }, SESSION]);
+      const cipher = await acceptSession(service, open);
       const item = "/org/freedesktop/secrets/collection/login/7";
       await answer(service, search, "aoao", [[item], []]);
 
