@@ -134,6 +134,8 @@ export class SecretServiceKeychain {
     const slot: OwnerSlot = { name: undefined };
     // Sent first: its answer names the owner before any answer to the calls below can come.
     const owning = this.#owner(connection, signal, false, slot);
+    // Awaited below, unless a step before that throws (an aborted signal): never left unhandled.
+    owning.catch(() => {});
     const to = { destination: SERVICE, from: slot, flags: NO_AUTO_START };
     const early: Service = {
       owner: SERVICE,

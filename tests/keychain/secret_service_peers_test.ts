@@ -237,3 +237,23 @@ Deno.test(requires(["dbus-daemon"], {
     }
   },
 }));
+
+Deno.test(requires(["dbus-daemon"], {
+  name: "LinuxKeychain.prepare(paths) after Ctrl-C leaves no unhandled rejection behind",
+  ignore: !linux,
+  async fn() {
+    const bus = await startSecretService({ keyring: false });
+    try {
+      const interrupted = new AbortController();
+      interrupted.abort(new DOMException("Cancelled by Ctrl-C", "AbortError"));
+      const keychain = new LinuxKeychain(createRealContext({ signal: interrupted.signal }), {
+        env: { ...bus.env, PATH: "/nonexistent" },
+      });
+      await keychain.prepare(["hark/default/user_token"]);
+      await assert.rejects(keychain.get("hark/default/user_token"), /Ctrl-C/);
+      await keychain.close();
+    } finally {
+      await bus.stop();
+    }
+  },
+}));
