@@ -24,6 +24,13 @@ import { REFRESH_BUFFER_MS } from "./token_record.ts";
 import type { ResolvedToken, TokenOrigin, TokenSource } from "./token_source.ts";
 import type { Identity } from "./identity.ts";
 
+/**
+ * How long after a stored sign-in's token was read its first use needs no second look at the
+ * sign-in, in ms: a command's check that it is signed in and its request, with room. A sign-out
+ * elsewhere in between is seen one call late, as with a read ahead (`src/keychain/_reads_ahead.ts`).
+ */
+export const FIRST_USE_MS = 1_000;
+
 /** Options of {@link createTokenSource}. */
 export interface TokenSourceOptions {
   /** The loaded config. */
@@ -119,7 +126,9 @@ function configMark(config: Config, profile: string): string | undefined {
  * read before the token was; a sign-in that is gone or changed (`hark auth logout` or a new
  * `auth login` in another process, even while a long-running `hark mcp` holds the token) drops
  * it, and the token is resolved afresh: the new one, or the "Not signed in" error. So a sign-out
- * stops every running hark at its next call.
+ * stops every running hark at its next call. One `getToken()` looks no further: the first after
+ * the token was resolved, within {@link FIRST_USE_MS} (a command checks its sign-in, then makes
+ * its request with the token just read; the mark was read right before it).
  *
  * @param ctx the context
  * @param options profile, config and identity
@@ -132,6 +141,8 @@ function configMark(config: Config, profile: string): string | undefined {
 export function createTokenSource(ctx: Context, options: TokenSourceOptions): TokenSource {
   let providers = options.providers;
   let current: Credential | undefined;
+  /** When `current` was resolved, until its first use. */
+  let unusedSince: number | undefined;
   /** The sign-in mark read before `current` was resolved. */
   let currentMark: string | undefined;
   let pending: Promise<Credential> | undefined;
@@ -177,6 +188,7 @@ export function createTokenSource(ctx: Context, options: TokenSourceOptions): To
       const { value } = await resolveToken(chain, spec(refresh));
       current = value;
       currentMark = mark;
+      unusedSince = ctx.now();
       return value;
     })().finally(() => (pending = undefined));
     return pending;
@@ -187,6 +199,13 @@ export function createTokenSource(ctx: Context, options: TokenSourceOptions): To
   /** Whether `credential` may still be used: not a stored sign-in, or one still stored. */
   const stillSignedIn = async (credential: Credential): Promise<boolean> => {
     if (!fromStoredSignIn(credential)) return true;
+    // Its first use, just after it was read: the mark read before it stands (a clock set back
+    // counts as late).
+    const age = unusedSince === undefined ? undefined : ctx.now() - unusedSince;
+    unusedSince = undefined;
+    if (currentMark !== undefined && age !== undefined && age >= 0 && age <= FIRST_USE_MS) {
+      return true;
+    }
     const mark = await markOf();
     if (mark !== undefined && mark === currentMark) return true;
     if (current === credential) current = undefined;

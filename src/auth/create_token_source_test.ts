@@ -4,7 +4,7 @@ import { createTestContext, FetchStub, jsonResponse } from "../../tests/support/
 import { MemoryKeychain } from "../keychain/memory_keychain.ts";
 import { AuthError, HarkError } from "../errors/mod.ts";
 import type { Config } from "../config/mod.ts";
-import { createTokenSource, loadedOnUse } from "./create_token_source.ts";
+import { createTokenSource, FIRST_USE_MS, loadedOnUse } from "./create_token_source.ts";
 import type { TokenRecord } from "./token_record.ts";
 
 const NOW = Date.UTC(2026, 10, 21, 9, 0, 0);
@@ -346,11 +346,12 @@ Deno.test("getToken() keeps a stored sign-in's token in memory while the sign-in
 
 Deno.test("getToken() drops the token once auth logout elsewhere removed the sign-in", async () => {
   const stub = new FetchStub([]);
-  const { source, keychain, configPath, dir } = await setup(
+  const { ctx, source, keychain, configPath, dir } = await setup(
     record({ expires_at: NOW + 3_600_000 }),
     stub,
   );
   assert.equal((await source.getToken()).token, "u-old");
+  ctx.advance(FIRST_USE_MS + 1); // the next call, past the token's first use
   // What `hark auth logout` in another process does: the record and the user entry go.
   await keychain.delete("hark/t1/default/user_token");
   const config = JSON.parse(await Deno.readTextFile(configPath));
@@ -368,11 +369,12 @@ Deno.test("getToken() drops the token once auth logout elsewhere removed the sig
 });
 
 Deno.test("getToken() drops the token when the user entry goes, even with the record left", async () => {
-  const { source, keychain, configPath, dir } = await setup(
+  const { ctx, source, keychain, configPath, dir } = await setup(
     record({ expires_at: NOW + 3_600_000 }),
     new FetchStub([]),
   );
   await source.getToken();
+  ctx.advance(FIRST_USE_MS + 1);
   const reads: string[] = [];
   const get = keychain.get.bind(keychain);
   keychain.get = (path) => {
@@ -388,11 +390,12 @@ Deno.test("getToken() drops the token when the user entry goes, even with the re
 });
 
 Deno.test("getToken() picks up a new sign-in made elsewhere", async () => {
-  const { source, keychain, configPath, dir } = await setup(
+  const { ctx, source, keychain, configPath, dir } = await setup(
     record({ expires_at: NOW + 3_600_000 }),
     new FetchStub([]),
   );
   assert.equal((await source.getToken()).token, "u-old");
+  ctx.advance(FIRST_USE_MS + 1);
   // `hark auth login` in another process: a new record, then a new user entry.
   await keychain.set(
     "hark/t1/default/user_token",
@@ -423,6 +426,7 @@ Deno.test("getToken() takes the first sign-in mark from the loaded config: no fi
   };
   assert.equal((await source.getToken()).token, "u-old");
   assert.deepEqual(events, ["keychain read"]);
+  ctx.advance(FIRST_USE_MS + 1);
   // A sign-in changed after the config was loaded (the token may have been read ahead of it)
   // shows at the next call.
   await keychain.set(
@@ -463,4 +467,43 @@ Deno.test("loadedOnUse() loads a provider only for a spec it applies to", async 
   assert.equal((await provider.resolveAccount(spec("scripted")))?.source, "command");
   await provider.resolveToken(spec("scripted"));
   assert.equal(loads, 1);
+});
+
+Deno.test("getToken(): a token's first use within FIRST_USE_MS reads no config, the next use does", async () => {
+  const { ctx, source, configPath, dir } = await setup(
+    record({ expires_at: NOW + 3_600_000 }),
+    new FetchStub([]),
+  );
+  const reads: string[] = [];
+  const readFile = ctx.fs.readFile.bind(ctx.fs);
+  ctx.fs.readFile = (path) => {
+    if (path === configPath) reads.push(path);
+    return readFile(path);
+  };
+  assert.equal((await source.getToken()).token, "u-old"); // a command checks its sign-in
+  ctx.advance(FIRST_USE_MS);
+  assert.equal((await source.getToken()).token, "u-old"); // and makes its request
+  assert.equal(reads.length, 0);
+  assert.equal((await source.getToken()).token, "u-old"); // the next request looks again
+  assert.equal(reads.length, 1);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("getToken(): after a clock set back, a token's first use reads the sign-in again", async () => {
+  const { ctx, source, configPath, dir } = await setup(
+    record({ expires_at: NOW + 3_600_000 }),
+    new FetchStub([]),
+  );
+  const reads: string[] = [];
+  const readFile = ctx.fs.readFile.bind(ctx.fs);
+  ctx.fs.readFile = (path) => {
+    if (path === configPath) reads.push(path);
+    return readFile(path);
+  };
+  await source.getToken();
+  const now = ctx.now;
+  ctx.now = () => now() - 60_000;
+  await source.getToken();
+  assert.equal(reads.length, 1);
+  await Deno.remove(dir, { recursive: true });
 });
