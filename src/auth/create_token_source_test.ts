@@ -469,17 +469,20 @@ Deno.test("loadedOnUse() loads a provider only for a spec it applies to", async 
   assert.equal(loads, 1);
 });
 
-Deno.test("getToken(): a token's first use within FIRST_USE_MS reads no config, the next use does", async () => {
-  const { ctx, source, configPath, dir } = await setup(
-    record({ expires_at: NOW + 3_600_000 }),
-    new FetchStub([]),
-  );
+/** A source on a stored sign-in, with the reads of its config file counted. */
+async function countingConfigReads() {
+  const parts = await setup(record({ expires_at: NOW + 3_600_000 }), new FetchStub([]));
   const reads: string[] = [];
-  const readFile = ctx.fs.readFile.bind(ctx.fs);
-  ctx.fs.readFile = (path) => {
-    if (path === configPath) reads.push(path);
+  const readFile = parts.ctx.fs.readFile.bind(parts.ctx.fs);
+  parts.ctx.fs.readFile = (path) => {
+    if (path === parts.configPath) reads.push(path);
     return readFile(path);
   };
+  return { ...parts, reads };
+}
+
+Deno.test("getToken(): a token's first use within FIRST_USE_MS reads no config, the next use does", async () => {
+  const { ctx, source, dir, reads } = await countingConfigReads();
   assert.equal((await source.getToken()).token, "u-old"); // a command checks its sign-in
   ctx.advance(FIRST_USE_MS);
   assert.equal((await source.getToken()).token, "u-old"); // and makes its request
@@ -490,16 +493,7 @@ Deno.test("getToken(): a token's first use within FIRST_USE_MS reads no config, 
 });
 
 Deno.test("getToken(): after a clock set back, a token's first use reads the sign-in again", async () => {
-  const { ctx, source, configPath, dir } = await setup(
-    record({ expires_at: NOW + 3_600_000 }),
-    new FetchStub([]),
-  );
-  const reads: string[] = [];
-  const readFile = ctx.fs.readFile.bind(ctx.fs);
-  ctx.fs.readFile = (path) => {
-    if (path === configPath) reads.push(path);
-    return readFile(path);
-  };
+  const { ctx, source, dir, reads } = await countingConfigReads();
   await source.getToken();
   const now = ctx.now;
   ctx.now = () => now() - 60_000;

@@ -6,26 +6,9 @@
 
 import assert from "node:assert/strict";
 import { DBusConnection, type OwnerSlot } from "../../src/keychain/_dbus_connection.ts";
-import type { SocketPort } from "../../src/context.ts";
-import { encodeMessage, type OutgoingMessage } from "./dbus_peer.ts";
+import { encodeMessage, type OutgoingMessage, scriptedSocket } from "./dbus_peer.ts";
 
 const BUS = "org.freedesktop.DBus";
-
-/** A socket that hands out `incoming` once the client wrote, then ends. */
-function scriptedSocket(incoming: Uint8Array): SocketPort {
-  let left = incoming;
-  return {
-    read(buffer) {
-      if (left.length === 0) return Promise.resolve(null);
-      const n = Math.min(buffer.length, left.length);
-      buffer.set(left.subarray(0, n));
-      left = left.subarray(n);
-      return Promise.resolve(n);
-    },
-    write: () => Promise.resolve(),
-    close() {},
-  };
-}
 
 function script(messages: OutgoingMessage[]): Uint8Array {
   const parts = [

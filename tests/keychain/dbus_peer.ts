@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { SocketPort } from "../../src/context.ts";
 import {
   decodeMessage,
   FIXED_HEADER_BYTES,
@@ -173,4 +174,27 @@ export class DBusPeer {
     let offset = 0;
     while (offset < bytes.length) offset += await this.#conn.write(bytes.subarray(offset));
   }
+}
+
+/**
+ * A socket that hands out `incoming` in reads of at most `step(i)` bytes (the whole buffer by
+ * default), then ends; writes go nowhere.
+ */
+export function scriptedSocket(
+  incoming: Uint8Array,
+  step: (i: number) => number = () => Infinity,
+): SocketPort {
+  let left = incoming;
+  let reads = 0;
+  return {
+    read(buffer) {
+      if (left.length === 0) return Promise.resolve(null);
+      const n = Math.min(buffer.length, left.length, step(reads++));
+      buffer.set(left.subarray(0, n));
+      left = left.subarray(n);
+      return Promise.resolve(n);
+    },
+    write: () => Promise.resolve(),
+    close() {},
+  };
 }

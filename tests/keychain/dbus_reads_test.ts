@@ -4,28 +4,10 @@
  */
 
 import assert from "node:assert/strict";
-import type { SocketPort } from "../../src/context.ts";
 import { DBusConnection } from "../../src/keychain/_dbus_connection.ts";
-import { encodeMessage } from "./dbus_peer.ts";
+import { encodeMessage, scriptedSocket } from "./dbus_peer.ts";
 
 const BUS = "org.freedesktop.DBus";
-
-/** A socket that hands out `incoming` in reads of at most `step(i)` bytes, then ends. */
-function scriptedSocket(incoming: Uint8Array, step: (i: number) => number): SocketPort {
-  let left = incoming;
-  let reads = 0;
-  return {
-    read(buffer) {
-      if (left.length === 0) return Promise.resolve(null);
-      const n = Math.min(buffer.length, left.length, step(reads++));
-      buffer.set(left.subarray(0, n));
-      left = left.subarray(n);
-      return Promise.resolve(n);
-    },
-    write: () => Promise.resolve(),
-    close() {},
-  };
-}
 
 /** The bus's `OK`, Hello's answer, then an answer to each of `count` calls (serials 2...). */
 function script(bodies: string[]): Uint8Array {
