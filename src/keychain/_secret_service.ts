@@ -120,12 +120,10 @@ export class SecretServiceKeychain {
   }
 
   /**
-   * {@link prepare}'s calls, in one round trip: `GetNameOwner`, then `OpenSession` and
-   * `SearchItems` sent to the service's well-known name before its owner is known, with
-   * NO_AUTO_START (a warm-up never starts the service). Their answers are taken only from the
-   * owner the bus then names ({@link OwnerSlot}: the bus answers `GetNameOwner` before it routes
-   * the calls after it). The Diffie-Hellman key is made while the socket connects. Settles once
-   * the owner is known; the session and the search go on.
+   * {@link prepare}'s calls in one round trip: `GetNameOwner`, then `OpenSession` and `SearchItems`
+   * to the well-known name with NO_AUTO_START (never starting the service), answers taken only
+   * from the owner the bus names before it routes them ({@link OwnerSlot}). The DH key is made
+   * while the socket connects. Settles once the owner is known; the session and search go on.
    */
   async #warm(path: string | undefined, signal: AbortSignal): Promise<void> {
     const connecting = this.#connect(signal);
@@ -139,7 +137,7 @@ export class SecretServiceKeychain {
     const to = { destination: SERVICE, from: slot, flags: NO_AUTO_START };
     const early: Service = {
       owner: SERVICE,
-      call: (call) => connection.call({ ...call, ...to }, signal),
+      call: (c) => connection.call({ ...c, ...to }, signal),
     };
     const session = this.#newSession(early, signal, pair);
     session.catch((error) => {
