@@ -82,6 +82,11 @@ export async function runMethodCall(call: MethodCall): Promise<ToolOutput> {
   const request = buildMethodRequest(method, input, { label: argumentLabel });
   const output = { command: `hark ${method.command.join(" ")}`, dryRun: call.dryRun, warnings: [] };
   if (call.dryRun) return { ...output, data: [previewRequest(session.baseUrl(), request)] };
-  const data = await session.client(call.identity).request({ ...request, signal: call.signal });
+  const client = session.client(call.identity);
+  // The sign-in is checked before the request, as a shortcut's connect() does: a token resolved
+  // for the request itself would spare the next call, a later one, its look at the sign-in
+  // (`FIRST_USE_MS`), and a sign-out in between would not stop it.
+  await session.tokens(call.identity).getToken();
+  const data = await client.request({ ...request, signal: call.signal });
   return { ...output, data: data ?? {} };
 }

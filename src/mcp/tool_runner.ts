@@ -314,7 +314,10 @@ export class ToolRunner {
     const request = await buildApiRequest(call.ctx, apiOptionsOf(entry.api, args.values, dryRun));
     const output = { command: "hark api", dryRun, warnings: [] };
     if (dryRun) return { ...output, data: [previewRequest(session.baseUrl(), request)] };
-    const client = session.client(this.#options.identity ?? args.as);
+    const identity = this.#options.identity ?? args.as;
+    const client = session.client(identity);
+    // Checked before the request, as by a method call (`method_call.ts`).
+    await session.tokens(identity).getToken();
     const data = await client.request({ ...request, signal });
     return { ...output, data: data ?? {} };
   }

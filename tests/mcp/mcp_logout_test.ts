@@ -57,3 +57,63 @@ Deno.test("hark mcp: after auth logout in another process the next call fails, s
     await world.close();
   }
 });
+
+// A method or the raw API tool makes its request with no sign-in check before it: its token is
+// resolved for the request itself, and a call after the sign-out must still look again.
+const oneRequestTools = [
+  {
+    what: "a method tool",
+    flags: ["--tools", "calendar.v4.calendarEvent.instanceView"],
+    call: (start: number) => ({
+      name: "calendar_v4_calendarEvent_instanceView",
+      arguments: {
+        path: { calendar_id: "primary" },
+        params: { start_time: String(start), end_time: String(start + 86_400) },
+      },
+    }),
+  },
+  {
+    what: "the raw API tool",
+    flags: ["--tools", "calendar_agenda,api", "--allow-raw-api"],
+    call: () => ({
+      name: "api",
+      arguments: { method: "GET", path: "/open-apis/calendar/v4/calendars" },
+    }),
+  },
+];
+
+for (const tool of oneRequestTools) {
+  Deno.test(`hark mcp: after auth logout the next call of ${tool.what} fails, sending nothing`, async () => {
+    const world = await startWorld();
+    try {
+      await world.signIn();
+      const mcp = await connectHarkMcp(world.home.env, tool.flags);
+      try {
+        const start = Math.floor(Date.now() / 1000);
+        const first = await mcp.client.callTool(tool.call(start));
+        assert.equal(first.isError, undefined, JSON.stringify(first));
+
+        // Well within a second of the first call's token read.
+        await world.clearRequests();
+        const logout = await world.runInProcess(["auth", "logout", "--json"]);
+        assert.equal(logout.code, 0, logout.stderr);
+
+        const after = await mcp.client.callTool(tool.call(start));
+        assert.equal(after.isError, true, JSON.stringify(after));
+        const { error } = after.structuredContent as { error: { type: string; message: string } };
+        assert.equal(error.type, "auth");
+        assert.equal(error.message, 'Not signed in to profile "default"');
+        const sent = await world.requestLog();
+        assert.deepEqual(
+          sent.filter((r) => r.headers.authorization !== undefined).map((r) => r.path),
+          [],
+          "no request carried a token after the sign-out",
+        );
+      } finally {
+        await mcp.close();
+      }
+    } finally {
+      await world.close();
+    }
+  });
+}
