@@ -317,13 +317,14 @@ Deno.test("a call with an environment token loads no sign-in, refresh or credent
     assert.ok(!loaded.has(chunk), `contact +me loads ${module} (${chunk})`);
   }
   // A command writing JSON measures no text: the tables, cards and the width library load only
-  // for a drawn format.
+  // for a drawn format; the pager's code only at a terminal.
   const drawing = [
     ...holding("src/output/drawn_output.ts"),
     ...holding("src/output/text_width.ts"),
     ...holdingPackage("fast-string-truncated-width"),
+    ...holding("src/output/pager.ts"),
   ];
-  assert.equal(drawing.length, 3, "the check can see the drawing code and the width library");
+  assert.equal(drawing.length, 4, "the check can see the drawing, width and pager code");
   for (const chunk of drawing) assert.ok(!loaded.has(chunk), `contact +me loads ${chunk}`);
 });
 

@@ -7,7 +7,8 @@
  */
 
 import type { RequestPreview } from "../http/request.ts";
-import { formatJson, terminalSafe } from "../output/mod.ts";
+import { formatJson } from "../output/output.ts";
+import { terminalSafe } from "../output/terminal_safe.ts";
 
 /**
  * The previews without repeats: a request the shortcut sends twice (a read before it decides

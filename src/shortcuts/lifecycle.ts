@@ -18,12 +18,11 @@ import {
   collectedStream,
   formatJson,
   openDataStream,
-  openPager,
   type OutputOptions,
   resolveFormat,
-  terminalSafe,
   writeData,
-} from "../output/mod.ts";
+} from "../output/output.ts";
+import { terminalSafe } from "../output/terminal_safe.ts";
 import {
   type AnyShortcut,
   type ApiCaller,
@@ -181,8 +180,11 @@ export async function runShortcut(
   definition: AnyShortcut,
   args: ShortcutArgs,
 ): Promise<void> {
-  // At a terminal, the output goes through the pager once the command is done (`pager.ts`).
-  const paged = openPager(session.ctx);
+  // At a terminal, the output goes through the pager once the command is done (`pager.ts`);
+  // piped, there is none, and its code is not loaded.
+  const paged = session.ctx.stdout.isTerminal
+    ? (await import("../output/pager.ts")).openPager(session.ctx)
+    : { ctx: session.ctx, flush: () => Promise.resolve() };
   try {
     await runSteps(session, paged.ctx, definition, args);
   } finally {
