@@ -86,8 +86,7 @@ export class DBusConnection {
   readonly #socket: SocketPort;
   /**
    * What was read and not yet taken is `#data[#start, #end)`; one buffer for the connection's
-   * life, so that reading allocates nothing but the messages (a command's first keychain read
-   * runs close to the young generation's size: a scavenge costs it about 4 ms).
+   * life, so that reading allocates nothing but the messages, whose bytes are zeroed once taken.
    */
   #data = new Uint8Array(READ_BYTES);
   #start = 0;
