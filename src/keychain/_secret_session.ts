@@ -177,32 +177,34 @@ export const PLAIN_CIPHER: SessionCipher = {
 };
 
 /**
- * `2^exponent mod modulus` (2 is the group's generator) with 4-bit windows, left to right: per
- * hexadecimal digit four squarings, then a multiplication by `2^digit`, a shift, reduced once.
- * Only the squarings multiply big values, and each step allocates a new value: about 330 big
- * operations for a 256-bit exponent, against about 510 square-and-multiply.
+ * `2^exponent mod modulus` (2 is the group's generator): a multiplication by `2^digit` is a
+ * shift, so only the squarings multiply big values (each step allocates a new one): about 330
+ * big operations for a 256-bit exponent, against about 510 square-and-multiply.
  */
 function powerOfTwo(exponent: bigint, modulus: bigint): bigint {
-  const digits = exponent.toString(16);
-  let result = 1n;
-  for (let i = 0; i < digits.length; i++) {
-    if (i > 0) {
-      for (let k = 0; k < 4; k++) result = (result * result) % modulus;
-    }
-    const digit = parseInt(digits[i], 16);
-    if (digit !== 0) result = (result << BigInt(digit)) % modulus;
-  }
-  return result;
+  return byWindows(exponent, modulus, (result, digit) => (result << BigInt(digit)) % modulus);
 }
 
 /**
- * `base^exponent mod modulus` with 4-bit windows, left to right: 15 powers of the base made
- * first, then per hexadecimal digit four squarings and at most one multiplication (about 320
- * multiplications for a 256-bit exponent, against about 384 bit by bit).
+ * `base^exponent mod modulus`: 15 powers of the base made first, then at most one
+ * multiplication per window (about 320 multiplications for a 256-bit exponent, against about
+ * 384 bit by bit).
  */
 function modPow(base: bigint, exponent: bigint, modulus: bigint): bigint {
   const powers = [1n, base % modulus];
   for (let i = 2; i < 16; i++) powers.push((powers[i - 1] * powers[1]) % modulus);
+  return byWindows(exponent, modulus, (result, digit) => (result * powers[digit]) % modulus);
+}
+
+/**
+ * Exponentiation with 4-bit windows, left to right: per hexadecimal digit of `exponent`, four
+ * squarings, then `times(result, digit)` (multiplying by the base to that digit) unless it is 0.
+ */
+function byWindows(
+  exponent: bigint,
+  modulus: bigint,
+  times: (result: bigint, digit: number) => bigint,
+): bigint {
   const digits = exponent.toString(16);
   let result = 1n;
   for (let i = 0; i < digits.length; i++) {
@@ -210,7 +212,7 @@ function modPow(base: bigint, exponent: bigint, modulus: bigint): bigint {
       for (let k = 0; k < 4; k++) result = (result * result) % modulus;
     }
     const digit = parseInt(digits[i], 16);
-    if (digit !== 0) result = (result * powers[digit]) % modulus;
+    if (digit !== 0) result = times(result, digit);
   }
   return result;
 }
