@@ -389,14 +389,8 @@ Deno.test("getToken() drops the token when the user entry goes, even with the re
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("getToken() picks up a new sign-in made elsewhere", async () => {
-  const { ctx, source, keychain, configPath, dir } = await setup(
-    record({ expires_at: NOW + 3_600_000 }),
-    new FetchStub([]),
-  );
-  assert.equal((await source.getToken()).token, "u-old");
-  ctx.advance(FIRST_USE_MS + 1);
-  // `hark auth login` in another process: a new record, then a new user entry.
+/** What `hark auth login` in another process does: a new record ("u-2"), then a new user entry. */
+async function signInElsewhere(keychain: MemoryKeychain, configPath: string): Promise<void> {
   await keychain.set(
     "hark/t1/default/user_token",
     JSON.stringify(record({ access_token: "u-2", expires_at: NOW + 7_200_000 })),
@@ -404,6 +398,16 @@ Deno.test("getToken() picks up a new sign-in made elsewhere", async () => {
   const config = JSON.parse(await Deno.readTextFile(configPath));
   config.users.default.expires_at = new Date(NOW + 7_200_000).toISOString();
   await Deno.writeTextFile(configPath, JSON.stringify(config));
+}
+
+Deno.test("getToken() picks up a new sign-in made elsewhere", async () => {
+  const { ctx, source, keychain, configPath, dir } = await setup(
+    record({ expires_at: NOW + 3_600_000 }),
+    new FetchStub([]),
+  );
+  assert.equal((await source.getToken()).token, "u-old");
+  ctx.advance(FIRST_USE_MS + 1);
+  await signInElsewhere(keychain, configPath);
   assert.equal((await source.getToken()).token, "u-2");
   await Deno.remove(dir, { recursive: true });
 });
@@ -429,13 +433,7 @@ Deno.test("getToken() takes the first sign-in mark from the loaded config: no fi
   ctx.advance(FIRST_USE_MS + 1);
   // A sign-in changed after the config was loaded (the token may have been read ahead of it)
   // shows at the next call.
-  await keychain.set(
-    "hark/t1/default/user_token",
-    JSON.stringify(record({ access_token: "u-2", expires_at: NOW + 7_200_000 })),
-  );
-  const config = JSON.parse(await Deno.readTextFile(configPath));
-  config.users.default.expires_at = new Date(NOW + 7_200_000).toISOString();
-  await Deno.writeTextFile(configPath, JSON.stringify(config));
+  await signInElsewhere(keychain, configPath);
   assert.equal((await source.getToken()).token, "u-2");
   await Deno.remove(dir, { recursive: true });
 });

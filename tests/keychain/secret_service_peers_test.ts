@@ -43,6 +43,39 @@ function answer(
   });
 }
 
+/** A keychain of this process on `bus`, with no secret-tool to fall back to. */
+function keychainOn(bus: { env: Record<string, string> }, signal = new AbortController().signal) {
+  return new LinuxKeychain(createRealContext({ signal }), {
+    env: { ...bus.env, PATH: "/nonexistent" },
+  });
+}
+
+/**
+ * Runs `play` on a private bus where the test's own connection owns org.freedesktop.secrets,
+ * with a keychain of this process on that bus; closes both and stops the bus after.
+ */
+async function playingTheService(
+  play: (service: DBusPeer, keychain: LinuxKeychain) => Promise<void>,
+): Promise<void> {
+  const bus = await startSecretService({ keyring: false });
+  const service = await DBusPeer.connect(join(bus.dir, "bus"));
+  const keychain = keychainOn(bus);
+  try {
+    await service.callBus("RequestName", "su", ["org.freedesktop.secrets", 4]);
+    await play(service, keychain);
+  } finally {
+    await keychain.close();
+    service.close();
+    await bus.stop();
+  }
+}
+
+/** Answers `get` (a GetSecret) with `text`, sealed in the session's cipher. */
+async function answerSecret(peer: DBusPeer, get: DBusMessage, cipher: SessionCipher, text: string) {
+  const sealed = await cipher.seal(new TextEncoder().encode(text));
+  await answer(peer, get, "(oayays)", [[SESSION, sealed.parameters, sealed.value, "text/plain"]]);
+}
+
 /** Answers `open` (an OpenSession) as the service would: its own key; the session's cipher. */
 async function acceptSession(peer: DBusPeer, open: DBusMessage): Promise<SessionCipher> {
   const input = open.body[1];
@@ -69,10 +102,7 @@ Deno.test(requires(["dbus-daemon"], {
     const attacker = await DBusPeer.connect(socket);
     try {
       await service.callBus("RequestName", "su", ["org.freedesktop.secrets", 4]);
-      const keychain = new LinuxKeychain(
-        createRealContext({ signal: new AbortController().signal }),
-        { env: { ...bus.env, PATH: "/nonexistent" } },
-      );
+      const keychain = keychainOn(bus);
       const setting = keychain.set("hark/default/app_secret", "s3cret-forged");
       setting.catch(() => {});
 
@@ -110,14 +140,7 @@ Deno.test(requires(["dbus-daemon"], {
     "first read takes it over",
   ignore: !linux,
   async fn() {
-    const bus = await startSecretService({ keyring: false });
-    const service = await DBusPeer.connect(join(bus.dir, "bus"));
-    try {
-      await service.callBus("RequestName", "su", ["org.freedesktop.secrets", 4]);
-      const keychain = new LinuxKeychain(
-        createRealContext({ signal: new AbortController().signal }),
-        { env: { ...bus.env, PATH: "/nonexistent" } },
-      );
+    await playingTheService(async (service, keychain) => {
       keychain.prepare();
       const open = await service.nextCall();
       assert.equal(open.member, "OpenSession", "asked for before any read");
@@ -132,19 +155,9 @@ Deno.test(requires(["dbus-daemon"], {
       const get = await service.nextCall();
       assert.equal(get.member, "GetSecret");
       assert.deepEqual(get.body, [SESSION]);
-      const sealed = await cipher.seal(new TextEncoder().encode("token-7"));
-      await answer(service, get, "(oayays)", [[
-        SESSION,
-        sealed.parameters,
-        sealed.value,
-        "text/plain",
-      ]]);
+      await answerSecret(service, get, cipher, "token-7");
       assert.equal(await reading, "token-7");
-      await keychain.close();
-    } finally {
-      service.close();
-      await bus.stop();
-    }
+    });
   },
 }));
 
@@ -153,14 +166,7 @@ Deno.test(requires(["dbus-daemon"], {
     "trip, to the name before its owner is known, and only the first read takes the search",
   ignore: !linux,
   async fn() {
-    const bus = await startSecretService({ keyring: false });
-    const service = await DBusPeer.connect(join(bus.dir, "bus"));
-    try {
-      await service.callBus("RequestName", "su", ["org.freedesktop.secrets", 4]);
-      const keychain = new LinuxKeychain(
-        createRealContext({ signal: new AbortController().signal }),
-        { env: { ...bus.env, PATH: "/nonexistent" } },
-      );
+    await playingTheService(async (service, keychain) => {
       const path = "hark/default/user_token";
       keychain.prepare([path]);
       // Both come before the service has answered anything: one round trip.
@@ -179,13 +185,7 @@ Deno.test(requires(["dbus-daemon"], {
         const get = await service.nextCall();
         assert.equal(get.member, "GetSecret", "no second search for the read ahead");
         assert.equal(get.destination, service.uniqueName, "addressed to the owner by then");
-        const sealed = await cipher.seal(new TextEncoder().encode(text));
-        await answer(service, get, "(oayays)", [[
-          SESSION,
-          sealed.parameters,
-          sealed.value,
-          "text/plain",
-        ]]);
+        await answerSecret(service, get, cipher, text);
       };
       const reading = keychain.get(path);
       await secret("token-7");
@@ -199,11 +199,7 @@ Deno.test(requires(["dbus-daemon"], {
       await answer(service, search2, "aoao", [[item], []]);
       await secret("token-8");
       assert.equal(await again, "token-8");
-      await keychain.close();
-    } finally {
-      service.close();
-      await bus.stop();
-    }
+    });
   },
 }));
 
@@ -216,10 +212,7 @@ Deno.test(requires(["dbus-daemon"], {
     const bus = await startSecretService({ keyring: false });
     try {
       const reason = async (prepare: boolean) => {
-        const keychain = new LinuxKeychain(
-          createRealContext({ signal: new AbortController().signal }),
-          { env: { ...bus.env, PATH: "/nonexistent" } },
-        );
+        const keychain = keychainOn(bus);
         if (prepare) keychain.prepare();
         const error = await keychain.get("hark/default/user_token").then(
           () => assert.fail("expected an error"),
@@ -246,9 +239,7 @@ Deno.test(requires(["dbus-daemon"], {
     try {
       const interrupted = new AbortController();
       interrupted.abort(new DOMException("Cancelled by Ctrl-C", "AbortError"));
-      const keychain = new LinuxKeychain(createRealContext({ signal: interrupted.signal }), {
-        env: { ...bus.env, PATH: "/nonexistent" },
-      });
+      const keychain = keychainOn(bus, interrupted.signal);
       await keychain.prepare(["hark/default/user_token"]);
       await assert.rejects(keychain.get("hark/default/user_token"), /Ctrl-C/);
       await keychain.close();
