@@ -7,7 +7,7 @@
 /**
  * The least time between two full collections {@link reclaimer} starts, in ms. 50 rather than
  * 100: a year-long agenda's peak is about 1.2 MiB lower (365 days of the bench's calendar, two
- * sittings of 5 runs: 70.1 → 68.8 and 68.8 → 67.7 MiB; one day's is unchanged) for about 4 % more
+ * sittings of 5 runs: 70.1 → 68.8 and 68.8 → 67.7 MiB; one day's within the noise) for about 4 % more
  * time (2.17 → 2.26 s, 6 runs, no network latency; with a real network's, less).
  */
 export const RECLAIM_INTERVAL_MS = 50;
