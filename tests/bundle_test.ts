@@ -299,11 +299,12 @@ Deno.test("a call with an environment token loads no sign-in, refresh or credent
   for (const start of starts) {
     for (const chunk of (await staticGraph(dir, start)).chunks) loaded.add(chunk.name);
   }
-  // The environment provider answers first; the other providers load only when it has nothing.
+  // The environment provider answers first; what the others need (a credential command, a
+  // refresh, a tenant token) loads only when it has nothing. The keychain provider itself (4 KB)
+  // loads with the session: a stored sign-in's call then waits for one file fewer.
   for (
     const module of [
       "command_provider",
-      "keychain_provider",
       "refresh_user_token",
       "tenant_token",
       "oauth_client",
@@ -317,15 +318,22 @@ Deno.test("a call with an environment token loads no sign-in, refresh or credent
     assert.ok(!loaded.has(chunk), `contact +me loads ${module} (${chunk})`);
   }
   // A command writing JSON measures no text: the tables, cards and the width library load only
-  // for a drawn format; the pager's code only at a terminal.
+  // for a drawn format.
   const drawing = [
     ...holding("src/output/drawn_output.ts"),
     ...holding("src/output/text_width.ts"),
     ...holdingPackage("fast-string-truncated-width"),
-    ...holding("src/output/pager.ts"),
   ];
-  assert.equal(drawing.length, 4, "the check can see the drawing, width and pager code");
+  assert.equal(drawing.length, 3, "the check can see the drawing and width code");
   for (const chunk of drawing) assert.ok(!loaded.has(chunk), `contact +me loads ${chunk}`);
+  // The pager (3 KB, declarations only at its top) costs it no file: its code is in a chunk
+  // imported only at a terminal, or in the start-up chunk when merge_chunks.ts finds that cheaper.
+  const [pager] = holding("src/output/pager.ts");
+  const startUp = new Set(
+    (await staticGraph(dir, holding("src/runtime/real_context.ts")[0])).chunks.map((c) => c.name),
+  );
+  assert.ok(pager, "the check can see the pager");
+  assert.ok(!loaded.has(pager) || startUp.has(pager), `contact +me loads the pager (${pager})`);
 });
 
 Deno.test("a keychain read loads neither the refresh code nor another system's keychain", async () => {
@@ -352,12 +360,26 @@ Deno.test("a keychain read loads neither the refresh code nor another system's k
     "src/auth/command_provider.ts",
   ]);
   // The Secret Service in process runs no subprocess: secret-tool's runner, the macOS and the
-  // Windows keychains stay out (their file holds both; see merge_chunks.ts).
-  absent(await reached("src/keychain/linux_keychain.ts"), "the Linux keychain", [
+  // Windows keychains stay out (their file holds both; see merge_chunks.ts), and so does the
+  // file keychain.
+  const linux = await reached("src/keychain/linux_keychain.ts");
+  absent(linux, "the Linux keychain", [
     "src/keychain/_run_tool.ts",
     "src/keychain/macos_keychain.ts",
     "src/keychain/windows_keychain.ts",
+    "src/keychain/file_keychain.ts",
   ]);
+  // Each file loaded costs more than its bytes (see merge_chunks.ts): a backend is one file
+  // beyond what every start-up loads (the choice of backend, the reads ahead, the socket).
+  const startUp = await reached("src/runtime/real_context.ts");
+  for (const module of ["src/keychain/select_keychain.ts", "src/runtime/unix_socket.ts"]) {
+    assert.ok(holding(module).every((c) => startUp.has(c)), `start-up loads ${module}`);
+  }
+  for (const backend of ["linux_keychain", "file_keychain"]) {
+    const loaded = await reached(`src/keychain/${backend}.ts`);
+    const extra = [...loaded].filter((c) => !startUp.has(c));
+    assert.equal(extra.length, 1, `${backend} loads ${extra.join(", ")}`);
+  }
 });
 
 Deno.test("a one-request command runs without a young-generation collection", async () => {

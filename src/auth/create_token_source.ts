@@ -3,9 +3,11 @@
  * keychain), with the winning token kept in memory while it stays valid, and, for a user's
  * stored sign-in, only while that sign-in is still stored.
  *
- * The command and keychain providers (with refresh, the tenant token and the OAuth calls behind
- * them) load when the chain reaches them: a call with an environment token loads none of that,
- * and the command provider loads only for a profile that names a `credential_command`.
+ * The command provider loads only for a profile that names a `credential_command`, and the
+ * keychain provider's refresh, tenant token and OAuth calls only when a token must be fetched:
+ * a call with an environment token loads none of that. The keychain provider itself is small and
+ * imported with this module, so that a stored sign-in's first call does not wait for one more
+ * file to load.
  *
  * @module
  */
@@ -20,6 +22,7 @@ import {
   type TokenSpec,
 } from "./credential_provider.ts";
 import { EnvProvider } from "./env_provider.ts";
+import { KeychainProvider } from "./keychain_provider.ts";
 import { REFRESH_BUFFER_MS } from "./token_record.ts";
 import type { ResolvedToken, TokenOrigin, TokenSource } from "./token_source.ts";
 import type { Identity } from "./identity.ts";
@@ -27,7 +30,7 @@ import type { Identity } from "./identity.ts";
 /**
  * How long after a stored sign-in's token was read its first use needs no second look at the
  * sign-in, in ms: a command's check that it is signed in and its request, with room. A sign-out
- * elsewhere in between is seen one call late, as with a read ahead (`src/keychain/_reads_ahead.ts`).
+ * elsewhere in between is seen one call late, as with a read ahead (`ReadsAhead` in `src/keychain/keychain.ts`).
  * So a caller that keeps a token source across calls (`hark mcp`) looks at the sign-in before
  * each call's request, as a shortcut's `connect()` does: the first use is then always that look.
  */
@@ -51,8 +54,7 @@ export interface TokenSourceOptions {
 
 /**
  * The built-in providers in registration order: extension providers (`env`, then `command`)
- * first, the keychain provider last. The command and keychain providers' code loads on their
- * first use.
+ * first, the keychain provider last. The command provider's code loads on its first use.
  *
  * @param ctx the context
  */
@@ -64,10 +66,7 @@ export function defaultProviders(ctx: Context): CredentialProvider[] {
       async () => new (await import("./command_provider.ts")).CommandProvider(ctx),
       (spec) => credentialCommandOf(spec) !== undefined,
     ),
-    loadedOnUse(
-      "keychain",
-      async () => new (await import("./keychain_provider.ts")).KeychainProvider(ctx),
-    ),
+    new KeychainProvider(ctx),
   ];
 }
 

@@ -14,8 +14,7 @@ import type { Context } from "../context.ts";
 import { HarkError } from "../errors/mod.ts";
 import { numberField, stringField } from "../json/fields.ts";
 import { joinPath } from "../path.ts";
-import { checkKeychainPath, type Keychain, KeychainError } from "./keychain.ts";
-import { ReadsAhead } from "./_reads_ahead.ts";
+import { checkKeychainPath, type Keychain, KeychainError, ReadsAhead } from "./keychain.ts";
 
 const BACKEND = "file";
 const KDF = "PBKDF2-SHA256";
@@ -153,7 +152,7 @@ export class FileKeychain implements Keychain {
    * {@inheritDoc Keychain.prepare}: reads the files at `paths`, the key derivation (a fraction of
    * a second, off the main thread) then overlapping with the rest of the command's start-up.
    * Only with `HARK_KEYCHAIN_PASSWORD`: a password a person types is asked for when a secret is
-   * read, never ahead. See `_reads_ahead.ts` for which `get` takes a read.
+   * read, never ahead. See `ReadsAhead` (`keychain.ts`) for which `get` takes a read.
    */
   prepare(paths: readonly string[] = []): void {
     if (!this.#ctx.env.get("HARK_KEYCHAIN_PASSWORD")) return;

@@ -26,8 +26,13 @@ import {
 // Imported with this module, not on demand: nearly every Linux session bus is a Unix socket, and
 // one import wave fewer is about 0.5 ms of every command that reads a secret.
 import { SecretServiceKeychain } from "./_secret_service.ts";
-import { ReadsAhead } from "./_reads_ahead.ts";
-import { checkKeychainPath, firstLine, type Keychain, KeychainError } from "./keychain.ts";
+import {
+  checkKeychainPath,
+  firstLine,
+  type Keychain,
+  KeychainError,
+  ReadsAhead,
+} from "./keychain.ts";
 
 const TOOL = "secret-tool";
 const INSTALL = 'the "libsecret-tools" package (and a Secret Service such as gnome-keyring)';
@@ -150,7 +155,7 @@ export class LinuxKeychain implements Keychain {
   /**
    * {@inheritDoc Keychain.prepare} The in-process client connects and opens its session (secret-tool
    * has nothing to start), and the reads at `paths` are registered at once, before anything is
-   * awaited: a `get` made after this call always finds them (see `_reads_ahead.ts`).
+   * awaited: a `get` made after this call always finds them (see `ReadsAhead`).
    *
    * @returns settled once the warm-up and the reads ahead have (for tests; callers need not wait)
    */

@@ -15,11 +15,13 @@ import type { Context, Env, KeychainSettings } from "../context.ts";
 import { ValidationError } from "../errors/hark_error.ts";
 import { keychainBackendName } from "../keychain/backend_name.ts";
 import type { Keychain } from "../keychain/keychain.ts";
+import { selectKeychain } from "../keychain/select_keychain.ts";
 import { terminalSafe } from "../output/terminal_safe.ts";
 import { realFileSystem } from "./real_file_system.ts";
 import { reclaimer } from "./reclaimer.ts";
 import { statusLine } from "./status_line.ts";
 import { SYSTEM_OS } from "./system_os.ts";
+import { connectUnix } from "./unix_socket.ts";
 
 const encoder = new TextEncoder();
 
@@ -100,7 +102,7 @@ export function createRealContext(options: RealContextOptions): Context {
     randomBytes: (length) => crypto.getRandomValues(new Uint8Array(length)),
     openWebSocket: async (url, signal) =>
       (await import("./web_socket.ts")).openWebSocket(url, signal),
-    connectUnix: async (path) => (await import("./unix_socket.ts")).connectUnix(path),
+    connectUnix,
     pid: Deno.pid,
     catalogueDir: options.catalogueDir ?? "",
   };
@@ -165,9 +167,7 @@ function lazyKeychain(ctx: Context, settings: KeychainSettings): Keychain {
     // chooses the backend again.
     if (loading !== undefined && loadedFor !== settings.preference) loading = undefined;
     loadedFor = settings.preference;
-    return loading ??= import("../keychain/select_keychain.ts").then((m) =>
-      m.selectKeychain(ctx, settings)
-    );
+    return loading ??= selectKeychain(ctx, settings);
   };
   return {
     get backend() {
@@ -178,12 +178,6 @@ function lazyKeychain(ctx: Context, settings: KeychainSettings): Keychain {
     delete: async (path) => (await load()).delete(path),
     list: async () => (await load()).list(),
     prepare: (paths) => {
-      if (keychainBackendName(ctx, settings.preference) === "linux") {
-        // The Linux keychain's code and the socket's load alongside the choice of backend, not
-        // one after the other: each import waits for the one before it otherwise.
-        import("../keychain/linux_keychain.ts").catch(() => {});
-        import("./unix_socket.ts").catch(() => {});
-      }
       load().then((keychain) => keychain.prepare?.(paths), () => {});
     },
   };

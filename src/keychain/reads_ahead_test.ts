@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { READ_AHEAD_MS, ReadsAhead } from "./_reads_ahead.ts";
+import { READ_AHEAD_MS, ReadsAhead } from "./keychain.ts";
 
 Deno.test("ReadsAhead gives a read to the first get of its path only, and only soon after it began", async () => {
   let now = 1_000;
