@@ -30,9 +30,10 @@ import type { Identity } from "./identity.ts";
 /**
  * How long after a stored sign-in's token was read its first use needs no second look at the
  * sign-in, in ms: a command's check that it is signed in and its request, with room. A sign-out
- * elsewhere in between is seen one call late, as with a read ahead (`ReadsAhead` in `src/keychain/keychain.ts`).
- * So a caller that keeps a token source across calls (`hark mcp`) looks at the sign-in before
- * each call's request, as a shortcut's `connect()` does: the first use is then always that look.
+ * elsewhere in between is seen one call late, as with a read ahead (`ReadsAhead` in
+ * `src/keychain/keychain.ts`). So a caller that keeps a token source across calls (`hark mcp`)
+ * looks at the sign-in before each call's request, as a shortcut's `connect()` does: the first
+ * use is then always that look.
  */
 export const FIRST_USE_MS = 1_000;
 
