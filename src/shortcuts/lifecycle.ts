@@ -181,7 +181,8 @@ export async function runShortcut(
   args: ShortcutArgs,
 ): Promise<void> {
   // At a terminal, the output goes through the pager once the command is done (`pager.ts`);
-  // piped, there is none, and its code is not loaded.
+  // piped, there is none, and its module is not imported (the bundle may still carry its few
+  // declarations in the start-up chunk, where scripts/merge_chunks.ts finds that cheaper).
   const paged = session.ctx.stdout.isTerminal
     ? (await import("../output/pager.ts")).openPager(session.ctx)
     : { ctx: session.ctx, flush: () => Promise.resolve() };
