@@ -122,6 +122,7 @@ export const NOT_JSON = "it is not JSON";
  * @param maxDepth the deepest nesting accepted
  */
 export function nestsDeeperThan(text: string, maxDepth: number): boolean {
+  if (opensAtMost(text, maxDepth)) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -135,6 +136,22 @@ export function nestsDeeperThan(text: string, maxDepth: number): boolean {
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
   return false;
+}
+
+/**
+ * Whether `text` holds at most `limit` opening brackets in all, strings included: then nothing in
+ * it can nest deeper than `limit`. Counted with `indexOf`, which costs a few native searches
+ * where the character scan above runs once per character in the interpreter (about 1.6 M
+ * instructions for a 1.7 KB config file), and stops at the first bracket over the limit.
+ */
+function opensAtMost(text: string, limit: number): boolean {
+  let count = 0;
+  for (const bracket of ["[", "{"]) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      if (++count > limit) return false;
+    }
+  }
+  return true;
 }
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });

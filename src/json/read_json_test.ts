@@ -225,4 +225,6 @@ Deno.test("nestsDeeperThan() counts brackets outside strings only", () => {
   assert.equal(nestsDeeperThan("[][][][]", 1), false, "siblings are not nesting");
   assert.equal(nestsDeeperThan("[".repeat(513), MAX_ANSWER_DEPTH), true);
   assert.equal(nestsDeeperThan("[".repeat(512), MAX_ANSWER_DEPTH), false);
+  assert.equal(nestsDeeperThan("[{[{", 3), true, "both kinds of bracket count");
+  assert.equal(nestsDeeperThan('{"a": [{}], "b": {}}', 4), false, "4 brackets cannot nest 5 deep");
 });
