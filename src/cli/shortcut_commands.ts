@@ -32,26 +32,27 @@ export const INPUT_FLAG: FlagSpec = {
  * @param shortcut the definition
  */
 export function shortcutCommand(shortcut: AnyShortcut): CommandSpec {
+  // The help lines and the notes are written when help, completion or `hark schema` reads them:
+  // every command of the group is built, and the one that runs reads none of them.
   const flags: FlagSpec[] = shortcut.params.map((param) => ({
     name: param.name,
     value: param.type === "bool" ? undefined : valueNameOf(param),
-    description: paramHelp(param),
+    get description() {
+      return paramHelp(param);
+    },
     // Offered by completion; the parameter's own check refuses other values.
     ...(param.allowed ? { suggestions: param.allowed } : {}),
   }));
   flags.push(INPUT_FLAG);
-  const identities = identitiesOf(shortcut);
   return {
     name: shortcut.verb,
     description: shortcut.description,
     flags,
     examples: shortcut.examples,
     shortcut,
-    notes: `Identities: ${identities.join(", ")} (default ${identities[0]}; choose with --as)\n` +
-      identities.map((id) => `Scopes as ${id}: ${scopesText(shortcut, id)}\n`).join("") +
-      tenantCallsText(shortcut) +
-      "Values come from flags, then --input, then stdin, then environment variables " +
-      `(${shortcut.params.slice(0, 2).map((p) => envVarOf(shortcut.service, p)).join(", ")}, …)`,
+    get notes() {
+      return shortcutNotes(shortcut);
+    },
     run: async (call: CommandCall) => {
       const [{ openSession }, { runShortcut }] = await Promise.all([
         import("../session/session.ts"),
@@ -102,6 +103,16 @@ export function shortcutSession(session: Session): ShortcutSession {
       }
       : undefined,
   };
+}
+
+/** The notes of a shortcut's help: its identities, their scopes, and where values come from. */
+function shortcutNotes(shortcut: AnyShortcut): string {
+  const identities = identitiesOf(shortcut);
+  return `Identities: ${identities.join(", ")} (default ${identities[0]}; choose with --as)\n` +
+    identities.map((id) => `Scopes as ${id}: ${scopesText(shortcut, id)}\n`).join("") +
+    tenantCallsText(shortcut) +
+    "Values come from flags, then --input, then stdin, then environment variables " +
+    `(${shortcut.params.slice(0, 2).map((p) => envVarOf(shortcut.service, p)).join(", ")}, …)`;
 }
 
 /** The scopes line of an identity in a shortcut's help: required, then optional. */
