@@ -24,6 +24,46 @@ Deno.test("systemTimeZone() reads TZ, and falls back to UTC when TZ names no zon
   assert.equal(await evalWith(script, { TZ: "" }), "UTC");
 });
 
+Deno.test("systemTimeZone() and the time formats know UTC without Temporal", async () => {
+  // Temporal's first use costs about 3.7 M instructions: a UTC machine never makes it.
+  const script = `Object.defineProperty(globalThis, "Temporal", {
+      get() { throw new Error("Temporal was used"); },
+    });
+    const { systemTimeZone } = await import("./real_context.ts");
+    const { formatLocalTime, formatRfc3339InZone } = await import("../time/format_time.ts");
+    const link = (path) => () => path;
+    console.log(JSON.stringify([
+      systemTimeZone("UTC"),
+      systemTimeZone(":Etc/UTC"),
+      systemTimeZone(undefined, link("../usr/share/zoneinfo/Etc/UTC")),
+      systemTimeZone(undefined, link("/var/db/timezone/zoneinfo/UTC")),
+      formatRfc3339InZone(Date.parse("2026-11-23T01:30:15.5Z"), "UTC"),
+      formatLocalTime(Date.parse("2026-11-23T01:30:00Z"), "UTC"),
+    ]));`;
+  assert.deepEqual(JSON.parse(await evalWith(script, { TZ: "Asia/Shanghai" })), [
+    "UTC",
+    "UTC",
+    "UTC",
+    "UTC",
+    "2026-11-23T01:30:15+00:00",
+    "2026-11-23 01:30",
+  ]);
+  // Any other zone, or a link that is not UTC's, is read through Temporal as before.
+  const other = `import { systemTimeZone } from "./real_context.ts";
+    console.log(JSON.stringify([
+      systemTimeZone(undefined, () => "/usr/share/zoneinfo/right/UTC"),
+      systemTimeZone(undefined, () => undefined),
+      systemTimeZone("UTC+1"),
+      systemTimeZone(),
+    ]));`;
+  assert.deepEqual(JSON.parse(await evalWith(other, { TZ: "Asia/Shanghai" })), [
+    "Asia/Shanghai",
+    "Asia/Shanghai",
+    "Asia/Shanghai",
+    "Asia/Shanghai",
+  ]);
+});
+
 Deno.test("the real context's keychain names its backend at once and loads it on first use", async () => {
   const script = `import { createRealContext } from "./real_context.ts";
     const ctx = createRealContext({ signal: new AbortController().signal });

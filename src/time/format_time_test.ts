@@ -60,3 +60,39 @@ Deno.test("formatted times parse back to the same instant", () => {
     }
   }
 });
+
+Deno.test("UTC is written without Temporal, exactly as Temporal writes it", () => {
+  const temporal = (ms: number) =>
+    Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO("UTC");
+  const moments = [
+    0,
+    -1,
+    -1500,
+    999,
+    at("2026-11-23T01:30:00Z"),
+    at("2026-11-23T01:30:15.5Z"),
+    at("1000-01-01T00:00:00Z"),
+    at("1000-01-01T00:00:00Z") - 1,
+    at("9999-12-31T23:59:59.999Z"),
+    at("9999-12-31T23:59:59.999Z") + 1,
+    at("-000001-06-01T12:00:00Z"),
+  ];
+  // Spread over years 900 to 10100, the edges of the shortcut included.
+  const from = Date.UTC(900, 0, 1);
+  const span = Date.UTC(10100, 0, 1) - from;
+  for (let i = 0; i < 200; i++) moments.push(from + (i * 7_919_993_217_931) % span);
+  for (const ms of moments) {
+    const time = temporal(ms);
+    const rfc = time.toString({
+      smallestUnit: "second",
+      roundingMode: "floor",
+      timeZoneName: "never",
+    });
+    assert.equal(formatRfc3339InZone(ms, "UTC"), rfc, `${ms}`);
+    const local = time.toPlainDateTime().toString({
+      smallestUnit: time.second === 0 ? "minute" : "second",
+      roundingMode: "floor",
+    });
+    assert.equal(formatLocalTime(ms, "UTC"), local.replace("T", " "), `${ms}`);
+  }
+});
