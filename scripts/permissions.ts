@@ -11,7 +11,13 @@
  * instead of V8's 1 MB: a one-request command allocates about 1.5 MB young, mostly its own code
  * and Deno's fetch, all of it live, and from 1 MB it paid two scavenges copying it (3 to 5 ms CPU
  * of `contact +me`, measured with `--trace-gc` and user+sys time); a long listing grows to the
- * cap within its first pages anyway, so its peak is unchanged. The `hark` task in deno.json, the bundle test and the
+ * cap within its first pages anyway, so its peak is unchanged. And `--max-opt=2`: functions are
+ * optimised up to Maglev, never by TurboFan, whose compiles held about 4.5 MB at the peak of a
+ * year-long agenda (70.1 → 65.6 MiB) and 4.5 MB of a 50,000-message listing (60.3 → 55.8 MiB);
+ * without it they took as long or within 3 % (the agenda 2.38 → 2.34 s, the listing 7.46 →
+ * 7.71 s, medians of 6 and 4 in a busy phase). A one-request command optimises nothing either
+ * way (`--trace-opt`). Without it, a one-day agenda's TurboFan compile of one hot loop, there or
+ * not by chance, moved its peak by 1.5 MB. The `hark` task in deno.json, the bundle test and the
  * benchmarks use exactly these; a test checks they agree.
  *
  * @module
@@ -19,7 +25,7 @@
 
 /** The V8 flags of hark's memory policy. */
 export const HARK_V8_FLAGS =
-  "--v8-flags=--expose-gc,--max-semi-space-size=2,--min-semi-space-size=2";
+  "--v8-flags=--expose-gc,--max-semi-space-size=2,--min-semi-space-size=2,--max-opt=2";
 
 /** The `deno run` / `deno compile` flags of hark: its permissions and its V8 flags. */
 export const HARK_RUN_FLAGS: readonly string[] = [

@@ -466,7 +466,9 @@ Deno.test("the hark task, the compile script and the tests share one list of fla
     for (const flag of HARK_RUN_FLAGS) assert.ok(args.includes(flag), `${target} lacks ${flag}`);
     assert.ok(!args.includes("--allow-all") && !args.includes("-A"));
     assert.ok(
-      args.includes("--v8-flags=--expose-gc,--max-semi-space-size=2,--min-semi-space-size=2"),
+      args.includes(
+        "--v8-flags=--expose-gc,--max-semi-space-size=2,--min-semi-space-size=2,--max-opt=2",
+      ),
     );
     // What is compiled is the bundle's entry, with V8's code cache left on.
     assert.equal(args.at(-1), "/tmp/bundle/main.js");
