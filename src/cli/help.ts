@@ -65,7 +65,9 @@ export function renderHelp(
   if (command.examples && command.examples.length > 0) {
     sections.push("Examples:\n" + command.examples.map((e) => `  $ ${e}`).join("\n"));
   }
-  if (command.notes) sections.push(wrap(command.notes.trimEnd(), width));
+  // A shortcut's notes are written when read: read them once.
+  const notes = command.notes;
+  if (notes) sections.push(wrap(notes.trimEnd(), width));
   return sections.join("\n\n") + "\n";
 }
 

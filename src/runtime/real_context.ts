@@ -184,22 +184,25 @@ function lazyKeychain(ctx: Context, settings: KeychainSettings): Keychain {
 }
 
 /**
- * The IANA zone of this process (Deno reads `TZ`, then `/etc/localtime`), or UTC when the system
- * names none or one that is not a zone. UTC, the zone of most servers, containers and CI jobs,
- * is known without Temporal: `TZ` set to `UTC` or `Etc/UTC` (after a `:` or not), or unset with
- * `/etc/localtime` linking to `zoneinfo/UTC` or `zoneinfo/Etc/UTC`; `format_time.ts` then writes
- * times without it too (its first use costs about 3.7 M instructions). Any other zone is read
- * through Temporal: `Intl.DateTimeFormat()` would load ICU's locale data, about 15 ms, for
- * nothing else.
+ * The IANA zone of this process (on Linux and macOS Deno reads `TZ`, then `/etc/localtime`; on
+ * Windows it ignores `TZ`), or UTC when the system names none or one that is not a zone. UTC,
+ * the zone of most servers, containers and CI jobs, is known without Temporal outside Windows:
+ * `TZ` set to `UTC` or `Etc/UTC` (after a `:` or not), or unset with `/etc/localtime` linking to
+ * `zoneinfo/UTC` or `zoneinfo/Etc/UTC`; `format_time.ts` then writes times without it too (its
+ * first use costs about 3.7 M instructions). Any other zone is read through Temporal:
+ * `Intl.DateTimeFormat()` would load ICU's locale data, about 15 ms, for nothing else.
  *
  * @param tz the value of `TZ`; `undefined` when it is not set
- * @param localTime where `/etc/localtime` links; `undefined` when it is no link
+ * @param localTime reads where `/etc/localtime` links; `undefined` when it is no link
+ * @param os the operating system
  */
 export function systemTimeZone(
   tz: string | undefined = variable("TZ"),
   localTime: () => string | undefined = linkedLocalTime,
+  os: string = SYSTEM_OS,
 ): string {
-  if (tz === undefined ? UTC_LINK.test(localTime() ?? "") : UTC_TZ.test(tz)) return "UTC";
+  const utc = tz === undefined ? UTC_LINK.test(localTime() ?? "") : UTC_TZ.test(tz);
+  if (utc && os !== "windows") return "UTC";
   try {
     const zone = Temporal.Now.timeZoneId();
     Temporal.Now.zonedDateTimeISO(zone);

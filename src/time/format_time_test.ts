@@ -61,12 +61,14 @@ Deno.test("formatted times parse back to the same instant", () => {
   }
 });
 
-Deno.test("UTC is written without Temporal, exactly as Temporal writes it", () => {
+// That no Temporal is used on this path: real_context_test.ts.
+Deno.test("UTC times read exactly as Temporal writes them", () => {
   const temporal = (ms: number) =>
     Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO("UTC");
   const moments = [
     0,
     -1,
+    -0,
     -1500,
     999,
     at("2026-11-23T01:30:00Z"),
@@ -95,4 +97,7 @@ Deno.test("UTC is written without Temporal, exactly as Temporal writes it", () =
     });
     assert.equal(formatLocalTime(ms, "UTC"), local.replace("T", " "), `${ms}`);
   }
+  // A fraction of a millisecond is refused as Temporal refuses it, whatever the zone.
+  assert.throws(() => formatRfc3339InZone(0.5, "UTC"), RangeError);
+  assert.throws(() => formatLocalTime(0.5, "UTC"), RangeError);
 });
