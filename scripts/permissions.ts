@@ -14,10 +14,10 @@
  * cap within its first pages anyway, so its peak is unchanged. And `--max-opt=2`: functions are
  * optimised up to Maglev, never by TurboFan, whose compiles held about 4.5 MB at the peak of a
  * year-long agenda (70.1 → 65.6 MiB) and 4.5 MB of a 50,000-message listing (60.3 → 55.8 MiB);
- * without it the agenda took as long and the listing 3.4 % longer (2.38 → 2.34 s and 7.46 →
+ * with the flag the agenda took as long and the listing 3.4 % longer (2.38 → 2.34 s and 7.46 →
  * 7.71 s, medians of 6 and 4 in a busy phase). A one-request command optimises nothing either
- * way (`--trace-opt`). Without it, a one-day agenda's TurboFan compile of one hot loop, there or
- * not by chance, moved its peak by 1.5 MB. The `hark` task in deno.json, the bundle test and the
+ * way (`--trace-opt`). Before the flag, a one-day agenda's TurboFan compile of one hot loop,
+ * there or not by chance, moved its peak by 1.5 MB. The `hark` task in deno.json, the bundle test and the
  * benchmarks use exactly these; a test checks they agree.
  *
  * @module
