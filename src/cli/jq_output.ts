@@ -14,14 +14,15 @@ const NOT_JSON = new Set(["hark mcp", "hark completion"]);
 /**
  * Runs `command` with its stdout captured, then prints the captured JSON through `filter`. When
  * the command fails after writing part of its output (a listing cut by an error), that part is
- * filtered and printed before the error is thrown on.
+ * filtered and printed before the error is thrown on. When jq fails part way, the results it
+ * made first are printed before its error, as jq itself does.
  *
  * @param ctx the context
  * @param filter the `--jq` expression
  * @param command runs the command with the context it is given
  * @param name the command's name, `hark calendar +agenda`
  * @throws {ValidationError} when the command prints no JSON, or the expression does not compile
- *   (both before the command runs), or it fails on the output; whatever the command throws
+ *   (both before the command runs), or jq fails on the output; whatever the command throws
  */
 export async function runWithJq(
   ctx: Context,
@@ -36,18 +37,26 @@ export async function runWithJq(
       suggestion: `Run ${top} without --jq`,
     });
   }
-  const { applyJq, checkJqFilter, loadJq } = await import("../output/jq.ts");
+  const { checkJqFilter, loadJq, printJq } = await import("../output/jq.ts");
   const engine = await loadJq();
-  await checkJqFilter(engine, filter);
+  checkJqFilter(engine, filter);
   const chunks: string[] = [];
   // Not a terminal: the command writes compact JSON, which is what jq reads.
   const captured: Context = { ...ctx, stdout: { isTerminal: false, write: (t) => chunks.push(t) } };
+  const sinks = {
+    stdout: (text: string) => ctx.stdout.write(text),
+    stderr: (text: string) => ctx.stderr.write(text),
+  };
   try {
     await command(captured);
   } catch (error) {
-    const partial = await applyJq(engine, filter, chunks.join("")).catch(() => "");
-    ctx.stdout.write(partial);
+    // The command's error is the one to report; jq's own failure on a cut listing is not.
+    try {
+      printJq(engine, filter, chunks.join(""), sinks);
+    } catch {
+      // Nothing more to print.
+    }
     throw error;
   }
-  ctx.stdout.write(await applyJq(engine, filter, chunks.join("")));
+  printJq(engine, filter, chunks.join(""), sinks);
 }

@@ -1,11 +1,14 @@
 /**
- * `--jq`: a real jq (jq 1.7 compiled to WebAssembly, the `jq-wasm` package) run over a command's
+ * `--jq`: a real jq (jq 1.8 compiled to WebAssembly, the `jq-wasm` package) run over a command's
  * JSON output, as GitHub's CLI does: each result on its own line, strings written raw, anything
  * else as compact JSON.
  *
- * The package carries its WebAssembly inside its JavaScript (a `data:` URL), so the bundle and
- * `deno compile` include it and nothing is fetched at run time. It is about 1.3 MB and takes
- * 50-120 ms to load, so it is imported only when `--jq` is given ({@link loadJq}).
+ * The package's `inline` build carries its WebAssembly inside its JavaScript (as base64), so the
+ * bundle and `deno compile` include it and nothing is read or fetched at run time. It is about
+ * 1.3 MB, so it is imported only when `--jq` is given ({@link loadJq}).
+ *
+ * jq runs in its own memory, with its own file system and environment: a filter sees no file of
+ * the machine and none of hark's environment (`$ENV` holds the runtime's placeholders).
  *
  * @module
  */
@@ -15,14 +18,20 @@ import { ValidationError } from "../errors/mod.ts";
 import { escapeJsonText } from "./output.ts";
 import { terminalSafe } from "./terminal_safe.ts";
 
-/** A loaded jq: runs a filter over JSON text and returns what jq wrote. */
+/** What one run of jq wrote, and how it ended. */
+export interface JqResult {
+  /** jq's standard output: with `-c`, one result a line. */
+  stdout: string;
+  /** jq's standard error: its error, or what `debug` and `stderr` wrote. */
+  stderr: string;
+  /** jq's exit status: 0 when it ran to the end, 3 when the filter does not compile. */
+  exitCode: number;
+}
+
+/** A loaded jq. */
 export interface JqEngine {
-  /**
-   * Runs `filter` over `input` (one or more JSON values) with jq's `-c`: one result a line.
-   *
-   * @throws {Error} with jq's message when the filter does not compile or fails on the input
-   */
-  run(input: string, filter: string): Promise<string>;
+  /** Runs `filter` over `input` (one or more JSON values) with jq's `-c`: one result a line. */
+  run(input: string, filter: string): JqResult;
 }
 
 /** Loads jq on first use; later calls get the same engine. */
@@ -34,50 +43,22 @@ let loaded: Promise<JqEngine> | undefined;
  * @returns the engine
  */
 export function loadJq(): Promise<JqEngine> {
-  loaded ??= import("jq-wasm").then((module) => ({
-    async run(input: string, filter: string) {
-      // jq's runtime, built for Node, sets the process's exit code when jq fails; hark's exit
-      // code is the error's, decided by main.ts, so the code from before is put back.
-      const exitCode = process.exitCode;
-      try {
-        return await withDirname(() => rawOf(module)(input, filter, ["-c"]));
-      } finally {
-        process.exitCode = exitCode;
-      }
-    },
-  }));
+  loaded ??= import("jq-wasm/inline").then(async ({ loadJq }) => {
+    const jq = await loadJq();
+    return {
+      run(input: string, filter: string) {
+        // jq's runtime, built for Node, sets the process's exit code; hark's exit code is the
+        // error's, decided by main.ts, so the code from before is put back.
+        const exitCode = process.exitCode;
+        try {
+          return jq.raw(input, filter, ["-c"]);
+        } finally {
+          process.exitCode = exitCode;
+        }
+      },
+    };
+  });
   return loaded;
-}
-
-/**
- * The package's `raw` function: Deno gives a CommonJS module's exports as named exports, the
- * bundler (`deno bundle`) only as its default export.
- */
-function rawOf(module: typeof import("jq-wasm")): typeof module.raw {
-  if (typeof module.raw === "function") return module.raw;
-  const exports: unknown = Reflect.get(module, "default");
-  const raw: unknown = typeof exports === "object" && exports !== null
-    ? Reflect.get(exports, "raw")
-    : undefined;
-  if (typeof raw !== "function") throw new Error("The jq-wasm package exports no raw()");
-  return (input, filter, flags) =>
-    Promise.resolve(Reflect.apply(raw, exports, [input, filter, flags]));
-}
-
-/**
- * Calls `start` with a global `__dirname` while it runs synchronously. The package's Emscripten
- * loader, built for Node, reads `__dirname` when it starts (to find a .wasm file it never reads:
- * the WebAssembly is inside it); CommonJS code run by Deno has one, the same code in a bundle
- * does not. The global is removed again at once.
- */
-function withDirname<T>(start: () => T): T {
-  if ("__dirname" in globalThis) return start();
-  Reflect.set(globalThis, "__dirname", ".");
-  try {
-    return start();
-  } finally {
-    Reflect.deleteProperty(globalThis, "__dirname");
-  }
 }
 
 /** What jq's message says when the filter itself is wrong, whatever the input. */
@@ -91,50 +72,54 @@ const COMPILE_ERROR = /\bcompile errors?\b/;
  * @param filter the `--jq` expression
  * @throws {ValidationError} naming the expression and quoting jq's message
  */
-export async function checkJqFilter(engine: JqEngine, filter: string): Promise<void> {
-  try {
-    await engine.run("null", filter);
-  } catch (error) {
-    if (!fromJq(error)) throw error;
-    const message = jqMessage(error);
-    // A filter that compiles may still fail on null (`.[]`): only the real output can tell.
-    if (COMPILE_ERROR.test(message)) {
-      throw new ValidationError(`Invalid --jq expression ${quoted(filter)}: ${message}`, {
-        param: "--jq",
-        suggestion: "Fix the jq expression (see https://jqlang.org/manual/)",
-      });
-    }
+export function checkJqFilter(engine: JqEngine, filter: string): void {
+  const { stderr, exitCode } = engine.run("null", filter);
+  // A filter that compiles may still fail on null (`.[]`): only the real output can tell.
+  if (exitCode === 3 && COMPILE_ERROR.test(stderr)) {
+    throw new ValidationError(`Invalid --jq expression ${quoted(filter)}: ${jqMessage(stderr)}`, {
+      param: "--jq",
+      suggestion: "Fix the jq expression (see https://jqlang.org/manual/)",
+    });
   }
 }
 
+/** Where {@link printJq} writes: the results, and what jq wrote on its standard error. */
+export interface JqSinks {
+  /** Takes the results, one line each. */
+  stdout(text: string): void;
+  /** Takes the lines of `debug` and `stderr`, terminal-safe, when jq succeeded. */
+  stderr(text: string): void;
+}
+
 /**
- * Runs `filter` over a command's JSON output and returns the text to print: one line per
- * result, a string as its raw text (terminal controls escaped: the text comes from the
- * network), any other value as compact JSON.
+ * Runs `filter` over a command's JSON output and writes the results: one line per result, a
+ * string as its raw text (terminal controls escaped: the text comes from the network), any
+ * other value as compact JSON. When jq fails part way, the results it made before are written
+ * first, as jq itself does.
  *
  * @param engine the jq engine
  * @param filter the `--jq` expression
  * @param json the command's JSON output (one or more JSON values)
- * @throws {ValidationError} naming the expression when jq fails on the output
+ * @param sinks where the results and jq's messages go
+ * @throws {ValidationError} naming the expression and quoting jq when it fails on the output
  * @example
  * ```ts
- * await applyJq(await loadJq(), ".[].name", '[{"name":"Ann"}]'); // "Ann\n"
+ * printJq(await loadJq(), ".[].name", '[{"name":"Ann"}]', sinks); // sinks.stdout("Ann\n")
  * ```
  */
-export async function applyJq(engine: JqEngine, filter: string, json: string): Promise<string> {
-  if (json.trim() === "") return "";
-  let out: string;
-  try {
-    out = await engine.run(json, filter);
-  } catch (error) {
-    if (!fromJq(error)) throw error;
+export function printJq(engine: JqEngine, filter: string, json: string, sinks: JqSinks): void {
+  if (json.trim() === "") return;
+  const { stdout, stderr, exitCode } = engine.run(json, filter);
+  const results = stdout.split("\n").filter((line) => line !== "");
+  if (results.length > 0) sinks.stdout(results.map((line) => `${resultLine(line)}\n`).join(""));
+  if (exitCode !== 0) {
+    const message = stderr.trim() === "" ? `jq stopped with exit status ${exitCode}` : stderr;
     throw new ValidationError(
-      `The --jq expression ${quoted(filter)} failed on the output: ${jqMessage(error)}`,
+      `The --jq expression ${quoted(filter)} failed on the output: ${jqMessage(message)}`,
       { param: "--jq", suggestion: "Check the expression against the output of --json" },
     );
   }
-  return out.split("\n").filter((line) => line !== "").map((line) => `${resultLine(line)}\n`)
-    .join("");
+  if (stderr.trim() !== "") sinks.stderr(`${terminalSafe(stderr.trim())}\n`);
 }
 
 /** One result of jq's `-c` output as printed: a string raw, anything else as it is. */
@@ -146,13 +131,7 @@ function resultLine(line: string): string {
   return escapeJsonText(line);
 }
 
-/** Whether jq itself failed (its messages start with `jq: `), not the code around it. */
-function fromJq(error: unknown): boolean {
-  return error instanceof Error && error.message.startsWith("jq: ");
-}
-
-function jqMessage(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+function jqMessage(text: string): string {
   return terminalSafe(text.trim(), { breaks: "space" });
 }
 

@@ -1,57 +1,106 @@
 import assert from "node:assert/strict";
 import { ValidationError } from "../errors/mod.ts";
-import { applyJq, checkJqFilter, loadJq } from "./jq.ts";
+import { checkJqFilter, type JqEngine, loadJq, printJq } from "./jq.ts";
 
-Deno.test("applyJq() prints each result on a line: strings raw, the rest compact JSON", async () => {
+/** Runs {@link printJq} and returns what it wrote, or the error it threw with what it wrote. */
+function filtered(engine: JqEngine, filter: string, json: string) {
+  const out = { stdout: "", stderr: "", error: undefined as unknown };
+  try {
+    printJq(engine, filter, json, {
+      stdout: (text) => out.stdout += text,
+      stderr: (text) => out.stderr += text,
+    });
+  } catch (error) {
+    out.error = error;
+  }
+  return out;
+}
+
+Deno.test("printJq() prints each result on a line: strings raw, the rest compact JSON", async () => {
   const jq = await loadJq();
   const json = '[{"name":"Ann","tags":["a"]},{"name":"Bo\\tb","tags":[]}]';
-  assert.equal(await applyJq(jq, ".[].name", json), "Ann\nBo\tb\n");
-  assert.equal(await applyJq(jq, ".[0]", json), '{"name":"Ann","tags":["a"]}\n');
-  assert.equal(await applyJq(jq, "length", json), "2\n");
+  assert.deepEqual(filtered(jq, ".[].name", json), {
+    stdout: "Ann\nBo\tb\n",
+    stderr: "",
+    error: undefined,
+  });
+  assert.equal(filtered(jq, ".[0]", json).stdout, '{"name":"Ann","tags":["a"]}\n');
+  assert.equal(filtered(jq, "length", json).stdout, "2\n");
   assert.equal(
-    await applyJq(jq, ".[] | select(.tags == [])", json),
+    filtered(jq, ".[] | select(.tags == [])", json).stdout,
     '{"name":"Bo\\tb","tags":[]}\n',
   );
 });
 
-Deno.test("applyJq() escapes terminal controls in raw strings and in JSON", async () => {
+Deno.test("printJq() escapes terminal controls in raw strings, in JSON and in jq's messages", async () => {
   const jq = await loadJq();
-  assert.equal(await applyJq(jq, ".a", '{"a":"x\\u001b]0;pwn\\u0007"}'), "x\\x1b]0;pwn\\x07\n");
-  assert.equal(await applyJq(jq, "[.a]", '{"a":"\u202eevil"}'), '["\\u202eevil"]\n');
+  assert.equal(filtered(jq, ".a", '{"a":"x\\u001b]0;pwn\\u0007"}').stdout, "x\\x1b]0;pwn\\x07\n");
+  assert.equal(filtered(jq, "[.a]", '{"a":"\u202eevil"}').stdout, '["\\u202eevil"]\n');
+  // `stderr` writes a string as it is: its controls are escaped on the way to the terminal.
+  const raw = filtered(jq, '"\\u001b[2J" | stderr | length', "null");
+  assert.deepEqual(raw, { stdout: "4\n", stderr: "\\x1b[2J\n", error: undefined });
+  assert.equal(filtered(jq, "debug | 1", '"x"').stderr, '["DEBUG:","x"]\n');
 });
 
-Deno.test("applyJq() reads each JSON value of the input, and nothing from no output", async () => {
+Deno.test("printJq() reads each JSON value of the input, and nothing from no output", async () => {
   const jq = await loadJq();
-  assert.equal(await applyJq(jq, ".id", '{"id":1}\n{"id":2}\n'), "1\n2\n");
-  assert.equal(await applyJq(jq, ".id", ""), "");
+  assert.equal(filtered(jq, ".id", '{"id":1}\n{"id":2}\n').stdout, "1\n2\n");
+  assert.deepEqual(filtered(jq, ".id", ""), { stdout: "", stderr: "", error: undefined });
 });
 
 Deno.test("checkJqFilter() refuses an expression that does not compile, quoting jq", async () => {
   const jq = await loadJq();
-  await assert.rejects(checkJqFilter(jq, ".a["), (error: unknown) => {
+  assert.throws(() => checkJqFilter(jq, ".a["), (error: unknown) => {
     assert.ok(error instanceof ValidationError);
     assert.equal(error.code, 2);
     assert.equal(error.param, "--jq");
     assert.match(error.message, /^Invalid --jq expression "\.a\[": jq: error: syntax error/);
     assert.match(error.message, /compile error/);
+    assert.doesNotMatch(error.message, /\n/);
     return true;
   });
 });
 
 Deno.test("checkJqFilter() accepts an expression that only fails on null", async () => {
   const jq = await loadJq();
-  await checkJqFilter(jq, ".[] | .name");
-  await checkJqFilter(jq, "map(.id)");
+  checkJqFilter(jq, ".[] | .name");
+  checkJqFilter(jq, "map(.id)");
+  checkJqFilter(jq, '"stop" | halt_error(3)');
 });
 
-Deno.test("applyJq() names the expression when it fails on the output", async () => {
+Deno.test("printJq() names the expression when it fails on the output", async () => {
   const jq = await loadJq();
-  await assert.rejects(applyJq(jq, ".[]", "1"), (error: unknown) => {
-    assert.ok(error instanceof ValidationError);
-    assert.match(
-      error.message,
-      /^The --jq expression "\.\[\]" failed on the output: .*Cannot iterate over number/,
-    );
-    return true;
-  });
+  const { error } = filtered(jq, ".[]", "1");
+  assert.ok(error instanceof ValidationError);
+  assert.equal(error.param, "--jq");
+  assert.match(
+    error.message,
+    /^The --jq expression "\.\[\]" failed on the output: jq: error .*Cannot iterate over number/,
+  );
+});
+
+Deno.test("printJq() prints the results made before jq failed, then fails", async () => {
+  const jq = await loadJq();
+  const out = filtered(jq, ".[] | .a.b", '[{"a":{"b":1}},{"a":"s"},{"a":{"b":3}}]');
+  assert.equal(out.stdout, "1\n");
+  assert.ok(out.error instanceof ValidationError);
+  assert.match(out.error.message, /Cannot index string with string \("b"\)/);
+  // A stop with a status and no message is still a failure, named by its status.
+  const halted = filtered(jq, '"" | halt_error(4)', "null");
+  assert.ok(halted.error instanceof ValidationError);
+  assert.match(halted.error.message, /failed on the output: jq stopped with exit status 4$/);
+  assert.equal(filtered(jq, "1, halt", "null").stdout, "1\n");
+});
+
+Deno.test("jq sees no file and none of the environment of the process it runs in", async () => {
+  const jq = await loadJq();
+  Deno.env.set("HARK_JQ_TEST_SECRET", "s3cret");
+  try {
+    assert.doesNotMatch(filtered(jq, "$ENV | tojson", "null").stdout, /s3cret|HARK_JQ_TEST/);
+  } finally {
+    Deno.env.delete("HARK_JQ_TEST_SECRET");
+  }
+  const { error } = filtered(jq, 'import "etc/passwd" as p; .', "null");
+  assert.ok(error instanceof ValidationError);
+  assert.match(error.message, /module not found/);
 });

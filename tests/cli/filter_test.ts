@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { createShortcutEnv, jsonOf } from "../shortcuts/_shortcut_env.ts";
 
-Deno.test("--jq filters a shortcut's JSON; a bad expression stops it before any request", async () => {
+Deno.test("--jq filters a shortcut's JSON, prints what it made before failing, and a bad expression stops the command before any request", async () => {
   const env = await createShortcutEnv({}, { inProcess: true });
   try {
     const search = ["contact", "+search-user", "--query", "a", "--limit", "3"];
@@ -15,6 +15,13 @@ Deno.test("--jq filters a shortcut's JSON; a bad expression stops it before any 
     const names = await env.run([...search, "--jq", ".[].name"]);
     assert.equal(names.code, 0, names.stderr);
     assert.equal(names.stdout, users.map((u) => `${u.name}\n`).join(""));
+
+    // jq failing part way: what it made first is printed, then its error, exit 2.
+    const stopped = await env.run([...search, "--jq", '.[0].name, error("stop here")']);
+    assert.equal(stopped.code, 2);
+    assert.equal(stopped.stdout, `${users[0].name}\n`);
+    const envelope = stopped.stderr.trim().split("\n").at(-1) ?? "";
+    assert.match(JSON.parse(envelope).error.message, /failed on the output: .*stop here/);
 
     await env.clearRequests();
     const bad = await env.run([...search, "--jq", ".[] |"]);
