@@ -206,6 +206,16 @@ function loadText(load: number[] | null): string {
   return load ? load.join(" / ") : "unknown";
 }
 
+/** One span of the `jq_cost` benchmark, as its JSON gives it. */
+interface JqSpan {
+  days: number;
+  events: number;
+  json: { median_ms: number };
+  jq: { median_ms: number };
+  jq_added_ms: number;
+  jq_added_ms_per_1000_events: number;
+}
+
 /** A short section for each of the older benchmarks, from its JSON. */
 function otherSection(r: BenchResult): string {
   const title = `### ${r.bench}\n\n`;
@@ -246,6 +256,22 @@ function otherSection(r: BenchResult): string {
       const version = h.version as Record<string, number>;
       lines.push(
         `| ${h.target} | ${send.median_ms} | ${version.median_ms} | ${h.send_over_version_ms} |`,
+      );
+    }
+  } else if (r.bench === "jq_cost") {
+    lines.push(
+      `\`calendar +agenda --jq '${r.filter}'\` against \`--json\`: each 1,000 events more add ` +
+        `${r.jq_ms_per_1000_more_events} ms; growth ${r.growth} (at most about 1 when jq takes ` +
+        "time in proportion to the output, about 10 when quadratic).\n",
+    );
+    lines.push(
+      "| days | events | `--json` median ms | `--jq` median ms | jq adds ms | per 1,000 events |",
+    );
+    lines.push("| ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (const s of r.spans as JqSpan[]) {
+      lines.push(
+        `| ${s.days} | ${s.events} | ${s.json.median_ms} | ${s.jq.median_ms} | ${s.jq_added_ms} | ` +
+          `${s.jq_added_ms_per_1000_events} |`,
       );
     }
   } else {

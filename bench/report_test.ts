@@ -116,3 +116,28 @@ Deno.test("compareDifference() subtracts the medians; the table and the text sho
   assert.match(targetsTable([row]), /\| ≤ 10 ms \| \*\*29\.0 ms\*\* \|.*\| \*\*no\*\* \|$/m);
   assert.match(historyLine(info, [row]), /"send_file_keychain":29/);
 });
+
+Deno.test("resultsMarkdown() writes jq_cost's spans as a table with its growth", () => {
+  const span = (days: number, events: number, json: number, jq: number) => ({
+    days,
+    events,
+    json: { median_ms: json },
+    jq: { median_ms: jq },
+    jq_added_ms: jq - json,
+    jq_added_ms_per_1000_events: Math.round((jq - json) / events * 10_000) / 10,
+  });
+  const jq = {
+    bench: "jq_cost",
+    filter: ".[] | {summary}",
+    jq_ms_per_1000_more_events: 48.2,
+    growth: 1.02,
+    spans: [span(36, 2088, 400, 500), span(365, 21170, 2400, 3420)],
+  };
+  const text = resultsMarkdown(info, [jq]);
+  assert.match(
+    text,
+    /### jq_cost\n\n`calendar \+agenda --jq '\.\[\] \| \{summary\}'` .*growth 1\.02/,
+  );
+  assert.match(text, /\| 36 \| 2088 \| 400 \| 500 \| 100 \| 47\.9 \|/);
+  assert.match(text, /\| 365 \| 21170 \| 2400 \| 3420 \| 1020 \| 48\.2 \|/);
+});

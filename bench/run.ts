@@ -12,7 +12,8 @@
  *
  * Benchmarks: targets (the tables of issues 16 and 28: start-up against `gh --version`, which it
  * installs from Debian when missing, the cost of a call against a bare Deno script and an
- * environment token, peak memory of long listings against short ones), agenda_split (the 40-day split), connection_reuse, send_overhead. hark
+ * environment token, peak memory of long listings against short ones), agenda_split (the 40-day
+ * split), connection_reuse, send_overhead, jq_cost (`--jq` over a year's agenda). hark
  * runs from source (`deno run --no-check … main.ts`) and as the stand-in for the compiled binary
  * (the code-split bundle `deno task compile` compiles). `--baseline` adds another checkout of
  * hark (such as main) to the targets' rounds, for before/after figures from one run.
@@ -36,6 +37,7 @@ import { benchTargets, type TargetRow } from "./targets.ts";
 import { benchAgendaSplit } from "./agenda_split.ts";
 import { benchConnectionReuse } from "./connection_reuse.ts";
 import { benchSendOverhead } from "./send_overhead.ts";
+import { benchJqCost } from "./jq_cost.ts";
 import { historyLine, resultsMarkdown, type RunInfo, targetsText } from "./report.ts";
 import { ensureCatalogue } from "../scripts/catalogue/ensure.ts";
 
@@ -48,6 +50,7 @@ export const BENCHMARKS: Record<string, (options: RunOptions) => Promise<BenchRe
   agenda_split: benchAgendaSplit,
   connection_reuse: benchConnectionReuse,
   send_overhead: benchSendOverhead,
+  jq_cost: benchJqCost,
 };
 
 /** The parsed command line. */
