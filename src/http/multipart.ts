@@ -10,6 +10,7 @@
 import type { Context } from "../context.ts";
 import { ValidationError } from "../errors/mod.ts";
 import type { UploadFile, UploadForm } from "./request.ts";
+import { groupedDigits } from "../output/grouped_digits.ts";
 
 /** A multipart body ready to send. */
 export interface MultipartBody {
@@ -130,7 +131,7 @@ export async function openMultipart(
 /** The error of a file that grew past the most bytes sent of it while it was being sent. */
 function grewError(file: UploadFile, maxBytes: number): ValidationError {
   return new ValidationError(
-    `Cannot send ${JSON.stringify(file.path)}: it grew past ${maxBytes.toLocaleString("en-US")} ` +
+    `Cannot send ${JSON.stringify(file.path)}: it grew past ${groupedDigits(maxBytes)} ` +
       "bytes, the most the service takes, while it was being sent; the upload was stopped there",
     {
       param: file.flag ?? file.field,

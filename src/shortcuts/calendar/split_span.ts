@@ -11,6 +11,7 @@
 import { ApiError, ValidationError } from "../../errors/mod.ts";
 import { MAX_WORKERS, runPool } from "../run_pool.ts";
 import { OrderedSlots } from "./_ordered_slots.ts";
+import { groupedDigits } from "../../output/grouped_digits.ts";
 
 /** The longest span one calendar query may cover, in seconds. */
 export const MAX_SPAN_SECONDS = 40 * 86_400;
@@ -113,8 +114,8 @@ export function planPieces(span: Span, plan: PiecePlan): Span[] {
     const days = Math.ceil((span.end - span.start) / 86_400);
     const each = copies > 1 ? ` for each of ${copies} people` : "";
     throw new ValidationError(
-      `Too long a span for ${flags}: ${days.toLocaleString("en-US")} days${each} take ` +
-        `${needed.toLocaleString("en-US")} requests of at most 40 days, more than --max-pieces ` +
+      `Too long a span for ${flags}: ${groupedDigits(days)} days${each} take ` +
+        `${groupedDigits(needed)} requests of at most 40 days, more than --max-pieces ` +
         `(${maxPieces})`,
       {
         param: flags.split("/").at(-1),

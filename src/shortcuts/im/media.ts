@@ -18,6 +18,7 @@ import type { Context } from "../../context.ts";
 import { ValidationError } from "../../errors/mod.ts";
 import type { ApiRequest } from "../../http/request.ts";
 import { extensionOf } from "../../path.ts";
+import { groupedDigits } from "../../output/grouped_digits.ts";
 
 const MIB = 1024 * 1024;
 /** The largest image Lark takes: 10 MB. */
@@ -128,7 +129,7 @@ export function sizeOverLimit(size: number, limit: number, what: string): string
   while (decimals < 6 && mib(size) === mib(limit)) decimals++;
   const shown = (bytes: number) => {
     const text = mib(bytes).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
-    return `${text} MiB (${bytes.toLocaleString("en-US")} bytes)`;
+    return `${text} MiB (${groupedDigits(bytes)} bytes)`;
   };
   return `it is ${shown(size)}, and Lark takes ${what} up to ${shown(limit)}`;
 }
