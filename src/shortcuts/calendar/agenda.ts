@@ -33,7 +33,7 @@ import {
 } from "./_params.ts";
 import { planPieces, type Span, streamAcrossSpan } from "./split_span.ts";
 import { agendaCursorOf, agendaToken, pageThrough, resumedPiece } from "./_agenda_pages.ts";
-import { drawWeekGrid } from "./week_grid.ts";
+import { byCodeUnits, drawWeekGrid } from "./week_grid.ts";
 import { continueNote } from "../paging.ts";
 
 /**
@@ -160,7 +160,7 @@ export function orderPiece<T>(
     if (entry.reach >= piece.end) carry.add(entry.key);
     if (!carried.has(entry.key)) kept.push(entry);
   }
-  kept.sort((a, b) => a.start - b.start || a.end - b.end || a.id.localeCompare(b.id));
+  kept.sort((a, b) => a.start - b.start || a.end - b.end || byCodeUnits(a.id, b.id));
   return { items: kept.map((e) => e.value), keys: kept.map((e) => e.key), carry };
 }
 

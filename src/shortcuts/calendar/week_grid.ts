@@ -76,7 +76,7 @@ export function drawWeekGrid(rows: readonly unknown[], options: WeekGridOptions)
     if (Number.isNaN(start) || Number.isNaN(end)) continue;
     timed.push({ start, end: Math.max(end, start + 60_000), label, id: String(row.event_id) });
   }
-  timed.sort((a, b) => a.start - b.start || b.end - a.end || a.id.localeCompare(b.id));
+  timed.sort((a, b) => a.start - b.start || b.end - a.end || byCodeUnits(a.id, b.id));
 
   const [firstHour, endHour] = hourRange(timed, days, timeZone, options.hours ?? [8, 18]);
   const lines: string[] = [];
@@ -284,7 +284,8 @@ function fitLines(lines: string[], rows: number, width: number): string[] {
 function allDayLanes(events: readonly AllDay[], days: readonly string[]): AllDay[][] {
   const shown = events
     .filter((e) => e.last >= days[0] && e.first <= days[days.length - 1])
-    .sort((a, b) => a.first.localeCompare(b.first) || b.last.localeCompare(a.last));
+    // ISO dates: their code units sort as the days do.
+    .sort((a, b) => byCodeUnits(a.first, b.first) || byCodeUnits(b.last, a.last));
   const lanes: AllDay[][] = [];
   for (const event of shown) {
     const lane = lanes.find((l) => l.every((o) => o.last < event.first || o.first > event.last));
@@ -330,4 +331,12 @@ function clock(minute: number): string {
 function wallHour(epochMs: number, timeZone: string): number {
   const t = Temporal.Instant.fromEpochMilliseconds(epochMs).toZonedDateTimeISO(timeZone);
   return t.hour + t.minute / 60;
+}
+
+/**
+ * Orders two strings by their UTF-16 code units: the same on every machine, and without
+ * `localeCompare`, whose first use loads ICU's collation data (about 80 M instructions).
+ */
+export function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
