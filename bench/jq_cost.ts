@@ -2,12 +2,13 @@
  * The cost of `--jq`: `calendar +agenda --jq '.[] | {summary}'` against the same agenda with
  * `--json`, over a short span and a year (at the sandbox's 58 events a day, about 2,100 and
  * 21,000 events), in rotating rounds after a warm-up. Figures: each command's wall time, what
- * jq adds (the filtered run's median minus the plain one's) per 1,000 events at each span, what
- * each 1,000 events more add between the spans, and `growth`: jq's share per event over the year
- * against the short span's. `growth` is at most about 1 when jq reads and writes in time
- * proportional to the output (less, as loading jq costs the same for any span), and about the
- * ratio of the spans (10) when it is quadratic, as with the jq-wasm 1.0.1 that hark used before
- * (a 2,000-event agenda took 38 s).
+ * jq adds (the filtered run's median minus the plain one's) per 1,000 events at each span, and
+ * what each 1,000 events more add between the spans. Those come from whole commands, so a busy
+ * machine blurs them; `growth` does not: the same jq (`printJq`) runs in this process over each
+ * span's JSON, and growth is its time per event over the year against over the short span. It is
+ * near 1 when jq reads and writes in time proportional to the output (0.5 to 1.4 measured), and
+ * about the ratio of the spans (10) when it is quadratic, as with the jq-wasm 1.0.1 that hark used before (a
+ * 2,000-event agenda took 38 s).
  *
  * @module
  */
@@ -28,6 +29,7 @@ import {
   type TimedRun,
 } from "./_support.ts";
 import { EVENTS_PER_DAY } from "./targets.ts";
+import { loadJq, printJq } from "../src/output/jq.ts";
 
 /** The spans measured, in days: the short one and the year. */
 export const JQ_SPANS = [36, 365];
@@ -63,6 +65,7 @@ export async function benchJqCost(options: BenchOptions): Promise<BenchResult> {
     ]);
     const times = cases.map(() => [] as number[]);
     const events = new Map<number, number>();
+    const json = new Map<number, string>();
     for (let round = 0; round <= JQ_ROUNDS; round++) {
       for (let k = 0; k < cases.length; k++) {
         // Rotating order, so that no case always runs first or last in a round.
@@ -70,6 +73,7 @@ export async function benchJqCost(options: BenchOptions): Promise<BenchResult> {
         const c = cases[i];
         const run = await runOk(target, c.args, { env: home.env, timeoutMs: 600_000 });
         events.set(c.days, check(c, run, events.get(c.days)));
+        if (!c.jq) json.set(c.days, run.stdout);
         if (round > 0) times[i].push(run.ms);
       }
       if (round > 0) progress(`jq_cost: round ${round} of ${JQ_ROUNDS}`);
@@ -89,7 +93,9 @@ export async function benchJqCost(options: BenchOptions): Promise<BenchResult> {
       };
     });
     const [short, year] = spans;
-    const growth = (year.jq_added_ms / year.events) / (short.jq_added_ms / short.events);
+    const engine = await engineTimes(JQ_SPANS.map((days) => json.get(days) ?? ""));
+    const perEvent = engine.map((t, i) => t.median_ms / spans[i].events);
+    const growth = perEvent[1] / perEvent[0];
     const marginal = (year.jq_added_ms - short.jq_added_ms) / (year.events - short.events) * 1000;
     progress(`jq_cost: jq adds ${year.jq_added_ms} ms to ${year.events} events`);
     return {
@@ -97,7 +103,7 @@ export async function benchJqCost(options: BenchOptions): Promise<BenchResult> {
       target: target.name,
       filter: JQ_FILTER,
       commands: cases.map((c) => `${target.describe} ${shellJoin(c.args)}`),
-      spans,
+      spans: spans.map((span, i) => ({ ...span, engine: engine[i] })),
       jq_ms_per_1000_more_events: round1(marginal),
       growth: Math.round(growth * 100) / 100,
     };
@@ -120,4 +126,19 @@ function check(c: { days: number; jq: boolean }, run: TimedRun, seen?: number): 
     throw new Error(`The ${c.days}-day agenda printed ${count} events, then ${seen}`);
   }
   return count;
+}
+
+/** Times `printJq` with the benchmark's filter over each JSON, in this process, after a warm-up. */
+async function engineTimes(inputs: string[]) {
+  const engine = await loadJq();
+  const discard = { stdout: () => {}, stderr: () => {} };
+  return inputs.map((input) => {
+    const ms: number[] = [];
+    for (let i = 0; i <= JQ_ROUNDS; i++) {
+      const started = performance.now();
+      printJq(engine, JQ_FILTER, input, discard);
+      if (i > 0) ms.push(performance.now() - started);
+    }
+    return summarize(ms);
+  });
 }

@@ -21,7 +21,7 @@
  * safe because hark's own modules only declare at their top level, cheaply (constants,
  * functions, classes; a constant that costs work, like the Windows keychain's encoded script, is
  * made on first use); chunks holding a dependency's code, whose top level may act, are never merged, nor
- * are chunks with a default export (jq's CommonJS wrapper). A merge that would make two chunks
+ * are chunks with a default export (the spinner's package). A merge that would make two chunks
  * import each other (through a third) is not made, so modules still evaluate after what they
  * import, and neither is one that would put two different exports of one name in one chunk. Each group is bundled again into the file of its largest member, with the
  * other chunks external, and every import of a member is pointed at that file. The bundler's

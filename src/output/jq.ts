@@ -24,17 +24,29 @@ export interface JqResult {
   stdout: string;
   /** jq's standard error: its error, or what `debug` and `stderr` wrote. */
   stderr: string;
-  /** jq's exit status: 0 when it ran to the end, 3 when the filter does not compile. */
+  /**
+   * jq's exit status: 0 when it ran to the end, 3 when the filter does not compile, 5 when it
+   * failed on the input, what `halt_error` gave; {@link JQ_CRASHED} when jq itself broke down.
+   */
   exitCode: number;
 }
 
+/**
+ * The status of a run in which jq ran out of its memory (256 MB, the package's limit) or of
+ * stack: a very large output, or a filter that never ends or recurses without end.
+ */
+export const JQ_CRASHED = -1;
+
 /** A loaded jq. */
 export interface JqEngine {
-  /** Runs `filter` over `input` (one or more JSON values) with jq's `-c`: one result a line. */
+  /**
+   * Runs `filter` over `input` (JSON values; none compiles the filter without running it) with
+   * jq's `-c`: one result a line. The filter comes after `--`, so it is never read as an option.
+   */
   run(input: string, filter: string): JqResult;
 }
 
-/** Loads jq on first use; later calls get the same engine. */
+/** Loads jq on first use; later calls get the same engine, until one breaks down. */
 let loaded: Promise<JqEngine> | undefined;
 
 /**
@@ -43,39 +55,45 @@ let loaded: Promise<JqEngine> | undefined;
  * @returns the engine
  */
 export function loadJq(): Promise<JqEngine> {
-  loaded ??= import("jq-wasm/inline").then(async ({ loadJq }) => {
+  const loading = import("jq-wasm/inline").then(async ({ loadJq }) => {
     const jq = await loadJq();
     return {
-      run(input: string, filter: string) {
-        // jq's runtime, built for Node, sets the process's exit code; hark's exit code is the
-        // error's, decided by main.ts, so the code from before is put back.
+      run(input: string, filter: string): JqResult {
+        // jq's runtime sets the process's exit code; hark's exit code is the error's, decided by
+        // main.ts, so the code from before is put back.
         const exitCode = process.exitCode;
         try {
-          return jq.raw(input, filter, ["-c"]);
+          return jq.raw(input, filter, ["-c", "--"]);
+        } catch (error) {
+          // Out of memory or stack: the WebAssembly instance is left unusable.
+          if (!(error instanceof WebAssembly.RuntimeError || error instanceof RangeError)) {
+            throw error;
+          }
+          if (loaded === loading) loaded = undefined;
+          const stderr = "jq ran out of memory (it has 256 MB) or of stack";
+          return { stdout: "", stderr, exitCode: JQ_CRASHED };
         } finally {
           process.exitCode = exitCode;
         }
       },
     };
   });
+  loaded ??= loading;
   return loaded;
 }
 
-/** What jq's message says when the filter itself is wrong, whatever the input. */
-const COMPILE_ERROR = /\bcompile errors?\b/;
-
 /**
  * Checks that `filter` compiles, before the command runs (a write is never made for output
- * that cannot be filtered).
+ * that cannot be filtered). jq compiles it over no input at all, so the filter does not run:
+ * one that never ends cannot hang the check.
  *
  * @param engine the jq engine
  * @param filter the `--jq` expression
  * @throws {ValidationError} naming the expression and quoting jq's message
  */
 export function checkJqFilter(engine: JqEngine, filter: string): void {
-  const { stderr, exitCode } = engine.run("null", filter);
-  // A filter that compiles may still fail on null (`.[]`): only the real output can tell.
-  if (exitCode === 3 && COMPILE_ERROR.test(stderr)) {
+  const { stderr, exitCode } = engine.run("", filter);
+  if (exitCode !== 0) {
     throw new ValidationError(`Invalid --jq expression ${quoted(filter)}: ${jqMessage(stderr)}`, {
       param: "--jq",
       suggestion: "Fix the jq expression (see https://jqlang.org/manual/)",
@@ -87,7 +105,7 @@ export function checkJqFilter(engine: JqEngine, filter: string): void {
 export interface JqSinks {
   /** Takes the results, one line each. */
   stdout(text: string): void;
-  /** Takes the lines of `debug` and `stderr`, terminal-safe, when jq succeeded. */
+  /** Takes what `debug` and `stderr` wrote, terminal-safe. */
   stderr(text: string): void;
 }
 
@@ -95,7 +113,7 @@ export interface JqSinks {
  * Runs `filter` over a command's JSON output and writes the results: one line per result, a
  * string as its raw text (terminal controls escaped: the text comes from the network), any
  * other value as compact JSON. When jq fails part way, the results it made before are written
- * first, as jq itself does.
+ * first, as jq itself does; what `debug` and `stderr` wrote goes to `sinks.stderr` either way.
  *
  * @param engine the jq engine
  * @param filter the `--jq` expression
@@ -112,14 +130,30 @@ export function printJq(engine: JqEngine, filter: string, json: string, sinks: J
   const { stdout, stderr, exitCode } = engine.run(json, filter);
   const results = stdout.split("\n").filter((line) => line !== "");
   if (results.length > 0) sinks.stdout(results.map((line) => `${resultLine(line)}\n`).join(""));
-  if (exitCode !== 0) {
-    const message = stderr.trim() === "" ? `jq stopped with exit status ${exitCode}` : stderr;
-    throw new ValidationError(
-      `The --jq expression ${quoted(filter)} failed on the output: ${jqMessage(message)}`,
-      { param: "--jq", suggestion: "Check the expression against the output of --json" },
-    );
-  }
-  if (stderr.trim() !== "") sinks.stderr(`${terminalSafe(stderr.trim())}\n`);
+  const [said, error] = exitCode === 0 ? [stderr, ""] : splitError(stderr);
+  if (said.trim() !== "") sinks.stderr(`${terminalSafe(said.trim())}\n`);
+  if (exitCode === 0) return;
+  const message = error.trim() === "" ? `jq stopped with exit status ${exitCode}` : error;
+  throw new ValidationError(
+    `The --jq expression ${quoted(filter)} failed on the output: ${jqMessage(message)}`,
+    {
+      param: "--jq",
+      suggestion: exitCode === JQ_CRASHED
+        ? "Narrow the output (a shorter span, --limit) or give the expression an end; jq has " +
+          "256 MB of memory"
+        : "Check the expression against the output of --json",
+    },
+  );
+}
+
+/**
+ * A failed run's standard error as what the filter wrote (`debug`, `stderr`) and jq's error: the
+ * error starts at the first line that starts with `jq: error`; without one (`halt_error`), it is
+ * all of it.
+ */
+function splitError(stderr: string): [said: string, error: string] {
+  const at = stderr.startsWith("jq: error") ? 0 : stderr.indexOf("\njq: error") + 1;
+  return at > 0 ? [stderr.slice(0, at), stderr.slice(at)] : ["", stderr];
 }
 
 /** One result of jq's `-c` output as printed: a string raw, anything else as it is. */
@@ -131,8 +165,15 @@ function resultLine(line: string): string {
   return escapeJsonText(line);
 }
 
+/** The most characters of jq's message an error quotes (`halt_error` may give any value). */
+const MAX_MESSAGE = 2000;
+
 function jqMessage(text: string): string {
-  return terminalSafe(text.trim(), { breaks: "space" });
+  // jq reads the output as its standard input, which it names /dev/stdin here and <stdin> itself.
+  const message = terminalSafe(text.trim().replaceAll("(at /dev/stdin:", "(at <stdin>:"), {
+    breaks: "space",
+  });
+  return message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message;
 }
 
 function quoted(filter: string): string {

@@ -61,11 +61,21 @@ Deno.test("checkJqFilter() refuses an expression that does not compile, quoting 
   });
 });
 
-Deno.test("checkJqFilter() accepts an expression that only fails on null", async () => {
+Deno.test("checkJqFilter() compiles the expression without running it", async () => {
   const jq = await loadJq();
   checkJqFilter(jq, ".[] | .name");
   checkJqFilter(jq, "map(.id)");
-  checkJqFilter(jq, '"stop" | halt_error(3)');
+  // Run, these would stop as a compile error does, or never end.
+  checkJqFilter(jq, '"1 compile error" | halt_error(3)');
+  checkJqFilter(jq, "repeat(1)");
+});
+
+Deno.test("checkJqFilter() reads an expression that starts with - as an expression, not an option", async () => {
+  const jq = await loadJq();
+  for (const filter of ["-f", "--indent", "-h", "--arg"]) {
+    assert.throws(() => checkJqFilter(jq, filter), /^ValidationError: Invalid --jq expression/);
+  }
+  assert.equal(filtered(jq, "-.[0]", "[3]").stdout, "-3\n");
 });
 
 Deno.test("printJq() names the expression when it fails on the output", async () => {
@@ -77,6 +87,31 @@ Deno.test("printJq() names the expression when it fails on the output", async ()
     error.message,
     /^The --jq expression "\.\[\]" failed on the output: jq: error .*Cannot iterate over number/,
   );
+});
+
+Deno.test("printJq() sends what the filter wrote before failing to stderr, not into the error", async () => {
+  const jq = await loadJq();
+  const out = filtered(jq, ".[] | debug | .a.b", '[{"a":{"b":1}},{"a":"s"}]');
+  assert.equal(out.stdout, "1\n");
+  assert.equal(out.stderr, '["DEBUG:",{"a":{"b":1}}]\n["DEBUG:",{"a":"s"}]\n');
+  assert.ok(out.error instanceof ValidationError);
+  assert.match(
+    out.error.message,
+    /failed on the output: jq: error \(at <stdin>:0\): Cannot index string with string \("b"\)$/,
+  );
+  const long = filtered(jq, '"x" * 5000 | halt_error(5)', "null");
+  assert.ok(long.error instanceof ValidationError);
+  assert.ok(long.error.message.endsWith("x…") && long.error.message.length < 2200);
+});
+
+Deno.test("printJq() reports jq running out of memory or stack; the next load is a new jq", async () => {
+  const jq = await loadJq();
+  const { error } = filtered(jq, "def f: 1 + f; f", "null");
+  assert.ok(error instanceof ValidationError);
+  assert.match(error.message, /failed on the output: jq ran out of memory .* or of stack$/);
+  const fresh = await loadJq();
+  assert.notEqual(fresh, jq);
+  assert.equal(filtered(fresh, ".[0]", "[1]").stdout, "1\n");
 });
 
 Deno.test("printJq() prints the results made before jq failed, then fails", async () => {
