@@ -14,6 +14,7 @@ import { type ApiRequest, type HttpMethod, isDotSegment } from "../http/request.
 import { isOneOf } from "../json/is_one_of.ts";
 import { API_METHODS } from "./api_methods.ts";
 import { readJsonFlag } from "./read_json_flag.ts";
+import { hasSpaceOrControl } from "../text_classes.ts";
 
 /** The arguments of a raw API call: `hark api`'s, or the MCP server's `api` tool's. */
 export interface ApiOptions {
@@ -91,7 +92,7 @@ export function parseApiPath(path: string): { path: string; query: URLSearchPara
       },
     );
   }
-  if (/[\s\p{Cc}]/u.test(rest)) {
+  if (hasSpaceOrControl(rest)) {
     throw new ValidationError(
       `Invalid path ${JSON.stringify(path)}: it contains white space or control characters`,
       {

@@ -7,18 +7,10 @@
  * @module
  */
 
+import { hasUnprintable } from "../text_classes.ts";
+
 /** A word a shell leaves alone (zsh expands a leading `=`, so it is quoted). */
 const PLAIN = /^[A-Za-z0-9_@%+:,./-][A-Za-z0-9_@%+=:,./-]*$/;
-
-/**
- * Characters that must not reach a terminal raw, and that single quotes would carry raw: control
- * characters (C0, DEL, C1), format characters (bidi controls, zero-width characters, BOM, …) and
- * the line and paragraph separators. Built on first use: a Unicode property class sets up ICU's
- * tables (about 3 M instructions), which every start-up that loads this module (`--version`
- * does, for its errors) would otherwise pay.
- */
-let unprintable: RegExp | undefined;
-const isUnprintable = (text: string) => (unprintable ??= /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u).test(text);
 
 const NAMED: Record<string, string> = { "\n": "\\n", "\t": "\\t", "\r": "\\r" };
 
@@ -43,12 +35,12 @@ const NAMED: Record<string, string> = { "\n": "\\n", "\t": "\\t", "\r": "\\r" };
  */
 export function shellQuote(word: string): string {
   if (PLAIN.test(word)) return word;
-  if (!isUnprintable(word)) return `'${word.replaceAll("'", `'\\''`)}'`;
+  if (!hasUnprintable(word)) return `'${word.replaceAll("'", `'\\''`)}'`;
   let quoted = "";
   for (const char of word) {
     if (char === "\\" || char === "'") quoted += `\\${char}`;
     else if (NAMED[char]) quoted += NAMED[char];
-    else if (isUnprintable(char)) {
+    else if (hasUnprintable(char)) {
       for (const byte of new TextEncoder().encode(char)) {
         quoted += `\\x${byte.toString(16).padStart(2, "0")}`;
       }

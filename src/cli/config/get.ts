@@ -13,6 +13,7 @@ import { isObject } from "../../json/fields.ts";
 import { writeData } from "../../output/output.ts";
 import type { CommandCall } from "../command_spec.ts";
 import { openSession, type Session } from "../../session/session.ts";
+import { hasSpaceOrControl } from "../../text_classes.ts";
 
 /**
  * Runs `config get [key]`.
@@ -71,7 +72,7 @@ export async function configGet(session: Session, options: ConfigGetOptions): Pr
   const { ctx, config, globals } = session;
   if (
     options.key !== "" &&
-    (options.key.split(".").includes("") || /[\s\p{Cc}]/u.test(options.key))
+    (options.key.split(".").includes("") || hasSpaceOrControl(options.key))
   ) {
     const shown = options.key.length > 80 ? `${options.key.slice(0, 80)}…` : options.key;
     throw new ValidationError(`Invalid key ${JSON.stringify(shown)}: expected a dot path`, {

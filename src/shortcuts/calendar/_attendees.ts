@@ -10,6 +10,7 @@ import { objectsField, stringField } from "../../json/fields.ts";
 import type { ApiCaller } from "../definition.ts";
 import { MAX_ID_LENGTH } from "../contact/ids.ts";
 import { EVENT_UPDATE, eventPath } from "./_event_api.ts";
+import { hasSpaceControlOrFormat } from "../../text_classes.ts";
 
 /**
  * The most attendees one `attendees` create request takes (MCP server `calendar_v4` schema of
@@ -42,7 +43,7 @@ export function parseAttendees(text: string | undefined, flag = "--attendees"): 
   const ids = [...new Set(text.split(",").map((s) => s.trim()).filter((s) => s !== ""))];
   // No white space, control or invisible format character (bidi controls would disguise an
   // id), and no id longer than Lark's.
-  const bad = (id: string) => /[\s\p{Cc}\p{Cf}]/u.test(id) || id.length > MAX_ID_LENGTH;
+  const bad = (id: string) => hasSpaceControlOrFormat(id) || id.length > MAX_ID_LENGTH;
   if (ids.length === 0 || ids.some(bad)) {
     throw new ValidationError(`Invalid value ${JSON.stringify(text)} for ${flag}`, {
       param: flag,

@@ -13,6 +13,7 @@ import { booleanField, objectsField, stringField } from "../../json/fields.ts";
 import type { ApiCaller } from "../definition.ts";
 import { followPages } from "../paging.ts";
 import { MAX_ID_LENGTH } from "../contact/ids.ts";
+import { hasSpaceControlOrFormat } from "../../text_classes.ts";
 
 /** The scope of the member list (lark-cli `skills/lark-im/SKILL.md`: chat.members.get). */
 export const CHAT_MEMBERS_READ = "im:chat.members:read";
@@ -59,7 +60,7 @@ export async function chatMemberIds(
       items: objectsField(page, "items").flatMap((item) => {
         const id = stringField(item, "member_id");
         const plausible = id !== undefined && id.startsWith("ou_") &&
-          id.length <= MAX_ID_LENGTH && !/[\s\p{Cc}\p{Cf}]/u.test(id);
+          id.length <= MAX_ID_LENGTH && !hasSpaceControlOrFormat(id);
         return plausible ? [id] : [];
       }),
       hasMore: booleanField(page, "has_more") === true,

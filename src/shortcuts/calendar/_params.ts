@@ -11,6 +11,7 @@ import { resolveTimeRange, type TimeInput } from "../../time/mod.ts";
 import type { ShortcutInput } from "../definition.ts";
 import { param } from "../param.ts";
 import { DEFAULT_MAX_PIECES, type Span } from "./split_span.ts";
+import { hasSpaceControlOrFormat } from "../../text_classes.ts";
 
 /** `--timezone` of the calendar shortcuts. */
 export const TIMEZONE_PARAM = param.string({
@@ -122,7 +123,7 @@ export const MAX_EVENT_ID_LENGTH = 256;
 export function checkEventId(input: ShortcutInput<{ readonly "event-id": string }>): string {
   const id = input.values["event-id"];
   const wrong = id.trim() === "" || isDotSegment(id) || id.length > MAX_EVENT_ID_LENGTH ||
-    /[\s\p{Cc}\p{Cf}]/u.test(id);
+    hasSpaceControlOrFormat(id);
   if (wrong) {
     const shown = id.length > 60 ? `${id.slice(0, 60)}…` : id;
     throw new ValidationError(`Invalid value ${JSON.stringify(shown)} for --event-id`, {

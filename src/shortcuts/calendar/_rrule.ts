@@ -9,6 +9,7 @@
  */
 
 import { ValidationError } from "../../errors/mod.ts";
+import { hasSpaceControlOrFormat } from "../../text_classes.ts";
 
 const FREQUENCIES = ["DAILY", "WEEKLY", "MONTHLY", "YEARLY"];
 const WEEKDAY = "(?:MO|TU|WE|TH|FR|SA|SU)";
@@ -53,7 +54,9 @@ export function checkRrule(text: string, flag = "--rrule"): string {
       suggestion: "Give an RFC 5545 rule such as FREQ=WEEKLY;BYDAY=MO,WE or " +
         "FREQ=DAILY;INTERVAL=2;COUNT=10 (FREQ is DAILY, WEEKLY, MONTHLY or YEARLY)",
     });
-  if (rule === "" || /[\s\p{Cc}\p{Cf}]/u.test(rule)) throw fail("expected a rule without spaces");
+  if (rule === "" || hasSpaceControlOrFormat(rule)) {
+    throw fail("expected a rule without spaces");
+  }
   const seen = new Set<string>();
   for (const part of rule.split(";")) {
     const [name, value, extra] = part.split("=");

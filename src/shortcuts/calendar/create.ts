@@ -29,6 +29,7 @@ import { rollBack } from "./_roll_back.ts";
 import { isCalendarName, resolveCalendarId } from "./_calendar_name.ts";
 import { calendarsRequest } from "./calendars.ts";
 import { type LarkEvent, larkEventOf } from "./_lark_event.ts";
+import { hasSpaceOrControl } from "../../text_classes.ts";
 
 /** The scope of the calendar list, read to find a calendar by its title. */
 const CALENDAR_READ = "calendar:calendar:read";
@@ -219,7 +220,7 @@ export const create = defineShortcut({
     inviteesOf(input.values);
     if (input.values.rrule !== undefined) checkRrule(input.values.rrule);
     const key = input.values["idempotency-key"];
-    if (typeof key === "string" && (key.trim() === "" || /[\s\p{Cc}]/u.test(key))) {
+    if (typeof key === "string" && (key.trim() === "" || hasSpaceOrControl(key))) {
       throw new ValidationError(
         `Invalid value ${JSON.stringify(key)} for --idempotency-key: expected a key without ` +
           "spaces, such as a UUID",

@@ -21,6 +21,7 @@ import { checkRrule } from "./_rrule.ts";
 import { TIMEZONE_PARAM } from "./_params.ts";
 import { parseTimeRanges } from "./_time_ranges.ts";
 import { knownSignedInUser } from "./freebusy.ts";
+import { hasControlOrFormat } from "../../text_classes.ts";
 
 /** The room search path. */
 export const ROOM_FIND_PATH = "/open-apis/calendar/v4/freebusy/room_find";
@@ -109,7 +110,7 @@ function checkFilters(input: ShortcutInput<RoomFindValues>): void {
   }
   for (const flag of ["city", "building", "floor", "room-name"] as const) {
     const text = values[flag];
-    if (text !== undefined && (text.trim() === "" || /[\p{Cc}\p{Cf}]/u.test(text))) {
+    if (text !== undefined && (text.trim() === "" || hasControlOrFormat(text))) {
       throw new ValidationError(`Invalid value ${JSON.stringify(text)} for --${flag}`, {
         param: `--${flag}`,
         suggestion: "Give a name on one line, or leave the flag out",

@@ -10,6 +10,7 @@
 import { ValidationError } from "../../errors/mod.ts";
 import { isDotSegment } from "../../http/request.ts";
 import type { ShortcutInput } from "../definition.ts";
+import { hasSpaceControlOrFormat } from "../../text_classes.ts";
 
 /** The `user_id_type` values Lark accepts. */
 export type UserIdType = "open_id" | "union_id" | "user_id";
@@ -68,10 +69,8 @@ export const EMAIL: IdKind = {
 };
 
 // White space, control characters and invisible format characters (bidi controls, zero-width
-// spaces, BOM): no Lark id holds one, and each would hide or reorder what a person reads. Built
-// on first use, as a Unicode property class sets up ICU's tables (see errors/shell_quote.ts).
-let notInIds: RegExp | undefined;
-const hasNotInIds = (id: string) => (notInIds ??= /[\s\p{Cc}\p{Cf}]/u).test(id);
+// spaces, BOM): no Lark id holds one, and each would hide or reorder what a person reads.
+const hasNotInIds = (id: string) => hasSpaceControlOrFormat(id);
 const SHOWN_MAX = 60;
 /** The longest id taken: Lark's ids are under 70 characters (a tenant's user ids under 64). */
 export const MAX_ID_LENGTH = 128;
