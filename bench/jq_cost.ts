@@ -34,7 +34,7 @@ import { loadJq, printJq } from "../src/output/jq.ts";
 /** The spans measured, in days: the short one and the year. */
 export const JQ_SPANS = [36, 365];
 /** Measured rounds (after one warm-up round). */
-export const JQ_ROUNDS = 5;
+export const JQ_ROUNDS = 3;
 /** The filter: one line per event (an object, so a title with a line break stays on one). */
 export const JQ_FILTER = ".[] | {summary}";
 
