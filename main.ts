@@ -30,24 +30,34 @@ async function main(): Promise<number> {
   const controller = new AbortController();
   let interrupts = 0;
   // Ctrl-C: the first cancels the command (which undoes half-done work), the second exits.
-  Deno.addSignalListener("SIGINT", () => {
+  const listeners: [Deno.Signal, () => void][] = [["SIGINT", () => {
     interrupts += 1;
     if (interrupts > 1) Deno.exit(130);
     controller.abort(new DOMException("Cancelled by Ctrl-C", "AbortError"));
-  });
+  }]];
   // SIGTERM asks what Ctrl-C asks (a subscriber finishes what it received); a second one exits.
   if (Deno.build.os !== "windows") {
     let terms = 0;
-    Deno.addSignalListener("SIGTERM", () => {
+    listeners.push(["SIGTERM", () => {
       terms += 1;
       if (terms > 1) Deno.exit(143);
       controller.abort(new DOMException("Terminated", "AbortError"));
-    });
+    }]);
   }
+  for (const [signal, listener] of listeners) Deno.addSignalListener(signal, listener);
+  // While synchronous work runs no listener can: without them, a signal ends the process at once.
+  const blocking = <T>(work: () => T): T => {
+    for (const [signal, listener] of listeners) Deno.removeSignalListener(signal, listener);
+    try {
+      return work();
+    } finally {
+      for (const [signal, listener] of listeners) Deno.addSignalListener(signal, listener);
+    }
+  };
   // The generated API catalogue sits beside this file: gen/catalogue/ from source, and in the
   // bundle (and the binary compiled from it) beside its entry.
   const catalogueDir = `${import.meta.dirname ?? "."}/gen/catalogue`;
-  const ctx = createRealContext({ signal: controller.signal, catalogueDir });
+  const ctx = createRealContext({ signal: controller.signal, catalogueDir, blocking });
   try {
     const outcome = await runCli(ctx, Deno.args);
     if (outcome.error) {

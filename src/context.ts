@@ -318,6 +318,13 @@ export interface Context {
   homeDir: string | undefined;
   /** Aborted when the user presses Ctrl-C. */
   signal: AbortSignal;
+  /**
+   * Runs synchronous work that nothing can interrupt (jq over a long output): while it runs,
+   * Ctrl-C and SIGTERM end the process at once, as they do in a program without handlers, since
+   * no handler could run before the work returns. Absent where no signal arrives (tests): the
+   * work just runs.
+   */
+  blocking?<T>(work: () => T): T;
   /** The keychain; the backend is chosen lazily, on first use. */
   keychain: Keychain;
   /**

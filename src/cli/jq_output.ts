@@ -6,7 +6,7 @@
  */
 
 import type { Context } from "../context.ts";
-import { ValidationError } from "../errors/mod.ts";
+import { CancelledError, ValidationError } from "../errors/mod.ts";
 
 /** Commands whose stdout is not JSON data: a protocol (`hark mcp`), a shell script. */
 const NOT_JSON = new Set(["hark mcp", "hark completion"]);
@@ -47,16 +47,24 @@ export async function runWithJq(
     stdout: (text: string) => ctx.stdout.write(text),
     stderr: (text: string) => ctx.stderr.write(text),
   };
+  // jq runs synchronously: a Ctrl-C that came before is honoured here, one during it ends hark.
+  const filtered = () => {
+    if (ctx.signal.aborted) {
+      throw new CancelledError("Cancelled before --jq ran", { cause: ctx.signal.reason });
+    }
+    const block = ctx.blocking ?? ((work) => work());
+    block(() => printJq(engine, filter, chunks.join(""), sinks));
+  };
   try {
     await command(captured);
   } catch (error) {
     // The command's error is the one to report; jq's own failure on a cut listing is not.
     try {
-      printJq(engine, filter, chunks.join(""), sinks);
+      filtered();
     } catch {
       // Nothing more to print.
     }
     throw error;
   }
-  printJq(engine, filter, chunks.join(""), sinks);
+  filtered();
 }

@@ -31,6 +31,8 @@ export interface RealContextOptions {
   signal: AbortSignal;
   /** The folder of the generated API catalogue; default none (API commands then fail). */
   catalogueDir?: string;
+  /** Sets `main.ts`'s signal listeners aside while synchronous work runs (see Context). */
+  blocking?<T>(work: () => T): T;
 }
 
 /**
@@ -92,6 +94,7 @@ export function createRealContext(options: RealContextOptions): Context {
     os,
     homeDir: env.get(os === "windows" ? "USERPROFILE" : "HOME"),
     signal: options.signal,
+    blocking: options.blocking,
     get keychain(): Keychain {
       return (keychain ??= lazyKeychain(context, keychainSettings));
     },

@@ -6,6 +6,7 @@
 
 import assert from "node:assert/strict";
 import { createShortcutEnv, jsonOf } from "../shortcuts/_shortcut_env.ts";
+import { createHarkEnv } from "../support/hark_env.ts";
 
 Deno.test("--jq filters a shortcut's JSON, prints what it made before failing, and a bad expression stops the command before any request", async () => {
   const env = await createShortcutEnv({}, { inProcess: true });
@@ -57,4 +58,36 @@ Deno.test("--fields cuts each record down; an unknown field lists the known ones
   } finally {
     await env.close();
   }
+});
+
+/** The CPU time a Linux process has used so far, in seconds (`utime` + `stime`, 100 Hz ticks). */
+async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+Deno.test({
+  name: "Ctrl-C ends hark at once while jq runs a filter that never ends",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const env = await createHarkEnv();
+    try {
+      const live = env.start(["skills", "list", "--jq", "last(range(1e15))"], {
+        timeoutMs: 60_000,
+      });
+      // jq runs synchronously, so no signal listener could run: wait until it has been running
+      // for a while (the process's CPU time well past its start-up), then press Ctrl-C.
+      for (let i = 0; i < 400 && await cpuSeconds(live.pid) < 3; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      Deno.kill(live.pid, "SIGINT");
+      const run = await live.done;
+      // Ended by the signal (128 + 2), not by the test's SIGKILL a minute later (137).
+      assert.equal(run.code, 130, run.stderr);
+      assert.equal(run.stdout, "");
+    } finally {
+      await env.cleanup();
+    }
+  },
 });
