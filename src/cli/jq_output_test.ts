@@ -16,16 +16,22 @@ Deno.test("runWithJq() runs jq through ctx.blocking, where a signal would end th
       return result;
     },
   };
-  await runWithJq(watched, ".[].id", async (c) => c.stdout.write('[{"id":1},{"id":2}]'), "hark x");
+  await runWithJq(
+    watched,
+    ".[].id",
+    (c) => Promise.resolve(c.stdout.write('[{"id":1},{"id":2}]')),
+    "hark x",
+  );
   // Nothing was printed before jq ran; its results were printed while it was set apart.
   assert.deepEqual(blocked, ["", "1\n2\n"]);
 });
 
 Deno.test("runWithJq() does not start jq after a Ctrl-C: the command is cancelled", async () => {
   const ctx = createTestContext();
-  const command = async (c: Context) => {
+  const command = (c: Context) => {
     c.stdout.write('[{"id":1}]');
     ctx.abort();
+    return Promise.resolve();
   };
   await assert.rejects(runWithJq(ctx, ".[].id", command, "hark x"), CancelledError);
   assert.equal(ctx.stdout.text(), "");
