@@ -67,8 +67,10 @@ Deno.test({
       for (let round = 0; round < 24; round++) {
         const value = `https://open-${round}.example.com`;
         const child = writer(value);
+        // Every sixth writer is left to finish: under the load of the rest of the suite a write
+        // can take well over the warm one's time, and every kill could then land before the end.
         const delay = Math.floor(random() * duration * 1.5);
-        const timer = setTimeout(() => {
+        const timer = round % 6 === 5 ? undefined : setTimeout(() => {
           try {
             child.kill("SIGKILL");
           } catch {
