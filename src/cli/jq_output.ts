@@ -14,8 +14,9 @@ const NOT_JSON = new Set(["hark mcp", "hark completion"]);
 /**
  * Runs `command` with its stdout captured, then prints the captured JSON through `filter`. When
  * the command fails after writing part of its output (a listing cut by an error), that part is
- * filtered and printed before the error is thrown on. When jq fails part way, the results it
- * made first are printed before its error, as jq itself does.
+ * filtered and printed before the error is thrown on, unless that error is a Ctrl-C (which asks
+ * for a stop, not for jq). When jq fails part way, the results it made first are printed before
+ * its error, as jq itself does.
  *
  * @param ctx the context
  * @param filter the `--jq` expression
