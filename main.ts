@@ -46,12 +46,19 @@ async function main(): Promise<number> {
   }
   for (const [signal, listener] of listeners) Deno.addSignalListener(signal, listener);
   // While synchronous work runs no listener can: without them, a signal ends the process at once.
+  // The work must be synchronous (a promise would get the listeners back before it settles); a
+  // call inside another leaves them aside until the outer one returns.
+  let blockingDepth = 0;
   const blocking = <T>(work: () => T): T => {
-    for (const [signal, listener] of listeners) Deno.removeSignalListener(signal, listener);
+    if (blockingDepth++ === 0) {
+      for (const [signal, listener] of listeners) Deno.removeSignalListener(signal, listener);
+    }
     try {
       return work();
     } finally {
-      for (const [signal, listener] of listeners) Deno.addSignalListener(signal, listener);
+      if (--blockingDepth === 0) {
+        for (const [signal, listener] of listeners) Deno.addSignalListener(signal, listener);
+      }
     }
   };
   // The generated API catalogue sits beside this file: gen/catalogue/ from source, and in the

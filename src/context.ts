@@ -321,8 +321,8 @@ export interface Context {
   /**
    * Runs synchronous work that nothing can interrupt (jq over a long output): while it runs,
    * Ctrl-C and SIGTERM end the process at once, as they do in a program without handlers, since
-   * no handler could run before the work returns. Absent where no signal arrives (tests): the
-   * work just runs.
+   * no handler could run before the work returns. The work must be synchronous. Absent where no
+   * signal arrives (tests): the work just runs.
    */
   blocking?<T>(work: () => T): T;
   /** The keychain; the backend is chosen lazily, on first use. */

@@ -49,7 +49,10 @@ export async function runWithJq(
     stderr: (text: string) => ctx.stderr.write(text),
   };
   // jq runs synchronously: a Ctrl-C that came before is honoured here, one during it ends hark.
-  const filtered = () => {
+  const filtered = async () => {
+    // One turn of the event loop first: a signal that came during the command's last synchronous
+    // stretch reaches its listener only then.
+    await ctx.sleep(0);
     if (ctx.signal.aborted) {
       throw new CancelledError("Cancelled before --jq ran", { cause: ctx.signal.reason });
     }
@@ -61,11 +64,11 @@ export async function runWithJq(
   } catch (error) {
     // The command's error is the one to report; jq's own failure on a cut listing is not.
     try {
-      filtered();
+      await filtered();
     } catch {
       // Nothing more to print.
     }
     throw error;
   }
-  filtered();
+  await filtered();
 }
