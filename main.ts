@@ -47,17 +47,24 @@ async function main(): Promise<number> {
   for (const [signal, listener] of listeners) Deno.addSignalListener(signal, listener);
   // While synchronous work runs no listener can: without them, a signal ends the process at once.
   // The work must be synchronous (a promise would get the listeners back before it settles); a
-  // call inside another leaves them aside until the outer one returns.
+  // call inside another leaves them aside until the outer one returns. The work is another
+  // program's (jq's WebAssembly runtime), and hark writes only through its context: what that
+  // runtime prints on the console (`Aborted()` when jq runs out of memory) is dropped, so that
+  // stderr holds hark's error alone.
   let blockingDepth = 0;
+  const consoleMethods = ["log", "info", "warn", "error", "debug"] as const;
+  const saved = consoleMethods.map((name) => console[name]);
   const blocking = <T>(work: () => T): T => {
     if (blockingDepth++ === 0) {
       for (const [signal, listener] of listeners) Deno.removeSignalListener(signal, listener);
+      for (const name of consoleMethods) console[name] = () => {};
     }
     try {
       return work();
     } finally {
       if (--blockingDepth === 0) {
         for (const [signal, listener] of listeners) Deno.addSignalListener(signal, listener);
+        consoleMethods.forEach((name, i) => console[name] = saved[i]);
       }
     }
   };

@@ -321,7 +321,8 @@ export interface Context {
   /**
    * Runs synchronous work that nothing can interrupt (jq over a long output): while it runs,
    * Ctrl-C and SIGTERM end the process at once, as they do in a program without handlers, since
-   * no handler could run before the work returns. The work must be synchronous. Absent where no
+   * no handler could run before the work returns; and what it prints on the console (another
+   * program's runtime, such as jq's) is dropped. The work must be synchronous. Absent where no
    * signal arrives (tests): the work just runs.
    */
   blocking?<T>(work: () => T): T;

@@ -91,3 +91,18 @@ Deno.test({
     }
   },
 });
+
+Deno.test("jq running out of memory ends in hark's error alone: stderr is one JSON envelope", async () => {
+  const env = await createHarkEnv();
+  try {
+    const run = await env.run(["skills", "list", "--jq", "def f: 1 + f; f", "--json"]);
+    assert.equal(run.code, 2);
+    assert.equal(run.stdout, "");
+    // jq's runtime prints `Aborted()` on its console; nothing of it may precede the envelope.
+    const { error } = JSON.parse(run.stderr);
+    assert.equal(error.type, "validation");
+    assert.match(error.message, /failed on the output: jq ran out of memory/);
+  } finally {
+    await env.cleanup();
+  }
+});
