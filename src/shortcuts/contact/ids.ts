@@ -68,9 +68,6 @@ export const EMAIL: IdKind = {
   pattern: /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/,
 };
 
-// White space, control characters and invisible format characters (bidi controls, zero-width
-// spaces, BOM): no Lark id holds one, and each would hide or reorder what a person reads.
-const hasNotInIds = (id: string) => hasSpaceControlOrFormat(id);
 const SHOWN_MAX = 60;
 /** The longest id taken: Lark's ids are under 70 characters (a tenant's user ids under 64). */
 export const MAX_ID_LENGTH = 128;
@@ -92,13 +89,16 @@ export function quoted(value: string): string {
  * @param kind what it should be
  * @returns the id, trimmed
  * @throws {ValidationError} naming the flag for a blank id, `.` or `..` (URL parsing would drop
- *   it from the path: the request would reach another resource), one holding white space or
- *   control characters, or one without the kind's prefix or shape
+ *   it from the path: the request would reach another resource), one holding white space,
+ *   control characters or invisible format characters (bidi controls, zero-width spaces: no Lark
+ *   id holds one, and each would hide or reorder what a person reads), or one without the kind's
+ *   prefix or shape
  */
 export function checkId(value: string, flag: string, kind: IdKind): string {
   const id = value.trim();
   const prefixes = kind.prefixes ?? [];
-  const wrong = id === "" || isDotSegment(id) || id.length > MAX_ID_LENGTH || hasNotInIds(id) ||
+  const wrong = id === "" || isDotSegment(id) || id.length > MAX_ID_LENGTH ||
+    hasSpaceControlOrFormat(id) ||
     (prefixes.length > 0 && !prefixes.some((p) => id.startsWith(p) && id.length > p.length)) ||
     (kind.pattern !== undefined && !kind.pattern.test(id));
   if (wrong) {
